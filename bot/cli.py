@@ -1,0 +1,86 @@
+"""The ``gpu-advisor`` command: the engine contract on the command line, and the chat surfaces.
+
+Exit codes: 0 success, 2 bad input (with a JSON error on stdout naming the field),
+1 an unexpected failure (logged, never a raw traceback to the user).
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+import knowledge
+from bot.contract import ContractError, dump, engine_payload, parse_workload
+from engine.errors import EngineError
+from engine.estimate import estimate
+from engine.recommend import recommend
+
+log = logging.getLogger("gpu_advisor")
+EXIT_BAD_INPUT = 2
+
+
+def _read_input(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    return Path(source).read_text(encoding="utf-8")
+
+
+def _engine_command(run: Callable[..., object]) -> Callable[[argparse.Namespace], int]:
+    def command(args: argparse.Namespace) -> int:
+        import json
+
+        try:
+            text = _read_input(args.json)
+            workload = parse_workload(text)
+            kb = knowledge.load(args.catalog)
+            result = run(workload, kb)
+        except OSError as exc:
+            print(json.dumps({"error": {"code": "unreadable_input", "field": None, "message": str(exc)}}))
+            return EXIT_BAD_INPUT
+        except ContractError as exc:
+            print(json.dumps(exc.payload, ensure_ascii=False, indent=2))
+            return EXIT_BAD_INPUT
+        except EngineError as exc:
+            print(json.dumps(engine_payload(exc), ensure_ascii=False, indent=2))
+            return EXIT_BAD_INPUT
+        except knowledge.KnowledgeError as exc:
+            print(json.dumps({"error": {"code": "bad_catalog", "field": "catalog", "message": str(exc)}}))
+            return EXIT_BAD_INPUT
+        print(dump(result))  # type: ignore[arg-type]
+        return 0
+
+    return command
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU server to rent, and why.")
+    parser.add_argument("--catalog", help="operator price catalog (YAML); default: the shipped list")
+    sub = parser.add_subparsers(dest="command", required=True)
+    for name, run, text in (
+        ("estimate", estimate, "memory, fit and speed for a Workload (JSON) — prints an Estimate"),
+        ("recommend", recommend, "the catalog pick for a Workload (JSON) — prints a Plan"),
+    ):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--json", required=True, metavar="FILE|-", help="Workload JSON file, or - for stdin")
+        p.set_defaults(func=_engine_command(run))
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+    except Exception:
+        log.exception("unexpected failure in %s", args.command)
+        print('{"error": {"code": "internal", "field": null, "message": "internal error; see the log"}}')
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

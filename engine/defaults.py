@@ -1,0 +1,127 @@
+"""Concrete settings for what the user did not say, each reported as an assumption.
+
+A plan is only as honest as its assumptions, so every default taken here becomes a
+``Finding("assumed_<field>", ...)`` that the surfaces show. The values are the common
+case for people renting one to eight GPUs: a small team's chatbot (4 concurrent
+streams, 512-token prompts, 256-token answers, 4k context) and a fine-tune at 2k
+sequence length, batch 1 per GPU, with gradient checkpointing and flash attention.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from engine.findings import Finding, finding
+from engine.memory import TrainSetup
+from engine.specs import GpuSpec, ModelArch
+from engine.workload import Workload
+
+SERVE_CONTEXT = 4096
+SERVE_PROMPT = 512
+SERVE_OUTPUT = 256
+SERVE_CONCURRENCY = 4
+TRAIN_SEQ = 2048
+LORA_RANK = 16
+SEQUENCES_PER_STEP = 16
+GGUF_FORMATS = ("q4_k_m", "q4_0", "q8_0")
+AUTO_FORMATS = ("bf16", "fp8", "int8", "awq")
+
+
+@dataclass(frozen=True, slots=True)
+class ServeSetup:
+    formats: tuple[str, ...]
+    kv_dtype: str
+    context_len: int
+    prompt_tokens: int
+    output_tokens: int
+    concurrency: int
+    qps: float | None
+    ttft_ms_max: float | None
+    runtime: str | None
+    tensor_parallel: int | None
+
+
+def _given_or_default(name: str, given: int | None, default: int, assumed: list[Finding]) -> int:
+    if given is None:
+        assumed.append(finding(f"assumed_{name}", value=default))
+        return default
+    return given
+
+
+def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:
+    assumed: list[Finding] = []
+    context = _given_or_default("context_len", w.context_len, min(SERVE_CONTEXT, arch.max_context), assumed)
+    prompt = _given_or_default("prompt_tokens", w.prompt_tokens, min(SERVE_PROMPT, context // 2), assumed)
+    output = _given_or_default(
+        "output_tokens", w.output_tokens, min(SERVE_OUTPUT, max(1, context - prompt)), assumed
+    )
+    if w.concurrency is None and w.qps is None:
+        assumed.append(finding("assumed_concurrency", value=SERVE_CONCURRENCY))
+        concurrency = SERVE_CONCURRENCY
+    else:
+        concurrency = w.concurrency or 1
+    if w.weight_dtype is None:
+        assumed.append(finding("assumed_weight_dtype_search", value=list(AUTO_FORMATS)))
+    if w.kv_dtype is None:
+        assumed.append(finding("assumed_kv_dtype", value="fp16"))
+    setup = ServeSetup(
+        formats=(w.weight_dtype,) if w.weight_dtype else AUTO_FORMATS,
+        kv_dtype=w.kv_dtype or "fp16",
+        context_len=context,
+        prompt_tokens=min(prompt, context),
+        output_tokens=output,
+        concurrency=concurrency,
+        qps=w.qps,
+        ttft_ms_max=w.ttft_ms_max,
+        runtime=w.runtime,
+        tensor_parallel=w.tensor_parallel,
+    )
+    return setup, assumed
+
+
+def runtime_for(fmt: str, requested: str | None) -> str:
+    """GGUF formats run on llama.cpp; everything else defaults to vLLM."""
+    if requested:
+        return requested
+    return "llama_cpp" if fmt in GGUF_FORMATS else "vllm"
+
+
+def train_setup(
+    w: Workload, arch: ModelArch, gpu: GpuSpec | None, gpus: int
+) -> tuple[TrainSetup, list[Finding]]:
+    """Training settings for ``gpus`` GPUs of ``gpu`` (None: precision decided later)."""
+    assumed: list[Finding] = []
+    method = w.method or "full"
+    if w.method is None:
+        assumed.append(finding("assumed_method", value="full"))
+    dtype = w.weight_dtype if w.weight_dtype in ("fp32", "fp16", "bf16") else None
+    if dtype is None:
+        dtype = "bf16" if gpu is None or gpu.supports("bf16") else "fp16"
+    seq = w.seq_len or w.context_len or min(TRAIN_SEQ, arch.max_context)
+    for name, given, default in (
+        ("seq_len", w.seq_len or w.context_len, seq),
+        ("batch_size", w.batch_size, 1),
+        ("optimizer", w.optimizer, "adamw"),
+        ("gradient_checkpointing", w.gradient_checkpointing, True),
+    ):
+        if given is None:
+            assumed.append(finding(f"assumed_{name}", value=default))
+    if method != "full" and w.lora_rank is None:
+        assumed.append(finding("assumed_lora_rank", value=LORA_RANK, targets="all_linear"))
+    setup = TrainSetup(
+        method=method,
+        weight_dtype=dtype,
+        optimizer=w.optimizer or "adamw",
+        batch_size=w.batch_size or 1,
+        seq_len=seq,
+        gradient_checkpointing=True if w.gradient_checkpointing is None else w.gradient_checkpointing,
+        zero_stage=w.zero_stage if w.zero_stage is not None else (0 if gpus == 1 else 3),
+        gpus=gpus,
+        lora_rank=w.lora_rank or LORA_RANK,
+    )
+    return setup, assumed
+
+
+def grad_accumulation(batch_size: int) -> int:
+    """Micro-batches per optimizer step so each GPU sees ~16 sequences per gradient sync."""
+    return max(1, SEQUENCES_PER_STEP // batch_size)

@@ -1,0 +1,198 @@
+"""Estimate: memory per GPU, which cards it fits, and how fast it runs — no prices, no ranking.
+
+Serving memory here reserves the full context for every concurrent sequence, the
+guarantee a user needs to promise "N users at C tokens each"; the recommender also
+reports the paged working set that vLLM actually holds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine.architecture import Resolved, resolve
+from engine.defaults import runtime_for, serve_setup, train_setup
+from engine.findings import Finding
+from engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_comm_s
+from engine.memory import Memory, TrainSetup, kv_bytes_per_token, serving_memory, training_memory
+from engine.results import Estimate, FitRow, ModelSummary
+from engine.serving_search import card_format
+from engine.specs import GpuSpec, Knowledge, ModelArch
+from engine.throughput import serving_point
+from engine.training import step_compute_s, training_hours
+from engine.units import GiB
+from engine.validate import canonical
+from engine.workload import Workload
+
+COUNTS = (1, 2, 4, 8)
+TRAIN_HEADROOM = 0.95
+
+
+def summary(arch: ModelArch) -> ModelSummary:
+    return ModelSummary(
+        id=arch.id,
+        name=arch.name,
+        params_b=arch.params_b,
+        active_params_b=arch.active_b,
+        layers=arch.layers,
+        hidden_size=arch.hidden_size,
+        num_heads=arch.num_heads,
+        num_kv_heads=arch.num_kv_heads,
+        head_dim=arch.head_dim,
+        vocab_size=arch.vocab_size,
+        kv_bytes_per_token=kv_bytes_per_token(arch, "fp16"),
+    )
+
+
+def estimate(w: Workload, kb: Knowledge) -> Estimate:
+    w = canonical(w, kb)
+    res = resolve(w, kb.models)
+    if w.task == "infer":
+        return _serving_estimate(w, kb, res)
+    return _training_estimate(w, kb, res)
+
+
+def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
+    arch = res.arch
+    s, assumed = serve_setup(w, arch)
+    fmt = w.weight_dtype or "bf16"
+    count = w.gpu_count or 1
+    gpu = kb.gpus[w.gpu] if w.gpu else None
+
+    def mem_on(card: GpuSpec, n: int) -> tuple[Memory, float]:
+        rt = kb.runtimes[runtime_for(fmt, w.runtime)]
+        tp = w.tensor_parallel or n
+        m = serving_memory(
+            arch, card_format(fmt, card), s.kv_dtype, s.context_len, s.concurrency, tp, rt.overhead_gib
+        )
+        return m, card.usable_gib * GiB * rt.memory_utilization
+
+    def speed(card: GpuSpec, n: int) -> tuple[float, float, float]:
+        f = card_format(fmt, card)
+        rt = kb.runtimes[runtime_for(f, w.runtime)]
+        tp = w.tensor_parallel or n
+        comm = tp_decode_comm_s(
+            arch.hidden_size, arch.layers, 1, tp, card, "nvlink" if card.nvlink_gbs else "pcie"
+        )
+        p = serving_point(arch, card, rt, f, s.kv_dtype, 1, s.prompt_tokens, s.output_tokens, tp, comm)
+        return p.tokens_per_s_per_seq, p.ttft_ms, p.requests_per_s
+
+    rows = [_fit_row(card, mem_on, speed, arch) for card in kb.gpus.values()]
+    mem = mem_on(gpu, count)[0] if gpu else mem_on(kb.gpus[_first_fit(rows)], 1)[0]
+    tok = ttft = rps = None
+    if gpu:
+        tok, ttft, rps = speed(gpu, count)
+    settings = {
+        "weight_dtype": fmt,
+        "kv_dtype": s.kv_dtype,
+        "context_len": s.context_len,
+        "concurrency": s.concurrency,
+        "prompt_tokens": s.prompt_tokens,
+        "output_tokens": s.output_tokens,
+    }
+    return Estimate(
+        task=w.task,
+        model=summary(arch),
+        memory_gib=mem.gib(),
+        fits=rows,
+        gpu=w.gpu,
+        gpu_count=count,
+        decode_tokens_per_s=_r(tok),
+        ttft_ms=_r(ttft),
+        requests_per_s=_r(rps, 2),
+        settings=settings,
+        assumptions=[*res.assumed, *assumed],
+    )
+
+
+def _fit_row(card: GpuSpec, mem_on, speed, arch: ModelArch) -> FitRow:  # type: ignore[no-untyped-def]
+    """The smallest power-of-two GPU count of ``card`` that holds the workload."""
+    for n in COUNTS:
+        if arch.num_heads % n:
+            continue
+        mem, cap = mem_on(card, n)
+        if mem.total <= cap:
+            tok = speed(card, n)[0] if speed else None
+            return FitRow(
+                gpu=card.id,
+                count=n,
+                fits=True,
+                total_gib=round(mem.total / GiB, 2),
+                capacity_gib=round(cap / GiB, 2),
+                decode_tokens_per_s=_r(tok),
+            )
+    return FitRow(
+        gpu=card.id,
+        count=n,
+        fits=False,
+        total_gib=round(mem.total / GiB, 2),
+        capacity_gib=round(cap / GiB, 2),
+    )
+
+
+def _first_fit(rows: list[FitRow]) -> str:
+    fitting = sorted((r for r in rows if r.fits), key=lambda r: (r.count, r.capacity_gib))
+    return fitting[0].gpu if fitting else max(rows, key=lambda r: r.capacity_gib).gpu
+
+
+def _training_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
+    arch = res.arch
+    gpu = kb.gpus[w.gpu] if w.gpu else None
+    count = w.gpus or w.gpu_count or 1
+    base, assumed = train_setup(w, arch, gpu, count)
+
+    def mem_on(card: GpuSpec, n: int) -> tuple[Memory, float]:
+        setup = replace(
+            base, gpus=n, zero_stage=0 if n == 1 else (3 if w.zero_stage is None else w.zero_stage)
+        )
+        return training_memory(arch, setup), card.usable_gib * GiB * TRAIN_HEADROOM
+
+    rows = [_fit_row(card, mem_on, None, arch) for card in kb.gpus.values()]
+    mem = training_memory(arch, base)
+    hours = gpu_hours = None
+    if w.train_tokens:
+        card = gpu or kb.gpus[_first_fit(rows)]
+        hours = _hours(arch, base, card, w.train_tokens)
+        gpu_hours = hours * base.gpus
+    settings = {
+        "method": base.method,
+        "weight_dtype": base.weight_dtype,
+        "optimizer": base.optimizer,
+        "batch_size": base.batch_size,
+        "seq_len": base.seq_len,
+        "zero_stage": base.zero_stage,
+        "gradient_checkpointing": base.gradient_checkpointing,
+        "gpus": base.gpus,
+        "lora_rank": base.lora_rank,
+    }
+    return Estimate(
+        task=w.task,
+        model=summary(arch),
+        memory_gib=mem.gib(),
+        fits=rows,
+        gpu=w.gpu,
+        gpu_count=count,
+        training_gpu_hours=_r(gpu_hours),
+        training_hours=_r(hours, 2),
+        settings=settings,
+        assumptions=[*res.assumed, *assumed],
+    )
+
+
+def _hours(arch: ModelArch, s: TrainSetup, card: GpuSpec, tokens: float) -> float:
+    ic = "nvlink" if card.nvlink_gbs else "pcie"
+    trainable = training_memory(arch, s).notes["trainable_params"]
+    step_tokens = s.batch_size * s.seq_len * 16
+    compute = step_compute_s(arch, card, s.method, s.gradient_checkpointing, step_tokens, s.weight_dtype)
+    eff = (
+        scaling_efficiency(compute, gradient_sync_s(trainable, s.gpus, s.zero_stage, card, ic))
+        if s.gpus > 1
+        else 1.0
+    )
+    return training_hours(arch, card, s.method, s.gradient_checkpointing, tokens, s.weight_dtype, s.gpus, eff)
+
+
+def _r(v: float | None, nd: int = 1) -> float | None:
+    return None if v is None else round(v, nd)
+
+
+__all__ = ["Finding", "estimate", "summary"]

@@ -1,0 +1,87 @@
+"""Collective communication inside one machine: NVLink versus PCIe.
+
+Ring all-reduce of S bytes over N GPUs moves 2·(N−1)/N · S through each GPU's link and
+takes 2·(N−1) latency hops (Patarasuk & Yuan 2009; NCCL's "bus bandwidth" is defined
+so that busbw = S/t · 2(N−1)/N). We use each link's *achieved* one-way bus bandwidth:
+- NVLink/NVSwitch: nvlink_gbs is bidirectional, so one way is half; nccl-tests reach
+  roughly 80 % of it (8×A100 SXM: 231.6 of 300 GB/s). Hopper-class NVSwitch nodes
+  reduce inside the switch (NVLS), so all-reduce bus bandwidth exceeds the one-way
+  wire rate: 8×H100 476 and 8×H200 480 GB/s against 450 — we take 1.05 there.
+- PCIe: the card's lanes one way (gen4 ×16 ≈ 31.5 GB/s theoretical, the "64 GB/s" in
+  marketing counts both directions); GPUs that cannot do peer-to-peer (GeForce cards)
+  bounce through host memory, and a ring spanning both CPU sockets crosses the
+  inter-socket link, so we take 60 % for datacenter cards and 35 % for consumer ones.
+
+Data-parallel training (DDP, ZeRO-1/2) all-reduces the bf16 gradients of the trainable
+parameters once per optimizer step, however many micro-batches are accumulated.
+ZeRO-3/FSDP all-gathers the weights forward and backward and reduce-scatters the
+gradients on *every* micro-batch: 1.5× the DDP volume, not amortised by accumulation.
+Both overlap with the backward pass (≈2/3 of a step), so only the excess is exposed:
+    efficiency = T_compute / (T_compute + max(0, T_comm − ⅔·T_compute)).
+
+Tensor-parallel serving all-reduces the hidden state twice per layer per decode step
+(Shoeybi et al., Megatron-LM 2019): small messages, so latency dominates, and that
+latency sits on every generated token's critical path.
+"""
+
+from __future__ import annotations
+
+from engine.specs import GpuSpec, Interconnect
+
+NVLINK_EFFICIENCY = 0.8
+NVLS_EFFICIENCY = 1.05
+PCIE_EFFICIENCY_P2P = 0.6
+PCIE_EFFICIENCY_NO_P2P = 0.35
+NVLINK_HOP_LATENCY_S = 4e-6
+PCIE_HOP_LATENCY_S = 12e-6
+BACKWARD_SHARE = 2.0 / 3.0
+
+
+def link_gbs(gpu: GpuSpec, interconnect: Interconnect) -> float:
+    """Achieved one-way bus bandwidth per GPU in GB/s."""
+    if interconnect in ("nvlink", "nvswitch") and gpu.nvlink_gbs > 0:
+        nvls = interconnect == "nvswitch" and gpu.compute_capability >= 9.0
+        return gpu.nvlink_gbs / 2 * (NVLS_EFFICIENCY if nvls else NVLINK_EFFICIENCY)
+    eff = PCIE_EFFICIENCY_NO_P2P if gpu.segment == "consumer" else PCIE_EFFICIENCY_P2P
+    return gpu.pcie_gbs_per_direction * eff
+
+
+def hop_latency_s(gpu: GpuSpec, interconnect: Interconnect) -> float:
+    nvlink = interconnect in ("nvlink", "nvswitch") and gpu.nvlink_gbs > 0
+    return NVLINK_HOP_LATENCY_S if nvlink else PCIE_HOP_LATENCY_S
+
+
+def allreduce_s(size_bytes: float, n: int, bus_gbs: float, hop_latency: float) -> float:
+    """Ring all-reduce time of ``size_bytes`` across ``n`` GPUs."""
+    if n <= 1:
+        return 0.0
+    return 2 * (n - 1) / n * size_bytes / (bus_gbs * 1e9) + 2 * (n - 1) * hop_latency
+
+
+def sync_volume_bytes(trainable_params: float, zero_stage: int, micro_steps: int) -> float:
+    """Bytes each GPU's ring carries per optimizer step."""
+    if zero_stage >= 3:
+        return trainable_params * 2.0 * 1.5 * micro_steps
+    return trainable_params * 2.0
+
+
+def gradient_sync_s(
+    trainable_params: float, n: int, zero_stage: int, gpu: GpuSpec, ic: Interconnect, micro_steps: int = 1
+) -> float:
+    volume = sync_volume_bytes(trainable_params, zero_stage, micro_steps)
+    return allreduce_s(volume, n, link_gbs(gpu, ic), hop_latency_s(gpu, ic))
+
+
+def scaling_efficiency(compute_s: float, comm_s: float) -> float:
+    """Share of ideal linear speed-up kept once the exposed communication is paid."""
+    exposed = max(0.0, comm_s - BACKWARD_SHARE * compute_s)
+    return compute_s / (compute_s + exposed) if compute_s > 0 else 1.0
+
+
+def tp_decode_comm_s(hidden: int, layers: int, batch: int, tp: int, gpu: GpuSpec, ic: Interconnect) -> float:
+    """Per-token time spent in the 2·layers all-reduces of tensor parallelism."""
+    if tp <= 1:
+        return 0.0
+    msg = batch * hidden * 2.0
+    one = allreduce_s(msg, tp, link_gbs(gpu, ic), hop_latency_s(gpu, ic))
+    return 2 * layers * one

@@ -1,0 +1,170 @@
+"""The engine's answers as public JSON: Estimate and Plan.
+
+Field names here are API for rental sites; fields may be added, never renamed.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from engine.candidates import Candidate
+from engine.cost import Quote
+from engine.findings import Finding
+from engine.units import GiB
+
+
+class _Out(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+
+class Cost(_Out):
+    amount: float
+    currency: str
+    per: str
+    amount_max: float | None = None
+    yearly_monthly: float | None = None
+    billed_units: float | None = None
+    unit: str | None = None
+
+    @classmethod
+    def of(cls, q: Quote) -> Cost:
+        return cls(
+            amount=round(q.amount, 2),
+            currency=q.currency,
+            per=q.per,
+            amount_max=round(q.amount_max, 2) if q.amount_max else None,
+            yearly_monthly=round(q.yearly_monthly, 2) if q.yearly_monthly else None,
+            billed_units=q.billed_units,
+            unit=q.unit,
+        )
+
+
+class FitRow(_Out):
+    gpu: str
+    count: int
+    fits: bool
+    total_gib: float
+    capacity_gib: float
+    decode_tokens_per_s: float | None = None
+
+
+class ModelSummary(_Out):
+    id: str
+    name: str
+    params_b: float
+    active_params_b: float
+    layers: int
+    hidden_size: int
+    num_heads: int
+    num_kv_heads: int
+    head_dim: int
+    vocab_size: int
+    kv_bytes_per_token: float
+
+
+class Option(_Out):
+    """One rentable answer: what to rent, how to run it, what it costs and how fast it is."""
+
+    kind: str
+    task: str
+    offer: str
+    gpu: str
+    gpu_name: str
+    count: int
+    machines: int
+    cost: Cost
+    monthly_cost: Cost
+    job_cost: Cost | None = None
+    memory_gib: dict[str, float]
+    capacity_gib: float
+    headroom_gib: float
+    weight_dtype: str
+    interconnect: str
+    runtime: str | None = None
+    method: str | None = None
+    tensor_parallel: int | None = None
+    replicas: int | None = None
+    batch: int | None = None
+    zero_stage: int | None = None
+    gradient_checkpointing: bool | None = None
+    decode_tokens_per_s: float | None = None
+    aggregate_tokens_per_s: float | None = None
+    ttft_ms: float | None = None
+    requests_per_s: float | None = None
+    training_hours: float | None = None
+    training_gpu_hours: float | None = None
+    scaling_efficiency: float | None = None
+    tokens_per_s: float | None = None
+    within_budget: bool | None = None
+    meets_latency: bool = True
+
+    @classmethod
+    def of(cls, c: Candidate, kind: str, within_budget: bool | None = None) -> Option:
+        def r(v: float | None, nd: int = 1) -> float | None:
+            return None if v is None else round(v, nd)
+
+        gpu_hours = c.training_hours * c.total_gpus if c.training_hours is not None else None
+        return cls(
+            kind=kind,
+            task=c.task,
+            offer=c.offer.id,
+            gpu=c.gpu.id,
+            gpu_name=c.gpu.name,
+            count=c.gpus_per_machine,
+            machines=c.machines,
+            cost=Cost.of(c.cost),
+            monthly_cost=Cost.of(c.monthly),
+            job_cost=Cost.of(c.job) if c.job else None,
+            memory_gib=c.memory.gib(),
+            capacity_gib=round(c.capacity_bytes / GiB, 2),
+            headroom_gib=round(c.headroom_bytes / GiB, 2),
+            weight_dtype=c.weight_dtype,
+            interconnect=c.offer.interconnect,
+            runtime=c.runtime,
+            method=c.method,
+            tensor_parallel=c.tensor_parallel if c.task == "infer" else None,
+            replicas=c.replicas if c.task == "infer" else None,
+            batch=c.batch if c.task == "infer" else None,
+            zero_stage=c.zero_stage,
+            gradient_checkpointing=c.gradient_checkpointing,
+            decode_tokens_per_s=r(c.decode_tokens_per_s),
+            aggregate_tokens_per_s=r(c.aggregate_tokens_per_s),
+            ttft_ms=r(c.ttft_ms),
+            requests_per_s=r(c.requests_per_s, 2),
+            training_hours=r(c.training_hours, 2),
+            training_gpu_hours=r(gpu_hours, 1),
+            scaling_efficiency=r(c.scaling_efficiency, 3),
+            tokens_per_s=r(c.extras.get("tokens_per_s")),
+            within_budget=within_budget,
+            meets_latency=c.meets_latency,
+        )
+
+
+class Estimate(_Out):
+    task: str
+    model: ModelSummary
+    memory_gib: dict[str, float]
+    fits: list[FitRow]
+    gpu: str | None = None
+    gpu_count: int = 1
+    decode_tokens_per_s: float | None = None
+    ttft_ms: float | None = None
+    requests_per_s: float | None = None
+    training_gpu_hours: float | None = None
+    training_hours: float | None = None
+    settings: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
+    assumptions: list[Finding] = Field(default_factory=list)
+
+
+class Plan(_Out):
+    status: str
+    task: str
+    model: ModelSummary
+    recommendation: Option | None
+    serving: Option | None = None
+    alternatives: list[Option] = Field(default_factory=list)
+    requested: Option | None = None
+    reasoning: list[Finding] = Field(default_factory=list)
+    pitfalls: list[Finding] = Field(default_factory=list)
+    what_ifs: list[Finding] = Field(default_factory=list)
+    assumptions: list[Finding] = Field(default_factory=list)

@@ -1,0 +1,43 @@
+"""Checks that need the knowledge base: names the Workload refers to must exist."""
+
+from __future__ import annotations
+
+from engine.architecture import find_model
+from engine.errors import EngineError
+from engine.specs import GpuSpec, Knowledge
+from engine.workload import Workload
+
+
+def find_gpu(name: str, gpus: dict[str, GpuSpec]) -> GpuSpec | None:
+    key = name.strip().lower()
+    if key in gpus:
+        return gpus[key]
+    squashed = key.replace("_", " ").replace("-", " ")
+    for gpu in gpus.values():
+        forms = {gpu.id, *gpu.aliases}
+        if key in forms or squashed in {f.replace("-", " ") for f in forms}:
+            return gpu
+    return None
+
+
+def check_references(w: Workload, kb: Knowledge) -> None:
+    """Raise EngineError naming the field when the workload names something unknown."""
+    if w.gpu is not None and find_gpu(w.gpu, kb.gpus) is None:
+        raise EngineError("unknown_gpu", "gpu", name=w.gpu)
+    if w.model is not None and find_model(w.model, kb.models) is None:
+        raise EngineError("unknown_model", "model", name=w.model)
+
+
+def canonical(w: Workload, kb: Knowledge) -> Workload:
+    """The workload with ``gpu`` and ``model`` replaced by their knowledge ids."""
+    check_references(w, kb)
+    update: dict[str, str] = {}
+    if w.gpu is not None:
+        gpu = find_gpu(w.gpu, kb.gpus)
+        assert gpu is not None
+        update["gpu"] = gpu.id
+    if w.model is not None:
+        arch = find_model(w.model, kb.models)
+        assert arch is not None
+        update["model"] = arch.id
+    return w.model_copy(update=update)

@@ -1,0 +1,116 @@
+"""What-ifs: how the answer moves when one requirement changes.
+
+Each re-runs the same search with one field changed and reports the new cost (and the
+number that drove it), so a user sees the price of doubling traffic, of a longer
+context, or of committing for a year before they ask.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from engine import serving_search, training_search
+from engine.candidates import Candidate
+from engine.findings import Finding, finding
+from engine.search_context import Context
+
+
+def _cheapest(cands: list[Candidate]) -> Candidate | None:
+    ok = [c for c in cands if c.meets_latency]
+    return min(ok, key=lambda c: c.cost.amount) if ok else None
+
+
+def _serve_variant(ctx: Context, **changes: object) -> Candidate | None:
+    assert ctx.serve is not None
+    s = replace(ctx.serve, **changes)  # type: ignore[arg-type]
+    return _cheapest(
+        serving_search.search(ctx.arch, s, ctx.kb, ctx.kb.catalog.offers, ctx.workload.duration_hours)
+    )
+
+
+def _train_variant(ctx: Context, **changes: object) -> Candidate | None:
+    assert ctx.train is not None
+    base = replace(ctx.train, **changes)  # type: ignore[arg-type]
+    w = ctx.workload
+    cands = training_search.search(
+        ctx.arch, base, ctx.kb, ctx.kb.catalog.offers, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed
+    )
+    return _cheapest(cands)
+
+
+def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: object) -> Finding:
+    return finding(
+        id_,
+        gpu=alt.gpu.name if alt else None,
+        gpus=alt.total_gpus if alt else None,
+        amount=round(alt.cost.amount) if alt else None,
+        pick_amount=round(pick.cost.amount),
+        currency=pick.cost.currency,
+        **values,
+    )  # type: ignore[arg-type]
+
+
+def for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
+    out: list[Finding] = []
+    if pick.task == "infer":
+        assert ctx.serve is not None
+        s = ctx.serve
+        if s.qps:
+            out.append(_moved("what_if_double_qps", _serve_variant(ctx, qps=s.qps * 2), pick, qps=s.qps * 2))
+        else:
+            doubled = s.concurrency * 2
+            out.append(
+                _moved(
+                    "what_if_double_concurrency",
+                    _serve_variant(ctx, concurrency=doubled),
+                    pick,
+                    concurrency=doubled,
+                )
+            )
+        longer = s.context_len * 4
+        out.append(
+            _moved(
+                "what_if_longer_context",
+                _serve_variant(ctx, context_len=longer, prompt_tokens=min(longer // 2, s.prompt_tokens * 4)),
+                pick,
+                context_len=longer,
+            )
+        )
+    else:
+        assert ctx.train is not None
+        longer = ctx.train.seq_len * 2
+        out.append(_moved("what_if_longer_seq", _train_variant(ctx, seq_len=longer), pick, seq_len=longer))
+        if ctx.train.method == "full" and ctx.train.optimizer == "adamw":
+            out.append(_moved("what_if_8bit_optimizer", _train_variant(ctx, optimizer="adamw_8bit"), pick))
+    if pick.monthly.yearly_monthly and (ctx.workload.always_on or pick.job is None):
+        out.append(
+            finding(
+                "what_if_yearly",
+                monthly=round(pick.monthly.amount),
+                yearly_monthly=round(pick.monthly.yearly_monthly),
+                saving_year=round(12 * (pick.monthly.amount - pick.monthly.yearly_monthly)),
+                currency=pick.monthly.currency,
+            )
+        )
+    return out
+
+
+def for_no_fit(ctx: Context) -> list[Finding]:
+    if ctx.task == "infer":
+        alt = _serve_variant(ctx, formats=("awq",))
+        return [
+            finding(
+                "what_if_int4",
+                gpu=alt.gpu.name if alt else None,
+                amount=round(alt.cost.amount) if alt else None,
+            )
+        ]
+    alt = _train_variant(ctx, method="qlora")
+    return [
+        finding(
+            "what_if_qlora",
+            gpu=alt.gpu.name if alt else None,
+            gpus=alt.total_gpus if alt else None,
+            amount=round(alt.cost.amount) if alt else None,
+        )
+    ]

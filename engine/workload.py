@@ -1,0 +1,107 @@
+"""The Workload: what the user wants to run, as the public JSON contract spells it.
+
+Field names are API (rental sites integrate against them); new fields may be added,
+existing ones never renamed. Validation is strict about types and ranges so a bad
+request fails with the field's name instead of producing a confident wrong plan.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
+from pydantic_core import PydanticCustomError
+
+Task = Literal["train", "infer", "both"]
+Method = Literal["full", "lora", "qlora"]
+WeightDtype = Literal[
+    "fp32", "fp16", "bf16", "fp8", "int8", "int4", "awq", "gptq", "q4_k_m", "q4_0", "q8_0", "nf4"
+]
+KvDtype = Literal["fp16", "bf16", "fp8", "int8"]
+Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
+Period = Literal["month", "hour", "total"]
+Runtime = Literal["vllm", "tensorrt_llm", "llama_cpp", "transformers"]
+Claim = Literal[
+    "adam_doubles_memory",
+    "full_finetune_7b_fits_40gb",
+    "q4_405b_on_one_h100",
+    "t4_int8_65_tops",
+    "a100_nvlink_900",
+    "pcie_64_gbs",
+    "a100_4g_slice",
+    "h100_10t_tokens_per_day",
+    "t4_high_bandwidth",
+    "nvlink_useless_for_inference",
+]
+
+MAX_PARAMS_B = 10_000.0
+MAX_CONTEXT = 2_097_152
+
+
+class Budget(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    amount: PositiveFloat
+    currency: str = Field("CNY", pattern=r"^[A-Z]{3}$")
+    per: Period = "month"
+
+
+class Workload(BaseModel):
+    """A request for sizing. Unset fields get documented defaults in ``engine.defaults``."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+    task: Task
+    model: str | None = None
+    params_b: float | None = Field(None, gt=0, le=MAX_PARAMS_B)
+    layers: PositiveInt | None = Field(None, le=1024)
+    hidden_size: PositiveInt | None = Field(None, le=131072)
+    num_heads: PositiveInt | None = Field(None, le=1024)
+    num_kv_heads: PositiveInt | None = Field(None, le=1024)
+    head_dim: PositiveInt | None = Field(None, le=4096)
+    intermediate_size: PositiveInt | None = Field(None, le=1_048_576)
+    vocab_size: PositiveInt | None = Field(None, le=4_194_304)
+
+    # training
+    method: Method | None = None
+    weight_dtype: WeightDtype | None = None
+    optimizer: Optimizer | None = None
+    batch_size: PositiveInt | None = Field(None, le=65536)
+    seq_len: PositiveInt | None = Field(None, le=MAX_CONTEXT)
+    gradient_checkpointing: bool | None = None
+    zero_stage: int | None = Field(None, ge=0, le=3)
+    gpus: PositiveInt | None = Field(None, le=4096)
+    lora_rank: PositiveInt | None = Field(None, le=4096)
+    train_tokens: PositiveFloat | None = Field(None, le=1e15)
+
+    # inference
+    kv_dtype: KvDtype | None = None
+    context_len: PositiveInt | None = Field(None, le=MAX_CONTEXT)
+    concurrency: PositiveInt | None = Field(None, le=100_000)
+    qps: PositiveFloat | None = Field(None, le=1e6)
+    prompt_tokens: PositiveInt | None = Field(None, le=MAX_CONTEXT)
+    output_tokens: PositiveInt | None = Field(None, le=MAX_CONTEXT)
+    tensor_parallel: PositiveInt | None = Field(None, le=64)
+    ttft_ms_max: PositiveFloat | None = Field(None, le=3_600_000)
+    runtime: Runtime | None = None
+
+    # common
+    gpu: str | None = None
+    gpu_count: PositiveInt | None = Field(None, le=4096)
+    budget: Budget | None = None
+    duration_hours: PositiveFloat | None = Field(None, le=87_600)
+    always_on: bool | None = None
+    free_platform: bool | None = None
+    claims: list[Claim] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Workload:
+        if self.model is None and self.params_b is None:
+            raise PydanticCustomError("missing_model", "give either 'model' (a known name) or 'params_b'")
+        if self.prompt_tokens and self.context_len and self.prompt_tokens > self.context_len:
+            raise PydanticCustomError("prompt_exceeds_context", "prompt_tokens exceeds context_len")
+        return self
+
+
+# Which field a whole-model validation error is about, for error messages that name a field.
+MODEL_LEVEL_ERROR_FIELDS = {"missing_model": "model", "prompt_exceeds_context": "prompt_tokens"}
