@@ -36,7 +36,14 @@ def validation_payload(exc: ValidationError) -> dict[str, Any]:
         for e in exc.errors(include_url=False, include_context=False, include_input=False)
     ]
     first = errors[0] if errors else {"field": "", "message": "invalid input"}
-    return {"error": {"code": "invalid_input", "field": first["field"], "message": first["message"], "errors": errors}}
+    return {
+        "error": {
+            "code": "invalid_input",
+            "field": first["field"],
+            "message": first["message"],
+            "errors": errors,
+        }
+    }
 
 
 def engine_payload(exc: EngineError) -> dict[str, Any]:
@@ -50,11 +57,19 @@ def parse_workload(text: str) -> Workload:
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
-        raise ContractError({"error": {"code": "invalid_json", "field": None,
-                                       "message": f"not valid JSON: {exc.msg} at line {exc.lineno}"}}) from exc
+        raise ContractError(
+            {
+                "error": {
+                    "code": "invalid_json",
+                    "field": None,
+                    "message": f"not valid JSON: {exc.msg} at line {exc.lineno}",
+                }
+            }
+        ) from exc
     if not isinstance(data, dict):
-        raise ContractError({"error": {"code": "invalid_json", "field": None,
-                                       "message": "expected a JSON object"}})
+        raise ContractError(
+            {"error": {"code": "invalid_json", "field": None, "message": "expected a JSON object"}}
+        )
     try:
         return Workload.model_validate(data, strict=True)
     except ValidationError as exc:

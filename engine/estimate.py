@@ -16,7 +16,7 @@ from engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_c
 from engine.memory import Memory, TrainSetup, kv_bytes_per_token, serving_memory, training_memory
 from engine.results import Estimate, FitRow, ModelSummary
 from engine.serving_search import card_format
-from engine.specs import GpuSpec, Knowledge, ModelArch
+from engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch
 from engine.throughput import serving_point
 from engine.training import step_compute_s, training_hours
 from engine.units import GiB
@@ -179,7 +179,7 @@ def _training_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
 
 
 def _hours(arch: ModelArch, s: TrainSetup, card: GpuSpec, tokens: float) -> float:
-    ic = "nvlink" if card.nvlink_gbs else "pcie"
+    ic: Interconnect = "nvlink" if card.nvlink_gbs else "pcie"
     trainable = training_memory(arch, s).notes["trainable_params"]
     step_tokens = s.batch_size * s.seq_len * 16
     compute = step_compute_s(arch, card, s.method, s.gradient_checkpointing, step_tokens, s.weight_dtype)

@@ -20,7 +20,7 @@ class Finding(BaseModel):
     severity: str = "info"
 
 
-def finding(id_: str, severity: str = "info", **values: Value) -> Finding:
+def finding(id_: str, severity: str = "info", /, **values: Value) -> Finding:
     """Build a Finding, rounding floats so JSON output stays readable and stable."""
     clean = {k: (round(v, 3) if isinstance(v, float) else v) for k, v in values.items()}
     return Finding(id=id_, values=clean, severity=severity)

@@ -213,7 +213,9 @@ class RuntimeProfile(_Record):
     less efficiently (dequantising int4 costs bandwidth utilisation); some runtimes
     saturate at an absolute bandwidth (``max_decode_bw_gbs``) or a per-layer launch
     floor (``min_step_ms_per_layer``) on fast cards. ``prefill_mfu`` is the share of
-    dense tensor peak reached during prompt processing. All are calibrated on public
+    dense tensor peak reached during prompt processing, scaled by
+    ``format_compute_efficiency`` where low-precision kernels reach a smaller share of
+    their (doubled) peak, as FP8 does. All are calibrated on public
     measurements in tests/calibration/measurements.yaml.
     """
 
@@ -230,6 +232,7 @@ class RuntimeProfile(_Record):
     min_step_ms_per_layer: NonNegativeFloat = 0.0
     decode_compute_efficiency: float = Field(gt=0, le=1)
     prefill_mfu: float = Field(gt=0, le=1)
+    format_compute_efficiency: dict[str, float] = Field(default_factory=dict)
     prefill_overhead_ms: NonNegativeFloat = 0.0
     step_overhead_ms: NonNegativeFloat
     overhead_gib: NonNegativeFloat

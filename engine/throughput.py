@@ -58,8 +58,9 @@ def _moe_weight_bytes(arch: ModelArch, weights: float, batch: int) -> float:
     return weights - mlp + mlp * expert_fraction(arch, batch)
 
 
-def compute_tflops(gpu: GpuSpec, fmt: str) -> float:
-    return gpu.tflops(FORMATS[fmt].compute)
+def compute_tflops(gpu: GpuSpec, fmt: str, rt: RuntimeProfile) -> float:
+    """Dense tensor rate the format computes at, discounted where its kernels fall short of it."""
+    return gpu.tflops(FORMATS[fmt].compute) * rt.format_compute_efficiency.get(fmt, 1.0)
 
 
 def decode_step_s(
@@ -79,7 +80,7 @@ def decode_step_s(
     t_mem = (weights + kv) / (rt.bandwidth_gbs(gpu.bandwidth_gbs, fmt) * 1e9)
     flops = 2.0 * arch.active_b * 1e9 * batch / tp
     flops += 4.0 * arch.layers * arch.num_heads * arch.head_dim * avg_context * batch / tp
-    t_comp = flops / (compute_tflops(gpu, fmt) * 1e12 * rt.decode_compute_efficiency)
+    t_comp = flops / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.decode_compute_efficiency)
     t_floor = arch.layers * rt.min_step_ms_per_layer / 1e3
     bound = "memory" if t_mem >= t_comp else "compute"
     if t_floor > max(t_mem, t_comp):
@@ -90,7 +91,7 @@ def decode_step_s(
 def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> float:
     flops = 2.0 * arch.active_b * 1e9 * prompt
     flops += 2.0 * arch.layers * prompt * prompt * arch.num_heads * arch.head_dim
-    compute = flops / tp / (compute_tflops(gpu, fmt) * 1e12 * rt.prefill_mfu)
+    compute = flops / tp / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_mfu)
     return compute + (rt.prefill_overhead_ms + rt.step_overhead_ms) / 1e3
 
 

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 from engine import serving_search, training_search
 from engine.candidates import Candidate
-from engine.findings import Finding, finding
+from engine.findings import Finding, Value, finding
 from engine.search_context import Context
 
 
@@ -38,7 +38,7 @@ def _train_variant(ctx: Context, **changes: object) -> Candidate | None:
     return _cheapest(cands)
 
 
-def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: object) -> Finding:
+def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) -> Finding:
     return finding(
         id_,
         gpu=alt.gpu.name if alt else None,
@@ -47,7 +47,7 @@ def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: object) -
         pick_amount=round(pick.cost.amount),
         currency=pick.cost.currency,
         **values,
-    )  # type: ignore[arg-type]
+    )
 
 
 def for_pick(ctx: Context, pick: Candidate) -> list[Finding]:

@@ -1,0 +1,29 @@
+# Targets named in the README. Every target creates the virtual environment first.
+VENV ?= .venv
+PY := $(VENV)/bin/python
+STAMP := $(VENV)/.installed
+
+.PHONY: chat test lint bench clean
+
+$(STAMP): pyproject.toml
+	python3 -m venv $(VENV)
+	$(PY) -m pip install -q -U pip "setuptools>=69" wheel
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+chat: $(STAMP)
+	$(VENV)/bin/gpu-advisor recommend --json examples/13b-chatbot.json
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
+	$(VENV)/bin/mypy
+
+test: lint
+	$(PY) -m pytest
+
+bench: $(STAMP)
+	$(PY) -m bench.engine_bench
+
+clean:
+	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -1,0 +1,115 @@
+"""The public JSON contract on the command line: field names, exit codes, errors that name fields."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from typing import Any
+
+import pytest
+
+
+def run(command: str, payload: Any) -> tuple[int, dict[str, Any]]:
+    text = payload if isinstance(payload, str) else json.dumps(payload)
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", command, "--json", "-"],
+        input=text,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    assert "Traceback" not in proc.stdout + proc.stderr
+    return proc.returncode, json.loads(proc.stdout)
+
+
+def test_estimate_prints_memory_breakdown_and_fits() -> None:
+    code, out = run(
+        "estimate", {"task": "infer", "model": "llama-3-8b", "context_len": 8192, "concurrency": 4}
+    )
+    assert code == 0
+    assert set(out["memory_gib"]) == {
+        "weights",
+        "gradients",
+        "optimizer",
+        "activations",
+        "kv_cache",
+        "overhead",
+        "total",
+    }
+    row = next(r for r in out["fits"] if r["gpu"] == "t4")
+    assert set(row) >= {"gpu", "count", "fits", "total_gib", "capacity_gib"}
+    # 4 sequences × 8192 tokens × 128 KiB = 4 GiB of KV cache.
+    assert out["memory_gib"]["kv_cache"] == pytest.approx(4.0, abs=0.01)
+
+
+def test_estimate_with_a_gpu_reports_speed() -> None:
+    code, out = run("estimate", {"task": "infer", "model": "llama-3-8b", "gpu": "a100-80g-sxm"})
+    assert code == 0 and out["decode_tokens_per_s"] > 0 and out["ttft_ms"] > 0 and out["requests_per_s"] > 0
+
+
+def test_training_estimate_reports_gpu_hours_when_tokens_are_given() -> None:
+    code, out = run(
+        "estimate",
+        {
+            "task": "train",
+            "model": "llama-2-7b",
+            "method": "lora",
+            "train_tokens": 1e8,
+            "gpu": "a100-80g-sxm",
+        },
+    )
+    assert code == 0 and out["training_gpu_hours"] > 0
+    assert out["memory_gib"]["gradients"] < 1
+
+
+def test_recommend_prints_a_plan_with_the_contracts_fields() -> None:
+    code, out = run(
+        "recommend",
+        {
+            "task": "infer",
+            "params_b": 13,
+            "always_on": True,
+            "budget": {"amount": 2000, "currency": "CNY", "per": "month"},
+        },
+    )
+    assert code == 0
+    assert {"recommendation", "alternatives", "reasoning", "pitfalls", "assumptions"} <= set(out)
+    rec = out["recommendation"]
+    assert {"offer", "gpu", "count", "cost", "memory_gib"} <= set(rec)
+    assert set(rec["cost"]) >= {"amount", "currency", "per"}
+    assert all({"id", "values"} <= set(step) for step in out["reasoning"])
+
+
+@pytest.mark.parametrize(
+    ("payload", "field"),
+    [
+        ({"task": "infer", "model": "gpt-99"}, "model"),
+        ({"task": "infer", "params_b": 1_000_000}, "params_b"),
+        ({"task": "infer", "params_b": 7, "context_len": -4096}, "context_len"),
+        ({"task": "infer", "params_b": 7, "gpu": "tpu-v5"}, "gpu"),
+        ({"task": "infer", "params_b": "seven"}, "params_b"),
+        ({"task": "infer", "params_b": 7, "concurrency": "16"}, "concurrency"),
+        ({"task": "infer", "params_b": 7, "always_on": "yes"}, "always_on"),
+        ({"task": "dance", "params_b": 7}, "task"),
+        ({"task": "infer"}, "model"),
+        ({"task": "infer", "params_b": 7, "colour": "blue"}, "colour"),
+        ({"task": "train", "params_b": 7, "budget": {"amount": -5}}, "budget.amount"),
+    ],
+)
+def test_bad_input_exits_2_with_an_error_naming_the_field(payload: dict[str, Any], field: str) -> None:
+    for command in ("estimate", "recommend"):
+        code, out = run(command, payload)
+        assert code == 2
+        assert out["error"]["field"] == field
+
+
+def test_malformed_json_exits_2() -> None:
+    code, out = run("recommend", "{not json")
+    assert code == 2 and out["error"]["code"] == "invalid_json"
+
+
+def test_a_json_array_is_not_a_workload() -> None:
+    code, out = run("recommend", "[1, 2]")
+    assert code == 2 and out["error"]["code"] == "invalid_json"
