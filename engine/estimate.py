@@ -12,7 +12,7 @@ from dataclasses import replace
 from engine.architecture import Resolved, resolve
 from engine.defaults import runtime_for, serve_setup, train_setup
 from engine.findings import Finding
-from engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_comm_s
+from engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_comm
 from engine.memory import Memory, TrainSetup, kv_bytes_per_token, serving_memory, training_memory
 from engine.results import Estimate, FitRow, ModelSummary
 from engine.serving_search import card_format
@@ -70,8 +70,8 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         f = card_format(fmt, card)
         rt = kb.runtimes[runtime_for(f, w.runtime)]
         tp = w.tensor_parallel or n
-        comm = tp_decode_comm_s(
-            arch.hidden_size, arch.layers, 1, tp, card, "nvlink" if card.nvlink_gbs else "pcie"
+        comm = tp_decode_comm(
+            arch.hidden_size, arch.layers, tp, card, "nvlink" if card.nvlink_gbs else "pcie"
         )
         p = serving_point(arch, card, rt, f, s.kv_dtype, 1, s.prompt_tokens, s.output_tokens, tp, comm)
         return p.tokens_per_s_per_seq, p.ttft_ms, p.requests_per_s

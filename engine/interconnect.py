@@ -78,10 +78,17 @@ def scaling_efficiency(compute_s: float, comm_s: float) -> float:
     return compute_s / (compute_s + exposed) if compute_s > 0 else 1.0
 
 
+def tp_decode_comm(hidden: int, layers: int, tp: int, gpu: GpuSpec, ic: Interconnect) -> tuple[float, float]:
+    """Per-token tensor-parallel all-reduce time as (fixed seconds, seconds per sequence in the batch)."""
+    if tp <= 1:
+        return 0.0, 0.0
+    bw, hop = link_gbs(gpu, ic), hop_latency_s(gpu, ic)
+    fixed = 2 * layers * 2 * (tp - 1) * hop
+    per_seq = 2 * layers * 2 * (tp - 1) / tp * hidden * 2.0 / (bw * 1e9)
+    return fixed, per_seq
+
+
 def tp_decode_comm_s(hidden: int, layers: int, batch: int, tp: int, gpu: GpuSpec, ic: Interconnect) -> float:
     """Per-token time spent in the 2·layers all-reduces of tensor parallelism."""
-    if tp <= 1:
-        return 0.0
-    msg = batch * hidden * 2.0
-    one = allreduce_s(msg, tp, link_gbs(gpu, ic), hop_latency_s(gpu, ic))
-    return 2 * layers * one
+    fixed, per_seq = tp_decode_comm(hidden, layers, tp, gpu, ic)
+    return fixed + per_seq * batch

@@ -98,10 +98,17 @@ def optimizer_bytes_per_param(optimizer: str, mixed: bool, hidden: int) -> float
     return master + OPTIMIZER_BYTES[optimizer]
 
 
-def model_states(arch: ModelArch, s: TrainSetup) -> Memory:
-    """Weights, gradients and optimizer bytes per GPU after ZeRO sharding."""
+def model_states(
+    arch: ModelArch, s: TrainSetup, zero_stage: int | None = None, gpus: int | None = None
+) -> Memory:
+    """Weights, gradients and optimizer bytes per GPU after ZeRO sharding.
+
+    ``zero_stage``/``gpus`` override the setup's, so a search can try stages without
+    copying the setup each time.
+    """
     params = arch.params_b * 1e9
-    n = max(s.gpus, 1)
+    n = max(s.gpus if gpus is None else gpus, 1)
+    stage = s.zero_stage if zero_stage is None else zero_stage
     if s.method == "full":
         mixed = s.weight_dtype in ("fp16", "bf16")
         w = params * (2.0 if mixed else 4.0)
@@ -115,9 +122,9 @@ def model_states(arch: ModelArch, s: TrainSetup) -> Memory:
         w = weight_bytes(params, arch.embedding_params, base_fmt) + trainable * adapter_bytes
         g = trainable * adapter_bytes
         o = trainable * optimizer_bytes_per_param(s.optimizer, s.method == "qlora", arch.hidden_size)
-    o /= n if s.zero_stage >= 1 else 1
-    g /= n if s.zero_stage >= 2 else 1
-    w /= n if s.zero_stage >= 3 else 1
+    o /= n if stage >= 1 else 1
+    g /= n if stage >= 2 else 1
+    w /= n if stage >= 3 else 1
     mem = Memory(weights=w, gradients=g, optimizer=o)
     mem.notes["trainable_params"] = trainable
     if s.method == "qlora":
@@ -147,10 +154,10 @@ def layer_activation_bytes(arch: ModelArch, s: TrainSetup, tokens: float) -> flo
     return per_token * tokens + scores
 
 
-def activations(arch: ModelArch, s: TrainSetup) -> float:
+def activations(arch: ModelArch, s: TrainSetup, checkpointing: bool | None = None) -> float:
     tokens = float(s.batch_size * s.seq_len)
     one_layer = layer_activation_bytes(arch, s, tokens)
-    if s.gradient_checkpointing:
+    if s.gradient_checkpointing if checkpointing is None else checkpointing:
         stored = arch.layers * 2.0 * arch.hidden_size * tokens + one_layer
     else:
         stored = arch.layers * one_layer
@@ -158,14 +165,24 @@ def activations(arch: ModelArch, s: TrainSetup) -> float:
     return stored + logits
 
 
-def training_memory(arch: ModelArch, s: TrainSetup) -> Memory:
-    mem = model_states(arch, s)
-    mem.activations = activations(arch, s)
-    trainable = mem.notes["trainable_params"]
-    shard = s.gpus if s.zero_stage >= 3 else 1
+def with_activations(states: Memory, activation_bytes: float, shard: int) -> Memory:
+    """A new breakdown: ``states`` plus activations plus the overhead both imply."""
+    trainable = states.notes["trainable_params"]
+    mem = Memory(
+        weights=states.weights,
+        gradients=states.gradients,
+        optimizer=states.optimizer,
+        activations=activation_bytes,
+        notes=dict(states.notes),
+    )
     mem.overhead = CUDA_CONTEXT_BYTES + 2.0 * trainable / shard
     mem.overhead += FRAGMENTATION * (mem.total - mem.overhead)
     return mem
+
+
+def training_memory(arch: ModelArch, s: TrainSetup) -> Memory:
+    shard = s.gpus if s.zero_stage >= 3 else 1
+    return with_activations(model_states(arch, s), activations(arch, s), shard)
 
 
 def kv_heads_per_gpu(arch: ModelArch, tp: int) -> int:

@@ -41,8 +41,9 @@ def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: li
     if task == "infer":
         s, more = serve_setup(w, arch)
         duration = None if w.always_on else w.duration_hours
-        cands = serving_search.search(arch, s, kb, offers, duration)
-        return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s)
+        found = serving_search.layouts(arch, s, kb, offers)
+        cands = serving_search.size_all(found, s, duration)
+        return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s, layouts=found)
     gpu = kb.gpus[w.gpu] if w.gpu else None
     base, more = train_setup(w, arch, gpu, w.gpus or w.gpu_count or 1)
     fixed = (w.zero_stage is not None, w.gradient_checkpointing is not None)

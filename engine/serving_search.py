@@ -10,14 +10,15 @@ target need, and what does that many machines cost? Everything here runs on floa
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 from engine import cost
 from engine.candidates import Candidate
 from engine.defaults import ServeSetup, runtime_for
-from engine.interconnect import tp_decode_comm_s
+from engine.interconnect import tp_decode_comm
 from engine.memory import Memory, kv_bytes_per_token, serving_overhead_bytes, serving_weight_bytes
 from engine.specs import GpuSpec, Knowledge, ModelArch, Offer, RuntimeProfile
-from engine.throughput import ServingPoint, max_batch_for_memory, serving_point
+from engine.throughput import ReplicaModel, max_batch_for_memory
 from engine.units import GiB
 
 MAX_REPLICAS = 256
@@ -49,70 +50,29 @@ def tp_options(arch: ModelArch, offer: Offer, requested: int | None) -> list[int
     return [t for t in TP_DEGREES if t <= offer.count and arch.num_heads % t == 0]
 
 
-def _point(
-    arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, s: ServeSetup, b: int, tp: int, offer: Offer
-) -> ServingPoint:
-    comm = tp_decode_comm_s(arch.hidden_size, arch.layers, b, tp, gpu, offer.interconnect)
-    return serving_point(arch, gpu, rt, fmt, s.kv_dtype, b, s.prompt_tokens, s.output_tokens, tp, comm)
+@dataclass(slots=True)
+class Layout:
+    """One (offer, format, TP degree) whose weights and one full-context sequence fit.
+
+    Everything that does not depend on the traffic target is settled here, so a
+    what-if that only changes concurrency or QPS re-runs ``size_for_traffic`` alone.
+    """
+
+    offer: Offer
+    gpu: GpuSpec
+    rt: RuntimeProfile
+    fmt: str
+    tp: int
+    weights: float
+    overhead: float
+    kv_tok: float
+    bmax: int
+    model: ReplicaModel
 
 
-def _batch_for_qps(
-    arch: ModelArch,
-    gpu: GpuSpec,
-    rt: RuntimeProfile,
-    fmt: str,
-    s: ServeSetup,
-    tp: int,
-    offer: Offer,
-    target_rps: float,
-    bmax: int,
-) -> int | None:
-    """Smallest batch whose request rate reaches ``target_rps`` (rps grows with batch)."""
-    if _point(arch, gpu, rt, fmt, s, bmax, tp, offer).requests_per_s < target_rps:
-        return None
-    lo, hi = 1, bmax
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if _point(arch, gpu, rt, fmt, s, mid, tp, offer).requests_per_s >= target_rps:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def _replicas_and_batch(
-    arch: ModelArch,
-    gpu: GpuSpec,
-    rt: RuntimeProfile,
-    fmt: str,
-    s: ServeSetup,
-    tp: int,
-    offer: Offer,
-    bmax: int,
-) -> tuple[int, int] | None:
-    replicas = math.ceil(s.concurrency / bmax)
-    if s.qps is None:
-        return replicas, math.ceil(s.concurrency / replicas)
-    while replicas <= MAX_REPLICAS:
-        b = _batch_for_qps(arch, gpu, rt, fmt, s, tp, offer, s.qps / replicas, bmax)
-        if b is not None:
-            return replicas, max(b, math.ceil(s.concurrency / replicas))
-        best = _point(arch, gpu, rt, fmt, s, bmax, tp, offer).requests_per_s
-        replicas = max(replicas + 1, math.ceil(s.qps / best))
-    return None
-
-
-def evaluate(
-    arch: ModelArch,
-    s: ServeSetup,
-    offer: Offer,
-    gpu: GpuSpec,
-    rt: RuntimeProfile,
-    fmt: str,
-    tp: int,
-    duration_hours: float | None,
-) -> Candidate | None:
-    """The cheapest way to meet ``s`` on ``offer`` with this format and TP degree, or None."""
+def prepare(
+    arch: ModelArch, s: ServeSetup, offer: Offer, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, tp: int
+) -> Layout | None:
     usable = capacity_bytes(offer, gpu) * rt.memory_utilization
     weights = serving_weight_bytes(arch, fmt, tp)
     overhead = serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp)
@@ -121,30 +81,73 @@ def evaluate(
     if free < kv_tok * s.context_len:
         return None
     bmax = max_batch_for_memory(free, kv_tok * (s.prompt_tokens + s.output_tokens), rt.max_batch)
-    found = _replicas_and_batch(arch, gpu, rt, fmt, s, tp, offer, bmax)
+    comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, offer.interconnect)
+    model = ReplicaModel(arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm)
+    return Layout(offer, gpu, rt, fmt, tp, weights, overhead, kv_tok, bmax, model)
+
+
+def _batch_for_rps(model: ReplicaModel, target_rps: float, bmax: int) -> int | None:
+    """Smallest batch whose request rate reaches ``target_rps`` (rps grows with batch)."""
+    if model.rps(bmax) < target_rps:
+        return None
+    guess = model.smallest_batch_for(target_rps)
+    lo, hi = (min(bmax, max(1, math.ceil(guess))), bmax) if guess < math.inf else (1, bmax)
+    if model.rps(lo) >= target_rps:
+        if lo == 1 or model.rps(lo - 1) < target_rps:
+            return lo
+        lo, hi = 1, lo
+    while lo < hi:
+        mid = (lo + hi) // 2
+        if model.rps(mid) >= target_rps:
+            hi = mid
+        else:
+            lo = mid + 1
+    return lo
+
+
+def _replicas_and_batch(layout: Layout, concurrency: int, qps: float | None) -> tuple[int, int] | None:
+    bmax = layout.bmax
+    replicas = math.ceil(concurrency / bmax)
+    if qps is None:
+        return replicas, math.ceil(concurrency / replicas)
+    best = layout.model.rps(bmax)
+    replicas = max(replicas, math.ceil(qps / best))
+    while replicas <= MAX_REPLICAS:
+        b = _batch_for_rps(layout.model, qps / replicas, bmax)
+        if b is not None:
+            return replicas, max(b, math.ceil(concurrency / replicas))
+        replicas += 1
+    return None
+
+
+def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None) -> Candidate | None:
+    """How many replicas (and machines) the layout needs for ``s``'s concurrency or QPS."""
+    found = _replicas_and_batch(layout, s.concurrency, s.qps)
     if found is None:
         return None
     replicas, batch = found
-    point = _point(arch, gpu, rt, fmt, s, batch, tp, offer)
-    machines = math.ceil(replicas / (offer.count // tp))
+    point = layout.model.point(batch)
+    offer = layout.offer
+    machines = math.ceil(replicas / (offer.count // layout.tp))
+    seq_tokens = s.prompt_tokens + s.output_tokens
     memory = Memory(
-        weights=weights, kv_cache=kv_tok * (s.prompt_tokens + s.output_tokens) * batch, overhead=overhead
+        weights=layout.weights, kv_cache=layout.kv_tok * seq_tokens * batch, overhead=layout.overhead
     )
-    memory.notes["kv_full_context_bytes"] = kv_tok * s.context_len
-    memory.notes["max_batch"] = bmax
+    memory.notes["kv_full_context_bytes"] = layout.kv_tok * s.context_len
+    memory.notes["max_batch"] = layout.bmax
     return Candidate(
         task="infer",
         offer=offer,
-        gpu=gpu,
+        gpu=layout.gpu,
         gpus_per_machine=offer.count,
         machines=machines,
         memory=memory,
-        capacity_bytes=capacity_bytes(offer, gpu),
-        weight_dtype=fmt,
+        capacity_bytes=capacity_bytes(offer, layout.gpu),
+        weight_dtype=layout.fmt,
         monthly=cost.always_on(offer, machines),
         job=cost.job(offer, duration_hours, machines) if duration_hours else None,
-        runtime=rt.id,
-        tensor_parallel=tp,
+        runtime=layout.rt.id,
+        tensor_parallel=layout.tp,
         replicas=replicas,
         batch=batch,
         decode_tokens_per_s=point.tokens_per_s_per_seq,
@@ -156,11 +159,9 @@ def evaluate(
     )
 
 
-def search(
-    arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer], duration_hours: float | None
-) -> list[Candidate]:
-    """Every feasible (offer, format, TP) candidate."""
-    out: list[Candidate] = []
+def layouts(arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer]) -> list[Layout]:
+    """Every (offer, format, TP) that holds the weights and one full-context sequence."""
+    out: list[Layout] = []
     for offer in offers:
         gpu = kb.gpus[offer.gpu]
         for wanted in s.formats:
@@ -169,7 +170,42 @@ def search(
             if not format_supported(fmt, gpu, rt):
                 continue
             for tp in tp_options(arch, offer, s.tensor_parallel):
-                cand = evaluate(arch, s, offer, gpu, rt, fmt, tp, duration_hours)
-                if cand is not None:
-                    out.append(cand)
+                layout = prepare(arch, s, offer, gpu, rt, fmt, tp)
+                if layout is not None:
+                    out.append(layout)
     return out
+
+
+def cheapest(found: list[Layout], s: ServeSetup, duration_hours: float | None) -> Candidate | None:
+    """The lowest-cost candidate that meets the latency target, building only that one.
+
+    What-ifs only need the winner, so prices are compared on floats first.
+    """
+    best: tuple[float, Layout] | None = None
+    for layout in found:
+        sized = _replicas_and_batch(layout, s.concurrency, s.qps)
+        if sized is None:
+            continue
+        replicas, batch = sized
+        if s.ttft_ms_max is not None and layout.model.point(batch).ttft_ms > s.ttft_ms_max:
+            continue
+        machines = math.ceil(replicas / (layout.offer.count // layout.tp))
+        price = (
+            cost.job(layout.offer, duration_hours, machines)
+            if duration_hours
+            else cost.always_on(layout.offer, machines)
+        ).amount
+        if best is None or price < best[0]:
+            best = (price, layout)
+    return size_for_traffic(best[1], s, duration_hours) if best else None
+
+
+def size_all(found: list[Layout], s: ServeSetup, duration_hours: float | None) -> list[Candidate]:
+    return [c for layout in found if (c := size_for_traffic(layout, s, duration_hours)) is not None]
+
+
+def search(
+    arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer], duration_hours: float | None
+) -> list[Candidate]:
+    """Every feasible (offer, format, TP) candidate."""
+    return size_all(layouts(arch, s, kb, offers), s, duration_hours)

@@ -14,12 +14,13 @@ from engine import cost
 from engine.candidates import Candidate
 from engine.defaults import grad_accumulation
 from engine.interconnect import allreduce_s, gradient_sync_s, scaling_efficiency, sync_volume_bytes
-from engine.memory import Memory, TrainSetup, training_memory
+from engine.memory import Memory, TrainSetup, activations, model_states, with_activations
 from engine.specs import GpuSpec, Knowledge, ModelArch, Offer
 from engine.training import flops_per_token, mfu, step_compute_s, training_hours, training_peak_tflops
 from engine.units import GiB
 
 HEADROOM = 0.95
+_Memo = dict[tuple[int, float, str], "tuple[TrainSetup, Memory] | None"]
 NETWORK_EFFICIENCY = 0.8
 MAX_NODES = 4
 
@@ -32,7 +33,8 @@ def layouts(offer: Offer, requested: int | None) -> list[tuple[int, int]]:
         if offer.count == 8 and requested % 8 == 0 and requested // 8 <= MAX_NODES:
             return [(8, requested // 8)]
         return []
-    out = [(c, 1) for c in (1, 2, 4, 8) if c <= offer.count]
+    # The machine is billed whole, so using all its GPUs costs nothing more and is faster.
+    out = [(offer.count, 1)]
     if offer.count == 8 and offer.network_gbps:
         out += [(8, m) for m in (2, MAX_NODES)]
     return out
@@ -41,14 +43,16 @@ def layouts(offer: Offer, requested: int | None) -> list[tuple[int, int]]:
 def _fitting_setup(
     arch: ModelArch, base: TrainSetup, n: int, cap: float, fixed_stage: bool, fixed_ckpt: bool
 ) -> tuple[TrainSetup, Memory] | None:
-    stages = [base.zero_stage] if fixed_stage or n == 1 else [0, 1, 2, 3]
+    """Lowest ZeRO stage, then no recomputation, that fits ``cap`` bytes per GPU."""
+    stages = [0] if n == 1 else [base.zero_stage] if fixed_stage else [0, 1, 2, 3]
     ckpts = [base.gradient_checkpointing] if fixed_ckpt else [False, True]
+    acts = {ck: activations(arch, base, ck) for ck in ckpts}
     for stage in stages:
+        states = model_states(arch, base, stage, n)
         for ckpt in ckpts:
-            setup = replace(base, zero_stage=stage if n > 1 else 0, gpus=n, gradient_checkpointing=ckpt)
-            mem = training_memory(arch, setup)
+            mem = with_activations(states, acts[ckpt], n if stage >= 3 else 1)
             if mem.total <= cap * HEADROOM:
-                return setup, mem
+                return replace(base, zero_stage=stage, gpus=n, gradient_checkpointing=ckpt), mem
     return None
 
 
@@ -75,11 +79,19 @@ def evaluate(
     tokens: float | None,
     duration_hours: float | None,
     fixed: tuple[bool, bool],
+    memo: _Memo | None = None,
 ) -> Candidate | None:
     n = per_machine * machines
     cap = (offer.slice_memory_gib or gpu.usable_gib) * GiB
     dtype = base.weight_dtype if gpu.supports("bf16") or base.weight_dtype != "bf16" else "fp16"
-    found = _fitting_setup(arch, replace(base, weight_dtype=dtype), n, cap, *fixed)
+    key = (n, cap, dtype)
+    if memo is not None and key in memo:
+        found = memo[key]
+    else:
+        typed = base if dtype == base.weight_dtype else replace(base, weight_dtype=dtype)
+        found = _fitting_setup(arch, typed, n, cap, *fixed)
+        if memo is not None:
+            memo[key] = found
     if found is None:
         return None
     setup, mem = found
@@ -132,10 +144,13 @@ def search(
     fixed: tuple[bool, bool],
 ) -> list[Candidate]:
     out: list[Candidate] = []
+    memo: _Memo = {}
     for offer in offers:
         gpu = kb.gpus[offer.gpu]
         for per_machine, machines in layouts(offer, requested_gpus):
-            cand = evaluate(arch, base, offer, gpu, per_machine, machines, tokens, duration_hours, fixed)
+            cand = evaluate(
+                arch, base, offer, gpu, per_machine, machines, tokens, duration_hours, fixed, memo
+            )
             if cand is not None:
                 out.append(cand)
     return out

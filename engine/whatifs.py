@@ -21,11 +21,14 @@ def _cheapest(cands: list[Candidate]) -> Candidate | None:
 
 
 def _serve_variant(ctx: Context, **changes: object) -> Candidate | None:
+    """Cheapest serving candidate with ``changes``; traffic-only changes reuse the memory layouts."""
     assert ctx.serve is not None
     s = replace(ctx.serve, **changes)  # type: ignore[arg-type]
-    return _cheapest(
-        serving_search.search(ctx.arch, s, ctx.kb, ctx.kb.catalog.offers, ctx.workload.duration_hours)
-    )
+    if set(changes) <= {"qps", "concurrency"} and ctx.layouts is not None:
+        found = ctx.layouts
+    else:
+        found = serving_search.layouts(ctx.arch, s, ctx.kb, ctx.kb.catalog.offers)
+    return serving_search.cheapest(found, s, ctx.workload.duration_hours)
 
 
 def _train_variant(ctx: Context, **changes: object) -> Candidate | None:

@@ -1,0 +1,124 @@
+"""Every user-visible sentence, in Simplified Chinese and English.
+
+Text lives in ``locales/<lang>/*.yaml`` as nested mappings flattened to dotted keys
+(``finding.kv_cache_dominates``); both languages carry the same keys (a test checks).
+Templates use ``str.format`` fields with project-specific format specs so that numbers
+and money read naturally in each locale (Babel does the locale work):
+
+- ``{amount:money}`` currency from the ``currency`` value (default CNY): ¥2,800 / CN¥2,800
+- ``{x:n}`` / ``{x:n1}`` / ``{x:n0}`` grouped decimal with up to 2 / exactly 1 / 0 digits
+- ``{x:pct}`` a fraction shown as a percentage; ``{x:big}`` 2.0e8 → 2亿 / 200M
+- ``{x:yesno}`` a boolean; ``{x:list}`` a list joined per locale
+
+A missing value renders as "?" rather than failing: a wrong template must never take
+the bot down mid-conversation (tests check that every template renders).
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Mapping
+from functools import lru_cache
+from importlib import resources
+from typing import Any
+
+import yaml
+from babel.numbers import format_currency, format_decimal, format_percent
+
+LANGS = ("zh", "en")
+_DIRS = {"zh": "zh-CN", "en": "en"}
+_BABEL = {"zh": "zh_CN", "en": "en_US"}
+
+
+def _flatten(prefix: str, node: Any, out: dict[str, str]) -> None:
+    if isinstance(node, Mapping):
+        for k, v in node.items():
+            _flatten(f"{prefix}.{k}" if prefix else str(k), v, out)
+    else:
+        out[prefix] = str(node)
+
+
+@lru_cache(maxsize=4)
+def messages(lang: str) -> dict[str, str]:
+    """All templates of ``lang``, flattened."""
+    out: dict[str, str] = {}
+    folder = resources.files(__package__).joinpath(_DIRS[lang])
+    for entry in sorted(folder.iterdir(), key=lambda p: p.name):
+        if entry.name.endswith(".yaml"):
+            _flatten("", yaml.safe_load(entry.read_text(encoding="utf-8")) or {}, out)
+    return out
+
+
+def money(lang: str, amount: float, currency: str = "CNY") -> str:
+    digits = "#,##0" if abs(amount) >= 100 else "#,##0.##"
+    fmt = "¤" + digits
+    return str(format_currency(amount, currency, format=fmt, locale=_BABEL[lang], currency_digits=False))
+
+
+def number(lang: str, value: float, pattern: str = "#,##0.##") -> str:
+    return str(format_decimal(value, format=pattern, locale=_BABEL[lang]))
+
+
+def big(lang: str, value: float) -> str:
+    """Large counts the way each language says them: 2亿 / 3.5万 vs 200M / 35K."""
+    if lang == "zh":
+        for size, word in ((1e8, "亿"), (1e4, "万")):
+            if abs(value) >= size:
+                return number(lang, value / size) + word
+        return number(lang, value)
+    for size, word in ((1e12, "T"), (1e9, "B"), (1e6, "M"), (1e3, "K")):
+        if abs(value) >= size:
+            return number(lang, value / size) + word
+    return number(lang, value)
+
+
+class _Formatter(string.Formatter):
+    def __init__(self, lang: str, values: Mapping[str, Any]) -> None:
+        self.lang = lang
+        self.values = values
+
+    def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
+        value = kwargs.get(str(key))
+        return "?" if value is None else value
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, bool) and format_spec == "yesno":
+            return messages(self.lang).get("common.yes" if value else "common.no", str(value))
+        if isinstance(value, list):
+            return ("、" if self.lang == "zh" else ", ").join(map(str, value))
+        if not isinstance(value, int | float) or isinstance(value, bool):
+            return str(value)
+        return self._number(value, format_spec)
+
+    def _number(self, value: float, spec: str) -> str:
+        if spec == "money":
+            return money(self.lang, value, str(self.values.get("currency") or "CNY"))
+        if spec == "pct":
+            return str(format_percent(value, format="#,##0.#%", locale=_BABEL[self.lang]))
+        if spec == "big":
+            return big(self.lang, value)
+        patterns = {"n": "#,##0.##", "n1": "#,##0.0", "n0": "#,##0", "": "#,##0.##"}
+        if spec in patterns:
+            return number(self.lang, value, patterns[spec])
+        return format(value, spec)
+
+
+def t(lang: str, key: str, /, **values: Any) -> str:
+    """The template ``key`` in ``lang`` filled with ``values`` (the key itself if it is missing)."""
+    template = messages(lang).get(key)
+    if template is None:
+        return key
+    return _Formatter(lang, values).vformat(template, (), values)
+
+
+def has(lang: str, key: str) -> bool:
+    return key in messages(lang)
+
+
+def render_finding(lang: str, finding_id: str, values: Mapping[str, Any]) -> str:
+    """A finding's sentence; unknown ids fall back to a generic line that still shows the numbers."""
+    key = f"finding.{finding_id}"
+    if has(lang, key):
+        return t(lang, key, **values)
+    shown = ", ".join(f"{k}={v}" for k, v in values.items() if v is not None)
+    return t(lang, "finding._generic", id=finding_id, values=shown)

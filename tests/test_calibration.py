@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.interconnect import tp_decode_comm_s
+from engine.interconnect import tp_decode_comm
 from engine.specs import Knowledge
 from engine.throughput import prefill_s, serving_point
 
@@ -57,9 +57,7 @@ def predict(entry: dict[str, Any], kb: Knowledge) -> float:
     rt = kb.runtimes[_runtime(entry)]
     fmt, tp, batch = entry["weight_dtype"], entry.get("gpu_count") or 1, entry.get("batch") or 1
     prompt, output = entry.get("prompt_tokens") or 1, entry.get("output_tokens") or 128
-    comm = tp_decode_comm_s(
-        arch.hidden_size, arch.layers, batch, tp, gpu, "nvswitch" if gpu.nvlink_gbs else "pcie"
-    )
+    comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, "nvswitch" if gpu.nvlink_gbs else "pcie")
     kind = entry["kind"]
     if kind == "ttft_ms":
         return prefill_s(arch, gpu, rt, fmt, prompt, tp) * 1e3

@@ -1,0 +1,215 @@
+"""How long the engine takes to evaluate the whole default catalog, beside naive pint.
+
+Target (issue): a full recommendation — search of every offer × format × TP degree ×
+replica count, alternatives, pitfalls and what-ifs — in ≤ 5 ms median on one core.
+For each representative workload this times, on one pinned core:
+
+- ``engine.recommend.recommend`` (the whole plan, which runs several searches),
+- the engine's catalog search alone (``serving_search`` or ``training_search``),
+- the same search written with a pint quantity for every scalar (``bench.naive_pint``,
+  ``bench.naive_pint_training``), after checking it yields the same candidates and
+  numbers within 1e-6 — so the ratio compares like with like.
+
+Run ``python -m bench.engine_bench``; it exits 1 when the slowest workload's
+recommendation median exceeds the target, 2 when the like-for-like check fails.
+"""
+
+from __future__ import annotations
+
+import argparse
+import gc
+import math
+import os
+import platform
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+import knowledge
+from bench import naive_pint, naive_pint_training
+from engine import serving_search, training_search
+from engine.architecture import resolve
+from engine.defaults import serve_setup, train_setup
+from engine.recommend import recommend
+from engine.specs import Knowledge
+from engine.validate import canonical
+from engine.workload import Workload
+
+TARGET_MS = 5.0
+WARMUP = 10
+NAIVE_WARMUP = 2
+
+CASES: tuple[tuple[str, Workload], ...] = (
+    ("13B chatbot, 24x7", Workload(task="infer", params_b=13, always_on=True)),
+    ("Llama-3.1-8B at 20 QPS", Workload(task="infer", model="llama-3.1-8b", qps=20)),
+    ("70B int4 inference", Workload(task="infer", params_b=70, weight_dtype="int4")),
+    ("13B full fine-tune", Workload(task="train", params_b=13, method="full")),
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Searches:
+    """The engine's and the naive catalog search for one workload, ready to call."""
+
+    engine: Callable[[], list[Any]]
+    naive: Callable[[], list[Any]]
+    check: Callable[[], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Timing:
+    median_ms: float
+    p99_ms: float
+    runs: int
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    name: str
+    candidates: int
+    plan: Timing
+    search: Timing
+    naive: Timing
+
+
+def searches(w: Workload, kb: Knowledge) -> Searches:
+    """Resolve ``w`` the way ``recommend`` does and bind both searches to the whole catalog."""
+    w = canonical(w, kb)
+    arch = resolve(w, kb.models).arch
+    offers = kb.catalog.offers
+    if w.task == "infer":
+        s, _ = serve_setup(w, arch)
+        duration = None if w.always_on else w.duration_hours
+        args = (arch, s, kb, offers, duration)
+        return Searches(
+            engine=lambda: serving_search.search(*args),
+            naive=lambda: naive_pint.search(*args),
+            check=lambda: naive_pint.assert_matches_engine(*args),
+        )
+    gpu = kb.gpus[w.gpu] if w.gpu else None
+    base, _ = train_setup(w, arch, gpu, w.gpus or w.gpu_count or 1)
+    fixed = (w.zero_stage is not None, w.gradient_checkpointing is not None)
+    targs = (arch, base, kb, offers, w.gpus, w.train_tokens, w.duration_hours, fixed)
+    return Searches(
+        engine=lambda: training_search.search(*targs),
+        naive=lambda: naive_pint_training.search(*targs),
+        check=lambda: naive_pint_training.assert_matches_engine(*targs),
+    )
+
+
+def measure(fn: Callable[[], object], runs: int, warmup: int) -> Timing:
+    """Median and p99 (nearest rank) wall time of ``fn`` in ms, after ``warmup`` untimed calls."""
+    for _ in range(warmup):
+        fn()
+    gc.collect()
+    samples: list[int] = []
+    for _ in range(runs):
+        start = time.perf_counter_ns()
+        fn()
+        samples.append(time.perf_counter_ns() - start)
+    samples.sort()
+    p99 = samples[max(0, math.ceil(0.99 * len(samples)) - 1)]
+    return Timing(statistics.median(samples) / 1e6, p99 / 1e6, runs)
+
+
+def bench_case(name: str, w: Workload, kb: Knowledge, runs: int, naive_runs: int) -> Row:
+    s = searches(w, kb)
+    candidates = s.check()
+    plan = measure(lambda: recommend(w, kb), runs, WARMUP)
+    search = measure(s.engine, runs, WARMUP)
+    naive = measure(s.naive, naive_runs, NAIVE_WARMUP)
+    return Row(name, candidates, plan, search, naive)
+
+
+def pin_to_one_core() -> str:
+    """Pin this process to one CPU it may run on; say which, or why not."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity on this platform)"
+    cpu = min(os.sched_getaffinity(0))
+    try:
+        os.sched_setaffinity(0, {cpu})
+    except OSError as exc:
+        return f"not pinned ({exc})"
+    return f"pinned to CPU {cpu}"
+
+
+def cpu_name() -> str:
+    """platform.processor(), which is often empty or just the ISA on Linux, plus /proc/cpuinfo's model."""
+    name = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo", encoding="utf-8") as f:
+            model = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "")
+    except OSError:
+        model = ""
+    return f"{name} ({model})" if model else name
+
+
+HEADERS = ("workload", "cands", "plan med", "plan p99", "search med", "search p99", "naive med", "naive p99")
+
+
+def table(rows: list[Row]) -> list[str]:
+    cells = [
+        [
+            r.name,
+            str(r.candidates),
+            f"{r.plan.median_ms:.2f}",
+            f"{r.plan.p99_ms:.2f}",
+            f"{r.search.median_ms:.3f}",
+            f"{r.search.p99_ms:.3f}",
+            f"{r.naive.median_ms:.1f}",
+            f"{r.naive.p99_ms:.1f}",
+            f"{r.naive.median_ms / r.search.median_ms:.0f}x",
+        ]
+        for r in rows
+    ]
+    header = [*HEADERS, "naive/search"]
+    widths = [max(len(h), *(len(c[i]) for c in cells)) for i, h in enumerate(header)]
+
+    def line(values: list[str]) -> str:
+        first = values[0].ljust(widths[0])
+        return "  ".join([first, *(v.rjust(w) for v, w in zip(values[1:], widths[1:], strict=True))])
+
+    return [line(header), line(["-" * w for w in widths]), *(line(c) for c in cells)]
+
+
+def report(rows: list[Row], pinning: str, runs: int, naive_runs: int) -> bool:
+    """Print the machine, the table and the verdict; True when the target is met."""
+    print(f"machine: {cpu_name()}; {os.cpu_count()} CPUs; {pinning}")
+    print(f"python {platform.python_version()} ({platform.python_implementation()}), {platform.platform()}")
+    print(f"times in ms per call; engine {runs} runs, naive {naive_runs} runs; p99 is nearest-rank")
+    print("plan = engine.recommend.recommend (full plan); search = one whole-catalog search;")
+    print("naive = the same search with a pint quantity per scalar (checked equal within 1e-6)")
+    print()
+    for text in table(rows):
+        print(text)
+    print()
+    worst = max(rows, key=lambda r: r.plan.median_ms)
+    ok = worst.plan.median_ms <= TARGET_MS
+    verdict = "PASS" if ok else "FAIL"
+    print(
+        f"engine full-catalog median {worst.plan.median_ms:.2f} ms (target ≤ {TARGET_MS:g} ms): {verdict}"
+        f"  [slowest of {len(rows)} workloads: {worst.name}]"
+    )
+    return ok
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--iterations", type=int, default=200, help="timed runs per engine figure (≥ 200)")
+    parser.add_argument("--naive-iterations", type=int, default=20, help="timed runs of the naive search")
+    args = parser.parse_args(argv)
+    pinning = pin_to_one_core()
+    kb = knowledge.load()
+    try:
+        rows = [bench_case(n, w, kb, args.iterations, args.naive_iterations) for n, w in CASES]
+    except AssertionError as exc:
+        print(f"like-for-like check failed, timings would not compare the same work: {exc}")
+        return 2
+    return 0 if report(rows, pinning, args.iterations, args.naive_iterations) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,17 @@
+"""Deterministic understanding of free-text requirements, in Chinese and English.
+
+``extract(text, vocab)`` turns one message ("我想微调一个130亿参数的模型，预算每月一万",
+"serve Llama-3.1-70B at 20 QPS with 8k context") into an :class:`Extraction`: slots
+named exactly like the fields of ``engine.workload.Workload``, flags for the dialog
+(``gpu_owned``, ``skip``), :class:`Issue` records for what could not be used, and the
+spans that were understood. No model, no statistical detector: normalization, anchored
+regular expressions, and ``cn2an`` on matched number spans only. Input is cut at
+:data:`MAX_INPUT_CHARS` characters before parsing.
+"""
+
+from bot.understand.extract import MAX_INPUT_CHARS, extract
+from bot.understand.normalize import normalize
+from bot.understand.result import Extraction, Issue
+from bot.understand.vocabulary import Vocabulary
+
+__all__ = ["MAX_INPUT_CHARS", "Extraction", "Issue", "Vocabulary", "extract", "normalize"]

@@ -1,0 +1,92 @@
+"""Known model and GPU names, compiled once into longest-alias-first matchers.
+
+The caller builds a :class:`Vocabulary` from the knowledge files and hands us plain data,
+so this package never reads YAML. People write one name many ways ("Llama-3.1-70B",
+"llama 3.1 70b", "llama3.1_70b", "A100 80GB", "a100-80g"), so every alias is split into
+letter and digit tokens that may be joined by "-", "_", ":", spaces or nothing (Ollama
+writes "qwen2.5:7b"), and a matched
+span is looked up by its *canonical key* (lower-case, separators removed, "80gb" → "80g").
+Alternatives are tried longest first, so "a100 80g" beats "a100" and
+"llama-3.1-70b-instruct" beats "llama-3.1-70b".
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+
+from bot.understand.normalize import normalize
+
+_SEPARATORS = re.compile(r"[-_:\s]+")
+_TOKENS = re.compile(r"[a-z]+|\d+(?:\.\d+)*|[^\sa-z\d_:-]+")
+_GIGABYTES = re.compile(r"(?<=\d)gb")
+_JOIN = r"[-_:\s]*"
+_MIN_FAMILY = 3  # "yi" or "phi" as a family word would flag too much ordinary text
+
+
+def canonical(name: str) -> str:
+    """The lookup key of a name: normalized, separators removed, "80gb" spelled "80g"."""
+    return _GIGABYTES.sub("g", _SEPARATORS.sub("", normalize(name)))
+
+
+def _alias_pattern(alias: str) -> str:
+    """A regex for one alias whose tokens may be joined by any separator or none."""
+    tokens = _TOKENS.findall(normalize(alias))
+    parts: list[str] = []
+    for index, token in enumerate(tokens):
+        after_digits = index > 0 and tokens[index - 1][0].isdigit()
+        parts.append("gb?" if token in {"g", "gb"} and after_digits else re.escape(token))
+    return _JOIN.join(parts)
+
+
+@dataclass(frozen=True)
+class Hit:
+    """One name found in a message: the id it stands for and where it was written."""
+
+    id: str
+    start: int
+    end: int
+
+
+class AliasIndex:
+    """All aliases of one kind of thing (models or GPUs) as one compiled alternation."""
+
+    def __init__(self, names: Mapping[str, Sequence[str]], plural: bool = False) -> None:
+        self._ids: dict[str, str] = {}
+        patterns: dict[str, str] = {}
+        for name_id, aliases in names.items():
+            for alias in (name_id, *aliases):
+                key = canonical(alias)
+                if key and key not in self._ids:
+                    self._ids[key] = name_id
+                    patterns[key] = _alias_pattern(alias)
+        ordered = sorted(patterns.values(), key=len, reverse=True)
+        body = "|".join(ordered) if ordered else "(?!)"
+        # A count may be glued on either side of a GPU name: 8xh100, a100x8.
+        before = r"(?:(?<![a-z0-9])|(?<=\dx))" if plural else r"(?<![a-z0-9])"
+        after = r"s?(?=x\d|[^a-z0-9]|$)" if plural else r"(?![a-z0-9])"
+        self._pattern = re.compile(rf"{before}(?:{body}){after}")
+
+    def find(self, text: str) -> Iterator[Hit]:
+        """Every alias occurrence in (normalized) text, left to right, longest at each place."""
+        for match in self._pattern.finditer(text):
+            key = canonical(match.group())
+            name_id = self._ids.get(key) or self._ids.get(key.removesuffix("s"))
+            if name_id is not None:
+                yield Hit(name_id, match.start(), match.end())
+
+
+class Vocabulary:
+    """The model and GPU names the knowledge base knows, with their aliases (lower-case)."""
+
+    def __init__(self, models: Mapping[str, Sequence[str]], gpus: Mapping[str, Sequence[str]]) -> None:
+        self.models = AliasIndex(models)
+        self.gpus = AliasIndex(gpus, plural=True)
+        # Family words ("llama", "qwen", "mixtral") glued to a version let us notice a model
+        # name we do not know ("qwen3-32b") and say so instead of silently reading its size.
+        families = {re.split(r"[^a-z]", normalize(model_id), maxsplit=1)[0] for model_id in models}
+        known = sorted((re.escape(f) for f in families if len(f) >= _MIN_FAMILY), key=len, reverse=True)
+        self.near_miss = re.compile(
+            rf"(?<![a-z0-9])(?:{'|'.join(known)})[-_:]?v?\d[a-z0-9._-]*" if known else "(?!)"
+        )
