@@ -12,7 +12,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 chat: $(STAMP)
-	$(VENV)/bin/gpu-advisor recommend --json examples/13b-chatbot.json
+	$(VENV)/bin/gpu-advisor chat
 
 lint: $(STAMP)
 	$(VENV)/bin/ruff check .

@@ -55,6 +55,28 @@ def _engine_command(run: Callable[..., object]) -> Callable[[argparse.Namespace]
     return command
 
 
+def _chat(args: argparse.Namespace) -> int:
+    from bot.dialog import Dialog
+    from bot.store import Store
+    from bot.terminal import Session, default_db, local_user, run_interactive, run_script
+
+    dialog = Dialog(knowledge.load(args.catalog))
+    db = args.db or (":memory:" if args.script else str(default_db()))
+    store = Store(db)
+    session = Session(dialog, store, args.user or local_user())
+    try:
+        return run_script(session, sys.stdin, sys.stdout) if args.script else run_interactive(session)
+    finally:
+        store.close()
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from bot.dialog import Dialog
+    from bot.terminal import ask
+
+    return ask(Dialog(knowledge.load(args.catalog)), args.message, args.lang, args.json)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU server to rent, and why.")
     parser.add_argument("--catalog", help="operator price catalog (YAML); default: the shipped list")
@@ -66,6 +88,20 @@ def build_parser() -> argparse.ArgumentParser:
         p = sub.add_parser(name, help=text)
         p.add_argument("--json", required=True, metavar="FILE|-", help="Workload JSON file, or - for stdin")
         p.set_defaults(func=_engine_command(run))
+    chat = sub.add_parser("chat", help="interactive chat in the terminal (no token needed)")
+    chat.add_argument(
+        "--script", action="store_true", help="one message per stdin line, one JSON reply per line"
+    )
+    chat.add_argument("--db", help="SQLite state file (default: per-user data dir; :memory: with --script)")
+    chat.add_argument("--user", help="user id to store the conversation under")
+    chat.set_defaults(func=_chat)
+    one = sub.add_parser("ask", help="one message, one answer")
+    one.add_argument("message")
+    one.add_argument("--lang", choices=("zh", "en"))
+    one.add_argument(
+        "--json", action="store_true", help="print {lang, requirements, missing, assumed, plan, text}"
+    )
+    one.set_defaults(func=_ask)
     return parser
 
 

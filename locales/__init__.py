@@ -16,6 +16,7 @@ the bot down mid-conversation (tests check that every template renders).
 
 from __future__ import annotations
 
+import logging
 import string
 from collections.abc import Mapping
 from functools import lru_cache
@@ -25,6 +26,7 @@ from typing import Any
 import yaml
 from babel.numbers import format_currency, format_decimal, format_percent
 
+log = logging.getLogger(__name__)
 LANGS = ("zh", "en")
 _DIRS = {"zh": "zh-CN", "en": "en"}
 _BABEL = {"zh": "zh_CN", "en": "en_US"}
@@ -62,7 +64,7 @@ def number(lang: str, value: float, pattern: str = "#,##0.##") -> str:
 def big(lang: str, value: float) -> str:
     """Large counts the way each language says them: 2亿 / 3.5万 vs 200M / 35K."""
     if lang == "zh":
-        for size, word in ((1e8, "亿"), (1e4, "万")):
+        for size, word in ((1e12, "万亿"), (1e8, "亿"), (1e4, "万")):
             if abs(value) >= size:
                 return number(lang, value / size) + word
         return number(lang, value)
@@ -100,7 +102,10 @@ class _Formatter(string.Formatter):
         patterns = {"n": "#,##0.##", "n1": "#,##0.0", "n0": "#,##0", "": "#,##0.##"}
         if spec in patterns:
             return number(self.lang, value, patterns[spec])
-        return format(value, spec)
+        try:
+            return format(value, spec)
+        except ValueError:
+            return number(self.lang, value)
 
 
 def t(lang: str, key: str, /, **values: Any) -> str:
@@ -108,7 +113,11 @@ def t(lang: str, key: str, /, **values: Any) -> str:
     template = messages(lang).get(key)
     if template is None:
         return key
-    return _Formatter(lang, values).vformat(template, (), values)
+    try:
+        return _Formatter(lang, values).vformat(template, (), values)
+    except (ValueError, IndexError, AttributeError):
+        log.warning("template %s/%s failed to render", lang, key, exc_info=True)
+        return template
 
 
 def has(lang: str, key: str) -> bool:
@@ -116,8 +125,14 @@ def has(lang: str, key: str) -> bool:
 
 
 def render_finding(lang: str, finding_id: str, values: Mapping[str, Any]) -> str:
-    """A finding's sentence; unknown ids fall back to a generic line that still shows the numbers."""
+    """A finding's sentence; unknown ids fall back to a generic line that still shows the numbers.
+
+    Where some values are None (nothing to compare against, no target given) and a
+    ``<id>_none`` template exists, that wording is used instead of printing "?".
+    """
     key = f"finding.{finding_id}"
+    if any(v is None for v in values.values()) and has(lang, f"{key}_none"):
+        return t(lang, f"{key}_none", **values)
     if has(lang, key):
         return t(lang, key, **values)
     shown = ", ".join(f"{k}={v}" for k, v in values.items() if v is not None)

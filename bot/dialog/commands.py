@@ -1,0 +1,108 @@
+"""Slash commands, the same names on every surface.
+
+/start /help /new /plan /why /cost /compare A B [for …] /gpu NAME /lang zh|en
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+import locales
+from bot.dialog import cards, render
+from bot.dialog.questions import QUESTIONS
+from bot.dialog.reply import Reply
+from bot.dialog.state import ConversationState
+
+if TYPE_CHECKING:
+    from bot.dialog.core import Dialog
+
+Result = tuple[Reply, ConversationState]
+COMMANDS = ("start", "help", "new", "plan", "why", "cost", "compare", "gpu", "lang")
+
+
+def run(dialog: Dialog, state: ConversationState, text: str) -> Result:
+    name, _, arg = text[1:].partition(" ")
+    name = name.split("@", 1)[0].lower()  # "/plan@GpuAdvisorBot" in groups
+    handler = HANDLERS.get(name)
+    if handler is None:
+        return dialog.say(state, "error", "dialog.unknown_command", command=name[:32]), state
+    return handler(dialog, state, arg.strip())
+
+
+def start(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    welcome = locales.t(state.lang, "dialog.welcome")
+    if state.answered:
+        return dialog.say(state, "help", "dialog.welcome_back"), state
+    reply, new = dialog.advance(state.model_copy(deep=True), [welcome])
+    return reply, new
+
+
+def help_(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    return dialog.say(state, "help", "dialog.help"), state
+
+
+def new(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    fresh = state.reset()
+    return dialog.advance(fresh, [locales.t(fresh.lang, "dialog.reset")])
+
+
+def plan(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    """Answer now with assumptions, if the two required facts are known."""
+    for qid in ("task", "model"):
+        if not any(state.slots.get(f) is not None for f in QUESTIONS[qid].fills):
+            return dialog.advance(state.model_copy(deep=True), [locales.t(state.lang, "dialog.need_more")])
+    new_state = state.model_copy(deep=True)
+    new_state.pending = None
+    return dialog.answer(new_state, [])
+
+
+def _with_plan(dialog: Dialog, state: ConversationState, show: Callable[[str, object], str]) -> Result:
+    if not state.answered:
+        return dialog.say(state, "info", "dialog.no_plan_yet"), state
+    p, error = dialog.plan_for(state)
+    if p is None:
+        return dialog.reply(state, "error", error or ""), state
+    reply = dialog.reply(state, "answer", show(state.lang, p), plan=p)
+    return reply, state
+
+
+def why(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    return _with_plan(dialog, state, render.why)  # type: ignore[arg-type]
+
+
+def cost(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    return _with_plan(dialog, state, render.costs)  # type: ignore[arg-type]
+
+
+def gpu(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    card = cards.find_gpu(dialog, arg)
+    if card is None:
+        return dialog.say(state, "error", "dialog.unknown_gpu", name=arg[:40] or "?"), state
+    return dialog.reply(state, "card", cards.spec_card(dialog.kb, state.lang, card)), state
+
+
+def compare(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    text = cards.compare(dialog, state, arg)
+    return dialog.reply(state, "card", text), state
+
+
+def lang(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    choice = arg.lower().strip()
+    if choice not in ("zh", "en"):
+        return dialog.say(state, "error", "dialog.lang_usage"), state
+    new_state = state.model_copy(update={"lang": choice, "lang_locked": True})
+    return dialog.say(new_state, "info", "dialog.lang_set"), new_state
+
+
+HANDLERS: dict[str, Callable[[Dialog, ConversationState, str], Result]] = {
+    "start": start,
+    "help": help_,
+    "new": new,
+    "plan": plan,
+    "why": why,
+    "cost": cost,
+    "compare": compare,
+    "gpu": gpu,
+    "lang": lang,
+}

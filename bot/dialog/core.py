@@ -1,0 +1,246 @@
+"""The conversation loop: parse → update state → ask the next question or answer.
+
+Each step is a small function named for what it does, in the spirit of
+python-telegram-bot's ``conversationbot.py``: ``handle`` routes commands and text,
+``_understand`` merges what a message said into the state, ``_advance`` decides
+between the next question and the answer. Nothing here raises on user input: bad
+input becomes a polite reply in the user's language and leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import unicodedata
+from typing import Any
+
+import locales
+from bot.dialog import render
+from bot.dialog.claims import claims_in, mentions_free_platform
+from bot.dialog.questions import QUESTIONS, Question, missing, next_question
+from bot.dialog.reply import Button, Reply, ReplyKind
+from bot.dialog.state import ConversationState
+from bot.dialog.vocab import vocabulary
+from bot.dialog.workload import to_workload, workload_fields
+from bot.understand import MAX_INPUT_CHARS, Extraction, Vocabulary, extract
+from engine.errors import EngineError
+from engine.recommend import recommend
+from engine.results import Plan
+from engine.specs import Knowledge
+
+log = logging.getLogger(__name__)
+
+SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted"}
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
+
+
+def clean(text: str) -> tuple[str, bool]:
+    """Strip control characters and cut at the parser's limit; says whether it was cut."""
+    text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text)).strip()
+    return text[:MAX_INPUT_CHARS], len(text) > MAX_INPUT_CHARS
+
+
+def has_words(text: str) -> bool:
+    """True when the text has letters or CJK (not only emoji, digits or punctuation)."""
+    return any(unicodedata.category(ch).startswith("L") for ch in text)
+
+
+class Dialog:
+    """One brain for every surface; holds the knowledge base, never any conversation."""
+
+    def __init__(self, kb: Knowledge, vocab: Vocabulary | None = None) -> None:
+        self.kb = kb
+        self.vocab = vocab or vocabulary(kb)
+
+    # --- entry points -------------------------------------------------------------
+    def handle(self, state: ConversationState, text: str) -> tuple[Reply, ConversationState]:
+        from bot.dialog import commands
+
+        text, cut = clean(text)
+        if not text:
+            return self.say(state, "error", "dialog.empty"), state
+        if text.startswith("/"):
+            return commands.run(self, state, text)
+        return self._understand(state, text, cut)
+
+    def press(self, state: ConversationState, payload: str) -> tuple[Reply, ConversationState]:
+        """A quick-reply button: ``q:<question>:<choice index>`` or ``q:<question>:skip`` or a command."""
+        from bot.dialog import commands
+
+        if payload.startswith("/"):
+            return commands.run(self, state, payload)
+        parts = payload.split(":")
+        question = QUESTIONS.get(parts[1]) if len(parts) == 3 and parts[0] == "q" else None
+        if question is None or question.id != state.pending:
+            return self._stale(state), state
+        new = state.model_copy(deep=True)
+        if parts[2] == "skip":
+            new.skipped.append(question.id)
+        elif parts[2].isdigit() and int(parts[2]) < len(question.choices):
+            new.slots.update(question.choices[int(parts[2])].slots)
+        else:
+            return self._stale(state), state
+        new.turns += 1
+        return self.advance(new, [])
+
+    # --- steps --------------------------------------------------------------------
+    def _understand(self, state: ConversationState, text: str, cut: bool) -> tuple[Reply, ConversationState]:
+        ext = extract(text, self.vocab)
+        new = state.model_copy(deep=True)
+        if not new.lang_locked and has_words(text):
+            new.lang = ext.lang
+        notes = [locales.t(new.lang, "dialog.cut", limit=MAX_INPUT_CHARS)] if cut else []
+        hard = [i for i in ext.issues if i.id not in SOFT_ISSUES]
+        understood = self._merge(new, ext, text)
+        notes += [locales.t(new.lang, f"issue.{i.id}", **i.values) for i in ext.issues]
+        if not understood and not ext.skip and state.pending is None and not state.answered:
+            # Nothing usable yet: say so, then ask the first question with its buttons.
+            key = "dialog.bad_value" if hard else "dialog.not_understood"
+            return self.advance(new, [*notes, locales.t(new.lang, key)])
+        if not understood and not (ext.skip and state.pending):
+            key = "dialog.bad_value" if hard else "dialog.not_understood"
+            reply = self._repeat_question(new, key, notes)
+            kept = state.model_copy(update={"lang": new.lang})
+            return reply, kept
+        if ext.skip and new.pending and new.pending not in new.skipped:
+            new.skipped.append(new.pending)
+        new.turns += 1
+        if understood:
+            notes.insert(0, self._understood_line(new.lang, ext))
+        return self.advance(new, notes)
+
+    def _merge(self, state: ConversationState, ext: Extraction, text: str) -> bool:
+        """Copy what the message said into the slots; later messages correct earlier ones."""
+        slots = dict(ext.slots)
+        if "model" in slots:
+            state.slots.pop("params_b", None)
+        if "params_b" in slots:
+            state.slots.pop("model", None)
+        if "always_on" in slots:
+            state.slots.pop("duration_hours", None)
+        if "duration_hours" in slots:
+            state.slots.pop("always_on", None)
+        state.slots.update(slots)
+        claims = claims_in(text)
+        if claims:
+            state.slots["claims"] = sorted({*state.slots.get("claims", []), *claims})
+        if mentions_free_platform(text):
+            state.slots["free_platform"] = True
+        if ext.gpu_owned:
+            state.gpu_owned = True
+        return bool(slots or claims)
+
+    def advance(self, state: ConversationState, notes: list[str]) -> tuple[Reply, ConversationState]:
+        question = next_question(state)
+        if question is not None:
+            return self._ask(state, question, notes)
+        state.pending = None
+        return self.answer(state, notes)
+
+    def _ask(
+        self, state: ConversationState, q: Question, notes: list[str]
+    ) -> tuple[Reply, ConversationState]:
+        state.pending = q.id
+        if q.id not in state.asked:
+            state.asked.append(q.id)
+        text = "\n".join([*notes, locales.t(state.lang, f"question.{q.id}")])
+        return self.reply(state, "question", text, self.buttons(state.lang, q)), state
+
+    def answer(self, state: ConversationState, notes: list[str]) -> tuple[Reply, ConversationState]:
+        plan, error = self.plan_for(state)
+        if plan is None:
+            text = "\n".join([*notes, error or locales.t(state.lang, "dialog.error_generic")])
+            return self.reply(state, "error", text), state
+        state.answered = True
+        # The pick and its cost come first; what was understood follows, for the record.
+        text = "\n".join([render.answer(state.lang, plan), *notes])
+        buttons = [
+            Button(label=locales.t(state.lang, f"button.{c}"), payload=f"/{c}") for c in ("why", "cost")
+        ]
+        reply = self.reply(state, "answer", text, buttons, plan)
+        reply.detail = render.why(state.lang, plan)
+        return reply, state
+
+    # --- helpers ------------------------------------------------------------------
+    def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]:
+        """The plan for the current slots, or a localized reason why there is none."""
+        try:
+            return recommend(to_workload(state.slots), self.kb), None
+        except EngineError as exc:
+            values = {k: v for k, v in exc.values.items() if isinstance(v, str | int | float)}
+            return None, locales.t(state.lang, f"error.{exc.code}", **values)
+        except ValueError as exc:
+            log.info("workload rejected: %s", exc)
+            return None, locales.t(state.lang, "error.invalid_input")
+
+    def buttons(self, lang: str, q: Question) -> list[Button]:
+        out = [
+            Button(label=locales.t(lang, c.label_key), payload=f"q:{q.id}:{i}")
+            for i, c in enumerate(q.choices)
+        ]
+        if not q.required:
+            out.append(Button(label=locales.t(lang, "choice.skip"), payload=f"q:{q.id}:skip"))
+        return out
+
+    def _understood_line(self, lang: str, ext: Extraction) -> str:
+        parts = [label_slot(lang, k, v) for k, v in ext.slots.items()]
+        return locales.t(lang, "dialog.understood", items=parts)
+
+    def _repeat_question(self, state: ConversationState, key: str, notes: list[str]) -> Reply:
+        q = QUESTIONS.get(state.pending or "")
+        lines = [*notes, locales.t(state.lang, key)]
+        if q is not None:
+            lines.append(locales.t(state.lang, f"question.{q.id}"))
+            return self.reply(state, "error", "\n".join(lines), self.buttons(state.lang, q))
+        return self.reply(state, "error", "\n".join(lines))
+
+    def _stale(self, state: ConversationState) -> Reply:
+        q = QUESTIONS.get(state.pending or "")
+        text = locales.t(state.lang, "dialog.stale_button")
+        if q is not None:
+            text += "\n" + locales.t(state.lang, f"question.{q.id}")
+            return self.reply(state, "info", text, self.buttons(state.lang, q))
+        return self.reply(state, "info", text)
+
+    def say(self, state: ConversationState, kind: ReplyKind, key: str, **values: Any) -> Reply:
+        return self.reply(state, kind, locales.t(state.lang, key, **values))
+
+    def reply(
+        self,
+        state: ConversationState,
+        kind: ReplyKind,
+        text: str,
+        buttons: list[Button] | None = None,
+        plan: Plan | None = None,
+    ) -> Reply:
+        return Reply(
+            kind=kind,
+            text=text,
+            lang=state.lang,
+            buttons=buttons or [],
+            requirements=workload_fields(state.slots),
+            missing=missing(state),
+            assumed=[f.id for f in plan.assumptions] if plan else [],
+            plan=plan,
+        )
+
+
+def label_slot(lang: str, key: str, value: Any) -> str:
+    """ "任务：训练" / "budget: ¥10,000 a month" — one understood slot, for the echo line."""
+    name = locales.t(lang, f"slot.{key}")
+    if isinstance(value, dict) and "amount" in value:
+        shown = locales.t(
+            lang,
+            f"value.per.{value.get('per', 'month')}",
+            amount=locales.money(lang, value["amount"], value.get("currency", "CNY")),
+        )
+    elif isinstance(value, bool):
+        flag = f"value.{key}.{str(value).lower()}"
+        shown = locales.t(lang, flag if locales.has(lang, flag) else ("common.yes" if value else "common.no"))
+    elif isinstance(value, str) and locales.has(lang, f"value.{key}.{value}"):
+        shown = locales.t(lang, f"value.{key}.{value}")
+    elif isinstance(value, float | int):
+        shown = locales.big(lang, value) if value >= 1e5 else locales.number(lang, value)
+    else:
+        shown = str(value)
+    return locales.t(lang, "dialog.slot", name=name, value=shown)

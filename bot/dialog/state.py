@@ -1,0 +1,34 @@
+"""What a conversation remembers between turns; stored as JSON after every turn.
+
+The plan itself is not stored: it is a pure function of the slots and the catalog and
+is recomputed in milliseconds, so a restart or a catalog reload never serves a stale
+answer. ``version`` lets the store migrate old rows.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field
+
+STATE_VERSION = 1
+Lang = Literal["zh", "en"]
+
+
+class ConversationState(BaseModel):
+    model_config = ConfigDict(extra="ignore")
+
+    version: int = STATE_VERSION
+    lang: Lang = "zh"
+    lang_locked: bool = False
+    slots: dict[str, Any] = Field(default_factory=dict)
+    asked: list[str] = Field(default_factory=list)
+    skipped: list[str] = Field(default_factory=list)
+    pending: str | None = None
+    gpu_owned: bool = False
+    answered: bool = False
+    turns: int = 0
+
+    def reset(self) -> ConversationState:
+        """A fresh conversation that keeps the user's language choice."""
+        return ConversationState(lang=self.lang, lang_locked=self.lang_locked)

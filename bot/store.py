@@ -1,0 +1,157 @@
+"""Conversation state and the plan log in SQLite (sqlite-utils), so a restart loses nothing.
+
+One row per (platform, chat, user) holds the conversation state as JSON, written
+after every turn. The database runs in WAL mode with a busy timeout, so two bot
+processes (say Telegram and the web widget) can share one file. The plan log is
+append-only and stores no message text unless the operator turns that on.
+
+Schema versions are applied in order by ``MIGRATIONS``; ``meta.schema_version`` records
+the last one applied, so an old database is upgraded in place on open.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from bot.dialog.state import STATE_VERSION, ConversationState
+from engine.results import Plan
+
+BUSY_TIMEOUT_MS = 5000
+
+
+def _v1(db: sqlite_utils.Database) -> None:
+    db.table("conversations").create(
+        {"platform": str, "chat_id": str, "user_id": str, "state": str, "lang": str, "updated_at": float},
+        pk=("platform", "chat_id", "user_id"),
+        if_not_exists=True,
+    )
+    db.table("plans_log").create(
+        {
+            "id": int,
+            "ts": float,
+            "platform": str,
+            "task": str,
+            "model": str,
+            "params_b": float,
+            "offer": str,
+            "gpu": str,
+            "gpus": int,
+            "amount": float,
+            "currency": str,
+            "per": str,
+            "status": str,
+            "text": str,
+        },
+        pk="id",
+        if_not_exists=True,
+    )
+
+
+def _v2(db: sqlite_utils.Database) -> None:
+    db.table("conversations").create_index(["updated_at"], if_not_exists=True)
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_v1, _v2)
+
+
+def migrate_state(data: dict[str, Any]) -> dict[str, Any]:
+    """Bring a stored state dict up to ``STATE_VERSION`` (version 1 is the first)."""
+    data.setdefault("version", 1)
+    data["version"] = STATE_VERSION
+    return data
+
+
+class Store:
+    def __init__(self, path: str | Path, log_text: bool = False) -> None:
+        self.path = str(path)
+        self.log_text = log_text
+        conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
+        conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
+        self.db = sqlite_utils.Database(conn)
+        if self.path != ":memory:":
+            self.db.enable_wal()
+        self._migrate()
+
+    @property
+    def schema_version(self) -> int:
+        if "meta" not in self.db.table_names():
+            return 0
+        row = self.db.execute("select value from meta where key = 'schema_version'").fetchone()
+        return int(row[0]) if row else 0
+
+    def _migrate(self) -> None:
+        with self.db.conn:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
+            current = self.schema_version
+            for version, step in enumerate(MIGRATIONS, start=1):
+                if version > current:
+                    step(self.db)
+            self.db.table("meta").upsert(
+                {"key": "schema_version", "value": str(len(MIGRATIONS))},
+                pk="key",
+            )
+
+    def load(self, platform: str, chat_id: str | int, user_id: str | int) -> ConversationState:
+        rows = self.db.execute(
+            "select state from conversations where platform = ? and chat_id = ? and user_id = ?",
+            [platform, str(chat_id), str(user_id)],
+        ).fetchall()
+        if not rows:
+            return ConversationState()
+        return ConversationState.model_validate(migrate_state(json.loads(rows[0][0])))
+
+    def save(self, platform: str, chat_id: str | int, user_id: str | int, state: ConversationState) -> None:
+        self.db.table("conversations").upsert(
+            {
+                "platform": platform,
+                "chat_id": str(chat_id),
+                "user_id": str(user_id),
+                "state": state.model_dump_json(),
+                "lang": state.lang,
+                "updated_at": time.time(),
+            },
+            pk=("platform", "chat_id", "user_id"),
+        )
+
+    def log_plan(self, platform: str, plan: Plan, text: str | None = None) -> None:
+        rec = plan.recommendation
+        self.db.table("plans_log").insert(
+            {
+                "ts": time.time(),
+                "platform": platform,
+                "task": plan.task,
+                "model": plan.model.id,
+                "params_b": plan.model.params_b,
+                "offer": rec.offer if rec else None,
+                "gpu": rec.gpu if rec else None,
+                "gpus": rec.count * rec.machines if rec else None,
+                "amount": rec.cost.amount if rec else None,
+                "currency": rec.cost.currency if rec else None,
+                "per": rec.cost.per if rec else None,
+                "status": plan.status,
+                "text": text if self.log_text else None,
+            }
+        )
+
+    def stats(self) -> dict[str, Any]:
+        """Operator statistics: conversations, plans, and the most recommended offers."""
+        top = self.db.execute(
+            "select offer, count(*) from plans_log where offer is not null"
+            " group by offer order by 2 desc limit 5"
+        ).fetchall()
+        return {
+            "conversations": self.db.table("conversations").count,
+            "plans": self.db.table("plans_log").count,
+            "top_offers": [{"offer": o, "count": n} for o, n in top],
+        }
+
+    def close(self) -> None:
+        self.db.close()

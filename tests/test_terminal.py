@@ -1,0 +1,88 @@
+"""The terminal surface through its real entry point: --script dialogs, restart-resume, ask."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+
+def script(*lines: str, db: Path | None = None) -> list[dict[str, Any]]:
+    cmd = [sys.executable, "-m", "bot.cli", "chat", "--script"] + (["--db", str(db)] if db else [])
+    proc = subprocess.run(
+        cmd, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, check=True
+    )
+    return [json.loads(line) for line in proc.stdout.splitlines()]
+
+
+def test_script_prints_one_json_reply_per_line_with_the_contract_fields() -> None:
+    replies = script("I want to serve a 13B model", "16 concurrent users", "24/7")
+    assert len(replies) == 3
+    assert all(set(r) == {"text", "buttons", "lang", "requirements", "plan"} for r in replies)
+    assert replies[-1]["plan"]["recommendation"]["offer"]
+    assert replies[-1]["requirements"] == {
+        "task": "infer",
+        "params_b": 13.0,
+        "concurrency": 16,
+        "always_on": True,
+    }
+
+
+def test_happy_path_in_chinese_with_buttons() -> None:
+    first, *_, last = script("我想微调模型", "button:q:model:1", "button:q:method:2", "button:q:data:1")
+    assert first["lang"] == "zh" and first["buttons"]
+    assert last["plan"]["recommendation"]["method"] == "qlora"
+    assert last["requirements"]["train_tokens"] == 1e8
+
+
+def test_correction_and_language_switch() -> None:
+    replies = script("部署 7B，7×24，并发 4", "其实是70B", "/lang en", "/cost")
+    assert replies[0]["plan"]["model"]["params_b"] == 7
+    assert replies[1]["plan"]["model"]["params_b"] == 70
+    assert replies[2]["lang"] == "en" and replies[3]["lang"] == "en"
+    assert "Costs" in replies[3]["text"]
+
+
+def test_skip_uses_defaults() -> None:
+    replies = script("serve llama 3 8b", "skip", "skip")
+    assert replies[-1]["plan"] is not None
+    assumed = {a["id"] for a in replies[-1]["plan"]["assumptions"]}
+    assert "assumed_concurrency" in assumed
+
+
+def test_a_restart_resumes_mid_dialog(tmp_path: Path) -> None:
+    db = tmp_path / "state.db"
+    first = script("我想部署一个13B的模型", db=db)
+    assert first[0]["buttons"]
+    # A new process on the same database continues the same conversation.
+    second = script("并发 8", "7×24", db=db)
+    assert second[-1]["plan"] is not None
+    assert second[-1]["requirements"]["params_b"] == 13.0
+
+
+def test_ask_json_is_one_shot_with_missing_and_assumed() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "ask", "--json", "deploy qwen 14b, 20 QPS"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    data = json.loads(out.stdout)
+    assert set(data) == {"lang", "requirements", "missing", "assumed", "plan", "text"}
+    assert data["plan"]["recommendation"] and data["lang"] == "en"
+    assert "assumed_context_len" in data["assumed"]
+
+
+def test_ask_without_a_model_returns_the_question_and_no_plan() -> None:
+    out = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "ask", "--json", "--lang", "zh", "我想训练"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    data = json.loads(out.stdout)
+    assert data["plan"] is None and "model" in data["missing"]
