@@ -12,7 +12,7 @@ for callers that want units at the boundary.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import (
     BaseModel,
@@ -24,7 +24,10 @@ from pydantic import (
     model_validator,
 )
 
-from engine.units import Q_, Quantity
+from engine.units import Q_
+
+if TYPE_CHECKING:
+    from engine.units import Quantity
 
 Precision = Literal["fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", "int4"]
 FormFactor = Literal["pcie", "sxm", "oam", "consumer"]

@@ -18,6 +18,14 @@ from pydantic import ValidationError
 
 from engine.specs import Catalog, GpuSpec, Knowledge, ModelArch, RuntimeProfile
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _yaml_load(text: str) -> Any:
+    """YAML through libyaml when it is available (ten times faster than the pure-Python parser)."""
+    return yaml.load(text, Loader=_LOADER)
+
+
 CATALOG_ENV = "GPU_ADVISOR_CATALOG"
 
 
@@ -27,13 +35,13 @@ class KnowledgeError(ValueError):
 
 def _read(name: str) -> Any:
     text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
-    return yaml.safe_load(text)
+    return _yaml_load(text)
 
 
 def read_catalog(path: str | Path) -> Catalog:
     """Load and validate an operator's catalog file (YAML)."""
     try:
-        data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        data = _yaml_load(Path(path).read_text(encoding="utf-8"))
         return Catalog.model_validate(data)
     except (OSError, yaml.YAMLError, ValidationError) as exc:
         raise KnowledgeError(f"catalog {path}: {exc}") from exc

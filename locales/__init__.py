@@ -26,6 +26,14 @@ from typing import Any
 import yaml
 from babel.numbers import format_currency, format_decimal, format_percent
 
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def _yaml_load(text: str) -> Any:
+    """YAML through libyaml when it is available (ten times faster than the pure-Python parser)."""
+    return yaml.load(text, Loader=_LOADER)
+
+
 log = logging.getLogger(__name__)
 LANGS = ("zh", "en")
 _DIRS = {"zh": "zh-CN", "en": "en"}
@@ -47,7 +55,7 @@ def messages(lang: str) -> dict[str, str]:
     folder = resources.files(__package__).joinpath(_DIRS[lang])
     for entry in sorted(folder.iterdir(), key=lambda p: p.name):
         if entry.name.endswith(".yaml"):
-            _flatten("", yaml.safe_load(entry.read_text(encoding="utf-8")) or {}, out)
+            _flatten("", _yaml_load(entry.read_text(encoding="utf-8")) or {}, out)
     return out
 
 
