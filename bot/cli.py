@@ -77,6 +77,12 @@ def _ask(args: argparse.Namespace) -> int:
     return ask(Dialog(knowledge.load(args.catalog)), args.message, args.lang, args.json)
 
 
+def _telegram(args: argparse.Namespace) -> int:
+    from bot.telegram import run
+
+    return run.main(args, args.catalog)
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU server to rent, and why.")
     parser.add_argument("--catalog", help="operator price catalog (YAML); default: the shipped list")
@@ -102,6 +108,11 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print {lang, requirements, missing, assumed, plan, text}"
     )
     one.set_defaults(func=_ask)
+    from bot.telegram.run import add_arguments as telegram_arguments
+
+    tg = sub.add_parser("telegram", help="run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)")
+    telegram_arguments(tg)
+    tg.set_defaults(func=_telegram)
     return parser
 
 

@@ -121,6 +121,13 @@ class Store:
             pk=("platform", "chat_id", "user_id"),
         )
 
+    def move_chat(self, platform: str, old_chat: str | int, new_chat: str | int) -> None:
+        """A chat changed id (Telegram group → supergroup): keep everyone's conversation."""
+        self.db.execute(
+            "update conversations set chat_id = ? where platform = ? and chat_id = ?",
+            [str(new_chat), platform, str(old_chat)],
+        )
+
     def log_plan(self, platform: str, plan: Plan, text: str | None = None) -> None:
         rec = plan.recommendation
         self.db.table("plans_log").insert(

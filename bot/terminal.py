@@ -104,11 +104,7 @@ def run_interactive(session: Session) -> int:
 
 def ask(dialog: Dialog, text: str, lang: str | None, as_json: bool) -> int:
     """One message, one answer, nothing stored."""
-    state = ConversationState(lang=lang or "zh", lang_locked=lang is not None)
-    reply, state = dialog.handle(state, text)
-    if reply.kind == "question" and not {"task", "model"} & set(reply.missing):
-        # One shot means no follow-up questions: answer with defaults for the refinements.
-        reply, state = dialog.handle(state, "/plan")
+    reply = dialog.quick(text, lang)
     if as_json:
         print(
             json.dumps(

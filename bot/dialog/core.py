@@ -52,6 +52,23 @@ class Dialog:
         self.kb = kb
         self.vocab = vocab or vocabulary(kb)
 
+    def reload(self, kb: Knowledge) -> None:
+        """Swap in a new knowledge base (a reloaded price catalog); conversations are untouched."""
+        self.kb = kb
+        self.vocab = vocabulary(kb)
+
+    def quick(self, text: str, lang: str | None = None, lock: bool = True) -> Reply:
+        """One message, one answer, no follow-up questions: inline queries and one-shot asks.
+
+        With the task and the model known, refinements take their defaults at once;
+        without them the reply is the question that would come next.
+        """
+        state = ConversationState(lang=lang or "zh", lang_locked=lock and lang is not None)
+        reply, state = self.handle(state, text)
+        if reply.kind == "question" and not {"task", "model"} & set(reply.missing):
+            reply, state = self.handle(state, "/plan")
+        return reply
+
     # --- entry points -------------------------------------------------------------
     def handle(self, state: ConversationState, text: str) -> tuple[Reply, ConversationState]:
         from bot.dialog import commands

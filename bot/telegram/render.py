@@ -1,0 +1,52 @@
+"""Replies as Telegram messages: HTML with every dynamic value escaped, split under 4096.
+
+The dialog core writes plain text; we escape all of it (so "<script>" or "a<b" in a
+model name can never break the markup) and only add our own tags around headings.
+Quick replies become an inline keyboard whose callback_data is the button payload
+(ASCII, ≤ 64 bytes by construction in ``bot.dialog.reply``).
+"""
+
+from __future__ import annotations
+
+import html
+
+from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+from bot.dialog import Button
+
+MAX_MESSAGE = 4096
+BUTTONS_PER_ROW = 3
+
+
+def to_html(text: str) -> str:
+    """Escape everything; make the first line (the pick or the question) bold."""
+    lines = [html.escape(line) for line in text.split("\n")]
+    if lines and lines[0]:
+        lines[0] = f"<b>{lines[0]}</b>"
+    return "\n".join(lines)
+
+
+def split(text: str, limit: int = MAX_MESSAGE) -> list[str]:
+    """Cut at line breaks so no chunk exceeds ``limit`` (a single over-long line is cut hard)."""
+    pieces = [raw[i : i + limit] for raw in text.split("\n") for i in range(0, max(len(raw), 1), limit)]
+    chunks: list[str] = []
+    current = ""
+    for piece in pieces:
+        candidate = f"{current}\n{piece}" if current else piece
+        if len(candidate) > limit:
+            chunks.append(current)
+            current = piece
+        else:
+            current = candidate
+    if current or not chunks:
+        chunks.append(current)
+    return chunks
+
+
+def keyboard(buttons: list[Button]) -> InlineKeyboardMarkup | None:
+    if not buttons:
+        return None
+    rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
+    return InlineKeyboardMarkup(
+        [[InlineKeyboardButton(b.label, callback_data=b.payload) for b in row] for row in rows]
+    )

@@ -1,0 +1,86 @@
+"""Start the Telegram bot: token from the environment, long polling or a webhook.
+
+``TELEGRAM_BOT_TOKEN`` holds the token, or ``TELEGRAM_BOT_TOKEN_FILE`` names a file
+with it; ``TELEGRAM_API_BASE_URL`` (or ``--base-url``) points at a self-hosted Bot API
+server. The token never reaches a log line: a filter on every handler redacts it, and
+httpx's request logging (which prints URLs containing it) is kept at WARNING.
+"""
+
+from __future__ import annotations
+
+import argparse
+import logging
+import os
+from pathlib import Path
+
+log = logging.getLogger(__name__)
+
+
+class RedactToken(logging.Filter):
+    """Replace the token wherever it appears in a log record's message or arguments."""
+
+    def __init__(self, secret: str) -> None:
+        super().__init__()
+        self.secret = secret
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        if self.secret:
+            message = record.getMessage()
+            if self.secret in message:
+                record.msg, record.args = message.replace(self.secret, "<token>"), None
+        return True
+
+
+def install_redaction(secret: str) -> None:
+    for handler in logging.getLogger().handlers:
+        handler.addFilter(RedactToken(secret))
+    logging.getLogger("httpx").setLevel(logging.WARNING)
+
+
+def read_token() -> str:
+    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
+    path = os.environ.get("TELEGRAM_BOT_TOKEN_FILE")
+    if not token and path:
+        token = Path(path).read_text(encoding="utf-8").strip()
+    if not token:
+        raise SystemExit("set TELEGRAM_BOT_TOKEN (or TELEGRAM_BOT_TOKEN_FILE) to the bot's token")
+    return token
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--base-url", default=os.environ.get("TELEGRAM_API_BASE_URL"), help="self-hosted Bot API URL"
+    )
+    p.add_argument(
+        "--db", default=os.environ.get("GPU_ADVISOR_DB", "gpu-advisor.db"), help="SQLite state file"
+    )
+    p.add_argument("--webhook-url", help="public HTTPS URL for webhook mode (default: long polling)")
+    p.add_argument("--listen", default="127.0.0.1", help="webhook listen address")
+    p.add_argument("--port", type=int, default=8443, help="webhook listen port")
+    p.add_argument(
+        "--admins", default=os.environ.get("TELEGRAM_ADMIN_IDS", ""), help="comma-separated user ids"
+    )
+
+
+def main(args: argparse.Namespace, catalog: str | None) -> int:
+    from bot.telegram.app import TelegramConfig, build_application
+
+    token = read_token()
+    install_redaction(token)
+    admins = frozenset(int(x) for x in args.admins.split(",") if x.strip().isdigit())
+    config = TelegramConfig(
+        token=token, base_url=args.base_url, db_path=args.db, catalog=catalog, admin_ids=admins
+    )
+    app = build_application(config)
+    if args.webhook_url:
+        secret = os.environ.get("TELEGRAM_WEBHOOK_SECRET") or token.split(":")[0]
+        app.run_webhook(
+            listen=args.listen,
+            port=args.port,
+            url_path="telegram",
+            webhook_url=args.webhook_url,
+            secret_token=secret,
+        )
+    else:
+        app.run_polling()
+    return 0
