@@ -1,0 +1,57 @@
+"""kill -9 the Telegram bot mid-dialog, start it again: the conversation resumes."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import signal
+import sys
+from pathlib import Path
+
+from tests.fakes.telegram_api import FakeTelegram
+
+TOKEN = "999:CRASH-TEST"
+
+
+async def start_bot(tg: FakeTelegram, db: Path) -> asyncio.subprocess.Process:
+    env = {**os.environ, "TELEGRAM_BOT_TOKEN": TOKEN}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "bot.cli",
+        "telegram",
+        "--base-url",
+        tg.base_url,
+        "--db",
+        str(db),
+        env=env,
+        stdout=asyncio.subprocess.DEVNULL,
+        stderr=asyncio.subprocess.PIPE,
+    )
+    polls = len(tg.calls_of("getUpdates"))
+    await tg.wait_for("getUpdates", count=polls + 1, timeout=30)
+    return proc
+
+
+async def test_a_killed_bot_resumes_the_conversation_after_restart(tmp_path: Path) -> None:
+    db = tmp_path / "state.db"
+    async with FakeTelegram() as tg:
+        user = tg.user(77, "Kim", "zh")
+        first = await start_bot(tg, db)
+        try:
+            tg.send_text(user, "我想部署一个13B的模型")
+            await tg.wait_for("sendMessage", timeout=20)
+        finally:
+            first.send_signal(signal.SIGKILL)
+            await first.wait()
+        assert first.returncode == -signal.SIGKILL
+        second = await start_bot(tg, db)
+        try:
+            tg.send_text(user, "并发 8")
+            sent = await tg.wait_for("sendMessage", count=2, timeout=20)
+        finally:
+            second.terminate()
+            await second.wait()
+    # The second process knew the model and the task from before the crash: it asks the next question.
+    assert "7×24" in str(sent[-1].params["text"])
+    assert len(tg.calls_of("sendMessage")) == 2  # every message got exactly one answer
