@@ -24,6 +24,7 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m bench.engine_bench
+	$(PY) -m bench.bot_bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -1,10 +1,18 @@
-"""A per-user sliding-window limit, so one user (or a flooding group) cannot starve the others."""
+"""Per-conversation fairness: a sliding-window rate limit and a lock per conversation.
+
+Updates are handled concurrently (one slow send must not hold up everyone), so two
+messages from the same user could otherwise race on that user's stored state; the
+lock keeps each conversation's turns in order while different users proceed in
+parallel.
+"""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections import deque
-from collections.abc import Callable, Hashable
+from collections.abc import AsyncIterator, Callable, Hashable
+from contextlib import asynccontextmanager
 
 WINDOW_S = 60.0
 
@@ -24,3 +32,27 @@ class RateLimiter:
             return False
         q.append(now)
         return True
+
+
+class ConversationLocks:
+    """One asyncio.Lock per conversation key, dropped again once nobody holds or waits for it."""
+
+    def __init__(self) -> None:
+        self._locks: dict[Hashable, tuple[asyncio.Lock, int]] = {}
+
+    @asynccontextmanager
+    async def hold(self, key: Hashable) -> AsyncIterator[None]:
+        lock, users = self._locks.get(key, (asyncio.Lock(), 0))
+        self._locks[key] = (lock, users + 1)
+        try:
+            async with lock:
+                yield
+        finally:
+            lock, users = self._locks[key]
+            if users <= 1:
+                del self._locks[key]
+            else:
+                self._locks[key] = (lock, users - 1)
+
+    def __len__(self) -> int:
+        return len(self._locks)

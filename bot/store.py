@@ -77,6 +77,9 @@ class Store:
         self.db = sqlite_utils.Database(conn)
         if self.path != ":memory:":
             self.db.enable_wal()
+            # In WAL mode NORMAL never corrupts and survives a process crash (kill -9); only an OS
+            # crash or power cut can drop the last few turns. FULL would fsync every turn.
+            conn.execute("PRAGMA synchronous=NORMAL")
         self._migrate()
 
     @property

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from collections import OrderedDict
 from typing import Any
 
 import locales
@@ -30,6 +31,7 @@ from engine.specs import Knowledge
 
 log = logging.getLogger(__name__)
 
+PLAN_CACHE = 512
 SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted"}
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
@@ -51,11 +53,19 @@ class Dialog:
     def __init__(self, kb: Knowledge, vocab: Vocabulary | None = None) -> None:
         self.kb = kb
         self.vocab = vocab or vocabulary(kb)
+        self._plans: OrderedDict[str, Plan] = OrderedDict()
+
+    def _remember(self, key: str, plan: Plan) -> None:
+        """Plans are pure functions of the workload and catalog: keep the recent ones (/why, /cost reuse)."""
+        self._plans[key] = plan
+        if len(self._plans) > PLAN_CACHE:
+            self._plans.popitem(last=False)
 
     def reload(self, kb: Knowledge) -> None:
         """Swap in a new knowledge base (a reloaded price catalog); conversations are untouched."""
         self.kb = kb
         self.vocab = vocabulary(kb)
+        self._plans.clear()
 
     def quick(self, text: str, lang: str | None = None, lock: bool = True) -> Reply:
         """One message, one answer, no follow-up questions: inline queries and one-shot asks.
@@ -174,15 +184,19 @@ class Dialog:
         buttons = [
             Button(label=locales.t(state.lang, f"button.{c}"), payload=f"/{c}") for c in ("why", "cost")
         ]
-        reply = self.reply(state, "answer", text, buttons, plan)
-        reply.detail = render.why(state.lang, plan)
-        return reply, state
+        return self.reply(state, "answer", text, buttons, plan), state
 
     # --- helpers ------------------------------------------------------------------
     def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]:
         """The plan for the current slots, or a localized reason why there is none."""
         try:
-            return recommend(to_workload(state.slots), self.kb), None
+            workload = to_workload(state.slots)
+            key = workload.model_dump_json()
+            plan = self._plans.get(key)
+            if plan is None:
+                plan = recommend(workload, self.kb)
+                self._remember(key, plan)
+            return plan, None
         except EngineError as exc:
             values = {k: v for k, v in exc.values.items() if isinstance(v, str | int | float)}
             return None, locales.t(state.lang, f"error.{exc.code}", **values)

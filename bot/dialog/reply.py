@@ -2,7 +2,8 @@
 
 Surfaces render these; they never compose text themselves. ``payload`` is what a
 button sends back (≤ 64 bytes, ASCII, so Telegram callback_data and Discord custom_id
-both hold it). ``detail`` is the long form (``/why``) a group chat should not get.
+both hold it). ``detail`` is an optional long form a surface may attach; the core leaves it empty
+(surfaces ask for ``/why`` instead, which reuses the cached plan).
 """
 
 from __future__ import annotations

@@ -29,7 +29,7 @@ import knowledge
 import locales
 from bot.dialog import ConversationState, Dialog, Reply
 from bot.dialog.commands import COMMANDS
-from bot.ratelimit import RateLimiter
+from bot.ratelimit import ConversationLocks, RateLimiter
 from bot.store import Store
 from bot.telegram import render
 from bot.telegram.send import reply_html, with_retry
@@ -50,13 +50,20 @@ class TelegramConfig:
     admin_ids: frozenset[int] = field(default_factory=frozenset)
     max_retries: int = 3
     messages_per_minute: int = 20
+    concurrent_updates: int = 64
+    overall_max_rate: float = 30  # Telegram's global limit, messages per second; 0 disables (benchmarks)
 
 
 def build_application(
     config: TelegramConfig, dialog: Dialog | None = None, store: Store | None = None
 ) -> Application:  # type: ignore[type-arg]
     builder = (
-        Application.builder().token(config.token).rate_limiter(AIORateLimiter(max_retries=config.max_retries))
+        Application.builder()
+        .token(config.token)
+        .rate_limiter(
+            AIORateLimiter(overall_max_rate=config.overall_max_rate, max_retries=config.max_retries)
+        )
+        .concurrent_updates(config.concurrent_updates)
     )
     if config.base_url:
         builder = builder.base_url(config.base_url).base_file_url(config.base_file_url or config.base_url)
@@ -65,6 +72,7 @@ def build_application(
     app.bot_data["store"] = store or Store(config.db_path)
     app.bot_data["config"] = config
     app.bot_data["limiter"] = RateLimiter(config.messages_per_minute)
+    app.bot_data["locks"] = ConversationLocks()
     app.add_handler(CommandHandler(list(ADMIN_COMMANDS), on_admin))
     app.add_handler(CommandHandler([*COMMANDS, "analyze"], on_command))
     app.add_handler(CallbackQueryHandler(on_button))
@@ -133,8 +141,16 @@ async def _converse(update: Update, context: ContextTypes.DEFAULT_TYPE, message:
     user = update.effective_user
     assert user is not None
     chat_id = message.chat.id
-    state = _load(context, chat_id, user.id, user.language_code)
-    if not context.bot_data["limiter"].allow((chat_id, user.id)):
+    async with context.bot_data["locks"].hold((chat_id, user.id)):
+        await _converse_locked(context, message, user.id, user.language_code, text)
+
+
+async def _converse_locked(
+    context: ContextTypes.DEFAULT_TYPE, message: Message, user_id: int, language_code: str | None, text: str
+) -> None:
+    chat_id = message.chat.id
+    state = _load(context, chat_id, user_id, language_code)
+    if not context.bot_data["limiter"].allow((chat_id, user_id)):
         await reply_html(
             message,
             render.to_html(locales.t(state.lang, "dialog.slow_down")),
@@ -144,7 +160,7 @@ async def _converse(update: Update, context: ContextTypes.DEFAULT_TYPE, message:
         return
     dialog: Dialog = context.bot_data["dialog"]
     reply, state = dialog.handle(state, text)
-    _save(context, chat_id, user.id, state, reply)
+    _save(context, chat_id, user_id, state, reply)
     await _send(message, reply, group=message.chat.type in GROUPS)
 
 
@@ -165,10 +181,11 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not isinstance(message, Message):
         return
     chat_id = message.chat.id
-    state = _load(context, chat_id, user.id, user.language_code)
-    dialog: Dialog = context.bot_data["dialog"]
-    reply, state = dialog.press(state, query.data)
-    _save(context, chat_id, user.id, state, reply)
+    async with context.bot_data["locks"].hold((chat_id, user.id)):
+        state = _load(context, chat_id, user.id, user.language_code)
+        dialog: Dialog = context.bot_data["dialog"]
+        reply, state = dialog.press(state, query.data)
+        _save(context, chat_id, user.id, state, reply)
     chunks = render.split(render.to_html(reply.text))
     if len(chunks) == 1:
         await with_retry(

@@ -1,0 +1,224 @@
+"""Bot-stack benchmark: our Telegram Application against an echo Application, same fake server, same run.
+
+Run ``python -m bench.bot_bench [--chats 1000 --turns 10]``. Each chat is a user in
+a private chat sending a scripted ten-turn dialog; all chats send turn k together and
+the driver waits for every reply before turn k+1. Latency is push-to-sendMessage
+per message. The echo Application replies "ok" with the same builder settings
+(rate limiter, concurrent updates), so the ratio isolates what our handlers cost.
+Telegram's own 30 messages/s global limit is switched off in both, or it would be
+the only thing measured.
+Also printed: cold start (process start to first reply) and bytes per stored
+conversation.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import platform
+import statistics
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+
+from telegram import Update
+from telegram.ext import AIORateLimiter, Application, ContextTypes, MessageHandler, filters
+
+import knowledge
+from bot.dialog import Dialog
+from bot.store import Store
+from bot.telegram.app import TelegramConfig, build_application
+from tests.fakes.telegram_api import FakeTelegram
+
+TOKEN = "4242:BENCH"
+SCRIPT = (
+    "部署 13B 模型",
+    "并发 8",
+    "7×24",
+    "/why",
+    "/cost",
+    "其实是70B",
+    "/new",
+    "微调 7B",
+    "LoRA",
+    "1亿 token",
+)
+AppFactory = Callable[[FakeTelegram, Path], Application]  # type: ignore[type-arg]
+
+
+@dataclass
+class RunResult:
+    messages: int
+    seconds: float
+    latencies_ms: list[float]
+    lost: int
+    duplicated: int
+
+    @property
+    def per_second(self) -> float:
+        return self.messages / self.seconds if self.seconds else 0.0
+
+    def pct(self, q: float) -> float:
+        ordered = sorted(self.latencies_ms)
+        return ordered[min(len(ordered) - 1, int(q * len(ordered)))] if ordered else 0.0
+
+
+def ours(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
+    config = TelegramConfig(
+        token=TOKEN,
+        base_url=tg.base_url,
+        db_path=str(tmp / "bench.db"),
+        messages_per_minute=10_000,
+        overall_max_rate=0,
+    )
+    return build_application(config, dialog=Dialog(knowledge.load()), store=Store(tmp / "bench.db"))
+
+
+def echo(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
+    async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.effective_message is not None:
+            await update.effective_message.reply_text("ok")
+
+    app = (
+        Application.builder()
+        .token(TOKEN)
+        .base_url(tg.base_url)
+        .base_file_url(tg.base_url)
+        .rate_limiter(AIORateLimiter(overall_max_rate=0, max_retries=3))
+        .concurrent_updates(64)
+        .build()
+    )
+    app.add_handler(MessageHandler(filters.ALL, reply))
+    return app
+
+
+async def drive(factory: AppFactory, chats: int, turns: int, tmp: Path) -> RunResult:
+    """All chats send turn k at once; wait for every reply; repeat. Count lost and duplicated replies."""
+    async with FakeTelegram() as tg:
+        users = [tg.user(10_000 + i, f"u{i}", "zh") for i in range(chats)]
+        app = factory(tg, tmp)
+        pushed: dict[int, list[float]] = {u.id: [] for u in users}
+        async with app:
+            await app.start()
+            assert app.updater is not None
+            await app.updater.start_polling(poll_interval=0, timeout=1)
+            started = time.monotonic()
+            for turn in range(turns):
+                for u in users:
+                    pushed[u.id].append(time.monotonic())
+                    tg.send_text(u, SCRIPT[turn % len(SCRIPT)])
+                await tg.wait_for("sendMessage", count=chats * (turn + 1), timeout=120)
+            seconds = time.monotonic() - started
+            await asyncio.sleep(0.2)  # a late duplicate would show up here
+            await app.updater.stop()
+            await app.stop()
+    return _score(tg, pushed, seconds)
+
+
+def _score(tg: FakeTelegram, pushed: dict[int, list[float]], seconds: float) -> RunResult:
+    replies: dict[int, list[float]] = {}
+    for call in tg.calls_of("sendMessage"):
+        replies.setdefault(int(call.params["chat_id"]), []).append(call.time)
+    latencies, lost, dup = [], 0, 0
+    for chat, times in pushed.items():
+        got = sorted(replies.get(chat, []))
+        lost += max(0, len(times) - len(got))
+        dup += max(0, len(got) - len(times))
+        latencies += [(r - p) * 1e3 for p, r in zip(times, got, strict=False)]
+    total = sum(len(t) for t in pushed.values())
+    return RunResult(total, seconds, latencies, lost, dup)
+
+
+async def cold_start_s(tmp: Path) -> float:
+    """Process start to first reply, through the real ``gpu-advisor telegram`` entry point."""
+    async with FakeTelegram() as tg:
+        user = tg.user(1, "cold", "zh")
+        tg.send_text(user, "/start")
+        env = {**os.environ, "TELEGRAM_BOT_TOKEN": TOKEN}
+        started = time.monotonic()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "bot.cli",
+            "telegram",
+            "--base-url",
+            tg.base_url,
+            "--db",
+            str(tmp / "cold.db"),
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        try:
+            await tg.wait_for("sendMessage", timeout=60)
+            return time.monotonic() - started
+        finally:
+            proc.terminate()
+            await proc.wait()
+
+
+def bytes_per_conversation(tmp: Path) -> float:
+    store = Store(tmp / "bench.db")
+    count = store.stats()["conversations"]
+    rows = store.db.execute("select sum(length(state)) from conversations").fetchone()[0] or 0
+    store.close()
+    return rows / count if count else 0.0
+
+
+def table(rows: list[tuple[str, ...]]) -> str:
+    widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
+    lines = ["  ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) for r in rows]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    return "\n".join(lines)
+
+
+async def main_async(chats: int, turns: int) -> int:
+    with tempfile.TemporaryDirectory() as tmpdir:
+        tmp = Path(tmpdir)
+        mine = await drive(ours, chats, turns, tmp)
+        base = await drive(echo, chats, turns, tmp)
+        per_conv = bytes_per_conversation(tmp)
+        cold = await cold_start_s(tmp)
+    print(
+        f"machine: {platform.machine()} {platform.processor() or ''}; {os.cpu_count()} CPUs; "
+        f"python {platform.python_version()}; {chats} chats x {turns} turns"
+    )
+    rows = [("application", "msgs", "wall s", "msgs/s", "p50 ms", "p99 ms", "lost", "dup")]
+    for name, r in (("gpu-advisor", mine), ("echo", base)):
+        rows.append(
+            (
+                name,
+                str(r.messages),
+                f"{r.seconds:.2f}",
+                f"{r.per_second:.0f}",
+                f"{r.pct(0.5):.1f}",
+                f"{r.pct(0.99):.1f}",
+                str(r.lost),
+                str(r.duplicated),
+            )
+        )
+    print(table(rows))
+    print(f"throughput ratio gpu-advisor/echo: {mine.per_second / base.per_second:.2f}x (target >= 0.9x)")
+    print(f"cold start to first reply: {cold:.2f} s; stored state: {per_conv:.0f} bytes per conversation")
+    ratio = statistics.median(mine.latencies_ms) / statistics.median(base.latencies_ms)
+    print(f"median latency ratio: {ratio:.2f}x")
+    return 0 if mine.lost == mine.duplicated == 0 else 1
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--chats", type=int, default=1000)
+    parser.add_argument("--turns", type=int, default=10)
+    args = parser.parse_args()
+    return asyncio.run(main_async(args.chats, args.turns))
+
+
+if __name__ == "__main__":
+    sys.exit(main())
+
+
+__all__ = ["RunResult", "drive", "echo", "ours"]

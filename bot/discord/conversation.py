@@ -1,0 +1,200 @@
+"""One turn of a conversation over an interaction: acknowledge, think, answer, remember.
+
+Discord wants every interaction acknowledged within 3 seconds, so each turn defers
+first (a "thinking…" message for commands, a silent update for a quick reply that
+replaces its question) and only then loads the state, runs the dialog core in a worker
+thread and edits the acknowledgement into the answer; what does not fit one message
+follows as follow-ups. In a server replies are ephemeral (only the asker sees them) and
+answers carry a "share" button that posts them publicly; in DMs nothing is ephemeral.
+
+State is per (channel, user) in the shared store, platform ``discord``. A failure is
+logged once with the interaction's context, the user is told politely in their
+language, and their stored state stays as it was before the failed turn.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+import discord
+
+import locales
+from bot.dialog import ConversationState, Dialog, Reply
+from bot.dialog.state import Lang
+from bot.discord import render
+from bot.discord.views import SHARE, quick_replies
+from bot.ratelimit import ConversationLocks, RateLimiter
+from bot.store import Store
+
+log = logging.getLogger(__name__)
+PLATFORM = "discord"
+Interaction = discord.Interaction[Any]
+Step = Callable[[ConversationState], tuple[Reply, ConversationState]]
+SHARED_COMMANDS = ("/why", "/cost")
+
+
+class Conversations:
+    """Everyone's conversations with the bot; holds the core, the store and the fairness limits."""
+
+    def __init__(self, dialog: Dialog, store: Store, limiter: RateLimiter) -> None:
+        self.dialog, self.store, self.limiter = dialog, store, limiter
+        self.locks = ConversationLocks()
+
+    # --- entry points ---------------------------------------------------------------
+    async def command(self, interaction: Interaction, text: str) -> None:
+        """A slash command, passed to the core as the text it stands for ("/plan", "/gpu H100")."""
+
+        async def ack() -> None:
+            await interaction.response.defer(ephemeral=not is_private(interaction), thinking=True)
+
+        what = f"/{interaction.command.name}" if interaction.command else "command"
+        await self._serve(interaction, what, ack, self._turn_for(text))
+
+    async def press(self, interaction: Interaction, payload: str) -> None:
+        """A quick reply: an answer to the question replaces it; a command ("/why") answers anew."""
+        if payload.startswith(SHARE):
+            await self._serve(interaction, "share", lambda: _defer_public(interaction), self._share(payload))
+            return
+        in_place = not payload.startswith("/")
+
+        async def ack() -> None:
+            if in_place:
+                await interaction.response.defer()  # the question is edited into what follows
+            else:
+                await interaction.response.defer(ephemeral=not is_private(interaction), thinking=True)
+
+        await self._serve(interaction, f"button {payload[:32]}", ack, self._turn_for(payload, pressed=True))
+
+    # --- steps ----------------------------------------------------------------------
+    async def _serve(
+        self,
+        interaction: Interaction,
+        what: str,
+        ack: Callable[[], Awaitable[None]],
+        work: Callable[[Interaction], Awaitable[None]],
+    ) -> None:
+        try:
+            await ack()
+            await work(interaction)
+        except Exception:
+            log.exception(
+                "discord %s failed (interaction %s, guild %s, channel %s, user %s)",
+                what,
+                interaction.id,
+                interaction.guild_id,
+                interaction.channel_id,
+                interaction.user.id,
+            )
+            await self.apologise(interaction)
+
+    def _turn_for(self, text: str, pressed: bool = False) -> Callable[[Interaction], Awaitable[None]]:
+        def step(state: ConversationState) -> tuple[Reply, ConversationState]:
+            return self.dialog.press(state, text) if pressed else self.dialog.handle(state, text)
+
+        async def work(interaction: Interaction) -> None:
+            reply = await self._turn(interaction, step)
+            share = None if is_private(interaction) else share_command(text, reply)
+            await deliver(interaction, reply, ephemeral=not is_private(interaction), share=share)
+
+        return work
+
+    async def _turn(self, interaction: Interaction, step: Step) -> Reply:
+        """Load, run the core off the event loop, save; one turn at a time per conversation."""
+        key = conversation_key(interaction)
+        async with self.locks.hold(key):
+            state = self.load(interaction)
+            if not self.limiter.allow(key):
+                return self.dialog.say(state, "info", "dialog.slow_down")
+            reply, new = await asyncio.to_thread(step, state)
+            self.store.save(PLATFORM, key[0], key[1], new)
+            if reply.kind == "answer" and reply.plan is not None:
+                self.store.log_plan(PLATFORM, reply.plan)
+            return reply
+
+    def _share(self, payload: str) -> Callable[[Interaction], Awaitable[None]]:
+        """Replay the command behind an answer publicly, signed; a replay changes no state."""
+        command = payload[len(SHARE) :]
+
+        async def work(interaction: Interaction) -> None:
+            state = self.load(interaction)
+            reply, _ = await asyncio.to_thread(self.dialog.handle, state, command)
+            # No buttons in public: another member's click would act on their own conversation.
+            reply = reply.model_copy(update={"buttons": []})
+            footer = locales.t(state.lang, "discord.shared_by", name=interaction.user.display_name)
+            await deliver(interaction, reply, ephemeral=False, footer=footer)
+
+        return work
+
+    # --- state and apologies ----------------------------------------------------------
+    def load(self, interaction: Interaction) -> ConversationState:
+        """The stored state; a fresh conversation speaks the language of the user's client."""
+        channel, user = conversation_key(interaction)
+        state = self.store.load(PLATFORM, channel, user)
+        if state.turns == 0 and not state.lang_locked:
+            state = state.model_copy(update={"lang": lang_of(interaction.locale)})
+        return state
+
+    async def apologise(self, interaction: Interaction) -> None:
+        """Say sorry in the user's language; if even that fails, the log already has the error."""
+        try:
+            lang = self.load(interaction).lang
+        except Exception:
+            lang = lang_of(interaction.locale)
+        embed = discord.Embed(
+            description=render.escape(locales.t(lang, "dialog.error_generic")), colour=render.COLOURS["error"]
+        )
+        ephemeral = not is_private(interaction)
+        try:
+            if interaction.response.is_done():
+                await interaction.followup.send(embed=embed, ephemeral=ephemeral)
+            else:
+                await interaction.response.send_message(embed=embed, ephemeral=ephemeral)
+        except discord.DiscordException as exc:
+            log.warning("could not tell the user about the error (interaction %s): %r", interaction.id, exc)
+
+
+async def deliver(
+    interaction: Interaction,
+    reply: Reply,
+    ephemeral: bool,
+    share: str | None = None,
+    footer: str | None = None,
+) -> None:
+    """Edit the acknowledgement into the first page; further pages follow, buttons on the last."""
+    pages = render.messages(reply, footer)
+    view = quick_replies(reply.buttons, reply.lang, share)
+    await interaction.edit_original_response(embeds=pages[0], view=view if len(pages) == 1 else None)
+    for number, page in enumerate(pages[1:], start=2):
+        if number == len(pages) and view is not None:
+            await interaction.followup.send(embeds=page, view=view, ephemeral=ephemeral, wait=True)
+        else:
+            await interaction.followup.send(embeds=page, ephemeral=ephemeral, wait=True)
+
+
+async def _defer_public(interaction: Interaction) -> None:
+    await interaction.response.defer(thinking=True)
+
+
+def share_command(invoked: str, reply: Reply) -> str | None:
+    """What "share" replays publicly: the plan (or its /why, /cost), or the command behind a card."""
+    if reply.kind == "answer":
+        return invoked if invoked in SHARED_COMMANDS else "/plan"
+    if reply.kind == "card" and invoked.startswith("/"):
+        return invoked
+    return None
+
+
+def conversation_key(interaction: Interaction) -> tuple[int, int]:
+    return interaction.channel_id or 0, interaction.user.id
+
+
+def is_private(interaction: Interaction) -> bool:
+    """A DM (or group DM): nobody else to hide from, nobody to share with."""
+    return interaction.guild_id is None
+
+
+def lang_of(locale: discord.Locale) -> Lang:
+    return "zh" if locale.value.startswith("zh") else "en"

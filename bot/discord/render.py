@@ -1,0 +1,92 @@
+"""Replies as Discord embeds, cut to Discord's limits and packed into as few messages as fit.
+
+Limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits):
+a title holds 256 characters, a description 4096, a footer 2048; the embeds of one
+message hold 6000 characters together, and a message holds at most 10 embeds. The
+first line of a reply (the pick, or the question) becomes the title; the rest is cut
+at line breaks into descriptions. The core writes plain text, so every markdown
+character in it is escaped: a model called ``my_model*2`` is shown, not formatted.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import discord
+
+from bot.dialog import Reply
+
+TITLE, DESCRIPTION, FOOTER, TOTAL, EMBEDS_PER_MESSAGE = 256, 4096, 2048, 6000, 10
+COLOURS = {
+    "answer": 0x2ECC71,
+    "question": 0x5865F2,
+    "card": 0x3498DB,
+    "info": 0x95A5A6,
+    "help": 0x95A5A6,
+    "error": 0xE74C3C,
+}
+EMPTY = "…"
+
+
+def messages(reply: Reply, footer: str | None = None) -> list[list[discord.Embed]]:
+    """The reply as messages of embeds, each message within the limits; ``footer`` goes on the last."""
+    title, body = _title_and_body(reply.text)
+    colour = COLOURS.get(reply.kind, COLOURS["info"])
+    chunks = split(escape(body), DESCRIPTION) if body.strip() else []
+    embeds = [discord.Embed(title=title, description=chunks[0] if chunks else None, colour=colour)]
+    embeds += [discord.Embed(description=chunk, colour=colour) for chunk in chunks[1:]]
+    if title is None and not chunks:
+        embeds[0].description = EMPTY
+    if footer:
+        embeds[-1].set_footer(text=footer[:FOOTER])
+    return pack(embeds)
+
+
+def _title_and_body(text: str) -> tuple[str | None, str]:
+    first, _, rest = text.strip("\n").partition("\n")
+    title = escape(first.strip())
+    if not title or len(title) > TITLE:
+        return None, text
+    return title, rest
+
+
+def escape(text: str) -> str:
+    return discord.utils.escape_markdown(text)
+
+
+def split(text: str, limit: int) -> list[str]:
+    """Cut at line breaks so no chunk exceeds ``limit``; a single over-long line is cut hard."""
+    chunks: list[str] = []
+    current = ""
+    for line in text.split("\n"):
+        for piece in _cut(line, limit):
+            candidate = f"{current}\n{piece}" if current else piece
+            if len(candidate) > limit:
+                chunks.append(current)
+                current = piece
+            else:
+                current = candidate
+    if current.strip():
+        chunks.append(current)
+    return chunks
+
+
+def _cut(line: str, limit: int) -> Iterator[str]:
+    """Hard cuts for one line, never between a backslash and the character it escapes."""
+    while len(line) > limit:
+        at = limit - 1 if line[limit - 1] == "\\" else limit
+        yield line[:at]
+        line = line[at:]
+    yield line
+
+
+def pack(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:
+    """Greedily fill messages up to 10 embeds and 6000 characters each."""
+    pages: list[list[discord.Embed]] = [[]]
+    for embed in embeds:
+        page = pages[-1]
+        if page and (len(page) == EMBEDS_PER_MESSAGE or sum(map(len, page)) + len(embed) > TOTAL):
+            pages.append([embed])
+        else:
+            page.append(embed)
+    return pages
