@@ -187,7 +187,9 @@ async def main_async(chats: int, turns: int) -> int:
         f"machine: {platform.machine()} {platform.processor() or ''}; {os.cpu_count()} CPUs; "
         f"python {platform.python_version()}; {chats} chats x {turns} turns"
     )
-    rows = [("application", "msgs", "wall s", "msgs/s", "p50 ms", "p99 ms", "lost", "dup")]
+    rows: list[tuple[str, ...]] = [
+        ("application", "msgs", "wall s", "msgs/s", "p50 ms", "p99 ms", "lost", "dup")
+    ]
     for name, r in (("gpu-advisor", mine), ("echo", base)):
         rows.append(
             (
