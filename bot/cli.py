@@ -77,6 +77,27 @@ def _ask(args: argparse.Namespace) -> int:
     return ask(Dialog(knowledge.load(args.catalog)), args.message, args.lang, args.json)
 
 
+def _analyze(args: argparse.Namespace) -> int:
+    """``gpu-advisor analyze [--json] FILE|-``: a configuration sheet's verdict."""
+    import json
+
+    from bot.dialog.sheet_render import analysis_text
+    from bot.understand.normalize import language_of
+    from engine.sheet import analyze
+
+    try:
+        text = _read_input(args.sheet)
+    except (OSError, UnicodeDecodeError) as exc:
+        print(json.dumps({"error": {"code": "unreadable_input", "field": "sheet", "message": str(exc)}}))
+        return EXIT_BAD_INPUT
+    result = analyze(text, knowledge.load(args.catalog))
+    if args.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(analysis_text(args.lang or language_of(text), result))
+    return 0
+
+
 def _telegram(args: argparse.Namespace) -> int:
     from bot.telegram import run
 
@@ -108,6 +129,13 @@ def build_parser() -> argparse.ArgumentParser:
         "--json", action="store_true", help="print {lang, requirements, missing, assumed, plan, text}"
     )
     one.set_defaults(func=_ask)
+    sheet = sub.add_parser(
+        "analyze", help="read a server configuration sheet: training or inference machine?"
+    )
+    sheet.add_argument("sheet", metavar="FILE|-", help="the sheet as text, or - for stdin")
+    sheet.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    sheet.add_argument("--lang", choices=("zh", "en"))
+    sheet.set_defaults(func=_analyze)
     from bot.telegram.run import add_arguments as telegram_arguments
 
     tg = sub.add_parser("telegram", help="run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)")

@@ -113,3 +113,38 @@ def test_malformed_json_exits_2() -> None:
 def test_a_json_array_is_not_a_workload() -> None:
     code, out = run("recommend", "[1, 2]")
     assert code == 2 and out["error"]["code"] == "invalid_json"
+
+
+def test_analyze_prints_the_sheet_contract() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "analyze", "--json", "-"],
+        input="8×H100 SXM, NVSwitch, 2×Xeon 8480+, 2TB, 8×NVMe, 8×400G IB",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    out = json.loads(proc.stdout)
+    assert {
+        "parsed",
+        "unparsed_lines",
+        "verdict",
+        "signals",
+        "stress_tests",
+        "vendor_questions",
+        "pitfalls",
+    } <= set(out)
+    assert out["verdict"] == "training"
+    assert all({"id", "weight", "values"} <= set(s) for s in out["signals"])
+
+
+def test_analyze_text_mode_answers_in_the_sheets_language() -> None:
+    proc = subprocess.run(
+        [sys.executable, "-m", "bot.cli", "analyze", "-"],
+        input="4 × T4，PCIe，256GB 内存",
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert "推理" in proc.stdout

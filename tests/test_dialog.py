@@ -196,3 +196,17 @@ def test_training_on_an_owned_t4_is_flagged(dialog: Dialog) -> None:
     assert reply.plan is not None
     assert any(f.id == "training_on_inference_card" for f in reply.plan.pitfalls)
     assert reply.plan.recommendation is not None and reply.plan.recommendation.gpu != "t4"
+
+
+def test_analyze_reads_a_pasted_sheet_and_flags_pcie_trainers(dialog: Dialog) -> None:
+    sheet = "/analyze\nGPU：8 × A100 80G PCIe\nCPU：2 × AMD EPYC 7763\n内存：128GB\n网络：2×25GbE"
+    reply, state = dialog.handle(ConversationState(), sheet)
+    assert reply.kind == "card" and reply.lang == "zh"
+    assert "PCIe" in reply.text and "12.7" in reply.text  # NVLink vs PCIe, with the ratio
+    assert "16 GB" in reply.text  # 128 GB of RAM over 8 GPUs, against 64 GB per GPU
+    assert state.slots == {}
+
+
+def test_analyze_without_a_sheet_explains_itself(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(lang="en"), "/analyze")
+    assert "Paste" in reply.text

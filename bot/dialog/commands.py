@@ -9,20 +9,23 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import locales
-from bot.dialog import cards, render
+from bot.dialog import cards, render, sheet_render
 from bot.dialog.questions import QUESTIONS
 from bot.dialog.reply import Reply
 from bot.dialog.state import ConversationState
+from bot.understand.normalize import language_of
+from engine.sheet import analyze as analyze_sheet
 
 if TYPE_CHECKING:
     from bot.dialog.core import Dialog
 
 Result = tuple[Reply, ConversationState]
-COMMANDS = ("start", "help", "new", "plan", "why", "cost", "compare", "gpu", "lang")
+COMMANDS = ("start", "help", "new", "plan", "why", "cost", "compare", "gpu", "analyze", "lang")
 
 
 def run(dialog: Dialog, state: ConversationState, text: str) -> Result:
-    name, _, arg = text[1:].partition(" ")
+    parts = text[1:].split(maxsplit=1)
+    name, arg = (parts[0] if parts else ""), (parts[1] if len(parts) > 1 else "")
     name = name.split("@", 1)[0].lower()  # "/plan@GpuAdvisorBot" in groups
     handler = HANDLERS.get(name)
     if handler is None:
@@ -87,6 +90,16 @@ def compare(dialog: Dialog, state: ConversationState, arg: str) -> Result:
     return dialog.reply(state, "card", text), state
 
 
+def analyze(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    """/analyze followed by a pasted configuration sheet: training or inference machine?"""
+    if not arg.strip():
+        return dialog.say(state, "info", "dialog.analyze_usage"), state
+    lang = state.lang if state.lang_locked else language_of(arg)
+    result = analyze_sheet(arg, dialog.kb)
+    shown = state.model_copy(update={"lang": lang})
+    return dialog.reply(shown, "card", sheet_render.analysis_text(lang, result)), state
+
+
 def lang(dialog: Dialog, state: ConversationState, arg: str) -> Result:
     choice = arg.lower().strip()
     if choice not in ("zh", "en"):
@@ -104,5 +117,6 @@ HANDLERS: dict[str, Callable[[Dialog, ConversationState, str], Result]] = {
     "cost": cost,
     "compare": compare,
     "gpu": gpu,
+    "analyze": analyze,
     "lang": lang,
 }

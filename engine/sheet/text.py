@@ -1,0 +1,174 @@
+"""From pasted text to lines and segments the field readers can match.
+
+A sheet arrives as bullets ("• 内存：1TB DDR5"), ``key: value`` lists, markdown tables,
+tab-separated spreadsheet rows or one comma-separated line ("8×A100 80G PCIe, 2×EPYC
+7763, 1TB, 2×25GbE"). Each line keeps its original text (for ``unparsed_lines``), an
+optional key and its value split into segments. Every segment carries two forms:
+
+- ``raw``: NFKC-normalised as written (full-width letters, digits and punctuation folded
+  to ASCII), for the ``*_raw`` fields;
+- ``text``: what the readers match: ``raw`` with traditional characters of the key
+  words mapped to simplified ones, lower-cased, Chinese and English number words turned
+  into digits ("双路" → "2路", "八卡" → "8卡", "dual" → "2 x") and every count written
+  as "N x " ("8×A100", "2x25GbE", "4 * 3.84TB" → "8 x a100", "2 x 25gbe", "4 x 3.84tb").
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+
+MAX_CHARS = 20_000
+
+# Traditional → simplified, only for characters that occur in the words the readers look
+# for (記憶體, 顯示卡, 網路, 電源, 散熱, 機殼, 雙路, 硬碟, 氣冷, 訓練, 節點 …).
+_TRADITIONAL_PAIRS = (
+    "記记 憶忆 體体 顯显 網网 絡络 電电 熱热 風风 機机 處处 盤盘 統统 數数 據据 資资 聯联 連连 雙双 單单"
+    " 張张 臺台 練练 節节 點点 餘余 頻频 儲储 線线 個个 規规 號号 萬万 傳传 輸输 種种 類类 擴扩 適适 於于"
+    " 業业 務务 實实 際际 價价 貴贵 為为 與与 內内 態态 殼壳 頭头 條条 組组 顆颗 塊块 訓训 寬宽 帶带 達达"
+    " 設设 備备 級级 標标 準准 軟软 鏈链 層层 讀读 寫写 載载 緩缓 裝装 對对 應应 場场 間间 區区 兩两 選选"
+    " 項项 驅驱 動动 廠厂 質质 額额 長长 穩稳 測测 試试 壓压 產产 報报 說说 專专 並并 後后 來来 氣气 們们"
+    " 這这 圖图 碼码 雲云 擬拟 虛虚 轉转 換换 蓋盖 製制 構构 歸归 叢丛 撲扑 閃闪 頻频 際际 鍵键 極极"
+)
+_TRADITIONAL = str.maketrans({pair[0]: pair[1] for pair in _TRADITIONAL_PAIRS.split()})
+_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_MEASURE = r"(?:卡|张|块|路|口|端口|颗|个|台|片|根|条|u\b)"
+_CN_COUNT = re.compile(rf"([一二两三四五六七八九十]{{1,3}})(?=\s*{_MEASURE})")
+_PAIR = re.compile(rf"(?:双|两)(?=\s*{_MEASURE})")
+_ONE = re.compile(rf"单(?=\s*{_MEASURE})")
+_PAIR_BEFORE_WORD = re.compile(r"(?:双|两)\s*(?=[a-z0-9])")
+_EN_COUNTS = (
+    (re.compile(r"\b(?:dual|twin|two)[\s-]+"), "2 x "),
+    (re.compile(r"\bquad[\s-]+|\bfour\s+"), "4 x "),
+    (re.compile(r"\beight\s+"), "8 x "),
+    (re.compile(r"\bsingle[\s-]+|\bone\s+(?=socket|port|cpu|gpu|card|nic)"), "1 x "),
+)
+_TIMES = re.compile(r"(?<![a-z0-9.])(\d+)\s*[x×✕*]\s*")
+_TIMES_BEFORE = re.compile(r"\s*[×✕*]\s*(?=\d)")
+_LANES = re.compile(r"pci-?e?\s*(?:express\s*)?(?:(?:gen\s*\d|\d\.0)\s*[x×]\s*\d+|[x×]\s*16\b)")
+_SPACES = re.compile(r"[ \u00a0\u3000]+")
+_BULLET = re.compile(r"^\s*(?:[-*+•·●○▪■◦‣⁃>]+|\d{1,2}[.)、](?!\d)|[a-z][.)](?=\s)|[①-⑳])\s*")
+_SPLIT = re.compile(r"[;|、\t]|,(?!(?<=\d,)\d{3}(?!\d))")
+_TABLE_RULE = re.compile(r"^\s*:?-{2,}:?\s*$")
+_RULE_LINE = re.compile(r"^[\s\-=*_#~.·•:|]*$")
+_HEADING_WORDS = re.compile(
+    r"配置|规格|清单|参数|方案|示例|说明|spec|config|overview|summary|hardware|硬件|服务器|server|节点|node"
+)
+_MAX_KEY_CHARS = 24
+_COUNTED = re.compile(r"\d\s*[x×*]|[x×*]\s*\d")
+_MAX_HEADING_CHARS = 40
+
+
+@dataclass(frozen=True)
+class Segment:
+    raw: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Line:
+    original: str
+    key: str | None
+    segments: tuple[Segment, ...]
+    heading: bool
+
+
+def display(s: str) -> str:
+    """NFKC form with markdown emphasis and repeated spaces removed."""
+    s = unicodedata.normalize("NFKC", s).replace("**", "").replace("__", "").replace("`", "")
+    return _SPACES.sub(" ", s).strip()
+
+
+def _cn_number(word: str) -> int:
+    if "十" not in word:
+        return _CN_DIGITS.get(word[-1], 1)
+    tens, _, ones = word.partition("十")
+    return _CN_DIGITS.get(tens, 1) * 10 + _CN_DIGITS.get(ones, 0)
+
+
+def fold(s: str) -> str:
+    """The matching form of an already ``display``-ed string."""
+    s = s.translate(_TRADITIONAL).lower()
+    s = s.replace("万兆", "10gbe ").replace("千兆", "1gbe ")
+    s = _CN_COUNT.sub(lambda m: str(_cn_number(m.group(1))), s)
+    s = _PAIR.sub("2", s)
+    s = _ONE.sub("1", s)
+    s = _PAIR_BEFORE_WORD.sub("2 x ", s)
+    for pattern, digits in _EN_COUNTS:
+        s = pattern.sub(digits, s)
+    s = _LANES.sub("pcie", s)
+    s = _TIMES_BEFORE.sub(" x ", s)
+    s = _TIMES.sub(r"\1 x ", s)
+    return _SPACES.sub(" ", s).strip()
+
+
+def _segments(value: str) -> tuple[Segment, ...]:
+    parts = (p.strip() for p in _SPLIT.split(value))
+    return tuple(Segment(raw=p, text=fold(p)) for p in parts if p and not _RULE_LINE.match(p))
+
+
+def _key_value(body: str) -> tuple[str | None, str]:
+    for sep in (":", "="):
+        key, found, value = body.partition(sep)
+        key = key.strip()
+        if found and key and len(key) <= _MAX_KEY_CHARS and not _COUNTED.search(key):
+            return key, value.strip()
+    return None, body
+
+
+def _cells(body: str) -> list[str]:
+    return [c.strip() for c in body.strip().strip("|").split("|")]
+
+
+def _is_heading_text(folded: str) -> bool:
+    if folded.startswith("#") or _RULE_LINE.match(folded):
+        return True
+    short = len(folded) <= _MAX_HEADING_CHARS and not re.search(r"\d", folded)
+    return short and bool(_HEADING_WORDS.search(folded))
+
+
+def _table_line(original: str, body: str, header: bool) -> Line:
+    cells = [c for c in _cells(body) if c]
+    if header or all(_TABLE_RULE.match(c) for c in cells) or not cells:
+        return Line(original, None, (), heading=True)
+    first = cells[0].rstrip(":").strip()
+    if len(cells) >= 2 and len(first) <= _MAX_KEY_CHARS and not re.search(r"\d", first):
+        return Line(original, fold(first), _segments("\t".join(cells[1:])), heading=False)
+    return Line(original, None, _segments("\t".join(cells)), heading=False)
+
+
+def _plain_line(original: str, body: str) -> Line:
+    if "\t" in body:
+        cells = [c for c in body.split("\t") if c.strip()]
+        if len(cells) >= 2 and len(cells[0]) <= _MAX_KEY_CHARS:
+            return Line(original, fold(cells[0].rstrip(":")), _segments("\t".join(cells[1:])), False)
+    key, value = _key_value(body)
+    if key is not None and not value:
+        return Line(original, fold(key), (), heading=True)
+    if key is None and _is_heading_text(fold(body)):
+        return Line(original, None, (), heading=True)
+    return Line(original, fold(key) if key else None, _segments(value), heading=False)
+
+
+def _is_table(body: str) -> bool:
+    return body.startswith("|") or body.count("|") >= 2
+
+
+def split_lines(text: str) -> list[Line]:
+    """Non-blank lines of ``text`` (already capped at MAX_CHARS), each with key and segments."""
+    raw_lines = [ln.strip() for ln in text.splitlines()]
+    bodies = [_BULLET.sub("", display(ln)) for ln in raw_lines]
+    out: list[Line] = []
+    for i, (original, body) in enumerate(zip(raw_lines, bodies, strict=True)):
+        if not body:
+            if original:
+                out.append(Line(original, None, (), heading=True))
+            continue
+        if _is_table(body):
+            following = next((b for b in bodies[i + 1 :] if b), "")
+            header = _is_table(following) and all(_TABLE_RULE.match(c) for c in _cells(following) if c)
+            out.append(_table_line(original, body, header))
+        else:
+            out.append(_plain_line(original, body))
+    return out
