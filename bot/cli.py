@@ -136,6 +136,9 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("--json", action="store_true", help="print the analysis as JSON")
     sheet.add_argument("--lang", choices=("zh", "en"))
     sheet.set_defaults(func=_analyze)
+    from bot.charts.cli import add_chart_command
+
+    add_chart_command(sub)
     from bot.telegram.run import add_arguments as telegram_arguments
 
     tg = sub.add_parser("telegram", help="run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)")

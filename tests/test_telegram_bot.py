@@ -223,3 +223,14 @@ async def test_state_survives_an_application_restart(tg: FakeTelegram, tmp_path:
         tg.send_text(judy, "并发 8")
         sent = await tg.wait_for("sendMessage", count=2)
     assert "7×24" in str(sent[-1].params["text"])
+
+
+async def test_plan_in_a_private_chat_also_sends_a_chart(tg: FakeTelegram, tmp_path: Path) -> None:
+    kate = tg.user(13, "Kate", "zh")
+    async with running(tg, tmp_path):
+        tg.send_text(kate, "部署 13B 模型，并发 4，7×24")
+        await tg.wait_for("sendMessage")
+        tg.send_text(kate, "/plan")
+        (photo,) = await tg.wait_for("sendPhoto", timeout=20)
+    (png,) = photo.files.values()
+    assert png.startswith(b"\x89PNG") and len(png) > 10_000

@@ -89,9 +89,9 @@ def _operating_point(ax: Axes, total_ax: Axes, point: ServingPoint, lang: str) -
         fontsize=style.TICK_PT,
         color=style.INK,
     )
-    for axis, value, colour, offset in (
-        (ax, point.tokens_per_s_per_seq, style.PICK, (8, 8)),
-        (total_ax, point.tokens_per_s, AGGREGATE, (10, -22)),
+    for axis, value, colour, offset, align in (
+        (ax, point.tokens_per_s_per_seq, style.PICK, (-10, 10), "right"),
+        (total_ax, point.tokens_per_s, AGGREGATE, (10, -24), "left"),
     ):
         axis.plot([point.batch], [value], "o", color=colour, markersize=9)
         axis.annotate(
@@ -99,8 +99,10 @@ def _operating_point(ax: Axes, total_ax: Axes, point: ServingPoint, lang: str) -
             (point.batch, value),
             xytext=offset,
             textcoords="offset points",
+            ha=align,
             fontsize=style.TICK_PT,
             color=colour,
+            bbox={"boxstyle": "round,pad=0.2", "facecolor": "white", "edgecolor": "none", "alpha": 0.85},
         )
 
 

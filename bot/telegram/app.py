@@ -8,6 +8,7 @@ restart resumes where everyone was.
 
 from __future__ import annotations
 
+import asyncio
 import html
 import logging
 from dataclasses import dataclass, field
@@ -128,10 +129,10 @@ async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     if message is None or message.text is None:
         return
     text = message.text
-    if text.split()[0].split("@")[0] == "/start" and context.args and context.args[0].startswith("why_"):
+    if _command(text) == "/start" and context.args and context.args[0].startswith("why_"):
         await _deep_link_why(update, context, context.args[0])
         return
-    if message.chat.type in GROUPS and text.split()[0].split("@")[0] == "/why":
+    if message.chat.type in GROUPS and _command(text) == "/why":
         await _offer_dm(update, context, message)
         return
     await _converse(update, context, message, text)
@@ -162,6 +163,15 @@ async def _converse_locked(
     reply, state = dialog.handle(state, text)
     _save(context, chat_id, user_id, state, reply)
     await _send(message, reply, group=message.chat.type in GROUPS)
+    if _command(text) == "/plan" and reply.kind == "answer" and message.chat.type not in GROUPS:
+        await _send_chart(dialog, message, state)
+
+
+async def _send_chart(dialog: Dialog, message: Message, state: ConversationState) -> None:
+    """/plan in a private chat also gets the picture: memory vs card, cost vs alternatives, speed."""
+    png = await asyncio.to_thread(dialog.chart_png, state)
+    if png is not None:
+        await with_retry(lambda: message.reply_photo(png, caption=locales.t(state.lang, "chart.caption")))
 
 
 async def _send(message: Message, reply: Reply, group: bool) -> None:
@@ -227,7 +237,7 @@ async def on_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if user.id not in config.admin_ids:
         await reply_html(message, html.escape(locales.t(state.lang, "admin.refused")), None, quote=True)
         return
-    if message.text.split()[0].split("@")[0] == "/stats":
+    if _command(message.text) == "/stats":
         stats = context.bot_data["store"].stats()
         text = locales.t(
             state.lang,
@@ -298,6 +308,11 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
             await update.effective_message.reply_text(locales.t(lang, "dialog.error_generic"))
         except Exception:  # the error may be the network itself; the log above has it
             log.warning("could not tell the user about the error", exc_info=True)
+
+
+def _command(text: str) -> str:
+    """ "/plan@GpuAdvisorBot extra" → "/plan"."""
+    return text.split(maxsplit=1)[0].split("@", maxsplit=1)[0] if text.strip() else ""
 
 
 def _strip_mention(text: str, username: str | None) -> str | None:
