@@ -9,6 +9,7 @@ and money read naturally in each locale (Babel does the locale work):
 - ``{x:n}`` / ``{x:n1}`` / ``{x:n0}`` grouped decimal with up to 2 / exactly 1 / 0 digits
 - ``{x:pct}`` a fraction shown as a percentage; ``{x:big}`` 2.0e8 → 2亿 / 200M
 - ``{x:yesno}`` a boolean; ``{x:list}`` a list joined per locale
+- ``{x:label}`` an engine enum value (``full``, ``nvswitch``, ``all_linear``) by ``label.<value>``
 
 A missing value renders as "?" rather than failing: a wrong template must never take
 the bot down mid-conversation (tests check that every template renders).
@@ -101,6 +102,8 @@ class _Formatter(string.Formatter):
     def format_field(self, value: Any, format_spec: str) -> str:
         if isinstance(value, bool) and format_spec == "yesno":
             return messages(self.lang).get("common.yes" if value else "common.no", str(value))
+        if isinstance(value, str) and format_spec == "label":
+            return messages(self.lang).get(f"label.{value}", value)
         if isinstance(value, list):
             return ("、" if self.lang == "zh" else ", ").join(map(str, value))
         if not isinstance(value, int | float) or isinstance(value, bool):
