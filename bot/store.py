@@ -58,7 +58,15 @@ def _v2(db: sqlite_utils.Database) -> None:
     db.table("conversations").create_index(["updated_at"], if_not_exists=True)
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_v1, _v2)
+def _v3(db: sqlite_utils.Database) -> None:
+    db.table("seen_updates").create(
+        {"platform": str, "update_id": str, "ts": float}, pk=("platform", "update_id"), if_not_exists=True
+    )
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_v1, _v2, _v3)
+SEEN_KEEP_S = 86_400.0
+PRUNE_EVERY = 500
 
 
 def migrate_state(data: dict[str, Any]) -> dict[str, Any]:
@@ -72,6 +80,7 @@ class Store:
     def __init__(self, path: str | Path, log_text: bool = False) -> None:
         self.path = str(path)
         self.log_text = log_text
+        self._seen_inserts = 0
         conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_MS / 1000, isolation_level=None)
         conn.execute(f"PRAGMA busy_timeout={BUSY_TIMEOUT_MS}")
         self.db = sqlite_utils.Database(conn)
@@ -123,6 +132,21 @@ class Store:
             },
             pk=("platform", "chat_id", "user_id"),
         )
+
+    def first_time(self, platform: str, update_id: str | int) -> bool:
+        """True the first time an update id is seen: a redelivered update must not be answered twice.
+
+        Telegram redelivers updates whose offset was never confirmed (say the bot was
+        killed between answering and the next poll); the id is kept for a day.
+        """
+        cur = self.db.execute(
+            "insert or ignore into seen_updates (platform, update_id, ts) values (?, ?, ?)",
+            [platform, str(update_id), time.time()],
+        )
+        self._seen_inserts += cur.rowcount
+        if self._seen_inserts % PRUNE_EVERY == 1:
+            self.db.execute("delete from seen_updates where ts < ?", [time.time() - SEEN_KEEP_S])
+        return bool(cur.rowcount)
 
     def move_chat(self, platform: str, old_chat: str | int, new_chat: str | int) -> None:
         """A chat changed id (Telegram group → supergroup): keep everyone's conversation."""

@@ -89,3 +89,12 @@ def test_a_locked_database_waits_instead_of_failing(tmp_path: Path) -> None:
     assert time.monotonic() - started >= 0.4
     assert store.load("web", "s", "u").turns == 3
     release.join()
+
+
+def test_an_update_id_is_new_only_once_even_after_a_restart(tmp_path: Path) -> None:
+    store = Store(tmp_path / "u.db")
+    assert store.first_time("telegram", 1001) is True
+    assert store.first_time("telegram", 1001) is False
+    assert store.first_time("discord", 1001) is True  # ids are per platform
+    store.close()
+    assert Store(tmp_path / "u.db").first_time("telegram", 1001) is False

@@ -18,11 +18,13 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import (
     AIORateLimiter,
     Application,
+    ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
     ContextTypes,
     InlineQueryHandler,
     MessageHandler,
+    TypeHandler,
     filters,
 )
 
@@ -74,6 +76,7 @@ def build_application(
     app.bot_data["config"] = config
     app.bot_data["limiter"] = RateLimiter(config.messages_per_minute)
     app.bot_data["locks"] = ConversationLocks()
+    app.add_handler(TypeHandler(Update, drop_duplicates), group=-1)
     app.add_handler(CommandHandler(list(ADMIN_COMMANDS), on_admin))
     app.add_handler(CommandHandler([*COMMANDS, "analyze"], on_command))
     app.add_handler(CallbackQueryHandler(on_button))
@@ -111,6 +114,13 @@ def _save(
 
 
 # --- handlers ---------------------------------------------------------------------
+async def drop_duplicates(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+    """Runs before every other handler: an update already answered is not answered again."""
+    if not context.bot_data["store"].first_time(PLATFORM, update.update_id):
+        log.info("dropping redelivered update %s", update.update_id)
+        raise ApplicationHandlerStop
+
+
 async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or message.text is None:
