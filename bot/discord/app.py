@@ -58,6 +58,7 @@ class GpuAdvisorBot(commands.Bot):
         self.conversations = conversations
 
     async def setup_hook(self) -> None:
+        self.tree.error(self.report_command_error)
         await self.tree.set_translator(tr.LocaleTranslator())
         await self.add_cog(AdvisorCog(self.conversations))
         self.add_dynamic_items(PayloadButton)
@@ -74,6 +75,20 @@ class GpuAdvisorBot(commands.Bot):
 
     async def on_press(self, interaction: Interaction, payload: str) -> None:
         await self.conversations.press(interaction, payload)
+
+    async def report_command_error(
+        self, interaction: Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        """What escaped a command before reaching the dialog (a failed check or conversion)."""
+        log.error(
+            "discord /%s failed before reaching the dialog (interaction %s, channel %s, user %s)",
+            interaction.command.name if interaction.command else "?",
+            interaction.id,
+            interaction.channel_id,
+            interaction.user.id,
+            exc_info=error,
+        )
+        await self.conversations.apologise(interaction)
 
 
 def build_bot(
@@ -147,18 +162,3 @@ class AdvisorCog(commands.Cog):
     )
     async def lang(self, interaction: Interaction, lang: app_commands.Choice[str]) -> None:
         await self.conversations.command(interaction, f"/lang {lang.value}")
-
-    async def cog_app_command_error(
-        self, interaction: Interaction, error: app_commands.AppCommandError
-    ) -> None:
-        """What escaped a command (a failed check or conversion): logged once, the user told politely."""
-        name = interaction.command.name if interaction.command else "?"
-        log.error(
-            "discord /%s failed before reaching the dialog (interaction %s, channel %s, user %s)",
-            name,
-            interaction.id,
-            interaction.channel_id,
-            interaction.user.id,
-            exc_info=error,
-        )
-        await self.conversations.apologise(interaction)
