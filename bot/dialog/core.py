@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
 import unicodedata
 from collections import OrderedDict
 from typing import Any
@@ -54,18 +55,21 @@ class Dialog:
         self.kb = kb
         self.vocab = vocab or vocabulary(kb)
         self._plans: OrderedDict[str, Plan] = OrderedDict()
+        self._plans_lock = threading.Lock()  # surfaces may run turns in worker threads (Discord)
 
     def _remember(self, key: str, plan: Plan) -> None:
         """Plans are pure functions of the workload and catalog: keep the recent ones (/why, /cost reuse)."""
-        self._plans[key] = plan
-        if len(self._plans) > PLAN_CACHE:
-            self._plans.popitem(last=False)
+        with self._plans_lock:
+            self._plans[key] = plan
+            if len(self._plans) > PLAN_CACHE:
+                self._plans.popitem(last=False)
 
     def reload(self, kb: Knowledge) -> None:
         """Swap in a new knowledge base (a reloaded price catalog); conversations are untouched."""
         self.kb = kb
         self.vocab = vocabulary(kb)
-        self._plans.clear()
+        with self._plans_lock:
+            self._plans.clear()
 
     def quick(self, text: str, lang: str | None = None, lock: bool = True) -> Reply:
         """One message, one answer, no follow-up questions: inline queries and one-shot asks.
@@ -192,7 +196,8 @@ class Dialog:
         try:
             workload = to_workload(state.slots)
             key = workload.model_dump_json()
-            plan = self._plans.get(key)
+            with self._plans_lock:
+                plan = self._plans.get(key)
             if plan is None:
                 plan = recommend(workload, self.kb)
                 self._remember(key, plan)
