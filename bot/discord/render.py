@@ -10,11 +10,10 @@ character in it is escaped: a model called ``my_model*2`` is shown, not formatte
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import discord
 
 from bot.dialog import Reply
+from bot.textsplit import split
 
 TITLE, DESCRIPTION, FOOTER, TOTAL, EMBEDS_PER_MESSAGE = 256, 4096, 2048, 6000, 10
 COLOURS = {
@@ -52,32 +51,6 @@ def _title_and_body(text: str) -> tuple[str | None, str]:
 
 def escape(text: str) -> str:
     return discord.utils.escape_markdown(text)
-
-
-def split(text: str, limit: int) -> list[str]:
-    """Cut at line breaks so no chunk exceeds ``limit``; a single over-long line is cut hard."""
-    chunks: list[str] = []
-    current = ""
-    for line in text.split("\n"):
-        for piece in _cut(line, limit):
-            candidate = f"{current}\n{piece}" if current else piece
-            if len(candidate) > limit:
-                chunks.append(current)
-                current = piece
-            else:
-                current = candidate
-    if current.strip():
-        chunks.append(current)
-    return chunks
-
-
-def _cut(line: str, limit: int) -> Iterator[str]:
-    """Hard cuts for one line, never between a backslash and the character it escapes."""
-    while len(line) > limit:
-        at = limit - 1 if line[limit - 1] == "\\" else limit
-        yield line[:at]
-        line = line[at:]
-    yield line
 
 
 def pack(embeds: list[discord.Embed]) -> list[list[discord.Embed]]:

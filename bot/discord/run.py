@@ -13,10 +13,9 @@ import argparse
 import asyncio
 import logging
 import os
-from pathlib import Path
 from typing import TYPE_CHECKING
 
-from bot.telegram.run import RedactToken
+from bot import secrets
 
 if TYPE_CHECKING:
     from bot.discord.app import DiscordConfig
@@ -25,18 +24,11 @@ log = logging.getLogger(__name__)
 
 
 def read_token() -> str:
-    token = os.environ.get("DISCORD_BOT_TOKEN", "").strip()
-    path = os.environ.get("DISCORD_BOT_TOKEN_FILE")
-    if not token and path:
-        token = Path(path).read_text(encoding="utf-8").strip()
-    if not token:
-        raise SystemExit("set DISCORD_BOT_TOKEN (or DISCORD_BOT_TOKEN_FILE) to the bot's token")
-    return token
+    return secrets.read_token("DISCORD_BOT_TOKEN")
 
 
 def install_redaction(secret: str) -> None:
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(RedactToken(secret))
+    secrets.install_redaction(secret, quiet=("discord.http",))
 
 
 def add_discord_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -12,6 +12,7 @@ import html
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from bot import textsplit
 from bot.dialog import Button
 
 MAX_MESSAGE = 4096
@@ -27,20 +28,8 @@ def to_html(text: str) -> str:
 
 
 def split(text: str, limit: int = MAX_MESSAGE) -> list[str]:
-    """Cut at line breaks so no chunk exceeds ``limit`` (a single over-long line is cut hard)."""
-    pieces = [raw[i : i + limit] for raw in text.split("\n") for i in range(0, max(len(raw), 1), limit)]
-    chunks: list[str] = []
-    current = ""
-    for piece in pieces:
-        candidate = f"{current}\n{piece}" if current else piece
-        if len(candidate) > limit:
-            chunks.append(current)
-            current = piece
-        else:
-            current = candidate
-    if current or not chunks:
-        chunks.append(current)
-    return chunks
+    """Message-sized chunks; always at least one, so an empty reply still answers."""
+    return textsplit.split(text, limit) or [text[:limit]]
 
 
 def keyboard(buttons: list[Button]) -> InlineKeyboardMarkup | None:

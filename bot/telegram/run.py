@@ -11,40 +11,18 @@ from __future__ import annotations
 import argparse
 import logging
 import os
-from pathlib import Path
+
+from bot import secrets
 
 log = logging.getLogger(__name__)
 
 
-class RedactToken(logging.Filter):
-    """Replace the token wherever it appears in a log record's message or arguments."""
-
-    def __init__(self, secret: str) -> None:
-        super().__init__()
-        self.secret = secret
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if self.secret:
-            message = record.getMessage()
-            if self.secret in message:
-                record.msg, record.args = message.replace(self.secret, "<token>"), None
-        return True
-
-
 def install_redaction(secret: str) -> None:
-    for handler in logging.getLogger().handlers:
-        handler.addFilter(RedactToken(secret))
-    logging.getLogger("httpx").setLevel(logging.WARNING)
+    secrets.install_redaction(secret, quiet=("httpx",))
 
 
 def read_token() -> str:
-    token = os.environ.get("TELEGRAM_BOT_TOKEN", "").strip()
-    path = os.environ.get("TELEGRAM_BOT_TOKEN_FILE")
-    if not token and path:
-        token = Path(path).read_text(encoding="utf-8").strip()
-    if not token:
-        raise SystemExit("set TELEGRAM_BOT_TOKEN (or TELEGRAM_BOT_TOKEN_FILE) to the bot's token")
-    return token
+    return secrets.read_token("TELEGRAM_BOT_TOKEN")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
