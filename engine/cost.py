@@ -30,6 +30,9 @@ class Quote:
 
 
 def monthly(offer: Offer) -> float:
+    """Monthly price; hardware the user already owns costs nothing to rent."""
+    if offer.owned:
+        return 0.0
     if offer.price_month is not None:
         return offer.price_month
     assert offer.price_hour is not None
@@ -45,6 +48,8 @@ def always_on(offer: Offer, machines: int = 1) -> Quote:
 
 def job(offer: Offer, hours: float, machines: int = 1) -> Quote:
     """Cost of holding ``machines`` of ``offer`` for ``hours``, at the offer's billing granularity."""
+    if offer.owned:
+        return Quote(0.0, offer.currency, "total", hours, "hour")
     if offer.price_hour is not None:
         billed = max(hours, offer.min_rental_hours if offer.price_month is None else 0.0)
         by_hour = billed * offer.price_hour * machines

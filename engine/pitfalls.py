@@ -338,6 +338,22 @@ def china_variant_limits(ctx: Context, pick: Candidate | None, req: Option | Non
     )
 
 
+def own_hardware_is_enough(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
+    """The user's own cards can do the job: say so before they rent anything."""
+    if not ctx.workload.gpu_owned or req is None or req.machines > 1:
+        return None
+    return finding(
+        "own_hardware_is_enough",
+        "high",
+        gpu=req.gpu_name,
+        gpus=req.count,
+        total_gib=req.memory_gib["total"],
+        capacity_gib=req.capacity_gib,
+        pick_monthly=round(pick.monthly.amount) if pick else None,
+        currency=ctx.kb.catalog.currency,
+    )
+
+
 def free_gpu_platform_limits(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
     if not ctx.workload.free_platform:
         return None
@@ -351,6 +367,7 @@ def free_gpu_platform_limits(ctx: Context, pick: Candidate | None, req: Option |
 
 
 RULES: tuple[Rule, ...] = (
+    own_hardware_is_enough,
     inference_on_training_machine,
     training_on_inference_card,
     pcie_card_sold_as_nvlink_trainer,

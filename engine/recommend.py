@@ -171,7 +171,7 @@ def _requested(ctx: Context) -> Option | None:
     if w.gpu is None:
         return None
     count = w.gpu_count or w.gpus or 1
-    offer = _offer_for(ctx.kb, w.gpu, count)
+    offer = _owned_offer(ctx.kb, w.gpu, count) if w.gpu_owned else _offer_for(ctx.kb, w.gpu, count)
     if offer is None:
         return None
     if ctx.task == "infer":
@@ -187,6 +187,21 @@ def _requested(ctx: Context) -> Option | None:
         return None
     best = sorted(cands, key=lambda c: rank_key(c, ctx))[0]
     return Option.of(best, "requested", within_budget(best, ctx))
+
+
+def _owned_offer(kb: Knowledge, gpu: str, count: int) -> Offer:
+    """The user's own cards, as an offer that costs nothing (PCIe between them unless they say otherwise)."""
+    spec = kb.gpus[gpu]
+    link = "none" if count == 1 else ("nvlink" if spec.form_factor == "sxm" else "pcie")
+    return Offer(
+        id=f"own-{gpu}-{count}x",
+        gpu=gpu,
+        count=count,
+        interconnect=link,
+        owned=True,
+        currency=kb.catalog.currency,
+        source="the user's own hardware",
+    )
 
 
 def _offer_for(kb: Knowledge, gpu: str, count: int) -> Offer | None:

@@ -165,11 +165,12 @@ class Offer(_Record):
     nvme_tb: NonNegativeFloat | None = None
     network_gbps: NonNegativeFloat | None = None
     order_url: str | None = None
+    owned: bool = False
     source: str = Field(min_length=4)
 
     @model_validator(mode="after")
     def _check(self) -> Offer:
-        if self.price_month is None and self.price_hour is None:
+        if self.price_month is None and self.price_hour is None and not self.owned:
             raise ValueError(f"{self.id}: an offer needs price_month or price_hour")
         if self.mig_profile and self.slice_memory_gib is None:
             raise ValueError(f"{self.id}: a MIG slice needs slice_memory_gib")

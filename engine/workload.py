@@ -88,6 +88,7 @@ class Workload(BaseModel):
     # common
     gpu: str | None = None
     gpu_count: PositiveInt | None = Field(None, le=4096)
+    gpu_owned: bool | None = None
     budget: Budget | None = None
     duration_hours: PositiveFloat | None = Field(None, le=87_600)
     always_on: bool | None = None

@@ -210,3 +210,11 @@ def test_analyze_reads_a_pasted_sheet_and_flags_pcie_trainers(dialog: Dialog) ->
 def test_analyze_without_a_sheet_explains_itself(dialog: Dialog) -> None:
     reply, _ = dialog.handle(ConversationState(lang="en"), "/analyze")
     assert "Paste" in reply.text
+
+
+def test_a_users_own_capable_card_is_recommended_before_renting(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "我有一张4090，想用 LoRA 微调 7B，数据 1亿 token")
+    assert reply.plan is not None and reply.plan.requested is not None
+    assert reply.plan.requested.cost.amount == 0
+    assert reply.plan.pitfalls[0].id == "own_hardware_is_enough"
+    assert "4090" in reply.text

@@ -221,6 +221,14 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "bandwidth_gbs": 2039.0,
     },
     "free_gpu_platform_limits": {"session_hours": 12, "job_hours": 30.5},
+    "own_hardware_is_enough": {
+        "gpu": "NVIDIA GeForce RTX 4090",
+        "gpus": 1,
+        "total_gib": 19.4,
+        "capacity_gib": 23.6,
+        "pick_monthly": 1750,
+        "currency": "CNY",
+    },
     "software_stack_matters": {
         "runtime": "vLLM",
         "baseline": "Hugging Face transformers (generate, eager)",
@@ -303,6 +311,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "pcie_card_sold_as_nvlink_trainer": ("efficiency",),
     "release_training_machine": ("hours",),
     "free_gpu_platform_limits": ("job_hours",),
+    "own_hardware_is_enough": ("pick_monthly",),
     "what_if_double_concurrency": ("gpu", "gpus", "amount"),
     "what_if_double_qps": ("gpu", "gpus", "amount"),
     "what_if_longer_context": ("gpu", "gpus", "amount"),

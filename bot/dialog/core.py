@@ -194,7 +194,7 @@ class Dialog:
     def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]:
         """The plan for the current slots, or a localized reason why there is none."""
         try:
-            workload = to_workload(state.slots)
+            workload = to_workload(state.slots, state.gpu_owned)
             key = workload.model_dump_json()
             with self._plans_lock:
                 plan = self._plans.get(key)

@@ -25,5 +25,8 @@ def workload_fields(slots: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
-def to_workload(slots: dict[str, Any]) -> Workload:
-    return Workload.model_validate(workload_fields(slots))
+def to_workload(slots: dict[str, Any], gpu_owned: bool = False) -> Workload:
+    fields = workload_fields(slots)
+    if gpu_owned and "gpu" in fields:
+        fields["gpu_owned"] = True
+    return Workload.model_validate(fields)
