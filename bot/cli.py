@@ -139,9 +139,11 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.set_defaults(func=_analyze)
     from bot.charts.cli import add_chart_command
     from bot.discord.run import add_discord_command
+    from bot.web.run import add_web_command
 
     add_chart_command(sub)
     add_discord_command(sub)
+    add_web_command(sub)
     from bot.telegram.run import add_arguments as telegram_arguments
 
     tg = sub.add_parser("telegram", help="run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)")

@@ -15,6 +15,7 @@ from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
 
 WINDOW_S = 60.0
+PRUNE_AT = 10_000
 
 
 class RateLimiter:
@@ -25,6 +26,8 @@ class RateLimiter:
 
     def allow(self, key: Hashable) -> bool:
         now = self.clock()
+        if len(self._seen) > PRUNE_AT:
+            self._prune(now)
         q = self._seen.setdefault(key, deque())
         while q and now - q[0] > WINDOW_S:
             q.popleft()
@@ -32,6 +35,12 @@ class RateLimiter:
             return False
         q.append(now)
         return True
+
+    def _prune(self, now: float) -> None:
+        """Forget keys idle for a whole window, so keys from the internet cannot grow memory forever."""
+        idle = [k for k, q in self._seen.items() if not q or now - q[-1] > WINDOW_S]
+        for k in idle:
+            del self._seen[k]
 
 
 class ConversationLocks:

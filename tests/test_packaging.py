@@ -42,6 +42,9 @@ def test_wheel_install_finds_knowledge_outside_the_source_tree(tmp_path: Path) -
     env = {**os.environ, "PYTHONPATH": f"{target}{os.pathsep}{sysconfig.get_paths()['purelib']}"}
     probe = (
         "import knowledge, engine, bot, locales, pathlib;"
+        "from importlib import resources;"
+        "assert resources.files('bot').joinpath('web/static/widget.js').read_text();"
+        "assert locales.messages('zh') and locales.messages('en');"
         "kb = knowledge.load();"
         "assert 'site' in pathlib.Path(knowledge.__file__).parts[-3:-1] or 'site' in knowledge.__file__;"
         "print(len(kb.gpus), len(kb.models), len(kb.catalog.offers))"

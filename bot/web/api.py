@@ -1,0 +1,161 @@
+"""HTTP handlers: chat turns through the dialog core, the engine contract, the operator catalog.
+
+Each handler reads a body, calls the one function that answers it and returns a model
+from ``bot.web.schemas`` (the shapes the OpenAPI document promises). Chat state lives
+in the shared SQLite store under platform "web", chat = user = session id; every
+dialog and store call runs on the event loop thread, between two awaits, so turns of
+one session never interleave.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hmac
+import json
+import logging
+import secrets
+from collections.abc import Callable
+from typing import TypeVar
+
+from aiohttp import web
+from pydantic import BaseModel, ValidationError
+
+from bot.contract import ContractError, engine_payload, parse_workload, validation_payload
+from bot.terminal import reply_json
+from bot.web.catalog import CSV_TYPES, YAML_TYPES, CatalogError, order_links, parse_upload, with_catalog
+from bot.web.context import CONTEXT, WebContext
+from bot.web.errors import ApiError, error, rate_limited
+from bot.web.guard import read_body
+from bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse, WebPlan
+from engine.errors import EngineError
+from engine.estimate import estimate as estimate_workload
+from engine.recommend import recommend as recommend_workload
+from engine.results import Plan
+from engine.sheet import analyze as analyze_sheet
+from engine.specs import Knowledge
+from engine.workload import Workload
+
+log = logging.getLogger(__name__)
+PLATFORM = "web"
+M = TypeVar("M", bound=BaseModel)
+
+
+def model_response(model: BaseModel) -> web.Response:
+    return web.Response(text=model.model_dump_json(), content_type="application/json")
+
+
+async def read_text(request: web.Request) -> str:
+    try:
+        return (await read_body(request)).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(422, "the body is not UTF-8 text", code="invalid_json") from exc
+
+
+async def read_model(request: web.Request, model: type[M]) -> M:
+    text = await read_text(request)
+    try:
+        data = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise error(422, f"not valid JSON: {exc.msg} at line {exc.lineno}", code="invalid_json") from exc
+    if not isinstance(data, dict):
+        raise error(422, "expected a JSON object", code="invalid_json")
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as exc:
+        payload = validation_payload(exc)
+        if payload["error"]["field"] == "" and exc.errors()[0]["type"] == "text_or_button":
+            payload["error"]["field"] = payload["error"]["errors"][0]["field"] = "text"
+        raise ApiError(422, payload) from exc
+
+
+def web_plan(plan: Plan, kb: Knowledge) -> WebPlan:
+    return WebPlan.model_validate(order_links(plan, kb.catalog))
+
+
+# --- chat ---------------------------------------------------------------------------
+async def chat(request: web.Request) -> web.Response:
+    ctx = request.app[CONTEXT]
+    body = await read_model(request, ChatRequest)
+    session = body.session_id or secrets.token_urlsafe(18)
+    if not ctx.per_session.allow(("session", session)):
+        raise rate_limited("conversation")
+    state = ctx.store.load(PLATFORM, session, session)
+    if body.lang and state.turns == 0 and not state.lang_locked:
+        state = state.model_copy(update={"lang": body.lang})
+    if body.button is not None:
+        reply, state = ctx.dialog.press(state, body.button)
+    else:
+        reply, state = ctx.dialog.handle(state, body.text or "")
+    ctx.store.save(PLATFORM, session, session, state)
+    typed = body.button if body.button is not None else body.text or ""
+    if reply.kind == "answer" and reply.plan is not None and not typed.startswith("/"):
+        ctx.store.log_plan(PLATFORM, reply.plan)
+    out = {**reply_json(reply), "session_id": session, "kind": reply.kind, "plan": None}
+    if reply.plan is not None:
+        out["plan"] = web_plan(reply.plan, ctx.dialog.kb)
+    return model_response(ChatResponse.model_validate(out))
+
+
+# --- the engine contract ------------------------------------------------------------
+async def _run_engine(request: web.Request, run: Callable[[Workload, Knowledge], M]) -> tuple[M, Knowledge]:
+    kb = request.app[CONTEXT].dialog.kb
+    text = await read_text(request)
+    try:
+        workload = parse_workload(text)
+        return await asyncio.to_thread(run, workload, kb), kb
+    except ContractError as exc:
+        raise ApiError(422, exc.payload) from exc
+    except EngineError as exc:
+        raise ApiError(422, engine_payload(exc)) from exc
+
+
+async def estimate(request: web.Request) -> web.Response:
+    result, _ = await _run_engine(request, estimate_workload)
+    return model_response(result)
+
+
+async def recommend(request: web.Request) -> web.Response:
+    plan, kb = await _run_engine(request, recommend_workload)
+    return model_response(web_plan(plan, kb))
+
+
+async def analyze(request: web.Request) -> web.Response:
+    body = await read_model(request, AnalyzeRequest)
+    kb = request.app[CONTEXT].dialog.kb
+    return model_response(await asyncio.to_thread(analyze_sheet, body.text, kb))
+
+
+# --- the operator catalog -----------------------------------------------------------
+async def get_catalog(request: web.Request) -> web.Response:
+    return model_response(request.app[CONTEXT].dialog.kb.catalog)
+
+
+def authorize(request: web.Request, ctx: WebContext) -> None:
+    """Bearer token, compared in constant time: 401 without credentials, 403 with wrong ones."""
+    token = ctx.config.admin_token
+    if not token:
+        raise error(403, "the admin API is disabled: start the server with an admin token")
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not given:
+        exc = error(401, "send 'Authorization: Bearer <admin token>'", field="Authorization")
+        exc.headers["WWW-Authenticate"] = 'Bearer realm="gpu-advisor admin"'
+        raise exc
+    if not hmac.compare_digest(given.strip().encode(), token.encode()):
+        log.warning("admin catalog upload refused: wrong token from %s", request.remote)
+        raise error(403, "wrong admin token", field="Authorization")
+
+
+async def put_catalog(request: web.Request) -> web.Response:
+    ctx = request.app[CONTEXT]
+    authorize(request, ctx)
+    kind = request.content_type
+    if kind not in CSV_TYPES | YAML_TYPES:
+        raise error(415, "send the catalog as text/csv or application/yaml", field="Content-Type")
+    body = await read_body(request)
+    try:
+        catalog = parse_upload(body, kind, request.query.get("operator"), ctx.dialog.kb)
+    except CatalogError as exc:
+        raise ApiError(422, exc.payload) from exc
+    ctx.dialog.reload(with_catalog(ctx.dialog.kb, catalog))
+    log.info("catalog replaced: %s, %d offers", catalog.operator, len(catalog.offers))
+    return model_response(CatalogUploaded(operator=catalog.operator, offers=len(catalog.offers)))

@@ -1,0 +1,88 @@
+"""The web API's own request and response bodies; the OpenAPI document is built from these.
+
+Workload, Estimate, Catalog and SheetAnalysis are the engine's models, reused as they
+are. ``WebPlan`` is the engine's Plan with each option's ``order_url`` (where the
+rental site takes the order) filled in from the active catalog.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic_core import PydanticCustomError
+
+from bot.dialog.reply import MAX_PAYLOAD_BYTES, Button
+from engine.results import Option, Plan
+
+SESSION_ID = r"^[A-Za-z0-9_-]{16,64}$"
+
+
+class ChatRequest(BaseModel):
+    """One chat turn: either what the user typed or the payload of the button they pressed."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    session_id: str | None = Field(None, pattern=SESSION_ID, description="omit to start a conversation")
+    text: str | None = None
+    button: str | None = Field(None, max_length=MAX_PAYLOAD_BYTES)
+    lang: Literal["zh", "en"] | None = Field(None, description="the site's language, used on the first turn")
+
+    @model_validator(mode="after")
+    def _one_input(self) -> ChatRequest:
+        if (self.text is None) == (self.button is None):
+            raise PydanticCustomError("text_or_button", "send exactly one of 'text' or 'button'")
+        return self
+
+
+class WebOption(Option):
+    order_url: str | None = Field(None, description="the operator's order page for this offer")
+
+
+class WebPlan(Plan):
+    recommendation: WebOption | None
+    serving: WebOption | None = None
+    # Read-only output: narrowing the element type is safe though mypy sees list as invariant.
+    alternatives: list[WebOption] = Field(default_factory=list)  # type: ignore[assignment]
+    requested: WebOption | None = None
+
+
+class ChatResponse(BaseModel):
+    session_id: str
+    kind: str
+    text: str
+    buttons: list[Button]
+    lang: str
+    requirements: dict[str, Any]
+    plan: WebPlan | None
+
+
+class AnalyzeRequest(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    text: str = Field(description="a server configuration sheet, as pasted")
+
+
+class FieldError(BaseModel):
+    field: str
+    type: str
+    message: str
+
+
+class ErrorDetail(BaseModel):
+    code: str
+    field: str | None
+    message: str
+    errors: list[FieldError] | None = None
+    values: dict[str, Any] | None = None
+    row: int | None = Field(None, description="1-based offer row of a rejected catalog")
+    retry_after: int | None = None
+
+
+class ErrorResponse(BaseModel):
+    error: ErrorDetail
+
+
+class CatalogUploaded(BaseModel):
+    operator: str
+    offers: int
