@@ -31,7 +31,6 @@ unless told not to (discord.py treats a 429 without it as a Cloudflare ban).
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import itertools
 import json
 import re
@@ -43,6 +42,8 @@ from types import TracebackType
 from typing import Any, Self
 
 from aiohttp import WSMsgType, web
+
+from tests.fakes.signal import Signal
 
 Json = dict[str, Any]
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
@@ -153,21 +154,6 @@ class _Fault:
     seconds: float = 0.0
 
 
-class _Signal:
-    """A broadcast "something changed" for waiters (asyncio.Condition without the lock dance)."""
-
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
-
-    def fire(self) -> None:
-        self._event.set()
-        self._event = asyncio.Event()
-
-    async def wait(self, timeout: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), timeout)
-
-
 class FakeDiscord:
     """Discord's API v10 and gateway on 127.0.0.1:<free port>, with recording and fault injection."""
 
@@ -188,7 +174,7 @@ class FakeDiscord:
         self._session: web.WebSocketResponse | None = None
         self._sessions = 0
         self._seq = 0
-        self._changed = _Signal()
+        self._changed = Signal()
         self._runner: web.AppRunner | None = None
 
     # ---- lifecycle -------------------------------------------------------------------------

@@ -20,7 +20,6 @@ pollers at once, messages to a migrated group or to a user who blocked the bot.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import html
 import json
 import re
@@ -35,6 +34,8 @@ from urllib.parse import urlsplit
 
 import aiohttp
 from aiohttp import web
+
+from tests.fakes.signal import Signal
 
 Json = dict[str, Any]
 ChatType = Literal["private", "group", "supergroup"]
@@ -145,21 +146,6 @@ class _Fault:
     seconds: float = 0.0
 
 
-class _Signal:
-    """Wakes every waiter on a change; firing is synchronous so the sync injectors can fire it."""
-
-    def __init__(self) -> None:
-        self._event = asyncio.Event()
-
-    def fire(self) -> None:
-        self._event.set()
-        self._event = asyncio.Event()
-
-    async def wait(self, timeout: float) -> None:
-        with contextlib.suppress(TimeoutError):
-            await asyncio.wait_for(self._event.wait(), timeout)
-
-
 class FakeTelegram:
     """The Bot API on 127.0.0.1:<free port>: methods, test-side injectors, recording, faults."""
 
@@ -183,7 +169,7 @@ class FakeTelegram:
         self._duplicate_next = False
         self._poll_generation = 0
         self._closing = False
-        self._updates_changed, self._calls_changed = _Signal(), _Signal()
+        self._updates_changed, self._calls_changed = Signal(), Signal()
         self._runner: web.AppRunner | None = None
         self._methods: dict[str, Callable[[Call], Awaitable[Any]]] = {
             name.lower(): handler for name, handler in self._method_table().items()
