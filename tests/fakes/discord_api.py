@@ -12,7 +12,7 @@ Discord: point ``discord.http.Route.BASE`` at :attr:`FakeDiscord.api_base` and
         ix = await fake.slash(alice, "advise", text="部署 13B")
         [answer] = await fake.replies(ix)
 
-Gateway (https://discord.com/developers/docs/events/gateway): HELLO, HEARTBEAT → ACK,
+Gateway (Discord developer docs, "Gateway events"): HELLO, HEARTBEAT → ACK,
 IDENTIFY → READY (one unavailable guild) then GUILD_CREATE; interactions arrive as
 INTERACTION_CREATE dispatches. Frames are sent as text, which discord.py accepts
 despite asking for zlib-stream.
@@ -49,7 +49,7 @@ Json = dict[str, Any]
 EPHEMERAL, LOADING = 1 << 6, 1 << 7
 CALLBACK_WINDOW_S = 3.0
 _NAME = re.compile(r"^[-_\w]{1,32}$")
-# Discord's locales (https://discord.com/developers/docs/reference#locales)
+# Discord's locales (developer docs, "Reference: Locales")
 # fmt: off
 _LOCALES = frozenset({
     "id", "da", "de", "en-GB", "en-US", "es-ES", "es-419", "fr", "hr", "it", "lt", "hu", "nl", "no",

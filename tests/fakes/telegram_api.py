@@ -2,7 +2,7 @@
 
 Transport tests must exercise PTB's own request encoding, response parsing, retries and long
 polling (STYLE.md §7), so instead of mocking our adapter we answer PTB's HTTP requests the way
-api.telegram.org does (https://core.telegram.org/bots/api#making-requests): ``{"ok": true,
+the real Bot API does (its documentation, "Making requests"): ``{"ok": true,
 "result": ...}`` or ``{"ok": false, "error_code": ..., "description": ..., "parameters": ...}``.
 
     async with FakeTelegram() as tg:
