@@ -96,6 +96,44 @@ def echo(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
     return app
 
 
+def echo_sized(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
+    """An echo bot whose reply is as long as a typical answer of ours, in HTML with two buttons.
+
+    Separates what a long reply costs the transport (PTB encoding, the server parsing and
+    checking the HTML, the Message coming back) from what our handlers cost.
+    """
+    from telegram import InlineKeyboardButton, InlineKeyboardMarkup
+
+    body = (
+        "<b>✅ 推荐：1× NVIDIA T4（t4-1x）· ¥900/月</b>\n"
+        + "• 每张 NVIDIA T4：权重 6.9 GiB + KV 2.3 GiB\n" * 24
+    )
+    markup = InlineKeyboardMarkup(
+        [
+            [
+                InlineKeyboardButton("为什么？", callback_data="/why"),
+                InlineKeyboardButton("费用明细", callback_data="/cost"),
+            ]
+        ]
+    )
+
+    async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.effective_message is not None:
+            await update.effective_message.reply_text(body, parse_mode="HTML", reply_markup=markup)
+
+    app = (
+        Application.builder()
+        .token(TOKEN)
+        .base_url(tg.base_url)
+        .base_file_url(tg.base_url)
+        .rate_limiter(AIORateLimiter(overall_max_rate=0, max_retries=3))
+        .concurrent_updates(64)
+        .build()
+    )
+    app.add_handler(MessageHandler(filters.ALL, reply))
+    return app
+
+
 async def drive(factory: AppFactory, chats: int, turns: int, tmp: Path) -> RunResult:
     """All chats send turn k at once; wait for every reply; repeat. Count lost and duplicated replies."""
     async with FakeTelegram() as tg:
@@ -181,6 +219,7 @@ async def main_async(chats: int, turns: int) -> int:
         tmp = Path(tmpdir)
         mine = await drive(ours, chats, turns, tmp)
         base = await drive(echo, chats, turns, tmp)
+        sized = await drive(echo_sized, chats, turns, tmp)
         per_conv = bytes_per_conversation(tmp)
         cold = await cold_start_s(tmp)
     print(
@@ -190,7 +229,7 @@ async def main_async(chats: int, turns: int) -> int:
     rows: list[tuple[str, ...]] = [
         ("application", "msgs", "wall s", "msgs/s", "p50 ms", "p99 ms", "lost", "dup")
     ]
-    for name, r in (("gpu-advisor", mine), ("echo", base)):
+    for name, r in (("gpu-advisor", mine), ("echo", base), ("echo, answer-sized reply", sized)):
         rows.append(
             (
                 name,
@@ -205,6 +244,7 @@ async def main_async(chats: int, turns: int) -> int:
         )
     print(table(rows))
     print(f"throughput ratio gpu-advisor/echo: {mine.per_second / base.per_second:.2f}x (target >= 0.9x)")
+    print(f"throughput ratio gpu-advisor/answer-sized echo: {mine.per_second / sized.per_second:.2f}x")
     print(f"cold start to first reply: {cold:.2f} s; stored state: {per_conv:.0f} bytes per conversation")
     ratio = statistics.median(mine.latencies_ms) / statistics.median(base.latencies_ms)
     print(f"median latency ratio: {ratio:.2f}x")
