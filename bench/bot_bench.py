@@ -21,9 +21,10 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from telegram import Update
 from telegram.ext import AIORateLimiter, Application, ContextTypes, MessageHandler, filters
@@ -47,6 +48,7 @@ SCRIPT = (
     "LoRA",
     "1亿 token",
 )
+Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None]]
 AppFactory = Callable[[FakeTelegram, Path], Application]  # type: ignore[type-arg]
 
 
@@ -78,11 +80,8 @@ def ours(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
     return build_application(config, dialog=Dialog(knowledge.load()), store=Store(tmp / "bench.db"))
 
 
-def echo(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
-    async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-        if update.effective_message is not None:
-            await update.effective_message.reply_text("ok")
-
+def _echo_app(tg: FakeTelegram, reply: Handler) -> Application:  # type: ignore[type-arg]
+    """An Application with our builder settings whose only handler is ``reply``."""
     app = (
         Application.builder()
         .token(TOKEN)
@@ -94,6 +93,14 @@ def echo(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
     )
     app.add_handler(MessageHandler(filters.ALL, reply))
     return app
+
+
+def echo(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
+    async def reply(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+        if update.effective_message is not None:
+            await update.effective_message.reply_text("ok")
+
+    return _echo_app(tg, reply)
 
 
 def echo_sized(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type-arg]
@@ -121,17 +128,7 @@ def echo_sized(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type
         if update.effective_message is not None:
             await update.effective_message.reply_text(body, parse_mode="HTML", reply_markup=markup)
 
-    app = (
-        Application.builder()
-        .token(TOKEN)
-        .base_url(tg.base_url)
-        .base_file_url(tg.base_url)
-        .rate_limiter(AIORateLimiter(overall_max_rate=0, max_retries=3))
-        .concurrent_updates(64)
-        .build()
-    )
-    app.add_handler(MessageHandler(filters.ALL, reply))
-    return app
+    return _echo_app(tg, reply)
 
 
 async def drive(factory: AppFactory, chats: int, turns: int, tmp: Path) -> RunResult:

@@ -9,14 +9,17 @@ mistakes first.
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import replace
 
 from engine import myths
 from engine.candidates import Candidate
 from engine.findings import Finding, finding
 from engine.interconnect import link_gbs, tp_decode_comm_s
+from engine.memory import training_memory
 from engine.results import Option
 from engine.search_context import Context
 from engine.specs import GpuSpec
+from engine.units import GiB
 
 Rule = Callable[[Context, Candidate | None, Option | None], Finding | None]
 
@@ -50,7 +53,7 @@ def inference_on_training_machine(ctx: Context, pick: Candidate | None, req: Opt
         pick_gpu=pick.gpu.name,
         pick_gpus=needed,
         saving_monthly=round(req.monthly_cost.amount - pick.monthly.amount),
-        utilization_pct=round(100 * min(1.0, (req.replicas or 1) and _load_share(ctx, req)), 1),
+        utilization_pct=round(100 * min(1.0, _load_share(ctx, req)), 1),
         currency=pick.monthly.currency,
     )
 
@@ -59,12 +62,8 @@ def _load_share(ctx: Context, req: Option) -> float:
     """Share of the requested machine's serving capacity the workload uses."""
     s = ctx.serve
     assert s is not None
-    demand = (
-        s.qps
-        if s.qps
-        else s.concurrency / max(req.batch or 1, 1) * (req.requests_per_s or 0) / max(req.replicas or 1, 1)
-    )
     per_replica = (req.requests_per_s or 0) / max(req.replicas or 1, 1)
+    demand = s.qps if s.qps else s.concurrency / max(req.batch or 1, 1) * per_replica
     per_machine = per_replica * max(1, req.count // max(req.tensor_parallel or 1, 1))
     return demand / per_machine if per_machine else 1.0
 
@@ -89,11 +88,6 @@ def training_on_inference_card(ctx: Context, pick: Candidate | None, req: Option
 
 
 def _need_on(ctx: Context, gpu: GpuSpec) -> float:
-    from dataclasses import replace
-
-    from engine.memory import training_memory
-    from engine.units import GiB
-
     assert ctx.train is not None
     n = ctx.workload.gpu_count or 1
     setup = replace(ctx.train, gpus=n, zero_stage=0 if n == 1 else 3, weight_dtype="fp16")
@@ -302,8 +296,6 @@ def monthly_rental_for_short_job(ctx: Context, pick: Candidate | None, req: Opti
 def kv_cache_dominates(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
     if ctx.task != "infer" or pick is None or pick.memory.kv_cache <= pick.memory.weights:
         return None
-    from engine.units import GiB
-
     return finding(
         "kv_cache_dominates",
         "warn",

@@ -7,6 +7,8 @@ surface quotes the same figures.
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from engine.candidates import Candidate
 from engine.dtypes import FORMATS
 from engine.findings import Finding, finding
@@ -151,8 +153,6 @@ def _training_steps(ctx: Context, c: Candidate) -> list[Finding]:
 
 
 def _single(s: TrainSetup, c: Candidate) -> TrainSetup:
-    from dataclasses import replace
-
     return replace(s, method=c.method or s.method, gpus=1, zero_stage=0)
 
 
@@ -180,8 +180,6 @@ def no_fit(ctx: Context) -> list[Finding]:
     gpu = ctx.kb.gpus[biggest.gpu]
     need = None
     if ctx.train is not None:
-        from dataclasses import replace
-
         need = training_memory(ctx.arch, replace(ctx.train, gpus=biggest.count, zero_stage=3)).total
     return [
         _shape(ctx),
