@@ -14,7 +14,8 @@ from __future__ import annotations
 import json
 import sqlite3
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -64,6 +65,25 @@ def _v3(db: sqlite_utils.Database) -> None:
     )
 
 
+_LOG_PLAN_COLUMNS = (
+    "ts",
+    "platform",
+    "task",
+    "model",
+    "params_b",
+    "offer",
+    "gpu",
+    "gpus",
+    "amount",
+    "currency",
+    "per",
+    "status",
+    "text",
+)
+_LOG_PLAN = (
+    f"insert into plans_log ({', '.join(_LOG_PLAN_COLUMNS)})"
+    f" values ({', '.join('?' * len(_LOG_PLAN_COLUMNS))})"
+)
 MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_v1, _v2, _v3)
 SEEN_KEEP_S = 86_400.0
 PRUNE_EVERY = 500
@@ -111,6 +131,21 @@ class Store:
                 pk="key",
             )
 
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One write transaction (BEGIN IMMEDIATE takes the write lock at once, so a second process
+        waits at the start instead of failing midway); nested use joins the outer one."""
+        if self.db.conn.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        self.db.execute("COMMIT")
+
     def load(self, platform: str, chat_id: str | int, user_id: str | int) -> ConversationState:
         rows = self.db.execute(
             "select state from conversations where platform = ? and chat_id = ? and user_id = ?",
@@ -121,16 +156,12 @@ class Store:
         return ConversationState.model_validate(migrate_state(json.loads(rows[0][0])))
 
     def save(self, platform: str, chat_id: str | int, user_id: str | int, state: ConversationState) -> None:
-        self.db.table("conversations").upsert(
-            {
-                "platform": platform,
-                "chat_id": str(chat_id),
-                "user_id": str(user_id),
-                "state": state.model_dump_json(),
-                "lang": state.lang,
-                "updated_at": time.time(),
-            },
-            pk=("platform", "chat_id", "user_id"),
+        # Plain SQL: this runs after every turn, and sqlite-utils' upsert rebuilds its query each call.
+        self.db.execute(
+            "insert into conversations (platform, chat_id, user_id, state, lang, updated_at)"
+            " values (?, ?, ?, ?, ?, ?) on conflict (platform, chat_id, user_id) do update set"
+            " state = excluded.state, lang = excluded.lang, updated_at = excluded.updated_at",
+            [platform, str(chat_id), str(user_id), state.model_dump_json(), state.lang, time.time()],
         )
 
     def first_time(self, platform: str, update_id: str | int) -> bool:
@@ -157,23 +188,22 @@ class Store:
 
     def log_plan(self, platform: str, plan: Plan, text: str | None = None) -> None:
         rec = plan.recommendation
-        self.db.table("plans_log").insert(
-            {
-                "ts": time.time(),
-                "platform": platform,
-                "task": plan.task,
-                "model": plan.model.id,
-                "params_b": plan.model.params_b,
-                "offer": rec.offer if rec else None,
-                "gpu": rec.gpu if rec else None,
-                "gpus": rec.count * rec.machines if rec else None,
-                "amount": rec.cost.amount if rec else None,
-                "currency": rec.cost.currency if rec else None,
-                "per": rec.cost.per if rec else None,
-                "status": plan.status,
-                "text": text if self.log_text else None,
-            }
-        )
+        row = {
+            "ts": time.time(),
+            "platform": platform,
+            "task": plan.task,
+            "model": plan.model.id,
+            "params_b": plan.model.params_b,
+            "offer": rec.offer if rec else None,
+            "gpu": rec.gpu if rec else None,
+            "gpus": rec.count * rec.machines if rec else None,
+            "amount": rec.cost.amount if rec else None,
+            "currency": rec.cost.currency if rec else None,
+            "per": rec.cost.per if rec else None,
+            "status": plan.status,
+            "text": text if self.log_text else None,
+        }
+        self.db.execute(_LOG_PLAN, [row[c] for c in _LOG_PLAN_COLUMNS])
 
     def stats(self) -> dict[str, Any]:
         """Operator statistics: conversations, plans, and the most recommended offers."""

@@ -1,4 +1,8 @@
-"""kill -9 the Telegram bot mid-dialog, start it again: the conversation resumes."""
+"""kill -9 the Telegram bot mid-dialog, start it again: the conversation resumes.
+
+The bot runs its turns in a worker process, as it does in production on a machine with
+two or more CPUs; the worker must not outlive the killed bot.
+"""
 
 from __future__ import annotations
 
@@ -24,6 +28,8 @@ async def start_bot(tg: FakeTelegram, db: Path) -> asyncio.subprocess.Process:
         tg.base_url,
         "--db",
         str(db),
+        "--workers",
+        "1",
         env=env,
         stdout=asyncio.subprocess.DEVNULL,
         stderr=asyncio.subprocess.PIPE,
@@ -33,18 +39,40 @@ async def start_bot(tg: FakeTelegram, db: Path) -> asyncio.subprocess.Process:
     return proc
 
 
+async def worker_of(proc: asyncio.subprocess.Process) -> int:
+    """The bot's turn worker, once it is up (Linux lists a process's children in /proc)."""
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    for _ in range(200):
+        pids = children.read_text().split()
+        if pids:
+            return int(pids[0])
+        await asyncio.sleep(0.1)
+    raise AssertionError("the bot started no worker process")
+
+
+def running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}/stat").read_text().split()[2] != "Z"
+
+
 async def test_a_killed_bot_resumes_the_conversation_after_restart(tmp_path: Path) -> None:
     db = tmp_path / "state.db"
     async with FakeTelegram() as tg:
         user = tg.user(77, "Kim", "zh")
         first = await start_bot(tg, db)
         try:
+            worker = await worker_of(first)
             tg.send_text(user, "我想部署一个13B的模型")
             await tg.wait_for("sendMessage", timeout=20)
         finally:
             first.send_signal(signal.SIGKILL)
-            await first.wait()
+            # wait() also waits for the stderr pipe, which an orphaned worker would hold open.
+            await asyncio.wait_for(first.wait(), 10)
         assert first.returncode == -signal.SIGKILL
+        assert not running(worker)
         second = await start_bot(tg, db)
         try:
             tg.send_text(user, "并发 8")

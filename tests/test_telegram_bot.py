@@ -16,7 +16,7 @@ from telegram.ext import Application
 import knowledge
 from bot.dialog import Dialog
 from bot.store import Store
-from bot.telegram.app import TelegramConfig, build_application, register_commands
+from bot.telegram.app import TelegramConfig, build_application, register_commands, turns_of
 from bot.telegram.run import install_redaction
 from tests.fakes.telegram_api import Call, FakeTelegram
 
@@ -32,7 +32,11 @@ async def tg() -> AsyncIterator[FakeTelegram]:
 
 @asynccontextmanager
 async def running(
-    tg: FakeTelegram, tmp_path: Path, admins: tuple[int, ...] = (), per_minute: int = 20
+    tg: FakeTelegram,
+    tmp_path: Path,
+    admins: tuple[int, ...] = (),
+    per_minute: int = 20,
+    workers: int = 0,
 ) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     config = TelegramConfig(
         token=TOKEN,
@@ -42,9 +46,11 @@ async def running(
         admin_ids=frozenset(admins),
         max_retries=3,
         messages_per_minute=per_minute,
+        workers=workers,
     )
     app = build_application(config, dialog=DIALOG, store=Store(tmp_path / "tg.db"))
     async with app:
+        await turns_of(app).start()  # what post_init does under run_polling
         await register_commands(app)
         await app.start()
         assert app.updater is not None
@@ -54,6 +60,28 @@ async def running(
         finally:
             await app.updater.stop()
             await app.stop()
+            await turns_of(app).stop()
+
+
+async def test_turns_in_a_worker_process_answer_like_turns_on_the_loop(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    """Production runs turns in worker processes; the conversation reads exactly the same."""
+    for workers, user_id in ((1, 2001), (0, 2002)):
+        user = tg.user(user_id, "W", lang="en")
+        folder = tmp_path / f"workers-{workers}"
+        folder.mkdir()
+        async with running(tg, folder, workers=workers) as app:
+            assert turns_of(app).pooled is bool(workers)
+            for text in ("serve a 13B model", "8 concurrent users", "24x7", "/cost"):
+                before = len(tg.calls_of("sendMessage"))
+                tg.send_text(user, text)
+                await tg.wait_for("sendMessage", count=before + 1)
+    pooled, local = (
+        [str(c.params["text"]) for c in tg.calls_of("sendMessage") if c.params["chat_id"] == uid]
+        for uid in (2001, 2002)
+    )
+    assert pooled == local and len(pooled) == 4 and "/mo" in pooled[2]
 
 
 def texts(calls: list[Call]) -> list[str]:

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 import locales
 from bot.dialog import cards, render, sheet_render
+from bot.dialog.plancache import View
 from bot.dialog.questions import QUESTIONS
 from bot.dialog.reply import Reply
 from bot.dialog.state import ConversationState
@@ -60,22 +61,22 @@ def plan(dialog: Dialog, state: ConversationState, arg: str) -> Result:
     return dialog.answer(new_state, [])
 
 
-def _with_plan(dialog: Dialog, state: ConversationState, show: Callable[[str, object], str]) -> Result:
+def _with_plan(dialog: Dialog, state: ConversationState, show: View) -> Result:
     if not state.answered:
         return dialog.say(state, "info", "dialog.no_plan_yet"), state
     p, error = dialog.plan_for(state)
     if p is None:
         return dialog.reply(state, "error", error or ""), state
-    reply = dialog.reply(state, "answer", show(state.lang, p), plan=p)
+    reply = dialog.reply(state, "answer", dialog.view(state, p, show), plan=p)
     return reply, state
 
 
 def why(dialog: Dialog, state: ConversationState, arg: str) -> Result:
-    return _with_plan(dialog, state, render.why)  # type: ignore[arg-type]
+    return _with_plan(dialog, state, render.why)
 
 
 def cost(dialog: Dialog, state: ConversationState, arg: str) -> Result:
-    return _with_plan(dialog, state, render.costs)  # type: ignore[arg-type]
+    return _with_plan(dialog, state, render.costs)
 
 
 def gpu(dialog: Dialog, state: ConversationState, arg: str) -> Result:

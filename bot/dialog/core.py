@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import logging
 import re
-import threading
 import unicodedata
-from collections import OrderedDict
 from typing import Any
 
 import locales
 from bot.dialog import render
 from bot.dialog.claims import claims_in, mentions_free_platform
+from bot.dialog.plancache import PlanCache, View
 from bot.dialog.questions import QUESTIONS, Question, missing, next_question
 from bot.dialog.reply import Button, Reply, ReplyKind
 from bot.dialog.state import ConversationState
@@ -54,22 +53,17 @@ class Dialog:
     def __init__(self, kb: Knowledge, vocab: Vocabulary | None = None) -> None:
         self.kb = kb
         self.vocab = vocab or vocabulary(kb)
-        self._plans: OrderedDict[str, Plan] = OrderedDict()
-        self._plans_lock = threading.Lock()  # surfaces may run turns in worker threads (Discord)
+        self.plans = PlanCache(PLAN_CACHE)
 
-    def _remember(self, key: str, plan: Plan) -> None:
-        """Plans are pure functions of the workload and catalog: keep the recent ones (/why, /cost reuse)."""
-        with self._plans_lock:
-            self._plans[key] = plan
-            if len(self._plans) > PLAN_CACHE:
-                self._plans.popitem(last=False)
+    def view(self, state: ConversationState, plan: Plan, render_view: View) -> str:
+        """A plan as text in the conversation's language, rendered once per cached plan."""
+        return self.plans.view(plan, state.lang, render_view)
 
     def reload(self, kb: Knowledge) -> None:
         """Swap in a new knowledge base (a reloaded price catalog); conversations are untouched."""
         self.kb = kb
         self.vocab = vocabulary(kb)
-        with self._plans_lock:
-            self._plans.clear()
+        self.plans.clear()
 
     def quick(self, text: str, lang: str | None = None, lock: bool = True) -> Reply:
         """One message, one answer, no follow-up questions: inline queries and one-shot asks.
@@ -184,7 +178,7 @@ class Dialog:
             return self.reply(state, "error", text), state
         state.answered = True
         # The pick and its cost come first; what was understood follows, for the record.
-        text = "\n".join([render.answer(state.lang, plan), *notes])
+        text = "\n".join([self.view(state, plan, render.answer), *notes])
         buttons = [
             Button(label=locales.t(state.lang, f"button.{c}"), payload=f"/{c}") for c in ("why", "cost")
         ]
@@ -196,11 +190,10 @@ class Dialog:
         try:
             workload = to_workload(state.slots, state.gpu_owned)
             key = workload.model_dump_json()
-            with self._plans_lock:
-                plan = self._plans.get(key)
+            plan = self.plans.get(key)
             if plan is None:
                 plan = recommend(workload, self.kb)
-                self._remember(key, plan)
+                self.plans.put(key, plan)
             return plan, None
         except EngineError as exc:
             values = {k: v for k, v in exc.values.items() if isinstance(v, str | int | float)}

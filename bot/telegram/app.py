@@ -8,12 +8,11 @@ restart resumes where everyone was.
 
 from __future__ import annotations
 
-import asyncio
 import html
 import logging
 from dataclasses import dataclass, field
 
-from telegram import BotCommand, InlineQueryResultArticle, InputTextMessageContent, Message, Update
+from telegram import BotCommand, InlineQueryResultArticle, InputTextMessageContent, Message, Update, User
 from telegram.constants import ChatType, ParseMode
 from telegram.ext import (
     AIORateLimiter,
@@ -30,12 +29,13 @@ from telegram.ext import (
 
 import knowledge
 import locales
-from bot.dialog import ConversationState, Dialog, Reply
+from bot.dialog import Dialog, Reply
 from bot.dialog.commands import COMMANDS
 from bot.ratelimit import ConversationLocks, RateLimiter
 from bot.store import Store
 from bot.telegram import render
 from bot.telegram.send import reply_html, with_retry
+from bot.turns import Chat, Conversations, Turns
 
 log = logging.getLogger(__name__)
 PLATFORM = "telegram"
@@ -54,6 +54,11 @@ class TelegramConfig:
     max_retries: int = 3
     messages_per_minute: int = 20
     concurrent_updates: int = 64
+    workers: int = 0  # turn worker processes; 0 runs turns on the event loop (see bot.turns)
+    # HTTP connections to the Bot API. PTB's default of 256 costs more than it gives: httpcore
+    # scans every pooled connection for each request it queues, and 16 connections already carry
+    # far more than Telegram's ~30 messages/s per bot.
+    connection_pool_size: int = 16
     overall_max_rate: float = 30  # Telegram's global limit, messages per second; 0 disables (benchmarks)
 
 
@@ -67,12 +72,16 @@ def build_application(
             AIORateLimiter(overall_max_rate=config.overall_max_rate, max_retries=config.max_retries)
         )
         .concurrent_updates(config.concurrent_updates)
+        .connection_pool_size(config.connection_pool_size)
     )
     if config.base_url:
         builder = builder.base_url(config.base_url).base_file_url(config.base_file_url or config.base_url)
-    app = builder.post_init(register_commands).build()
-    app.bot_data["dialog"] = dialog or Dialog(knowledge.load(config.catalog))
-    app.bot_data["store"] = store or Store(config.db_path)
+    app = builder.post_init(on_startup).post_shutdown(on_shutdown).build()
+    dialog = dialog or Dialog(knowledge.load(config.catalog))
+    store = store or Store(config.db_path)
+    app.bot_data["dialog"] = dialog
+    app.bot_data["store"] = store
+    app.bot_data["turns"] = Turns(Conversations(dialog, store, PLATFORM), config.workers, config.catalog)
     app.bot_data["config"] = config
     app.bot_data["limiter"] = RateLimiter(config.messages_per_minute)
     app.bot_data["locks"] = ConversationLocks()
@@ -87,6 +96,20 @@ def build_application(
     return app
 
 
+async def on_startup(app: Application) -> None:  # type: ignore[type-arg]
+    await turns_of(app).start(wait=False)  # turns run here until the workers are up
+    await register_commands(app)
+
+
+async def on_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    await turns_of(app).stop()
+
+
+def turns_of(app: Application) -> Turns:  # type: ignore[type-arg]
+    turns: Turns = app.bot_data["turns"]
+    return turns
+
+
 async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
     """Command menus in English (default) and Chinese."""
     for lang, code in (("en", None), ("zh", "zh")):
@@ -94,30 +117,26 @@ async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
         await app.bot.set_my_commands(cmds, language_code=code)
 
 
-# --- state ------------------------------------------------------------------------
-def _load(
-    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, language_code: str | None
-) -> ConversationState:
-    state: ConversationState = context.bot_data["store"].load(PLATFORM, chat_id, user_id)
-    if state.turns == 0 and not state.lang_locked and language_code:
-        state = state.model_copy(update={"lang": "zh" if language_code.lower().startswith("zh") else "en"})
-    return state
+# --- conversations ----------------------------------------------------------------
+def _chat(message: Message, user: User, update: Update) -> Chat:
+    return Chat(message.chat.id, user.id, user.language_code, update.update_id)
 
 
-def _save(
-    context: ContextTypes.DEFAULT_TYPE, chat_id: int, user_id: int, state: ConversationState, reply: Reply
-) -> None:
-    store: Store = context.bot_data["store"]
-    store.save(PLATFORM, chat_id, user_id, state)
-    if reply.kind == "answer" and reply.plan is not None:
-        store.log_plan(PLATFORM, reply.plan)
+def _redelivered(update: Update) -> None:
+    log.info("dropping redelivered update %s", update.update_id)
 
 
 # --- handlers ---------------------------------------------------------------------
 async def drop_duplicates(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """Runs before every other handler: an update already answered is not answered again."""
-    if not context.bot_data["store"].first_time(PLATFORM, update.update_id):
-        log.info("dropping redelivered update %s", update.update_id)
+    """Runs before every other handler: an update already answered is not answered again.
+
+    Messages and button presses are checked inside their turn instead (``Chat.update_id``),
+    in the same transaction that saves the state, and without a second trip to a worker.
+    """
+    if update.message is not None or update.callback_query is not None:
+        return
+    if not await turns_of(context.application).first_time(update.update_id):
+        _redelivered(update)
         raise ApplicationHandlerStop
 
 
@@ -151,37 +170,25 @@ async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
 async def _converse(update: Update, context: ContextTypes.DEFAULT_TYPE, message: Message, text: str) -> None:
     user = update.effective_user
     assert user is not None
-    chat_id = message.chat.id
-    async with context.bot_data["locks"].hold((chat_id, user.id)):
-        await _converse_locked(context, message, user.id, user.language_code, text)
+    chat, turns = _chat(message, user, update), turns_of(context.application)
+    async with context.bot_data["locks"].hold((chat.chat_id, chat.user_id)):
+        if not context.bot_data["limiter"].allow((chat.chat_id, chat.user_id)):
+            reply = await turns.say(chat, "dialog.slow_down")
+        else:
+            reply = await turns.text(chat, text)
+        if reply is None:
+            _redelivered(update)
+            return
+        await _send(message, reply, group=message.chat.type in GROUPS)
+        if _command(text) == "/plan" and reply.kind == "answer" and message.chat.type not in GROUPS:
+            await _send_chart(turns, message, chat, reply.lang)
 
 
-async def _converse_locked(
-    context: ContextTypes.DEFAULT_TYPE, message: Message, user_id: int, language_code: str | None, text: str
-) -> None:
-    chat_id = message.chat.id
-    state = _load(context, chat_id, user_id, language_code)
-    if not context.bot_data["limiter"].allow((chat_id, user_id)):
-        await reply_html(
-            message,
-            render.to_html(locales.t(state.lang, "dialog.slow_down")),
-            None,
-            quote=message.chat.type in GROUPS,
-        )
-        return
-    dialog: Dialog = context.bot_data["dialog"]
-    reply, state = dialog.handle(state, text)
-    _save(context, chat_id, user_id, state, reply)
-    await _send(message, reply, group=message.chat.type in GROUPS)
-    if _command(text) == "/plan" and reply.kind == "answer" and message.chat.type not in GROUPS:
-        await _send_chart(dialog, message, state)
-
-
-async def _send_chart(dialog: Dialog, message: Message, state: ConversationState) -> None:
+async def _send_chart(turns: Turns, message: Message, chat: Chat, lang: str) -> None:
     """/plan in a private chat also gets the picture: memory vs card, cost vs alternatives, speed."""
-    png = await asyncio.to_thread(dialog.chart_png, state)
+    png = await turns.chart(chat)
     if png is not None:
-        await with_retry(lambda: message.reply_photo(png, caption=locales.t(state.lang, "chart.caption")))
+        await with_retry(lambda: message.reply_photo(png, caption=locales.t(lang, "chart.caption")))
 
 
 async def _send(message: Message, reply: Reply, group: bool) -> None:
@@ -192,20 +199,21 @@ async def _send(message: Message, reply: Reply, group: bool) -> None:
 
 
 async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
-    """A quick reply: acknowledge at once, then edit the question in place with what follows."""
+    """A quick reply: acknowledge it, then edit the question in place with what follows."""
     query, user = update.callback_query, update.effective_user
     if query is None or user is None or query.data is None:
         return
-    await with_retry(query.answer)
     message = query.message
     if not isinstance(message, Message):
+        await with_retry(query.answer)
         return
-    chat_id = message.chat.id
-    async with context.bot_data["locks"].hold((chat_id, user.id)):
-        state = _load(context, chat_id, user.id, user.language_code)
-        dialog: Dialog = context.bot_data["dialog"]
-        reply, state = dialog.press(state, query.data)
-        _save(context, chat_id, user.id, state, reply)
+    chat = _chat(message, user, update)
+    async with context.bot_data["locks"].hold((chat.chat_id, chat.user_id)):
+        reply = await turns_of(context.application).press(chat, query.data)
+    if reply is None:  # a redelivered press was acknowledged and answered the first time
+        _redelivered(update)
+        return
+    await with_retry(query.answer)
     chunks = render.split(render.to_html(reply.text))
     if len(chunks) == 1:
         await with_retry(
@@ -222,9 +230,8 @@ async def on_inline(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     query = update.inline_query
     if query is None:
         return
-    dialog: Dialog = context.bot_data["dialog"]
     lang = "zh" if (query.from_user.language_code or "").startswith("zh") else "en"
-    reply = dialog.quick(query.query, lang, lock=False)
+    reply = await turns_of(context.application).quick(query.query, lang)
     title = reply.text.split("\n", 1)[0][:256] or "GPU Advisor"
     description = " · ".join(reply.text.split("\n")[1:3])[:512]
     article = InlineQueryResultArticle(
@@ -243,14 +250,18 @@ async def on_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if message is None or user is None or message.text is None:
         return
     config: TelegramConfig = context.bot_data["config"]
-    state = _load(context, message.chat.id, user.id, user.language_code)
+    turns = turns_of(context.application)
+    lang = await turns.lang(_chat(message, user, update))
+    if lang is None:
+        _redelivered(update)
+        return
     if user.id not in config.admin_ids:
-        await reply_html(message, html.escape(locales.t(state.lang, "admin.refused")), None, quote=True)
+        await reply_html(message, html.escape(locales.t(lang, "admin.refused")), None, quote=True)
         return
     if _command(message.text) == "/stats":
         stats = context.bot_data["store"].stats()
         text = locales.t(
-            state.lang,
+            lang,
             "admin.stats",
             conversations=stats["conversations"],
             plans=stats["plans"],
@@ -260,7 +271,8 @@ async def on_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         knowledge.load.cache_clear()
         dialog: Dialog = context.bot_data["dialog"]
         dialog.reload(knowledge.load(config.catalog))
-        text = locales.t(state.lang, "admin.reloaded", offers=len(dialog.kb.catalog.offers))
+        await turns.restart()  # fresh workers read the catalog again
+        text = locales.t(lang, "admin.reloaded", offers=len(dialog.kb.catalog.offers))
     await reply_html(message, html.escape(text), None, quote=True)
 
 
@@ -275,10 +287,13 @@ async def _offer_dm(update: Update, context: ContextTypes.DEFAULT_TYPE, message:
     """In a group the long reasoning would flood the chat: offer it in a private chat instead."""
     user = update.effective_user
     assert user is not None
-    state = _load(context, message.chat.id, user.id, user.language_code)
+    offer = await turns_of(context.application).say(_chat(message, user, update), "telegram.why_in_dm")
+    if offer is None:
+        _redelivered(update)
+        return
     chat = str(message.chat.id).replace("-", "m")
     link = f"https://t.me/{context.bot.username}?start=why_{chat}"
-    text = html.escape(locales.t(state.lang, "telegram.why_in_dm"))
+    text = html.escape(offer.text)
     await reply_html(
         message, f'{text}\n<a href="{html.escape(link)}">{html.escape(link)}</a>', None, quote=True
     )
@@ -291,9 +306,11 @@ async def _deep_link_why(update: Update, context: ContextTypes.DEFAULT_TYPE, pay
     group_chat = payload.removeprefix("why_").replace("m", "-")
     if not group_chat.lstrip("-").isdigit():
         return
-    state = _load(context, int(group_chat), user.id, user.language_code)
-    dialog: Dialog = context.bot_data["dialog"]
-    reply, _ = dialog.handle(state, "/why")
+    chat = Chat(int(group_chat), user.id, user.language_code, update.update_id)
+    reply = await turns_of(context.application).text(chat, "/why", save=False)
+    if reply is None:
+        _redelivered(update)
+        return
     await _send(message, reply, group=False)
 
 

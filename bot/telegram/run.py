@@ -36,18 +36,30 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--listen", default="127.0.0.1", help="webhook listen address")
     p.add_argument("--port", type=int, default=8443, help="webhook listen port")
     p.add_argument(
+        "--workers",
+        type=int,
+        default=None,
+        help="worker processes for conversation turns (default: CPUs - 1, at most 4; 0 = none)",
+    )
+    p.add_argument(
         "--admins", default=os.environ.get("TELEGRAM_ADMIN_IDS", ""), help="comma-separated user ids"
     )
 
 
 def main(args: argparse.Namespace, catalog: str | None) -> int:
     from bot.telegram.app import TelegramConfig, build_application
+    from bot.turns import auto_workers
 
     token = read_token()
     install_redaction(token)
     admins = frozenset(int(x) for x in args.admins.split(",") if x.strip().isdigit())
     config = TelegramConfig(
-        token=token, base_url=args.base_url, db_path=args.db, catalog=catalog, admin_ids=admins
+        token=token,
+        base_url=args.base_url,
+        db_path=args.db,
+        catalog=catalog,
+        admin_ids=admins,
+        workers=auto_workers() if args.workers is None else args.workers,
     )
     app = build_application(config)
     if args.webhook_url:

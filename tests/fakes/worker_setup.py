@@ -1,0 +1,33 @@
+"""Handlers for worker processes under test (``python -m bot.workers`` imports them by name)."""
+
+from __future__ import annotations
+
+import os
+import time
+from typing import Any
+
+from bot.workers import Handler
+
+
+def toy(prefix: str) -> Handler:
+    """``echo`` answers, ``fail`` raises, ``die`` ends the process mid-call, ``pid`` says who answered."""
+
+    def handle(method: str, args: tuple[Any, ...]) -> Any:
+        if method == "echo":
+            return prefix + str(args[0])
+        if method == "fail":
+            raise ValueError(f"refused {args[0]}")
+        if method == "die":
+            os._exit(3)
+        if method == "slow":
+            time.sleep(float(args[0]))
+            return "late"
+        if method == "pid":
+            return os.getpid()
+        raise KeyError(method)
+
+    return handle
+
+
+def broken() -> Handler:
+    raise RuntimeError("this worker cannot start")
