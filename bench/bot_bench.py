@@ -299,7 +299,7 @@ async def main_async(chats: int, turns: int, repeats: int) -> int:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--chats", type=int, default=1000)
+    parser.add_argument("--chats", type=int, default=300)
     parser.add_argument("--turns", type=int, default=10)
     parser.add_argument("--repeats", type=int, default=3, help="rounds of all applications")
     args = parser.parse_args()
