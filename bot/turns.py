@@ -157,8 +157,9 @@ class Turns:
 
     async def stop(self) -> None:
         """Let the workers go once they have answered what they were asked."""
-        if self._starting is not None:
-            await self._starting
+        starting, self._starting = self._starting, None
+        if starting is not None:
+            await starting
         pool, self._pool = self._pool, None
         if pool is not None:
             await pool.stop()

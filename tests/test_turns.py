@@ -73,6 +73,15 @@ async def test_a_killed_worker_costs_no_answer_and_is_replaced(pooled: Turns) ->
     assert pooled.local.load(chat).turns == 2  # both turns were saved exactly once
 
 
+async def test_restart_brings_up_fresh_workers(pooled: Turns) -> None:
+    """A catalog reload restarts the workers; turns run here until the new ones are up."""
+    assert pooled._pool is not None
+    before = pooled._pool.pids
+    await pooled.restart()
+    await pooled.start()  # wait for them
+    assert pooled.pooled and pooled._pool is not None and pooled._pool.pids != before
+
+
 async def test_without_workers_turns_run_in_this_process(tmp_path: Path) -> None:
     turns = Turns(conversations(tmp_path / "s.db"), workers=0)
     await turns.start()
