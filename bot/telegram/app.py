@@ -17,6 +17,7 @@ from telegram.constants import ChatType, ParseMode
 from telegram.ext import (
     AIORateLimiter,
     Application,
+    ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
@@ -62,9 +63,12 @@ class TelegramConfig:
     overall_max_rate: float = 30  # Telegram's global limit, messages per second; 0 disables (benchmarks)
 
 
-def build_application(
-    config: TelegramConfig, dialog: Dialog | None = None, store: Store | None = None
-) -> Application:  # type: ignore[type-arg]
+def application_builder(config: TelegramConfig) -> ApplicationBuilder:  # type: ignore[type-arg]
+    """The transport settings (token, server, rate limits, concurrency, HTTP pool), without handlers.
+
+    The benchmark's echo bot is built from the same builder, so it differs from ours only in
+    what its handlers do.
+    """
     builder = (
         Application.builder()
         .token(config.token)
@@ -76,7 +80,13 @@ def build_application(
     )
     if config.base_url:
         builder = builder.base_url(config.base_url).base_file_url(config.base_file_url or config.base_url)
-    app = builder.post_init(on_startup).post_shutdown(on_shutdown).build()
+    return builder
+
+
+def build_application(
+    config: TelegramConfig, dialog: Dialog | None = None, store: Store | None = None
+) -> Application:  # type: ignore[type-arg]
+    app = application_builder(config).post_init(on_startup).post_shutdown(on_shutdown).build()
     dialog = dialog or Dialog(knowledge.load(config.catalog))
     store = store or Store(config.db_path)
     app.bot_data["dialog"] = dialog
