@@ -5,9 +5,9 @@ about half a millisecond with a cached plan, several milliseconds for a new plan
 more for a chart. On the event loop that time is taken from every other chat's sends
 and polls, and a thread would not give it back (the GIL). So a transport hands its turns to
 ``Turns``, which runs them either in this process (``workers=0``: tests, one-CPU
-machines) or in a pool of forked worker processes. Each worker has its own copy of the
-dialog (inherited at fork, so it starts at once with the knowledge already loaded) and
-its own connection to the shared SQLite store, which WAL mode makes safe.
+machines) or in worker processes (``bot.workers``). Each worker builds its own dialog
+from the catalog and opens its own connection to the shared SQLite store, which WAL
+mode makes safe; until the workers are up, turns run here.
 
 Every write to the store happens where the turns run, the dedupe of redelivered updates
 included: the event loop then never waits on SQLite's lock while a worker writes (a
@@ -97,6 +97,9 @@ class Conversations:
         """See ``Store.first_time``; here so that all of a bot's writes come from one place."""
         return self.store.first_time(self.platform, update_id)
 
+    def move_chat(self, old_chat: int | str, new_chat: int | str) -> None:
+        self.store.move_chat(self.platform, old_chat, new_chat)
+
     def quick(self, text: str, lang: str | None) -> Reply:
         return _without_plan(self.dialog.quick(text, lang, lock=False))
 
@@ -184,6 +187,9 @@ class Turns:
     async def first_time(self, update_id: int) -> bool:
         first: bool = await self._run("first_time", update_id)
         return first
+
+    async def move_chat(self, old_chat: int | str, new_chat: int | str) -> None:
+        await self._run("move_chat", old_chat, new_chat)
 
     async def lang(self, chat: Chat) -> str | None:
         lang: str | None = await self._run("lang", chat)

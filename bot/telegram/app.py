@@ -290,7 +290,7 @@ async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None
     """A group became a supergroup: its chat id changed, so move everyone's conversation."""
     message = update.effective_message
     if message is not None and message.migrate_to_chat_id:
-        context.bot_data["store"].move_chat(PLATFORM, message.chat.id, message.migrate_to_chat_id)
+        await turns_of(context.application).move_chat(message.chat.id, message.migrate_to_chat_id)
 
 
 async def _offer_dm(update: Update, context: ContextTypes.DEFAULT_TYPE, message: Message) -> None:
