@@ -85,8 +85,8 @@ class Workers:
         async with self._starting:
             self._workers = [w for w in self._workers if w.alive]
             new = [await self._spawn() for _ in range(self.count - len(self._workers))]
+            self._workers += new  # listed at once, so that stop() collects one that fails to start
             await asyncio.gather(*(self._send(w, READY, ()) for w in new))
-            self._workers += new
 
     async def call(self, method: str, *args: Any) -> Any:
         """Run ``method`` in the least busy worker; ``WorkerDied`` if none is running or it dies."""
