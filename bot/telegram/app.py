@@ -35,6 +35,7 @@ from bot.dialog.commands import COMMANDS
 from bot.ratelimit import ConversationLocks, RateLimiter
 from bot.store import Store
 from bot.telegram import render
+from bot.telegram.request import JsonRequest
 from bot.telegram.send import reply_html, with_retry
 from bot.turns import Chat, Conversations, Turns
 
@@ -64,7 +65,7 @@ class TelegramConfig:
 
 
 def application_builder(config: TelegramConfig) -> ApplicationBuilder:  # type: ignore[type-arg]
-    """The transport settings (token, server, rate limits, concurrency, HTTP pool), without handlers.
+    """The transport settings (token, server, rate limits, concurrency, JSON requests), without handlers.
 
     The benchmark's echo bot is built from the same builder, so it differs from ours only in
     what its handlers do.
@@ -76,7 +77,8 @@ def application_builder(config: TelegramConfig) -> ApplicationBuilder:  # type: 
             AIORateLimiter(overall_max_rate=config.overall_max_rate, max_retries=config.max_retries)
         )
         .concurrent_updates(config.concurrent_updates)
-        .connection_pool_size(config.connection_pool_size)
+        .request(JsonRequest(connection_pool_size=config.connection_pool_size))
+        .get_updates_request(JsonRequest(connection_pool_size=1))
     )
     if config.base_url:
         builder = builder.base_url(config.base_url).base_file_url(config.base_file_url or config.base_url)

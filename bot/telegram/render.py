@@ -9,6 +9,7 @@ Quick replies become an inline keyboard whose callback_data is the button payloa
 from __future__ import annotations
 
 import html
+from functools import lru_cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
@@ -35,7 +36,14 @@ def split(text: str, limit: int = MAX_MESSAGE) -> list[str]:
 def keyboard(buttons: list[Button]) -> InlineKeyboardMarkup | None:
     if not buttons:
         return None
+    return _markup(tuple((b.label, b.payload) for b in buttons))
+
+
+@lru_cache(maxsize=512)
+def _markup(buttons: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup:
+    """Built once per distinct keyboard: PTB's objects are immutable, and building one costs
+    more than rendering the reply's text (the dialog asks the same few questions)."""
     rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
     return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(b.label, callback_data=b.payload) for b in row] for row in rows]
+        [[InlineKeyboardButton(label, callback_data=payload) for label, payload in row] for row in rows]
     )

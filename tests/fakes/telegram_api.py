@@ -105,6 +105,7 @@ class Call:
     time: float  # time.monotonic(), to measure gaps such as retry delays
     status: int = 200
     result: Any = None
+    content_type: str = ""  # how the client encoded the call: JSON, form or multipart
 
     @property
     def ok(self) -> bool:
@@ -237,7 +238,7 @@ class FakeTelegram:
         """Decode the request, apply an armed fault, run the method and record the call."""
         method = request.match_info["method"]
         params, files = await _read_params(request)
-        call = Call(method, params, files, time.monotonic())
+        call = Call(method, params, files, time.monotonic(), content_type=request.content_type)
         fault = self._take_fault(method)
         if fault is not None and fault.kind == "drop":
             return self._drop(request, call)
@@ -724,7 +725,8 @@ class FakeTelegram:
 
 
 async def _read_params(request: web.Request) -> tuple[Json, dict[str, bytes]]:
-    """PTB posts form fields (multipart when a file is attached), JSON-encoding every non-string value."""
+    """PTB posts form fields (multipart when a file is attached), JSON-encoding every non-string value;
+    our bot posts calls without files as one JSON object, which the Bot API also accepts."""
     params: Json = {name: _decode(name, value) for name, value in request.query.items()}
     files: dict[str, bytes] = {}
     if request.content_type == "application/json":
