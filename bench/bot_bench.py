@@ -1,28 +1,37 @@
 """Bot-stack benchmark: our Telegram Application against an echo Application, same fake server, same run.
 
-Run ``python -m bench.bot_bench [--chats 300 --turns 10 --repeats 3]``. Each chat is a
-user in a private chat sending a scripted ten-turn dialog; all chats send turn k
-together and the driver waits for every reply before turn k+1. Latency is
+Run ``python -m bench.bot_bench [--chats 100 --rounds 30]``. Each chat is a user in a
+private chat working through a scripted ten-turn dialog (then starting over); a burst
+is one turn of every chat, sent at once, and lasts until the last reply. Latency is
 push-to-sendMessage per message. The echo Application replies "ok" through the same
 transport settings (``application_builder``), so the ratio isolates what our handlers
-cost. Every application runs once per round and the ratios are taken per round.
-Telegram's own 30 messages/s global limit is switched off in both, or it would be
-the only thing measured.
-Also printed: cold start (process start to first reply) and bytes per stored
-conversation.
+cost. Telegram's own 30 messages/s global limit is switched off in all of them, or it
+would be the only thing measured. ``--chats 1000 --rounds 10`` is the 1,000 chats × 10
+turns load.
+
+On a shared VM the same application differs by ±20 % between runs a minute apart, more
+than the difference being measured. So all applications run at once, each polling its
+own fake server, and take turns: a round is one burst of each, in rotating order, each
+ratio is taken within a round (bursts seconds apart), and the median is printed with
+the middle half of the rounds. Also printed is the CPU time this process spends per
+message during the bursts: the Application and its fake server share this process and
+saturate it, so that figure compares the applications without the hypervisor's steal.
+Cold start (process start to first reply) and bytes per stored conversation close the
+report.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import os
 import platform
 import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Coroutine
+from collections.abc import AsyncIterator, Callable, Coroutine
 from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
@@ -62,10 +71,20 @@ class RunResult:
     latencies_ms: list[float]
     lost: int
     duplicated: int
+    main_cpu_s: float = 0.0  # this process (Application and fake server) while messages flowed
+    worker_cpu_s: float = 0.0  # the turn workers over the same span; 0 for the echo bots
 
     @property
     def per_second(self) -> float:
         return self.messages / self.seconds if self.seconds else 0.0
+
+    @property
+    def main_ms_per_message(self) -> float:
+        return 1e3 * self.main_cpu_s / self.messages if self.messages else 0.0
+
+    @property
+    def worker_ms_per_message(self) -> float:
+        return 1e3 * self.worker_cpu_s / self.messages if self.messages else 0.0
 
     def pct(self, q: float) -> float:
         ordered = sorted(self.latencies_ms)
@@ -134,32 +153,103 @@ def echo_sized(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type
     return _echo_app(tg, reply)
 
 
-async def drive(factory: AppFactory, chats: int, turns: int, tmp: Path) -> RunResult:
-    """All chats send turn k at once; wait for every reply; repeat. Count lost and duplicated replies."""
+@dataclass
+class Burst:
+    """One turn of every chat: how long until the last reply, and the CPU it took."""
+
+    seconds: float
+    main_cpu_s: float
+    worker_cpu_s: float
+    messages: int
+
+    @property
+    def per_second(self) -> float:
+        return self.messages / self.seconds if self.seconds else 0.0
+
+    @property
+    def main_ms_per_message(self) -> float:
+        return 1e3 * self.main_cpu_s / self.messages if self.messages else 0.0
+
+
+class Running:
+    """An application polling its own fake server, sent one burst (a turn of every chat) at a time."""
+
+    def __init__(self, tg: FakeTelegram, app: Application, chats: int) -> None:  # type: ignore[type-arg]
+        self.tg = tg
+        self.app = app
+        self.users = [tg.user(10_000 + i, f"u{i}", "zh") for i in range(chats)]
+        self.pushed: dict[int, list[float]] = {u.id: [] for u in self.users}
+        self.bursts: list[Burst] = []
+        self.runner = app.bot_data.get("turns")  # our turn workers; echo apps have none
+
+    async def burst(self) -> Burst:
+        """Every chat sends its next scripted turn at once; wait for every reply."""
+        turn = len(self.bursts)
+        pids = self.runner.pids if self.runner is not None else []
+        cpu, worker_cpu, started = time.process_time(), _cpu_of(pids), time.monotonic()
+        for u in self.users:
+            self.pushed[u.id].append(time.monotonic())
+            self.tg.send_text(u, SCRIPT[turn % len(SCRIPT)])
+        await self.tg.wait_for("sendMessage", count=len(self.users) * (turn + 1), timeout=120)
+        burst = Burst(
+            time.monotonic() - started,
+            time.process_time() - cpu,
+            _cpu_of(pids) - worker_cpu,
+            len(self.users),
+        )
+        self.bursts.append(burst)
+        return burst
+
+    async def result(self) -> RunResult:
+        """All bursts so far; a late duplicate reply gets a moment to show up first."""
+        await asyncio.sleep(0.2)
+        scored = _score(self.tg, self.pushed, sum(b.seconds for b in self.bursts))
+        return replace(
+            scored,
+            main_cpu_s=sum(b.main_cpu_s for b in self.bursts),
+            worker_cpu_s=sum(b.worker_cpu_s for b in self.bursts),
+        )
+
+
+@contextlib.asynccontextmanager
+async def running(factory: AppFactory, chats: int, tmp: Path) -> AsyncIterator[Running]:
+    """Start the application as production does (turn workers first, then long polling); stop it after."""
     async with FakeTelegram() as tg:
-        users = [tg.user(10_000 + i, f"u{i}", "zh") for i in range(chats)]
         app = factory(tg, tmp)
-        pushed: dict[int, list[float]] = {u.id: [] for u in users}
-        runner = app.bot_data.get("turns")  # our turn workers; echo apps have none
+        bench = Running(tg, app, chats)
         async with app:
-            if runner is not None:
-                await runner.start()
+            if bench.runner is not None:
+                await bench.runner.start()
             await app.start()
             assert app.updater is not None
             await app.updater.start_polling(poll_interval=0, timeout=1)
-            started = time.monotonic()
-            for turn in range(turns):
-                for u in users:
-                    pushed[u.id].append(time.monotonic())
-                    tg.send_text(u, SCRIPT[turn % len(SCRIPT)])
-                await tg.wait_for("sendMessage", count=chats * (turn + 1), timeout=120)
-            seconds = time.monotonic() - started
-            await asyncio.sleep(0.2)  # a late duplicate would show up here
-            await app.updater.stop()
-            await app.stop()
-            if runner is not None:
-                await runner.stop()
-    return _score(tg, pushed, seconds)
+            try:
+                yield bench
+            finally:
+                await app.updater.stop()
+                await app.stop()
+                if bench.runner is not None:
+                    await bench.runner.stop()
+
+
+async def drive(factory: AppFactory, chats: int, turns: int, tmp: Path) -> RunResult:
+    """One application alone: ``turns`` bursts. Counts lost and duplicated replies."""
+    async with running(factory, chats, tmp) as bench:
+        for _ in range(turns):
+            await bench.burst()
+        return await bench.result()
+
+
+def _cpu_of(pids: list[int]) -> float:
+    """User + system CPU seconds of other processes so far (Linux ``/proc``; 0 elsewhere)."""
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    return total
 
 
 def _score(tg: FakeTelegram, pushed: dict[int, list[float]], seconds: float) -> RunResult:
@@ -227,80 +317,143 @@ APPS: tuple[tuple[str, AppFactory], ...] = (
 )
 
 
-async def measure(chats: int, turns: int, repeats: int, tmp: Path) -> dict[str, list[RunResult]]:
-    """Every application once per round, rounds back to back, so a slow spell on a shared machine
-    hits all of them alike; each run gets a fresh database (update ids restart at 1)."""
-    runs: dict[str, list[RunResult]] = {name: [] for name, _ in APPS}
-    for round_ in range(repeats):
+@dataclass
+class Measured:
+    """An application over the whole benchmark: the totals, and each of its bursts."""
+
+    total: RunResult
+    bursts: list[Burst]
+
+
+async def measure(chats: int, rounds: int, tmp: Path) -> dict[str, Measured]:
+    """All applications up at once, then round after round of one burst each, in rotating order.
+
+    A burst takes about half a second, so the bursts compared within a round ran seconds
+    apart, and a slow spell of the machine hits the applications alike; each round's ratio
+    is taken within it. Each application has its own fake server and database.
+    """
+    async with contextlib.AsyncExitStack() as stack:
+        benches: list[tuple[str, Running]] = []
         for i, (name, factory) in enumerate(APPS):
-            folder = tmp / f"round{round_}-app{i}"
+            folder = tmp / f"app{i}"
             folder.mkdir()
-            runs[name].append(await drive(factory, chats, turns, folder))
-    return runs
+            benches.append((name, await stack.enter_async_context(running(factory, chats, folder))))
+        for round_ in range(rounds):
+            shift = round_ % len(benches)
+            for _, bench in benches[shift:] + benches[:shift]:
+                await bench.burst()
+        return {name: Measured(await bench.result(), bench.bursts) for name, bench in benches}
 
 
-def _row(name: str, results: list[RunResult]) -> tuple[str, ...]:
-    """The median run of an application (by messages per second); lost and duplicated over all runs."""
-    r = sorted(results, key=lambda x: x.per_second)[len(results) // 2]
-    lost, dup = sum(x.lost for x in results), sum(x.duplicated for x in results)
+def steal_share() -> Callable[[], float]:
+    """Start counting; the returned function gives the share of CPU time the hypervisor took since.
+
+    On a shared VM this is what makes runs minutes apart differ by ±20 %; printed so a
+    reader can tell a noisy run from a regression. 0 where ``/proc/stat`` does not exist.
+    """
+
+    def totals() -> tuple[int, int]:
+        try:
+            fields = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
+        except (OSError, ValueError):
+            return 0, 0
+        return fields[7] if len(fields) > 7 else 0, sum(fields[:8])
+
+    steal0, total0 = totals()
+
+    def since() -> float:
+        steal1, total1 = totals()
+        return (steal1 - steal0) / (total1 - total0) if total1 > total0 else 0.0
+
+    return since
+
+
+def _row(name: str, measured: Measured) -> tuple[str, ...]:
+    """Throughput is the median burst's; latency, CPU, lost and duplicated are over all bursts."""
+    r = measured.total
     return (
         name,
         str(r.messages),
         f"{r.seconds:.2f}",
-        f"{r.per_second:.0f}",
+        f"{statistics.median(b.per_second for b in measured.bursts):.0f}",
         f"{r.pct(0.5):.1f}",
         f"{r.pct(0.99):.1f}",
-        str(lost),
-        str(dup),
+        f"{r.main_ms_per_message:.2f}",
+        f"{r.worker_ms_per_message:.2f}",
+        str(r.lost),
+        str(r.duplicated),
     )
 
 
-def _ratios(runs: dict[str, list[RunResult]], mine: str, base: str) -> list[float]:
-    """Per-round ratios: each pair ran minutes apart at most."""
-    return [a.per_second / b.per_second for a, b in zip(runs[mine], runs[base], strict=True)]
+def _ratios(runs: dict[str, Measured], mine: str, base: str, of: Callable[[Burst], float]) -> list[float]:
+    """Per-round ratios ``of(mine) / of(base)``: the two bursts ran seconds apart."""
+    pairs = zip(runs[mine].bursts, runs[base].bursts, strict=True)
+    return [of(a) / of(b) for a, b in pairs]
 
 
-async def main_async(chats: int, turns: int, repeats: int) -> int:
+def spread(ratios: list[float]) -> str:
+    """Median with the middle half of the rounds (all of them when there are fewer than four)."""
+    if len(ratios) < 4:
+        return f"{statistics.median(ratios):.2f}x [rounds {min(ratios):.2f}-{max(ratios):.2f}]"
+    q1, q2, q3 = statistics.quantiles(ratios, n=4, method="inclusive")
+    return f"{q2:.2f}x [middle half {q1:.2f}-{q3:.2f}, all {min(ratios):.2f}-{max(ratios):.2f}]"
+
+
+async def main_async(chats: int, rounds: int) -> int:
     with tempfile.TemporaryDirectory() as tmpdir:
         tmp = Path(tmpdir)
-        runs = await measure(chats, turns, repeats, tmp)
-        per_conv = bytes_per_conversation(tmp / "round0-app0")
+        stolen = steal_share()
+        runs = await measure(chats, rounds, tmp)
+        steal = stolen()
+        per_conv = bytes_per_conversation(tmp / "app0")
         cold = await cold_start_s(tmp)
     print(
         f"machine: {platform.machine()} {platform.processor() or ''}; {os.cpu_count()} CPUs; "
-        f"python {platform.python_version()}; {chats} chats x {turns} turns; "
-        f"{repeats} round(s), median run shown; turn workers: {auto_workers()}"
+        f"python {platform.python_version()}; {chats} chats; {rounds} rounds of one turn per chat "
+        f"per application; turn workers: {auto_workers()}; "
+        f"CPU time taken by the hypervisor (steal) meanwhile: {steal:.0%}"
     )
-    header = ("application", "msgs", "wall s", "msgs/s", "p50 ms", "p99 ms", "lost", "dup")
-    print(table([header, *(_row(name, results) for name, results in runs.items())]))
+    header = (
+        "application",
+        "msgs",
+        "wall s",
+        "msgs/s",
+        "p50 ms",
+        "p99 ms",
+        "main ms/msg",
+        "worker ms/msg",
+        "lost",
+        "dup",
+    )
+    print(table([header, *(_row(name, measured) for name, measured in runs.items())]))
     for mine, base, note in (
         ("gpu-advisor", "echo", " (target >= 0.9x)"),
         ("gpu-advisor", "echo, answer-sized reply", ""),
         ("gpu-advisor, turns in-process", "echo", ""),
     ):
-        ratios = _ratios(runs, mine, base)
-        shown = ", ".join(f"{r:.2f}" for r in ratios)
-        print(f"throughput ratio {mine} / {base}: {statistics.median(ratios):.2f}x{note}  [rounds: {shown}]")
-    latency = statistics.median(runs["gpu-advisor"][0].latencies_ms) / statistics.median(
-        runs["echo"][0].latencies_ms
+        ratios = _ratios(runs, mine, base, lambda b: b.per_second)
+        print(f"throughput {mine} / {base}: {spread(ratios)}{note}")
+    capacity = _ratios(runs, "echo", "gpu-advisor", lambda b: b.main_ms_per_message)
+    print(f"CPU of this process per message, echo / gpu-advisor: {spread(capacity)}")
+    latency = statistics.median(runs["gpu-advisor"].total.latencies_ms) / statistics.median(
+        runs["echo"].total.latencies_ms
     )
     print(f"median latency ratio gpu-advisor / echo: {latency:.2f}x")
     print(f"cold start to first reply: {cold:.2f} s; stored state: {per_conv:.0f} bytes per conversation")
-    ours_runs = runs["gpu-advisor"] + runs["gpu-advisor, turns in-process"]
-    return 0 if all(r.lost == r.duplicated == 0 for r in ours_runs) else 1
+    ours = (runs["gpu-advisor"].total, runs["gpu-advisor, turns in-process"].total)
+    return 0 if all(r.lost == r.duplicated == 0 for r in ours) else 1
 
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--chats", type=int, default=300)
-    parser.add_argument("--turns", type=int, default=10)
-    parser.add_argument("--repeats", type=int, default=3, help="rounds of all applications")
+    parser.add_argument("--chats", type=int, default=100)
+    parser.add_argument("--rounds", type=int, default=30, help="bursts of every application")
     args = parser.parse_args()
-    return asyncio.run(main_async(args.chats, args.turns, args.repeats))
+    return asyncio.run(main_async(args.chats, args.rounds))
 
 
 if __name__ == "__main__":
     sys.exit(main())
 
 
-__all__ = ["RunResult", "drive", "echo", "measure", "ours", "ours_in_process"]
+__all__ = ["Burst", "RunResult", "drive", "echo", "measure", "ours", "ours_in_process", "running"]

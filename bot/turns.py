@@ -151,6 +151,11 @@ class Turns:
         """Turns are going to the worker processes now."""
         return self._pool is not None and self._pool.full
 
+    @property
+    def pids(self) -> list[int]:
+        """The live worker processes (none while turns run here), for monitoring and benchmarks."""
+        return self._pool.pids if self._pool is not None else []
+
     async def start(self, wait: bool = True) -> None:
         """Start the workers; with ``wait=False`` turns run here until they are ready."""
         if self.workers and self._pool is None and self._starting is None:

@@ -60,8 +60,7 @@ async def test_a_redelivered_update_is_answered_once_and_its_turn_applied_once(p
 async def test_a_killed_worker_costs_no_answer_and_is_replaced(pooled: Turns) -> None:
     chat = Chat(6, 6, "en")
     await pooled.text(chat, "serve a 7B model")
-    assert pooled._pool is not None
-    (victim,) = pooled._pool.pids
+    (victim,) = pooled.pids
     os.kill(victim, signal.SIGKILL)
     reply = await pooled.text(chat, "10 concurrent users")  # answered here while a worker restarts
     assert reply.kind in ("question", "answer") and reply.text
@@ -69,23 +68,22 @@ async def test_a_killed_worker_costs_no_answer_and_is_replaced(pooled: Turns) ->
         if pooled.pooled:
             break
         await asyncio.sleep(0.1)
-    assert pooled.pooled and pooled._pool.pids != [victim]
+    assert pooled.pooled and pooled.pids != [victim]
     assert pooled.local.load(chat).turns == 2  # both turns were saved exactly once
 
 
 async def test_restart_brings_up_fresh_workers(pooled: Turns) -> None:
     """A catalog reload restarts the workers; turns run here until the new ones are up."""
-    assert pooled._pool is not None
-    before = pooled._pool.pids
+    before = pooled.pids
     await pooled.restart()
     await pooled.start()  # wait for them
-    assert pooled.pooled and pooled._pool is not None and pooled._pool.pids != before
+    assert pooled.pooled and len(pooled.pids) == 1 and pooled.pids != before
 
 
 async def test_without_workers_turns_run_in_this_process(tmp_path: Path) -> None:
     turns = Turns(conversations(tmp_path / "s.db"), workers=0)
     await turns.start()
-    assert not turns.pooled
+    assert not turns.pooled and turns.pids == []
     reply = await turns.text(Chat(1, 1, "zh"), "部署 13B 模型")
     assert reply.kind == "question"
     await turns.stop()
