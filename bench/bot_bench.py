@@ -64,15 +64,13 @@ Handler = Callable[[Update, ContextTypes.DEFAULT_TYPE], Coroutine[Any, Any, None
 AppFactory = Callable[[FakeTelegram, Path], Application]  # type: ignore[type-arg]
 
 
-@dataclass
-class RunResult:
+class _Rates:
+    """Throughput and CPU per message, for one burst or a whole run."""
+
     messages: int
     seconds: float
-    latencies_ms: list[float]
-    lost: int
-    duplicated: int
-    main_cpu_s: float = 0.0  # this process (Application and fake server) while messages flowed
-    worker_cpu_s: float = 0.0  # the turn workers over the same span; 0 for the echo bots
+    main_cpu_s: float  # this process (Application and fake server) while messages flowed
+    worker_cpu_s: float  # the turn workers over the same span; 0 for the echo bots
 
     @property
     def per_second(self) -> float:
@@ -85,6 +83,17 @@ class RunResult:
     @property
     def worker_ms_per_message(self) -> float:
         return 1e3 * self.worker_cpu_s / self.messages if self.messages else 0.0
+
+
+@dataclass
+class RunResult(_Rates):
+    messages: int
+    seconds: float
+    latencies_ms: list[float]
+    lost: int
+    duplicated: int
+    main_cpu_s: float = 0.0
+    worker_cpu_s: float = 0.0
 
     def pct(self, q: float) -> float:
         ordered = sorted(self.latencies_ms)
@@ -154,7 +163,7 @@ def echo_sized(tg: FakeTelegram, tmp: Path) -> Application:  # type: ignore[type
 
 
 @dataclass
-class Burst:
+class Burst(_Rates):
     """One turn of every chat: how long until the last reply, and the CPU it took."""
 
     seconds: float
@@ -162,21 +171,12 @@ class Burst:
     worker_cpu_s: float
     messages: int
 
-    @property
-    def per_second(self) -> float:
-        return self.messages / self.seconds if self.seconds else 0.0
-
-    @property
-    def main_ms_per_message(self) -> float:
-        return 1e3 * self.main_cpu_s / self.messages if self.messages else 0.0
-
 
 class Running:
     """An application polling its own fake server, sent one burst (a turn of every chat) at a time."""
 
     def __init__(self, tg: FakeTelegram, app: Application, chats: int) -> None:  # type: ignore[type-arg]
         self.tg = tg
-        self.app = app
         self.users = [tg.user(10_000 + i, f"u{i}", "zh") for i in range(chats)]
         self.pushed: dict[int, list[float]] = {u.id: [] for u in self.users}
         self.bursts: list[Burst] = []

@@ -147,17 +147,6 @@ def text_is(text: str) -> Callable[[Call], bool]:
 
 
 @pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-def alice(tg: FakeTelegram) -> User:
-    return tg.user(42, "Alice")
-
-
-@pytest.fixture
 def errors() -> list[object]:
     return []
 

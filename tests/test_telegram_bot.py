@@ -24,12 +24,6 @@ TOKEN = "123456:SECRET-token-never-logged"
 DIALOG = Dialog(knowledge.load())
 
 
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as server:
-        yield server
-
-
 @asynccontextmanager
 async def running(
     tg: FakeTelegram,

@@ -19,21 +19,9 @@ from bot.dialog.reply import Button
 from bot.telegram import render
 from bot.telegram.request import JsonRequest, json_body
 from tests.fakes import FakeTelegram, User
-from tests.test_fake_telegram import tiny_png
+from tests.test_fake_telegram import TOKEN, tiny_png
 
-TOKEN = "123:TEST"
 ANSWER = "推荐 <b>1×RTX 4090 24GB</b>：显存 17.2 GB / 24 GB，约 ¥1.98/小时。"
-
-
-@pytest.fixture
-async def tg() -> AsyncIterator[FakeTelegram]:
-    async with FakeTelegram() as fake:
-        yield fake
-
-
-@pytest.fixture
-def alice(tg: FakeTelegram) -> User:
-    return tg.user(42, "Alice")
 
 
 @pytest.fixture
