@@ -50,6 +50,18 @@ async def worker_of(proc: asyncio.subprocess.Process) -> int:
     raise AssertionError("the bot started no worker process")
 
 
+async def gone(pid: int, deadline_s: float = 10.0) -> bool:
+    """Whether ``pid`` exits within the deadline: an orphaned worker notices its parent's
+    death on its next read of the socket pair, a moment after the kill, not at the instant."""
+    loop = asyncio.get_running_loop()
+    end = loop.time() + deadline_s
+    while running(pid):
+        if loop.time() > end:
+            return False
+        await asyncio.sleep(0.05)
+    return True
+
+
 def running(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -72,7 +84,7 @@ async def test_a_killed_bot_resumes_the_conversation_after_restart(tmp_path: Pat
             # wait() also waits for the stderr pipe, which an orphaned worker would hold open.
             await asyncio.wait_for(first.wait(), 10)
         assert first.returncode == -signal.SIGKILL
-        assert not running(worker)
+        assert await gone(worker)
         second = await start_bot(tg, db)
         try:
             tg.send_text(user, "并发 8")
