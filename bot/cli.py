@@ -2,25 +2,54 @@
 
 Exit codes: 0 success, 2 bad input (with a JSON error on stdout naming the field),
 1 an unexpected failure (logged, never a raw traceback to the user).
+
+Startup is kept cheap: this module imports nothing beyond the standard library at the
+top, each command imports what it needs when it runs, and the chat surfaces (``SURFACES``)
+are listed by name only — a surface's module, and its options, are loaded when that
+surface is the command (``--help`` included). Building the parser with every surface
+imported (matplotlib, aiohttp, telegram, discord) used to be three quarters of the
+process for ``gpu-advisor ask``; ``bench/startup_bench.py`` measures it.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib
 import logging
 import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-
-import knowledge
-from bot.contract import ContractError, dump, engine_payload, parse_workload
-from engine.errors import EngineError
-from engine.estimate import estimate
-from engine.recommend import recommend
+from typing import Any
 
 log = logging.getLogger("gpu_advisor")
 EXIT_BAD_INPUT = 2
+
+# name -> (module, function that registers the subcommand on the CLI's subparsers, one-line help).
+# The help is repeated here so that `gpu-advisor --help` lists a surface without importing it;
+# tests/test_startup.py checks it matches the surface's own.
+SURFACES: dict[str, tuple[str, str, str]] = {
+    "chart": (
+        "bot.charts.cli",
+        "add_chart_command",
+        "draw the recommendation for a Workload (JSON) as a PNG",
+    ),
+    "discord": (
+        "bot.discord.run",
+        "add_discord_command",
+        "run the Discord bot (token in $DISCORD_BOT_TOKEN)",
+    ),
+    "web": ("bot.web.run", "add_web_command", "serve the HTTP API and the chat widget for a rental site"),
+    "telegram": (
+        "bot.telegram.run",
+        "add_telegram_command",
+        "run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)",
+    ),
+}
+RETENTION_OPTIONS = (
+    ("--keep-conversations-days", "GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", "an idle conversation", 30),
+    ("--keep-plans-days", "GPU_ADVISOR_KEEP_PLANS_DAYS", "a plan log row", 90),
+)
 
 
 def _read_input(source: str) -> str:
@@ -29,10 +58,15 @@ def _read_input(source: str) -> str:
     return Path(source).read_text(encoding="utf-8")
 
 
-def _engine_command(run: Callable[..., object]) -> Callable[[argparse.Namespace], int]:
+def _engine_command(name: str) -> Callable[[argparse.Namespace], int]:
     def command(args: argparse.Namespace) -> int:
         import json
 
+        import knowledge
+        from bot.contract import ContractError, dump, engine_payload, parse_workload
+        from engine.errors import EngineError
+
+        run: Callable[..., Any] = getattr(importlib.import_module(f"engine.{name}"), name)
         try:
             text = _read_input(args.json)
             workload = parse_workload(text)
@@ -50,13 +84,14 @@ def _engine_command(run: Callable[..., object]) -> Callable[[argparse.Namespace]
         except knowledge.KnowledgeError as exc:
             print(json.dumps({"error": {"code": "bad_catalog", "field": "catalog", "message": str(exc)}}))
             return EXIT_BAD_INPUT
-        print(dump(result))  # type: ignore[arg-type]
+        print(dump(result))
         return 0
 
     return command
 
 
 def _chat(args: argparse.Namespace) -> int:
+    import knowledge
     from bot.dialog import Dialog
     from bot.store import Store
     from bot.terminal import Session, default_db, local_user, run_interactive, run_script
@@ -72,6 +107,7 @@ def _chat(args: argparse.Namespace) -> int:
 
 
 def _ask(args: argparse.Namespace) -> int:
+    import knowledge
     from bot.dialog import Dialog
     from bot.terminal import ask
 
@@ -82,6 +118,7 @@ def _analyze(args: argparse.Namespace) -> int:
     """``gpu-advisor analyze [--json] FILE|-``: a configuration sheet's verdict."""
     import json
 
+    import knowledge
     from bot.dialog.sheet_render import analysis_text
     from bot.understand.normalize import language_of
     from engine.sheet import analyze
@@ -99,23 +136,17 @@ def _analyze(args: argparse.Namespace) -> int:
     return 0
 
 
-def _telegram(args: argparse.Namespace) -> int:
-    from bot.telegram import run
-
-    return run.main(args, args.catalog)
-
-
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU server to rent, and why.")
-    parser.add_argument("--catalog", help="operator price catalog (YAML); default: the shipped list")
-    sub = parser.add_subparsers(dest="command", required=True)
-    for name, run, text in (
-        ("estimate", estimate, "memory, fit and speed for a Workload (JSON) — prints an Estimate"),
-        ("recommend", recommend, "the catalog pick for a Workload (JSON) — prints a Plan"),
+def _add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    for name, text in (
+        ("estimate", "memory, fit and speed for a Workload (JSON) — prints an Estimate"),
+        ("recommend", "the catalog pick for a Workload (JSON) — prints a Plan"),
     ):
         p = sub.add_parser(name, help=text)
         p.add_argument("--json", required=True, metavar="FILE|-", help="Workload JSON file, or - for stdin")
-        p.set_defaults(func=_engine_command(run))
+        p.set_defaults(func=_engine_command(name))
+
+
+def _add_local_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     chat = sub.add_parser("chat", help="interactive chat in the terminal (no token needed)")
     chat.add_argument(
         "--script", action="store_true", help="one message per stdin line, one JSON reply per line"
@@ -137,24 +168,62 @@ def build_parser() -> argparse.ArgumentParser:
     sheet.add_argument("--json", action="store_true", help="print the analysis as JSON")
     sheet.add_argument("--lang", choices=("zh", "en"))
     sheet.set_defaults(func=_analyze)
-    from bot.charts.cli import add_chart_command
-    from bot.discord.run import add_discord_command
-    from bot.web.run import add_web_command
 
-    add_chart_command(sub)
-    add_discord_command(sub)
-    add_web_command(sub)
-    from bot.telegram.run import add_arguments as telegram_arguments
 
-    tg = sub.add_parser("telegram", help="run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)")
-    telegram_arguments(tg)
-    tg.set_defaults(func=_telegram)
+def _add_surfaces(sub: argparse._SubParsersAction[argparse.ArgumentParser], load: str | None) -> None:
+    """The chat surfaces: ``load`` (the command being run) for real, the others as names in the list.
+
+    A placeholder takes no options of its own (not even ``--help``), so whatever follows a
+    surface's name is left for that surface's real parser, built once the command is known.
+    """
+    for name, (module, register, text) in SURFACES.items():
+        if name == load:
+            getattr(importlib.import_module(module), register)(sub)
+        else:
+            sub.add_parser(name, help=text, add_help=False)
+
+
+def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; ``surface`` names the one chat surface whose module is imported."""
+    parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU server to rent, and why.")
+    parser.add_argument("--catalog", help="operator price catalog (YAML); default: the shipped list")
+    for flag, variable, what, default in RETENTION_OPTIONS:
+        parser.add_argument(
+            flag,
+            type=int,
+            metavar="DAYS",
+            help=f"delete {what} after DAYS days (default ${variable}, else {default}; 0 keeps forever)",
+        )
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_engine_commands(sub)
+    _add_local_commands(sub)
+    _add_surfaces(sub, surface)
     return parser
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse once with surfaces as names; if a surface was chosen, parse again with its options."""
+    parser = build_parser()
+    args, extras = parser.parse_known_args(argv)
+    if args.command in SURFACES:
+        return build_parser(args.command).parse_args(argv)
+    if extras:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
+
+
+def _export_retention(args: argparse.Namespace) -> None:
+    """Retention flags go to the environment, where every store opens (worker processes too)."""
+    for flag, variable, _, _ in RETENTION_OPTIONS:
+        days = getattr(args, flag.removeprefix("--").replace("-", "_"))
+        if days is not None:
+            os.environ[variable] = str(days)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    args = build_parser().parse_args(argv)
+    args = parse(argv)
+    _export_retention(args)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

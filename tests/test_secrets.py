@@ -2,15 +2,23 @@
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import logging
 import os
 import sys
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
+import discord
 import pytest
+import yarl
 
+from bot.discord import run as discord_run
 from bot.secrets import RedactingFormatter, RedactToken, install_redaction
+from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
 
 TOKEN = "987654:REVOKED-token-must-not-leak"
@@ -46,7 +54,7 @@ async def test_a_rejected_token_is_reported_without_the_token(
 ) -> None:
     tg.fail_next("getMe", status=status, times=10)
     code, stderr = await _run_cli("telegram", "--base-url", tg.base_url, "--workers", "0", env=_env(tmp_path))
-    assert tg.calls_of("getMe", include_failed=True), "the bot never reached the fake server"
+    assert tg.calls_of("getMe", include_failed=True), f"the bot never reached the fake server:\n{stderr}"
     assert code == 1 and "rejected the token" in stderr  # said plainly, once, at the end
     assert SECRET_PART not in stderr
 
@@ -91,3 +99,37 @@ def test_install_redaction_keeps_each_handlers_own_format() -> None:
     finally:
         root.removeHandler(handler)
     assert line.startswith("[ERROR] boom <token>") and SECRET_PART not in line
+
+
+@contextmanager
+def discord_elsewhere(token: str) -> Iterator[FakeDiscord]:
+    """The fake Discord on a loop of its own, so ``run.main`` can start its own with asyncio.run."""
+    loop, up, fake = asyncio.new_event_loop(), threading.Event(), FakeDiscord(token)
+
+    async def serve() -> None:
+        async with fake:
+            up.set()
+            await asyncio.Event().wait()
+
+    thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
+    thread.start()
+    assert up.wait(10), "the fake Discord did not start"
+    try:
+        yield fake
+    finally:
+        loop.call_soon_threadsafe(loop.stop)
+        thread.join(10)
+
+
+def test_a_token_discord_refuses_ends_with_a_sentence_and_is_never_logged(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
+    caplog.set_level(logging.DEBUG)
+    monkeypatch.setenv("DISCORD_BOT_TOKEN", TOKEN)
+    args = argparse.Namespace(db=str(tmp_path / "d.db"), catalog=None, guild=None, no_sync=True)
+    with discord_elsewhere("the-right-token") as fake:
+        monkeypatch.setattr(discord.http.Route, "BASE", fake.api_base)
+        monkeypatch.setattr(discord.gateway.DiscordWebSocket, "DEFAULT_GATEWAY", yarl.URL(fake.gateway_url))
+        with pytest.raises(SystemExit, match="refused the token"):
+            discord_run.main(args)
+    assert all(SECRET_PART not in caplog.handler.format(r) for r in caplog.records)

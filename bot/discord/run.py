@@ -3,8 +3,9 @@
 ``DISCORD_BOT_TOKEN`` holds the token, or ``DISCORD_BOT_TOKEN_FILE`` names a file with
 it. ``--guild`` (or ``DISCORD_GUILD_ID``) syncs the slash commands to one server only,
 which takes effect at once — use it while testing; a global sync can take a while to
-reach every client. The token never reaches a log line: a filter on every handler
-redacts it (discord.py itself logs no token, but an exception message might).
+reach every client. The token never reaches a log line: every handler's formatter
+redacts it, tracebacks included (discord.py itself logs no token, but an exception
+message might). A token Discord refuses ends the process with one plain sentence.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ if TYPE_CHECKING:
     from bot.discord.app import DiscordConfig
 
 log = logging.getLogger(__name__)
+REJECTED = "Discord refused the token (revoked or mistyped): check $DISCORD_BOT_TOKEN"
 
 
 def read_token() -> str:
@@ -50,6 +52,8 @@ def add_discord_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
 
 
 def main(args: argparse.Namespace) -> int:
+    from discord import LoginFailure
+
     from bot.discord.app import DiscordConfig
 
     token = read_token()
@@ -61,7 +65,10 @@ def main(args: argparse.Namespace) -> int:
         guild_id=args.guild,
         sync=not args.no_sync,
     )
-    asyncio.run(serve(config))
+    try:
+        asyncio.run(serve(config))
+    except LoginFailure:
+        raise SystemExit(REJECTED) from None
     return 0
 
 
