@@ -12,27 +12,37 @@ for callers that want units at the boundary.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Literal
+from collections import Counter
+from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
     BaseModel,
     ConfigDict,
     Field,
     NonNegativeFloat,
+    NonNegativeInt,
     PositiveFloat,
+    PrivateAttr,
     PositiveInt,
     model_validator,
 )
 
+from engine.catalog_index import CatalogIndex
 from engine.units import Q_
 
 if TYPE_CHECKING:
+    from collections.abc import Mapping
+
     from engine.units import Quantity
 
 Precision = Literal["fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", "int4"]
 FormFactor = Literal["pcie", "sxm", "oam", "consumer"]
 Segment = Literal["datacenter", "workstation", "consumer"]
 Interconnect = Literal["nvlink", "nvswitch", "pcie", "none"]
+Vendor = Literal["nvidia", "amd", "huawei"]
+GpuRole = Literal["training", "inference", "general"]
+Attention = Literal["mha", "gqa", "mqa", "mla"]
+NativeDtype = Literal["fp32", "bf16", "fp16", "fp8", "mxfp4"]
 
 
 class _Record(BaseModel):
@@ -44,7 +54,16 @@ class GpuSpec(_Record):
 
     ``dense_tflops`` holds dense tensor-core rates (FP32 is the CUDA-core rate);
     figures quoted "with sparsity" are halved before they go here. INT8 is TOPS.
-    ``nvlink_gbs`` is total bidirectional NVLink bandwidth per GPU, 0 where absent.
+    ``nvlink_gbs`` is total bidirectional NVLink bandwidth per GPU, 0 where absent;
+    ``nvlink_bridge_gbs`` is what an optional NVLink bridge gives a pair of PCIe or
+    consumer cards (total, both directions), 0 where no bridge exists.
+
+    ``role`` is what the card is built and bought for: ``training`` (HBM, NVLink/NVSwitch
+    or an equivalent fabric), ``inference`` (PCIe data-centre cards sold for serving) or
+    ``general`` (workstation and consumer cards). ``lineage`` names the card a variant is
+    cut or rebuilt from (H20 → H100, A800 → A100, 4090D → 4090); China variants and
+    nonstandard (rebuilt) cards must name one. ``compute_capability`` is CUDA's; it is 0
+    for cards that do not run CUDA, whose ``software_stack`` says what they run instead.
     """
 
     id: str
@@ -65,6 +84,12 @@ class GpuSpec(_Record):
     pcie_lanes: PositiveInt = 16
     mig_profiles: list[str] = Field(default_factory=list)
     china_variant: bool = False
+    vendor: Vendor = "nvidia"
+    role: GpuRole
+    lineage: str | None = None
+    nonstandard: bool = False
+    software_stack: str | None = None
+    nvlink_bridge_gbs: NonNegativeFloat = 0.0
     source: str = Field(min_length=8)
     field_sources: dict[str, str] = Field(default_factory=dict)
 
@@ -75,7 +100,20 @@ class GpuSpec(_Record):
         for required in ("fp32", "fp16"):
             if required not in self.dense_tflops:
                 raise ValueError(f"{self.id}: dense_tflops needs {required}")
+        self._check_lineage()
+        if self.vendor != "nvidia" and not self.software_stack:
+            raise ValueError(f"{self.id}: a non-NVIDIA card needs a software_stack note")
+        if self.vendor != "nvidia" and self.compute_capability:
+            raise ValueError(f"{self.id}: compute_capability is CUDA's; 0 for a non-CUDA card")
+        if self.nvlink_bridge_gbs and self.nvlink_gbs:
+            raise ValueError(f"{self.id}: a bridge pair is for cards without their own NVLink")
         return self
+
+    def _check_lineage(self) -> None:
+        if (self.china_variant or self.nonstandard) and not self.lineage:
+            raise ValueError(f"{self.id}: a China variant or rebuilt card names its lineage")
+        if self.lineage == self.id:
+            raise ValueError(f"{self.id}: lineage names another card")
 
     def tflops(self, precision: Precision) -> float:
         """Dense rate for ``precision``, falling back the way kernels do (bf16→fp16)."""
@@ -105,7 +143,26 @@ class GpuSpec(_Record):
 
 
 class ModelArch(_Record):
-    """Decoder-only transformer shape, as in the model's published config.json."""
+    """Decoder-only transformer shape, as in the model's published config.json.
+
+    ``attention`` defaults from the head counts (``mha`` when every query head has its
+    own KV head, ``mqa`` with one, else ``gqa``); ``mla`` (DeepSeek's multi-head latent
+    attention) caches ``kv_lora_rank + qk_rope_head_dim`` elements per token per layer
+    and must declare both. For MLA, ``head_dim`` is the query/key head dim
+    (``qk_nope_head_dim + qk_rope_head_dim``).
+
+    Mixture of experts: ``num_experts`` routed experts, ``experts_per_token`` chosen per
+    token, ``shared_experts`` always run; each expert is a gated MLP of
+    ``moe_intermediate_size`` (``intermediate_size`` when absent, as in Mixtral). The
+    first ``dense_layers`` layers (or, for interleaved models, that many layers) use a
+    dense MLP of ``intermediate_size``. ``active_params_b`` is the model card's figure.
+
+    ``sliding_window_layers`` of the ``layers`` attend over at most ``sliding_window``
+    tokens (all layers when only ``sliding_window`` is given); ``linear_attention_layers``
+    keep a fixed-size state instead of a KV cache. ``native_dtype`` is the precision the
+    weights ship in, applied to all linear weights or only to the expert weights
+    (``native_dtype_scope``).
+    """
 
     id: str
     name: str
@@ -122,22 +179,104 @@ class ModelArch(_Record):
     vocab_size: PositiveInt
     tied_embeddings: bool = False
     gated_mlp: bool = True
+    attention: Attention = Field("mha", description="derived from the head counts when omitted")
+    q_lora_rank: PositiveInt | None = None
+    kv_lora_rank: PositiveInt | None = None
+    qk_nope_head_dim: PositiveInt | None = None
+    qk_rope_head_dim: PositiveInt | None = None
+    v_head_dim: PositiveInt | None = None
     num_experts: PositiveInt = 1
     experts_per_token: PositiveInt = 1
+    shared_experts: NonNegativeInt = 0
+    moe_intermediate_size: PositiveInt | None = None
+    dense_layers: NonNegativeInt = 0
+    sliding_window: PositiveInt | None = None
+    sliding_window_layers: NonNegativeInt | None = None
+    linear_attention_layers: NonNegativeInt = 0
+    native_dtype: NativeDtype = "bf16"
+    native_dtype_scope: Literal["linear", "experts"] = "linear"
     max_context: PositiveInt = 4096
+    release: int | None = Field(None, ge=2017, le=2030)
     source: str = Field(min_length=8)
+
+    @model_validator(mode="before")
+    @classmethod
+    def _default_attention(cls, data: Any) -> Any:
+        if isinstance(data, dict) and data.get("attention") is None:
+            heads, kv = data.get("num_heads"), data.get("num_kv_heads")
+            kind = "mha" if kv == heads else "mqa" if kv == 1 else "gqa"
+            data = {**data, "attention": kind}
+        return data
 
     @model_validator(mode="after")
     def _check(self) -> ModelArch:
         if self.num_heads % self.num_kv_heads:
             raise ValueError(f"{self.id}: num_heads must be a multiple of num_kv_heads")
+        if self.active_params_b is not None and self.active_params_b > self.params_b:
+            raise ValueError(f"{self.id}: active_params_b exceeds params_b")
+        self._check_attention()
+        self._check_experts()
+        self._check_layer_kinds()
+        return self
+
+    def _check_attention(self) -> None:
+        mla = (self.kv_lora_rank, self.qk_rope_head_dim)
+        if self.attention == "mla" and None in mla:
+            raise ValueError(f"{self.id}: MLA needs kv_lora_rank and qk_rope_head_dim")
+        if self.attention != "mla" and any(v is not None for v in mla):
+            raise ValueError(f"{self.id}: kv_lora_rank/qk_rope_head_dim belong to MLA models")
+        expected = {"mha": self.num_heads, "mqa": 1}.get(self.attention)
+        if expected is not None and self.num_kv_heads != expected:
+            raise ValueError(f"{self.id}: {self.attention} does not match num_kv_heads")
+        if self.attention == "gqa" and self.num_kv_heads in (1, self.num_heads):
+            raise ValueError(f"{self.id}: gqa needs 1 < num_kv_heads < num_heads")
+
+    def _check_experts(self) -> None:
         if self.experts_per_token > self.num_experts:
             raise ValueError(f"{self.id}: experts_per_token exceeds num_experts")
-        return self
+        if not self.is_moe:
+            extra = self.shared_experts or self.moe_intermediate_size or self.dense_layers
+            if extra or self.native_dtype_scope == "experts":
+                raise ValueError(f"{self.id}: expert fields on a dense model")
+            return
+        if self.active_params_b is None:
+            raise ValueError(f"{self.id}: a mixture-of-experts model states active_params_b")
+        if self.dense_layers >= self.layers:
+            raise ValueError(f"{self.id}: dense_layers must leave some MoE layers")
+
+    def _check_layer_kinds(self) -> None:
+        if self.sliding_window_layers is not None:
+            if self.sliding_window is None:
+                raise ValueError(f"{self.id}: sliding_window_layers without sliding_window")
+            if self.sliding_window_layers > self.layers:
+                raise ValueError(f"{self.id}: sliding_window_layers exceeds layers")
+        if self.linear_attention_layers >= self.layers:
+            raise ValueError(f"{self.id}: linear_attention_layers must leave attention layers")
 
     @property
     def active_b(self) -> float:
         return self.active_params_b or self.params_b
+
+    @property
+    def is_moe(self) -> bool:
+        return self.num_experts > 1
+
+    @property
+    def moe_layers(self) -> int:
+        """Layers whose MLP is a mixture of experts (0 for a dense model)."""
+        return self.layers - self.dense_layers if self.is_moe else 0
+
+    @property
+    def expert_intermediate_size(self) -> int:
+        """Intermediate size of one routed (or shared) expert's gated MLP."""
+        return self.moe_intermediate_size or self.intermediate_size
+
+    @property
+    def windowed_layers(self) -> int:
+        """Layers that attend over at most ``sliding_window`` tokens."""
+        if self.sliding_window is None:
+            return 0
+        return self.layers if self.sliding_window_layers is None else self.sliding_window_layers
 
     @property
     def embedding_params(self) -> float:
@@ -191,7 +330,12 @@ class Addon(_Record):
 
 
 class Catalog(_Record):
-    """An operator's price list. ``fx_to_cny`` converts budgets given in other currencies."""
+    """An operator's price list. ``fx_to_cny`` converts budgets given in other currencies.
+
+    ``offers`` stay as the operator wrote them; ``index`` holds them pruned of dominated
+    offers and grouped by machine (``engine.catalog_index``), built once when the
+    catalog is made, so a 10,000-offer upload pays for pruning once, not every plan.
+    """
 
     operator: str
     currency: str = "CNY"
@@ -200,13 +344,28 @@ class Catalog(_Record):
     fx_to_cny: dict[str, PositiveFloat] = Field(default_factory=lambda: {"CNY": 1.0})
     fx_source: str = ""
 
+    _index: CatalogIndex = PrivateAttr()
+
     @model_validator(mode="after")
     def _unique(self) -> Catalog:
-        ids = [o.id for o in self.offers]
-        dupes = {i for i in ids if ids.count(i) > 1}
+        dupes = {i for i, n in Counter(o.id for o in self.offers).items() if n > 1}
         if dupes:
             raise ValueError(f"duplicate offer ids: {sorted(dupes)}")
         return self
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._index = CatalogIndex.build(self.offers)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Catalog:
+        """A copy whose index follows its offers when ``update`` replaces them."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update and "offers" in update:
+            copied._index = CatalogIndex.build(copied.offers)
+        return copied
+
+    @property
+    def index(self) -> CatalogIndex:
+        return self._index
 
 
 class RuntimeProfile(_Record):
