@@ -218,15 +218,3 @@ def test_a_users_own_capable_card_is_recommended_before_renting(dialog: Dialog) 
     assert reply.plan.requested.cost.amount == 0
     assert reply.plan.pitfalls[0].id == "own_hardware_is_enough"
     assert "4090" in reply.text
-
-
-def test_the_rate_limiter_forgets_idle_keys() -> None:
-    from bot.ratelimit import PRUNE_AT, RateLimiter
-
-    now = [0.0]
-    limiter = RateLimiter(5, clock=lambda: now[0])
-    for key in range(PRUNE_AT + 1):
-        limiter.allow(key)
-    now[0] = 120.0
-    assert limiter.allow("fresh")
-    assert len(limiter._seen) == 1  # only the fresh key is left
