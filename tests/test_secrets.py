@@ -105,11 +105,12 @@ def test_install_redaction_keeps_each_handlers_own_format() -> None:
 def discord_elsewhere(token: str) -> Iterator[FakeDiscord]:
     """The fake Discord on a loop of its own, so ``run.main`` can start its own with asyncio.run."""
     loop, up, fake = asyncio.new_event_loop(), threading.Event(), FakeDiscord(token)
+    done = asyncio.Event()
 
     async def serve() -> None:
         async with fake:
             up.set()
-            await asyncio.Event().wait()
+            await done.wait()
 
     thread = threading.Thread(target=loop.run_until_complete, args=(serve(),), daemon=True)
     thread.start()
@@ -117,8 +118,9 @@ def discord_elsewhere(token: str) -> Iterator[FakeDiscord]:
     try:
         yield fake
     finally:
-        loop.call_soon_threadsafe(loop.stop)
+        loop.call_soon_threadsafe(done.set)
         thread.join(10)
+        loop.close()
 
 
 def test_a_token_discord_refuses_ends_with_a_sentence_and_is_never_logged(

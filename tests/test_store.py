@@ -8,10 +8,20 @@ import threading
 import time
 from pathlib import Path
 
+import pytest
 import sqlite_utils
 
 from bot.dialog.state import ConversationState
-from bot.store import MIGRATIONS, Store
+from bot.store import (
+    DAY_S,
+    MIGRATIONS,
+    PRUNE_BATCH,
+    PRUNE_INTERVAL_S,
+    Retention,
+    StorageUnavailable,
+    Store,
+    unavailable,
+)
 from engine.recommend import recommend
 from engine.specs import Knowledge
 from engine.workload import Workload
@@ -98,3 +108,137 @@ def test_an_update_id_is_new_only_once_even_after_a_restart(tmp_path: Path) -> N
     assert store.first_time("discord", 1001) is True  # ids are per platform
     store.close()
     assert Store(tmp_path / "u.db").first_time("telegram", 1001) is False
+
+
+# ---- retention ---------------------------------------------------------------------------------
+
+
+class Clock:
+    """A hand-moved clock: retention is about days, and a test must not wait for them."""
+
+    def __init__(self, now: float = 1_700_000_000.0) -> None:
+        self.now = now
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, days: float) -> None:
+        self.now += days * DAY_S
+
+
+def test_a_conversation_idle_past_the_retention_is_deleted_on_open(tmp_path: Path) -> None:
+    clock = Clock()
+    store = Store(tmp_path / "r.db", clock=clock)
+    store.save("telegram", 1, 1, ConversationState(turns=5))
+    store.close()
+    clock.advance(31)
+    again = Store(tmp_path / "r.db", clock=clock)
+    assert again.load("telegram", 1, 1) == ConversationState()
+
+
+def test_a_conversation_used_within_the_retention_is_kept(tmp_path: Path) -> None:
+    clock = Clock()
+    store = Store(tmp_path / "r.db", clock=clock)
+    store.save("telegram", 1, 1, ConversationState(turns=5))
+    clock.advance(29)
+    store.save("telegram", 1, 1, ConversationState(turns=6))
+    clock.advance(29)
+    assert store.prune()["conversations"] == 0
+    assert store.load("telegram", 1, 1).turns == 6
+
+
+def test_plan_log_rows_expire_after_their_own_longer_retention(tmp_path: Path, kb: Knowledge) -> None:
+    clock = Clock()
+    store = Store(tmp_path / "r.db", clock=clock)
+    store.log_plan("web", recommend(Workload(task="infer", params_b=7, always_on=True), kb))
+    clock.advance(60)
+    assert store.prune()["plans_log"] == 0  # older than a conversation may be, younger than 90 days
+    clock.advance(31)
+    assert store.prune()["plans_log"] == 1 and store.stats()["plans"] == 0
+
+
+def test_the_save_path_prunes_at_most_once_per_interval(tmp_path: Path) -> None:
+    clock = Clock()
+    store = Store(tmp_path / "r.db", clock=clock)  # opening ran a pass
+    stale = ("web", "old", "u", "{}", "en", clock.now - 31 * DAY_S)  # another process wrote it, long ago
+    store.db.execute("insert into conversations values (?, ?, ?, ?, ?, ?)", stale)
+    store.save("web", "new", "u", ConversationState())
+    assert store.db.table("conversations").count == 2  # the next pass is not due yet
+    clock.now += PRUNE_INTERVAL_S
+    store.save("web", "new", "u", ConversationState())
+    assert store.db.table("conversations").count == 1
+
+
+def test_a_backlog_is_deleted_one_bounded_batch_per_pass(tmp_path: Path) -> None:
+    clock = Clock()
+    store = Store(tmp_path / "r.db", clock=clock)
+    rows = [("web", str(i), "u", "{}", "en", clock.now) for i in range(PRUNE_BATCH + 10)]
+    store.db.conn.executemany("insert into conversations values (?, ?, ?, ?, ?, ?)", rows)
+    clock.advance(31)
+    assert store.prune()["conversations"] == PRUNE_BATCH
+    store.save("web", "fresh", "u", ConversationState())  # a full batch leaves the next pass due
+    assert store.db.table("conversations").count == 1
+
+
+def test_zero_days_keeps_conversations_forever(tmp_path: Path) -> None:
+    clock = Clock()
+    store = Store(tmp_path / "r.db", retention=Retention(conversations_days=0), clock=clock)
+    store.save("web", "s", "u", ConversationState(turns=2))
+    clock.advance(3650)
+    assert "conversations" not in store.prune() and store.load("web", "s", "u").turns == 2
+
+
+def test_retention_is_read_from_the_environment() -> None:
+    env = {"GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS": "7", "GPU_ADVISOR_KEEP_PLANS_DAYS": "0"}
+    assert Retention.from_env(env) == Retention(conversations_days=7, plans_days=0)
+    assert Retention.from_env({}) == Retention(conversations_days=30, plans_days=90)
+
+
+def test_a_negative_or_garbled_retention_stops_with_a_readable_message() -> None:
+    for raw in ("-1", "a week"):
+        with pytest.raises(SystemExit, match="GPU_ADVISOR_KEEP_PLANS_DAYS must be a number of days"):
+            Retention.from_env({"GPU_ADVISOR_KEEP_PLANS_DAYS": raw})
+
+
+def test_age_deletes_use_the_timestamp_indexes(tmp_path: Path) -> None:
+    store = Store(tmp_path / "r.db")
+    for table, column in (("conversations", "updated_at"), ("plans_log", "ts"), ("seen_updates", "ts")):
+        plan = store.db.execute(f"explain query plan select rowid from {table} where {column} < 1").fetchall()
+        assert any("USING" in str(row[-1]) and "INDEX" in str(row[-1]) for row in plan), (table, plan)
+
+
+# ---- storage that cannot be written ------------------------------------------------------------
+
+
+def test_a_full_disk_raises_storage_unavailable(tmp_path: Path) -> None:
+    store = Store(tmp_path / "full.db")
+    pages = store.db.execute("pragma page_count").fetchone()[0]
+    store.db.execute(f"pragma max_page_count = {pages}")  # SQLite answers SQLITE_FULL past this
+    big = ConversationState(slots={"note": "x" * 200_000})
+    with pytest.raises(StorageUnavailable) as caught:
+        with store.transaction():
+            store.save("web", "s", "u", big)
+    assert caught.value.reason == "full"
+    assert not store.db.conn.in_transaction  # rolled back, ready for the next turn
+
+
+def test_a_read_only_database_raises_storage_unavailable(tmp_path: Path) -> None:
+    store = Store(tmp_path / "ro.db")
+    store.db.execute("pragma query_only = 1")
+    with pytest.raises(StorageUnavailable) as caught:
+        store.save("web", "s", "u", ConversationState())
+    assert caught.value.reason == "read_only"
+
+
+def test_an_io_error_is_storage_unavailable_and_other_errors_are_not() -> None:
+    mapped = unavailable(sqlite3.OperationalError("disk I/O error"))
+    assert mapped is not None and mapped.reason == "io"
+    assert unavailable(sqlite3.OperationalError("no such table: nothing")) is None
+    assert unavailable(sqlite3.IntegrityError("UNIQUE constraint failed")) is None
+
+
+def test_an_unrelated_sqlite_error_is_not_disguised(tmp_path: Path) -> None:
+    store = Store(tmp_path / "x.db")
+    store.db.execute("drop table conversations")
+    with pytest.raises(sqlite3.OperationalError, match="no such table"):
+        store.load("web", "s", "u")
