@@ -140,11 +140,13 @@ def _training_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     count = w.gpus or w.gpu_count or 1
     base, assumed = train_setup(w, arch, gpu, count)
 
+    per_count: dict[int, Memory] = {}  # memory depends on the GPU count, not the card: once per count
+
     def mem_on(card: GpuSpec, n: int) -> tuple[Memory, float]:
-        setup = replace(
-            base, gpus=n, zero_stage=0 if n == 1 else (3 if w.zero_stage is None else w.zero_stage)
-        )
-        return training_memory(arch, setup), card.usable_gib * GiB * TRAIN_HEADROOM
+        if n not in per_count:
+            stage = 0 if n == 1 else (3 if w.zero_stage is None else w.zero_stage)
+            per_count[n] = training_memory(arch, replace(base, gpus=n, zero_stage=stage))
+        return per_count[n], card.usable_gib * GiB * TRAIN_HEADROOM
 
     rows = [_fit_row(card, mem_on, None, arch) for card in kb.gpus.values()]
     mem = training_memory(arch, base)

@@ -19,6 +19,7 @@ from engine.defaults import serve_setup, train_setup
 from engine.dtypes import QUALITY_RANK
 from engine.estimate import summary
 from engine.findings import Finding
+from engine.offer_search import Searches
 from engine.results import Option, Plan
 from engine.search_context import Context
 from engine.specs import Knowledge, ModelArch, Offer
@@ -37,18 +38,17 @@ def recommend(w: Workload, kb: Knowledge) -> Plan:
 
 
 def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: list[Finding]) -> Context:
-    offers = kb.catalog.offers
+    searches = Searches(arch, kb)
     if task == "infer":
         s, more = serve_setup(w, arch)
         duration = None if w.always_on else w.duration_hours
-        found = serving_search.layouts(arch, s, kb, offers)
-        cands = serving_search.size_all(found, s, duration)
-        return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s, layouts=found)
+        cands = searches.serve(s, duration)
+        return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s, searches=searches)
     gpu = kb.gpus[w.gpu] if w.gpu else None
     base, more = train_setup(w, arch, gpu, w.gpus or w.gpu_count or 1)
     fixed = (w.zero_stage is not None, w.gradient_checkpointing is not None)
-    cands = training_search.search(arch, base, kb, offers, w.gpus, w.train_tokens, w.duration_hours, fixed)
-    return Context(w, kb, arch, task, cands, [*assumed, *more], train=base, fixed=fixed)
+    cands = searches.train(base, w.gpus, w.train_tokens, w.duration_hours, fixed)
+    return Context(w, kb, arch, task, cands, [*assumed, *more], train=base, fixed=fixed, searches=searches)
 
 
 def rank_key(c: Candidate, ctx: Context) -> tuple[bool, bool, float, int, float]:
@@ -150,17 +150,10 @@ def _faster(pick: Candidate, ranked: list[Candidate]) -> Candidate | None:
 
 def _best_with_method(ctx: Context, method: str) -> Candidate | None:
     assert ctx.train is not None
+    assert ctx.searches is not None
+    w = ctx.workload
     base = replace(ctx.train, method=method)
-    cands = training_search.search(
-        ctx.arch,
-        base,
-        ctx.kb,
-        ctx.kb.catalog.offers,
-        ctx.workload.gpus,
-        ctx.workload.train_tokens,
-        ctx.workload.duration_hours,
-        ctx.fixed,
-    )
+    cands = ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed)
     ranked = sorted(cands, key=lambda c: rank_key(c, ctx))
     return ranked[0] if ranked else None
 
@@ -206,10 +199,11 @@ def _owned_offer(kb: Knowledge, gpu: str, count: int) -> Offer:
 
 def _offer_for(kb: Knowledge, gpu: str, count: int) -> Offer | None:
     """The catalog's offer for ``count`` × ``gpu``, or one priced per card from its smallest offer."""
-    whole = [o for o in kb.catalog.offers if o.gpu == gpu and o.count == count and not o.is_slice]
+    index = kb.catalog.index
+    whole = [o for o in index.by_gpu_count.get((gpu, count), []) if not o.is_slice]
     if whole:
         return whole[0]
-    per_card = [o for o in kb.catalog.offers if o.gpu == gpu and not o.is_slice and o.price_month]
+    per_card = [o for o in index.offers if o.gpu == gpu and not o.is_slice and o.price_month]
     if not per_card:
         return None
     base = min(per_card, key=lambda o: (o.price_month or 0) / o.count)

@@ -8,7 +8,7 @@ from engine.candidates import Candidate
 from engine.defaults import ServeSetup
 from engine.findings import Finding
 from engine.memory import TrainSetup
-from engine.serving_search import Layout
+from engine.offer_search import Searches
 from engine.specs import Knowledge, ModelArch
 from engine.workload import Workload
 
@@ -24,4 +24,4 @@ class Context:
     serve: ServeSetup | None = None
     train: TrainSetup | None = None
     fixed: tuple[bool, bool] = (False, False)
-    layouts: list[Layout] | None = None
+    searches: Searches | None = None

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine import cost
-from engine.candidates import Candidate
+from engine.candidates import Candidate, fan_out
 from engine.defaults import grad_accumulation
 from engine.interconnect import allreduce_s, gradient_sync_s, scaling_efficiency, sync_volume_bytes
 from engine.memory import Memory, TrainSetup, activations, model_states, with_activations
@@ -143,14 +143,15 @@ def search(
     duration_hours: float | None,
     fixed: tuple[bool, bool],
 ) -> list[Candidate]:
-    out: list[Candidate] = []
+    """Every fitting (offer, layout), each distinct machine evaluated once and re-priced for its siblings."""
     memo: _Memo = {}
-    for offer in offers:
+
+    def on(offer: Offer) -> list[Candidate]:
         gpu = kb.gpus[offer.gpu]
-        for per_machine, machines in layouts(offer, requested_gpus):
-            cand = evaluate(
-                arch, base, offer, gpu, per_machine, machines, tokens, duration_hours, fixed, memo
-            )
-            if cand is not None:
-                out.append(cand)
-    return out
+        found = (
+            evaluate(arch, base, offer, gpu, per_machine, machines, tokens, duration_hours, fixed, memo)
+            for per_machine, machines in layouts(offer, requested_gpus)
+        )
+        return [c for c in found if c is not None]
+
+    return fan_out(offers, on, lambda c: c.training_hours or duration_hours)

@@ -2,14 +2,14 @@
 
 Each re-runs the same search with one field changed and reports the new cost (and the
 number that drove it), so a user sees the price of doubling traffic, of a longer
-context, or of committing for a year before they ask.
+context, or of committing for a year before they ask. Searches go through the plan's
+``Searches``, so one that repeats an earlier search reuses its candidates.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import serving_search, training_search
 from engine.candidates import Candidate
 from engine.findings import Finding, Value, finding
 from engine.search_context import Context
@@ -23,22 +23,18 @@ def _cheapest(cands: list[Candidate]) -> Candidate | None:
 def _serve_variant(ctx: Context, **changes: object) -> Candidate | None:
     """Cheapest serving candidate with ``changes``; traffic-only changes reuse the memory layouts."""
     assert ctx.serve is not None
+    assert ctx.searches is not None
     s = replace(ctx.serve, **changes)  # type: ignore[arg-type]
-    if set(changes) <= {"qps", "concurrency"} and ctx.layouts is not None:
-        found = ctx.layouts
-    else:
-        found = serving_search.layouts(ctx.arch, s, ctx.kb, ctx.kb.catalog.offers)
-    return serving_search.cheapest(found, s, ctx.workload.duration_hours)
+    memory_of = ctx.serve if set(changes) <= {"qps", "concurrency"} else s
+    return ctx.searches.serve_cheapest(s, ctx.workload.duration_hours, memory_of)
 
 
 def _train_variant(ctx: Context, **changes: object) -> Candidate | None:
     assert ctx.train is not None
+    assert ctx.searches is not None
     base = replace(ctx.train, **changes)  # type: ignore[arg-type]
     w = ctx.workload
-    cands = training_search.search(
-        ctx.arch, base, ctx.kb, ctx.kb.catalog.offers, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed
-    )
-    return _cheapest(cands)
+    return _cheapest(ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed))
 
 
 def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) -> Finding:

@@ -1,0 +1,174 @@
+"""How plan time grows with the size of an operator's catalog.
+
+A rental marketplace lists the same few dozen machines from many vendors at varied
+prices, some in USD, billed by the month (often with a yearly discount), by the hour,
+or both. ``generated_offers`` builds such a catalog deterministically; this bench
+times ``engine.recommend.recommend`` (median of several runs, after a warm-up) for a
+training and two serving workloads at 10, 100, 1,000 and 10,000 offers, and prints the
+log-log slope of time against offers between the smallest and largest catalog (1.0 =
+linear; the target is sub-linear) and the catalog load time (validation, pruning and
+indexing, paid once per upload). Target (issue 14): ≤ 50 ms per plan at 10,000 offers
+on a 2-core machine.
+
+Run ``python -m bench.catalog_bench``; it exits 1 when a plan at the largest size
+misses the target.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+import knowledge
+from bot.web.catalog import with_catalog
+from engine.recommend import recommend
+from engine.specs import Catalog, Knowledge
+from engine.workload import Workload
+
+TARGET_MS = 50.0
+SIZES = (10, 100, 1_000, 10_000)
+
+# (gpu, count, interconnect, CNY per month, cpu cores, RAM GB, NVMe TB, network Gb/s).
+# Monthly list prices in the range of knowledge/catalog.yaml (seed 000); vendors vary ±30 %.
+MACHINES: tuple[tuple[str, int, str, float, int, int, float | None, float | None], ...] = (
+    ("t4", 1, "none", 900, 8, 64, None, None),
+    ("t4", 4, "pcie", 3_600, 32, 256, None, None),
+    ("a10", 1, "none", 1_500, 8, 64, None, None),
+    ("l4", 1, "none", 1_400, 8, 64, None, None),
+    ("l4", 8, "pcie", 11_000, 64, 512, 7.68, 25),
+    ("rtx3090", 1, "none", 1_750, 8, 64, None, None),
+    ("rtx3090", 2, "pcie", 3_500, 16, 128, None, None),
+    ("rtx4090", 1, "none", 2_300, 16, 64, None, None),
+    ("rtx4090", 4, "pcie", 9_200, 32, 256, None, None),
+    ("rtx4090", 8, "pcie", 18_000, 64, 512, 7.68, 25),
+    ("l20", 1, "none", 3_000, 16, 128, None, None),
+    ("l40s", 1, "none", 4_200, 16, 128, None, None),
+    ("l40s", 8, "pcie", 33_000, 96, 1024, 15.36, 100),
+    ("v100-32g-sxm", 8, "nvlink", 12_000, 64, 512, 7.68, 25),
+    ("a100-40g-sxm", 1, "none", 2_800, 8, 64, None, None),
+    ("a100-40g-sxm", 2, "nvlink", 5_600, 16, 128, None, None),
+    ("a100-40g-sxm", 8, "nvswitch", 24_510, 64, 1024, 15.36, 200),
+    ("a100-80g-sxm", 1, "none", 4_500, 16, 128, None, None),
+    ("a100-80g-sxm", 4, "nvswitch", 18_000, 64, 512, None, None),
+    ("a100-80g-sxm", 8, "nvswitch", 36_000, 128, 1024, 15.36, 200),
+    ("a800-80g-sxm", 8, "nvswitch", 40_000, 128, 1024, 15.36, 200),
+    ("h20", 8, "nvswitch", 45_000, 128, 2048, 30.72, 200),
+    ("h100-pcie", 1, "none", 9_000, 16, 128, None, None),
+    ("h100-sxm", 8, "nvswitch", 80_000, 112, 2048, 122.88, 400),
+    ("h800-sxm", 8, "nvswitch", 78_000, 112, 2048, 61.44, 400),
+    ("h200-sxm", 8, "nvswitch", 110_000, 112, 2048, 61.44, 400),
+)
+USD_PER_CNY = 1 / 7.1  # the default catalog's planning rate (knowledge/catalog.yaml fx_source)
+
+WORKLOADS: tuple[tuple[str, Workload], ...] = (
+    ("13B full fine-tune", Workload(task="train", params_b=13, method="full", train_tokens=200e6)),
+    ("13B chatbot 24x7", Workload(task="infer", params_b=13, always_on=True)),
+    ("Llama-3.1-8B 20 QPS", Workload(task="infer", model="llama-3.1-8b", qps=20)),
+)
+
+
+def _billing(rng: random.Random, month: float) -> dict[str, Any]:
+    """A vendor's billing: monthly (maybe a yearly discount or a range), hourly, or both."""
+    style = rng.random()
+    if style < 0.5:
+        out: dict[str, Any] = {"price_month": round(month, 2)}
+        out["yearly_discount"] = rng.choice((0.0, 0.0, 0.1, 0.15, 0.2))
+        if rng.random() < 0.1:
+            out["price_month_max"] = round(month * 1.4, 2)
+        return out
+    hourly = round(month / 720 * rng.uniform(1.1, 1.6), 3)
+    if style < 0.8:
+        return {"price_month": round(month, 2), "price_hour": hourly}
+    return {"price_hour": hourly, "min_rental_hours": rng.choice((1, 24))}
+
+
+def generated_offers(n: int, seed: int = 14) -> list[dict[str, Any]]:
+    """``n`` offers: vendors cycle through the machines, a fifth of them price in USD."""
+    rng = random.Random(seed)
+    offers = []
+    for i in range(n):
+        gpu, count, link, month, cores, ram, nvme, net = MACHINES[i % len(MACHINES)]
+        vendor = i // len(MACHINES)
+        usd = vendor % 5 == 4
+        price = month * rng.uniform(0.7, 1.3) * (USD_PER_CNY if usd else 1.0)
+        offer: dict[str, Any] = {
+            "id": f"v{vendor}-{gpu}-{count}x",
+            "gpu": gpu,
+            "count": count,
+            "interconnect": link,
+            "currency": "USD" if usd else "CNY",
+            "cpu_cores": cores,
+            "ram_gb": ram,
+            "order_url": f"https://vendor{vendor}.example/order/{gpu}-{count}x",
+            "source": f"generated vendor {vendor}",
+            **_billing(rng, price),
+        }
+        if nvme:
+            offer["nvme_tb"] = nvme
+        if net:
+            offer["network_gbps"] = net
+        offers.append(offer)
+    return offers
+
+
+def generated_catalog(n: int, kb: Knowledge) -> Catalog:
+    base = kb.catalog
+    return Catalog.model_validate(
+        {
+            "operator": f"generated {n}",
+            "offers": generated_offers(n),
+            "fx_to_cny": base.fx_to_cny,
+            "fx_source": base.fx_source,
+        }
+    )
+
+
+def median_ms(fn: Callable[[], object], runs: int) -> float:
+    fn()  # warm-up: first-call caches, imports
+    samples = []
+    for _ in range(runs):
+        start = time.perf_counter()
+        fn()
+        samples.append(time.perf_counter() - start)
+    return statistics.median(samples) * 1e3
+
+
+def slope(sizes: tuple[int, ...], times: list[float]) -> float:
+    """Log-log slope between the smallest and the largest catalog."""
+    return math.log(times[-1] / times[0]) / math.log(sizes[-1] / sizes[0])
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--runs", type=int, default=7, help="timed plans per size and workload")
+    args = parser.parse_args(argv)
+    kb = knowledge.load()
+    kbs, loads = [], []
+    for n in SIZES:
+        start = time.perf_counter()
+        cat = generated_catalog(n, kb)
+        loads.append((time.perf_counter() - start) * 1e3)
+        kbs.append(with_catalog(kb, cat))
+    searched = [len(getattr(k.catalog, "index", k.catalog).offers) for k in kbs]
+    print("offers      " + "".join(f"{n:>10,}" for n in SIZES))
+    print("searched    " + "".join(f"{s:>10,}" for s in searched) + "   (after pruning)")
+    print("load ms     " + "".join(f"{t:>10.1f}" for t in loads) + "   (validate + prune + index, once)")
+    worst = 0.0
+    for name, w in WORKLOADS:
+        times = [median_ms(lambda k=k, w=w: recommend(w, k), args.runs) for k in kbs]  # type: ignore[misc]
+        worst = max(worst, times[-1])
+        cells = "".join(f"{t:>10.1f}" for t in times)
+        print(f"plan ms     {cells}   slope {slope(SIZES, times):.2f}  {name}")
+    verdict = "PASS" if worst <= TARGET_MS else "FAIL"
+    print(f"slowest plan at {SIZES[-1]:,} offers: {worst:.1f} ms (target ≤ {TARGET_MS:g} ms): {verdict}")
+    return 0 if worst <= TARGET_MS else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,102 @@
+"""The searches a plan runs over the catalog, each distinct one run once.
+
+A plan searches the pruned catalog (``Catalog.index``) for its pick, again for the
+LoRA and QLoRA alternatives and for every what-if. Each search evaluates one offer per
+distinct machine and re-prices the result for the others (``candidates.fan_out``);
+``Searches`` remembers every search by its inputs, so a what-if that asks what was
+already asked (QLoRA when the plan is QLoRA, AWQ when the plan already serves AWQ)
+gets the same candidates back instead of a fresh search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine import cost, serving_search, training_search
+from engine.candidates import Candidate, fan_out, repriced
+from engine.catalog_index import EngineKey, engine_key
+from engine.defaults import ServeSetup
+from engine.memory import TrainSetup
+from engine.specs import Knowledge, ModelArch, Offer
+
+TrainKey = tuple[TrainSetup, int | None, float | None, float | None, tuple[bool, bool]]
+
+
+def _machines(offers: list[Offer]) -> list[Offer]:
+    """The first offer of each distinct machine, in catalog order."""
+    seen: dict[EngineKey, Offer] = {}
+    for o in offers:
+        seen.setdefault(engine_key(o), o)
+    return list(seen.values())
+
+
+@dataclass(slots=True)
+class Searches:
+    """Memoised searches for one plan: one model, one knowledge base."""
+
+    arch: ModelArch
+    kb: Knowledge
+    _train: dict[TrainKey, list[Candidate]] = field(default_factory=dict)
+    _layouts: dict[ServeSetup, list[serving_search.Layout]] = field(default_factory=dict)
+    _serve: dict[tuple[ServeSetup, float | None], list[Candidate]] = field(default_factory=dict)
+
+    @property
+    def offers(self) -> list[Offer]:
+        return self.kb.catalog.index.offers
+
+    def train(
+        self,
+        base: TrainSetup,
+        requested: int | None,
+        tokens: float | None,
+        duration: float | None,
+        fixed: tuple[bool, bool],
+    ) -> list[Candidate]:
+        key = (base, requested, tokens, duration, fixed)
+        if key not in self._train:
+            args = (self.arch, base, self.kb, self.offers, requested, tokens, duration, fixed)
+            self._train[key] = training_search.search(*args)
+        return self._train[key]
+
+    def layouts(self, s: ServeSetup) -> list[serving_search.Layout]:
+        """Layouts of one offer per machine for ``s``'s memory settings."""
+        if s not in self._layouts:
+            self._layouts[s] = serving_search.layouts(self.arch, s, self.kb, _machines(self.offers))
+        return self._layouts[s]
+
+    def serve(self, s: ServeSetup, duration: float | None) -> list[Candidate]:
+        """Every feasible serving candidate over the pruned catalog, in catalog order."""
+        if (s, duration) not in self._serve:
+            sized = self._sized(s, s, duration)
+            found = fan_out(self.offers, lambda o: sized.get(engine_key(o), []), lambda _: duration)
+            self._serve[(s, duration)] = found
+        return self._serve[(s, duration)]
+
+    def serve_cheapest(
+        self, s: ServeSetup, duration: float | None, memory_of: ServeSetup
+    ) -> Candidate | None:
+        """``serving_search.cheapest`` over every pruned offer, pricing siblings on floats.
+
+        ``memory_of`` names the setup whose layouts to size: the plan's own when only the
+        traffic changes (concurrency or QPS), ``s`` otherwise.
+        """
+        sized = self._sized(s, memory_of, duration)
+        best: tuple[float, Candidate, Offer] | None = None
+        for offer in self.offers:
+            for c in sized.get(engine_key(offer), []):
+                if not c.meets_latency:
+                    continue
+                n = c.machines
+                price = (cost.job(offer, duration, n) if duration else cost.always_on(offer, n)).amount
+                if best is None or price < best[0]:
+                    best = (price, c, offer)
+        return repriced(best[1], best[2], duration) if best else None
+
+    def _sized(
+        self, s: ServeSetup, memory_of: ServeSetup, duration: float | None
+    ) -> dict[EngineKey, list[Candidate]]:
+        """Candidates of each machine's first offer, sized for ``s``'s traffic."""
+        out: dict[EngineKey, list[Candidate]] = {}
+        for c in serving_search.size_all(self.layouts(memory_of), s, duration):
+            out.setdefault(engine_key(c.offer), []).append(c)
+        return out
