@@ -14,6 +14,12 @@ name and JSON arguments) and then runs ``handler(method, args)`` for each call; 
 exception is sent back and raised in the caller. A worker that dies fails its pending
 calls with ``WorkerDied`` and is started again on the next call. A worker leaves when
 its socket closes, which also happens when the parent is killed.
+
+With a ``deadline_s``, a call that runs longer is failed with ``CallTimedOut`` and its
+worker is killed (a pure-Python loop cannot be interrupted any other way). A worker runs
+its calls one at a time, in the order sent, so a call's clock starts when the answer
+before it arrives: time spent queued behind a slow call does not count against it. The
+calls queued behind the killed one fail with ``WorkerDied``; the caller may send them again.
 """
 
 from __future__ import annotations
@@ -44,6 +50,10 @@ class WorkerDied(RuntimeError):
     """The worker process ended before it answered."""
 
 
+class CallTimedOut(RuntimeError):
+    """The call ran past the deadline; its worker was killed."""
+
+
 def _frame(obj: Any) -> bytes:
     data = pickle.dumps(obj, protocol=pickle.HIGHEST_PROTOCOL)
     return HEADER.pack(len(data)) + data
@@ -55,21 +65,28 @@ class _Worker:
     def __init__(self, proc: asyncio.subprocess.Process, writer: asyncio.StreamWriter) -> None:
         self.proc = proc
         self.writer = writer
-        self.pending: dict[int, asyncio.Future[Any]] = {}
+        self.pending: dict[int, asyncio.Future[Any]] = {}  # in the order sent, the running one first
+        self.untimed: set[int] = set()  # READY: building the handler may take longer than a call
         self.alive = True
         self.task: asyncio.Task[None] | None = None
+        self.timer: asyncio.TimerHandle | None = None
 
 
 class Workers:
     """``count`` worker processes; ``call`` goes to the least busy one."""
 
-    def __init__(self, count: int, setup: str, setup_args: dict[str, Any]) -> None:
+    def __init__(
+        self, count: int, setup: str, setup_args: dict[str, Any], deadline_s: float | None = None
+    ) -> None:
         self.count = count
         self.setup = setup
         self.setup_args = setup_args
+        self.deadline_s = deadline_s
         self._workers: list[_Worker] = []
         self._ids = 0
         self._starting = asyncio.Lock()
+        self._broadcast: dict[str, tuple[Any, ...]] = {}
+        self._readers: set[asyncio.Task[None]] = set()
 
     @property
     def pids(self) -> list[int]:
@@ -86,7 +103,13 @@ class Workers:
             self._workers = [w for w in self._workers if w.alive]
             new = [await self._spawn() for _ in range(self.count - len(self._workers))]
             self._workers += new  # listed at once, so that stop() collects one that fails to start
-            await asyncio.gather(*(self._send(w, READY, ()) for w in new))
+            await asyncio.gather(*(self._greet(w) for w in new))
+
+    async def broadcast(self, method: str, *args: Any) -> None:
+        """Run ``method`` in every worker now and in every worker started later (the latest
+        call per method is kept): state that every worker must share, such as a new catalog."""
+        self._broadcast[method] = args
+        await asyncio.gather(*(self._send(w, method, args) for w in self._workers if w.alive))
 
     async def call(self, method: str, *args: Any) -> Any:
         """Run ``method`` in the least busy worker; ``WorkerDied`` if none is running or it dies."""
@@ -100,16 +123,48 @@ class Workers:
         workers, self._workers = self._workers, []
         for w in workers:
             w.writer.close()
-        for w in workers:
-            if w.task is not None:
-                await w.task
+        if self._readers:  # killed workers already dropped from the list are collected too
+            await asyncio.wait(set(self._readers))
 
-    async def _send(self, worker: _Worker, method: str, args: tuple[Any, ...]) -> Any:
+    async def _greet(self, worker: _Worker) -> None:
+        await self._send(worker, READY, (), timed=False)
+        for method, args in self._broadcast.items():
+            await self._send(worker, method, args)
+
+    async def _send(self, worker: _Worker, method: str, args: tuple[Any, ...], timed: bool = True) -> Any:
         self._ids += 1
         future: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         worker.pending[self._ids] = future
+        if not timed:
+            worker.untimed.add(self._ids)
         worker.writer.write(_frame((self._ids, method, args)))
+        if len(worker.pending) == 1:
+            self._arm(worker)
         return await future
+
+    def _arm(self, worker: _Worker) -> None:
+        """Start the deadline of the call the worker is running now: the first one pending."""
+        if worker.timer is not None:
+            worker.timer.cancel()
+            worker.timer = None
+        if self.deadline_s is None or not worker.pending or not worker.alive:
+            return
+        call_id = next(iter(worker.pending))
+        if call_id not in worker.untimed:
+            loop = asyncio.get_running_loop()
+            worker.timer = loop.call_later(self.deadline_s, self._expire, worker, call_id)
+
+    def _expire(self, worker: _Worker, call_id: int) -> None:
+        """Fail the overdue call and kill its worker; the reader task fails the calls queued behind it."""
+        future = worker.pending.pop(call_id, None)
+        if future is None:
+            return
+        if not future.done():
+            future.set_exception(CallTimedOut(f"no answer within {self.deadline_s:g} s"))
+        log.warning("worker process %d ran one call past %g s; killing it", worker.proc.pid, self.deadline_s)
+        worker.alive = False  # no new calls go to it
+        with contextlib.suppress(ProcessLookupError):
+            worker.proc.kill()
 
     async def _spawn(self) -> _Worker:
         parent_end, child_end = socket.socketpair()
@@ -129,6 +184,8 @@ class Workers:
         reader, writer = await asyncio.open_unix_connection(sock=parent_end)
         worker = _Worker(proc, writer)
         worker.task = asyncio.create_task(self._read(worker, reader), name=f"worker-{proc.pid}")
+        self._readers.add(worker.task)
+        worker.task.add_done_callback(self._readers.discard)
         log.info("worker process %d started", proc.pid)
         return worker
 
@@ -138,12 +195,16 @@ class Workers:
                 (size,) = HEADER.unpack(await reader.readexactly(HEADER.size))
                 call_id, ok, value = pickle.loads(await reader.readexactly(size))
                 future = worker.pending.pop(call_id, None)
+                worker.untimed.discard(call_id)
+                self._arm(worker)
                 if future is not None and not future.done():
                     future.set_result(value) if ok else future.set_exception(value)
         except (asyncio.IncompleteReadError, ConnectionError):
             pass
         finally:
             worker.alive = False
+            if worker.timer is not None:
+                worker.timer.cancel()
             for future in worker.pending.values():
                 if not future.done():
                     future.set_exception(WorkerDied(f"worker process {worker.proc.pid} ended"))

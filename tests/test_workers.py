@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import asyncio
 import os
+from collections.abc import Callable
 
 import pytest
 
-from bot.workers import WorkerDied, Workers
+from bot.workers import CallTimedOut, WorkerDied, Workers
 
 
 async def started(count: int = 2) -> Workers:
@@ -78,3 +79,62 @@ async def test_a_worker_that_cannot_build_its_handler_fails_start() -> None:
     with pytest.raises(WorkerDied):
         await workers.start()
     await workers.stop()
+
+
+async def eventually(condition: Callable[[], bool], within_s: float = 20.0) -> bool:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within_s
+    while not condition() and loop.time() < deadline:
+        await asyncio.sleep(0.05)
+    return condition()
+
+
+async def test_a_call_past_its_deadline_fails_and_its_worker_is_killed_and_replaced() -> None:
+    workers = Workers(1, "tests.fakes.worker_setup:toy", {"prefix": "got "}, deadline_s=0.5)
+    await workers.start()
+    try:
+        (stuck,) = workers.pids
+        with pytest.raises(CallTimedOut):
+            await workers.call("slow", 600)
+        assert await eventually(lambda: exited(stuck))
+        assert not workers.full
+        await workers.start()
+        assert workers.full and workers.pids != [stuck]
+        assert await workers.call("echo", "after") == "got after"
+    finally:
+        await workers.stop()
+
+
+async def test_calls_queued_behind_a_killed_call_fail_as_worker_died() -> None:
+    workers = Workers(1, "tests.fakes.worker_setup:toy", {"prefix": "got "}, deadline_s=0.5)
+    await workers.start()
+    try:
+        stuck, queued = await asyncio.gather(
+            workers.call("slow", 600), workers.call("echo", "queued"), return_exceptions=True
+        )
+        assert isinstance(stuck, CallTimedOut) and isinstance(queued, WorkerDied)
+    finally:
+        await workers.stop()
+
+
+async def test_time_spent_queued_behind_a_slow_call_does_not_count_against_the_deadline() -> None:
+    """Each call sleeps 1.2 s of a 2.5 s deadline; the second waits 1.2 s more in the queue."""
+    workers = Workers(1, "tests.fakes.worker_setup:toy", {"prefix": "got "}, deadline_s=2.5)
+    await workers.start()
+    try:
+        assert await asyncio.gather(workers.call("slow", 1.2), workers.call("slow", 1.2)) == ["late"] * 2
+    finally:
+        await workers.stop()
+
+
+async def test_a_broadcast_reaches_every_worker_and_each_one_started_later() -> None:
+    workers = await started(2)
+    try:
+        await workers.broadcast("remember", "catalog v2")
+        with pytest.raises(WorkerDied):
+            await workers.call("die")
+        await workers.start()  # the replacement hears the broadcast before it takes calls
+        answers = await asyncio.gather(*(workers.call("recall") for _ in range(20)))
+        assert set(answers) == {"catalog v2"}
+    finally:
+        await workers.stop()

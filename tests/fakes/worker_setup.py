@@ -10,9 +10,16 @@ from bot.workers import Handler
 
 
 def toy(prefix: str) -> Handler:
-    """``echo`` answers, ``fail`` raises, ``die`` ends the process mid-call, ``pid`` says who answered."""
+    """``echo`` answers, ``fail`` raises, ``die`` ends the process mid-call, ``pid`` says who answered,
+    ``remember`` keeps a value that ``recall`` returns."""
+    memory: dict[str, Any] = {}
 
     def handle(method: str, args: tuple[Any, ...]) -> Any:
+        if method == "remember":
+            memory["value"] = args[0]
+            return None
+        if method == "recall":
+            return memory.get("value")
         if method == "echo":
             return prefix + str(args[0])
         if method == "fail":
