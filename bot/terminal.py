@@ -13,10 +13,12 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from bot.dialog import ConversationState, Dialog, Reply
-from bot.store import Store
+
+if TYPE_CHECKING:  # `gpu-advisor ask` keeps no state: it should not load sqlite-utils (and numpy)
+    from bot.store import Store
 
 PLATFORM = "terminal"
 BUTTON_PREFIX = "button:"
