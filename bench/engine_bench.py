@@ -33,6 +33,8 @@ from bench import naive_pint, naive_pint_training
 from engine import serving_search, training_search
 from engine.architecture import resolve
 from engine.defaults import serve_setup, train_setup
+from engine.estimate import COUNTS, estimate
+from engine.memory import training_memory
 from engine.recommend import recommend
 from engine.specs import Knowledge
 from engine.validate import canonical
@@ -124,6 +126,20 @@ def bench_case(name: str, w: Workload, kb: Knowledge, runs: int, naive_runs: int
     return Row(name, candidates, plan, search, naive)
 
 
+def estimate_memo_line(kb: Knowledge, runs: int) -> str:
+    """The training estimate against the memory sizing it used to repeat for every card (issue 14)."""
+    w = canonical(Workload(task="train", params_b=13, method="full"), kb)
+    arch = resolve(w, kb.models).arch
+    base, _ = train_setup(w, arch, None, 1)
+    whole = measure(lambda: estimate(w, kb), runs, WARMUP).median_ms
+    one = measure(lambda: training_memory(arch, base), runs, WARMUP).median_ms
+    before, now = len(kb.gpus) * len(COUNTS), len(COUNTS)
+    return (
+        f"training estimate (13B full): {whole:.2f} ms median, memory sized {now}x per call;"
+        f" sized per card ({before}x, before issue 14) it would cost {whole + (before - now) * one:.2f} ms"
+    )
+
+
 def pin_to_one_core() -> str:
     """Pin this process to one CPU it may run on; say which, or why not."""
     if not hasattr(os, "sched_setaffinity"):
@@ -208,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
     except AssertionError as exc:
         print(f"like-for-like check failed, timings would not compare the same work: {exc}")
         return 2
-    return 0 if report(rows, pinning, args.iterations, args.naive_iterations) else 1
+    ok = report(rows, pinning, args.iterations, args.naive_iterations)
+    print(estimate_memo_line(kb, args.iterations))
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":

@@ -1,10 +1,12 @@
-"""The plan cache: a rendered view is computed once per cached plan and forgotten with it."""
+"""The plan cache: a rendered view is computed once per cached plan and forgotten with it; a plan's
+searches run once each."""
 
 from __future__ import annotations
 
 import pytest
 
 from bot.dialog.plancache import PlanCache
+from engine import offer_search, training_search
 from engine.recommend import recommend
 from engine.results import Plan
 from engine.specs import Knowledge
@@ -53,3 +55,20 @@ def test_replacing_a_key_forgets_the_old_plans_views(plans: list[Plan]) -> None:
     assert cache.view(plans[1], "zh", view) == "zh:13.0" and view.calls == 2
     cache.clear()
     assert len(cache) == 0 and cache.get("k") is None
+
+
+def test_a_what_if_that_repeats_the_plans_search_reuses_it(
+    kb: Knowledge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A QLoRA plan that fits nowhere asks "what about QLoRA?": the same search, run once."""
+    runs: list[str] = []
+    real = training_search.search
+
+    def counting(*args: object) -> object:
+        runs.append(args[1].method)  # type: ignore[attr-defined]
+        return real(*args)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(offer_search.training_search, "search", counting)
+    plan = recommend(Workload.model_validate({"task": "train", "params_b": 3000, "method": "qlora"}), kb)
+    assert plan.status == "no_fit" and [f.id for f in plan.what_ifs] == ["what_if_qlora"]
+    assert runs == ["qlora"]
