@@ -82,9 +82,9 @@ def _from_size(w: Workload) -> Resolved:
     _, layers, hidden, heads, kv, ratio, vocab, src = t
     hidden = w.hidden_size or hidden
     heads = w.num_heads or heads
-    head_dim = w.head_dim or hidden // heads
+    head_dim = w.head_dim or max(1, hidden // heads)  # a tiny hidden_size must not give 0
     kv = w.num_kv_heads or min(kv, heads)
-    inter = w.intermediate_size or int(round(hidden * ratio / 256) * 256)
+    inter = w.intermediate_size or max(256, int(round(hidden * ratio / 256) * 256))
     vocab = w.vocab_size or vocab
     probe = ModelArch(
         id="custom",

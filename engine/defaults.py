@@ -12,13 +12,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.findings import Finding, finding
+from engine.lengths import serving_lengths
 from engine.memory import TrainSetup
 from engine.specs import GpuSpec, ModelArch
 from engine.workload import Workload
 
-SERVE_CONTEXT = 4096
-SERVE_PROMPT = 512
-SERVE_OUTPUT = 256
 SERVE_CONCURRENCY = 4
 TRAIN_SEQ = 2048
 LORA_RANK = 16
@@ -41,20 +39,8 @@ class ServeSetup:
     tensor_parallel: int | None
 
 
-def _given_or_default(name: str, given: int | None, default: int, assumed: list[Finding]) -> int:
-    if given is None:
-        assumed.append(finding(f"assumed_{name}", value=default))
-        return default
-    return given
-
-
 def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:
-    assumed: list[Finding] = []
-    context = _given_or_default("context_len", w.context_len, min(SERVE_CONTEXT, arch.max_context), assumed)
-    prompt = _given_or_default("prompt_tokens", w.prompt_tokens, min(SERVE_PROMPT, context // 2), assumed)
-    output = _given_or_default(
-        "output_tokens", w.output_tokens, min(SERVE_OUTPUT, max(1, context - prompt)), assumed
-    )
+    lengths, assumed = serving_lengths(w, arch)
     if w.concurrency is None and w.qps is None:
         assumed.append(finding("assumed_concurrency", value=SERVE_CONCURRENCY))
         concurrency = SERVE_CONCURRENCY
@@ -67,9 +53,9 @@ def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]
     setup = ServeSetup(
         formats=(w.weight_dtype,) if w.weight_dtype else AUTO_FORMATS,
         kv_dtype=w.kv_dtype or "fp16",
-        context_len=context,
-        prompt_tokens=min(prompt, context),
-        output_tokens=output,
+        context_len=lengths.context,
+        prompt_tokens=lengths.prompt,
+        output_tokens=lengths.output,
         concurrency=concurrency,
         qps=w.qps,
         ttft_ms_max=w.ttft_ms_max,

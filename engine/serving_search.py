@@ -81,6 +81,8 @@ def prepare(
     if free < kv_tok * s.context_len:
         return None
     bmax = max_batch_for_memory(free, kv_tok * (s.prompt_tokens + s.output_tokens), rt.max_batch)
+    if bmax < 1:  # not even one prompt + answer fits (a setup whose window is shorter than both)
+        return None
     comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, offer.interconnect)
     model = ReplicaModel(arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm)
     return Layout(offer, gpu, rt, fmt, tp, weights, overhead, kv_tok, bmax, model)

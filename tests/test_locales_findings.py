@@ -34,6 +34,14 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "assumed_prompt_tokens": {"value": 512},
     "assumed_seq_len": {"value": 2048},
     "assumed_weight_dtype_search": {"value": ["bf16", "fp8", "int8", "awq"]},
+    # engine/lengths.py: llama-3.1-8b asked for 8k answers beside the default 512-token prompt
+    "context_raised_for_output": {
+        "context_len": 8704,
+        "was": 4096,
+        "prompt_tokens": 512,
+        "output_tokens": 8192,
+        "max_context": 131072,
+    },
     "bare_size_shape": {
         "params_b": 13.0,
         "layers": 40,
@@ -303,6 +311,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
 
 # The values each finding may carry as None, and the sibling key ``<id>_none`` used then.
 OPTIONAL: dict[str, tuple[str, ...]] = {
+    "context_raised_for_output": ("max_context",),
     "ttft": ("target_ms",),
     "replicas": ("qps",),
     "cost_compare": ("next_gpu", "next_amount"),

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 from engine import serving_search
 from engine.architecture import resolve
-from engine.defaults import SERVE_CONCURRENCY, SERVE_CONTEXT, SERVE_OUTPUT, SERVE_PROMPT, ServeSetup
+from engine.defaults import SERVE_CONCURRENCY, ServeSetup
 from engine.defaults import serve_setup as engine_serve_setup
+from engine.lengths import SERVE_CONTEXT, SERVE_OUTPUT, SERVE_PROMPT
 from engine.results import ModelSummary, Option, Plan
 from engine.specs import Knowledge, ModelArch
 from engine.throughput import ServingPoint
