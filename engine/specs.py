@@ -22,8 +22,8 @@ from pydantic import (
     NonNegativeFloat,
     NonNegativeInt,
     PositiveFloat,
-    PrivateAttr,
     PositiveInt,
+    PrivateAttr,
     model_validator,
 )
 
