@@ -31,6 +31,19 @@ REQUIRED_GPUS = {
     "h200-sxm",
     "b200",
     "v100-32g-sxm",
+    "rtx4090d",
+    "rtx4090-48g",
+    "rtx5090",
+    "a6000",
+    "rtx6000ada",
+    "rtxpro6000",
+    "a800-40g-pcie",
+    "a800-80g-pcie",
+    "h800-pcie",
+    "h20-141g",
+    "h200-nvl",
+    "mi300x",
+    "ascend-910b",
 }
 REQUIRED_MODELS = {
     "llama-2-7b",
@@ -85,6 +98,9 @@ def test_nvlink_figures_follow_the_datasheets(kb: Knowledge) -> None:
     assert kb.gpus["h100-sxm"].nvlink_gbs == 900
     assert kb.gpus["a800-80g-sxm"].nvlink_gbs == 400
     assert kb.gpus["t4"].nvlink_gbs == 0
+    # Bridged pairs of PCIe cards: A100 PCIe datasheet 600 GB/s; A800 cut to 400 GB/s.
+    assert kb.gpus["a100-80g-pcie"].nvlink_bridge_gbs == 600
+    assert kb.gpus["a800-80g-pcie"].nvlink_bridge_gbs == 400
 
 
 @pytest.mark.parametrize("model_id", sorted(REQUIRED_MODELS))
