@@ -10,6 +10,7 @@ prints a range ("¥80k–120k a month"), the low end is quoted and the high end 
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from engine.specs import Offer
@@ -66,7 +67,18 @@ def job(offer: Offer, hours: float, machines: int = 1) -> Quote:
     return Quote(offer.price_month * months * machines, offer.currency, "total", months, "month", None, high)
 
 
-def to_currency(amount: float, src: str, dst: str, fx_to_cny: dict[str, float]) -> float | None:
+def in_cny(q: Quote, fx_to_cny: Mapping[str, float]) -> float:
+    """The quote's amount in CNY, so offers priced in different currencies rank on one scale.
+
+    A currency without a rate (``Catalog`` refuses such catalogs) ranks last.
+    """
+    rate = fx_to_cny.get(q.currency)
+    if rate is None:
+        return math.inf if q.amount else 0.0
+    return q.amount * rate
+
+
+def to_currency(amount: float, src: str, dst: str, fx_to_cny: Mapping[str, float]) -> float | None:
     """Convert through CNY with the catalog's rates; None when a rate is unknown."""
     if src == dst:
         return amount

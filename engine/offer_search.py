@@ -87,7 +87,8 @@ class Searches:
                 if not c.meets_latency:
                     continue
                 n = c.machines
-                price = (cost.job(offer, duration, n) if duration else cost.always_on(offer, n)).amount
+                quote = cost.job(offer, duration, n) if duration else cost.always_on(offer, n)
+                price = cost.in_cny(quote, self.kb.catalog.fx_to_cny)  # offers may differ in currency
                 if best is None or price < best[0]:
                     best = (price, c, offer)
         return repriced(best[1], best[2], duration) if best else None

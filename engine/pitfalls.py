@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from engine import myths
+from engine import cost, myths
 from engine.candidates import Candidate
 from engine.findings import Finding, finding
 from engine.interconnect import link_gbs, tp_decode_comm_s
@@ -40,7 +40,10 @@ def inference_on_training_machine(ctx: Context, pick: Candidate | None, req: Opt
     gpu, n = _requested_gpu(ctx), ctx.workload.gpu_count or 1
     if ctx.task != "infer" or gpu is None or pick is None or req is None:
         return None
-    if not (gpu.id in TRAINING_CLASS and n >= 2) or req.monthly_cost.amount <= 1.5 * pick.monthly.amount:
+    fx = ctx.kb.catalog.fx_to_cny
+    req_cost = req.monthly_cost
+    requested = cost.to_currency(req_cost.amount, req_cost.currency, pick.monthly.currency, fx)
+    if not (gpu.id in TRAINING_CLASS and n >= 2) or (requested or 0.0) <= 1.5 * pick.monthly.amount:
         return None
     needed = pick.total_gpus
     return finding(
@@ -49,10 +52,11 @@ def inference_on_training_machine(ctx: Context, pick: Candidate | None, req: Opt
         gpu=gpu.name,
         gpus=n,
         requested_monthly=req.monthly_cost.amount,
+        requested_monthly_currency=req.monthly_cost.currency,
         pick_monthly=round(pick.monthly.amount),
         pick_gpu=pick.gpu.name,
         pick_gpus=needed,
-        saving_monthly=round(req.monthly_cost.amount - pick.monthly.amount),
+        saving_monthly=round((requested or 0.0) - pick.monthly.amount),
         utilization_pct=round(100 * min(1.0, _load_share(ctx, req)), 1),
         currency=pick.monthly.currency,
     )
@@ -133,16 +137,17 @@ def bandwidth_over_capacity(ctx: Context, pick: Candidate | None, req: Option | 
     """A card with more memory but less bandwidth decodes slower; bandwidth sets tokens/s."""
     if ctx.task != "infer" or pick is None:
         return None
+    fx = ctx.kb.catalog.fx_to_cny
     faster = [
         c
         for c in ctx.candidates
         if c.gpu.bandwidth_gbs >= 2 * pick.gpu.bandwidth_gbs
-        and c.monthly.amount <= 2.5 * pick.monthly.amount
+        and cost.in_cny(c.monthly, fx) <= 2.5 * cost.in_cny(pick.monthly, fx)
         and c.weight_dtype == pick.weight_dtype
     ]
     if not faster:
         return None
-    best = min(faster, key=lambda c: c.monthly.amount)
+    best = min(faster, key=lambda c: cost.in_cny(c.monthly, fx))
     return finding(
         "bandwidth_over_capacity",
         "info",
@@ -153,7 +158,9 @@ def bandwidth_over_capacity(ctx: Context, pick: Candidate | None, req: Option | 
         other_bandwidth_gbs=best.gpu.bandwidth_gbs,
         other_tokens_per_s=round(best.decode_tokens_per_s or 0, 1),
         other_monthly=round(best.monthly.amount),
+        other_monthly_currency=best.monthly.currency,
         monthly=round(pick.monthly.amount),
+        currency=pick.monthly.currency,
     )
 
 
@@ -342,7 +349,7 @@ def own_hardware_is_enough(ctx: Context, pick: Candidate | None, req: Option | N
         total_gib=req.memory_gib["total"],
         capacity_gib=req.capacity_gib,
         pick_monthly=round(pick.monthly.amount) if pick else None,
-        currency=ctx.kb.catalog.currency,
+        currency=pick.monthly.currency if pick else ctx.kb.catalog.currency,
     )
 
 

@@ -170,6 +170,7 @@ def _cost_compare(ctx: Context, pick: Candidate, ranked: list[Candidate]) -> lis
             candidates=len(ranked),
             next_gpu=nxt.gpu.name if nxt else None,
             next_amount=round(nxt.cost.amount, 2) if nxt else None,
+            next_amount_currency=nxt.cost.currency if nxt else None,
         )
     ]
 

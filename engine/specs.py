@@ -13,6 +13,7 @@ for callers that want units at the boundary.
 from __future__ import annotations
 
 from collections import Counter
+from datetime import date
 from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import (
@@ -342,6 +343,7 @@ class Catalog(_Record):
     offers: list[Offer]
     addons: list[Addon] = Field(default_factory=list)
     fx_to_cny: dict[str, PositiveFloat] = Field(default_factory=lambda: {"CNY": 1.0})
+    fx_date: date | None = Field(None, description="the day the fx_to_cny rates were quoted")
     fx_source: str = ""
 
     _index: CatalogIndex = PrivateAttr()
@@ -351,6 +353,15 @@ class Catalog(_Record):
         dupes = {i for i, n in Counter(o.id for o in self.offers).items() if n > 1}
         if dupes:
             raise ValueError(f"duplicate offer ids: {sorted(dupes)}")
+        return self
+
+    @model_validator(mode="after")
+    def _every_price_has_a_rate(self) -> Catalog:
+        """Prices in several currencies are ranked and held against budgets in CNY, so each needs a rate."""
+        used = {self.currency, *(o.currency for o in self.offers), *(a.currency for a in self.addons)}
+        missing = sorted(used - self.fx_to_cny.keys())
+        if missing:
+            raise ValueError(f"fx_to_cny has no rate for {missing}")
         return self
 
     def model_post_init(self, context: Any, /) -> None:

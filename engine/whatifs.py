@@ -8,16 +8,19 @@ context, or of committing for a year before they ask. Searches go through the pl
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import replace
 
+from engine import cost
 from engine.candidates import Candidate
 from engine.findings import Finding, Value, finding
 from engine.search_context import Context
 
 
-def _cheapest(cands: list[Candidate]) -> Candidate | None:
+def _cheapest(cands: list[Candidate], fx_to_cny: Mapping[str, float]) -> Candidate | None:
+    """Compared in CNY through the catalog's rates: offers may be priced in other currencies."""
     ok = [c for c in cands if c.meets_latency]
-    return min(ok, key=lambda c: c.cost.amount) if ok else None
+    return min(ok, key=lambda c: cost.in_cny(c.cost, fx_to_cny)) if ok else None
 
 
 def _serve_variant(ctx: Context, **changes: object) -> Candidate | None:
@@ -34,7 +37,8 @@ def _train_variant(ctx: Context, **changes: object) -> Candidate | None:
     assert ctx.searches is not None
     base = replace(ctx.train, **changes)  # type: ignore[arg-type]
     w = ctx.workload
-    return _cheapest(ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed))
+    found = ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed)
+    return _cheapest(found, ctx.kb.catalog.fx_to_cny)
 
 
 def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) -> Finding:
@@ -43,6 +47,7 @@ def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) ->
         gpu=alt.gpu.name if alt else None,
         gpus=alt.total_gpus if alt else None,
         amount=round(alt.cost.amount) if alt else None,
+        amount_currency=alt.cost.currency if alt else None,
         pick_amount=round(pick.cost.amount),
         currency=pick.cost.currency,
         **values,
@@ -102,6 +107,7 @@ def for_no_fit(ctx: Context) -> list[Finding]:
                 "what_if_int4",
                 gpu=alt.gpu.name if alt else None,
                 amount=round(alt.cost.amount) if alt else None,
+                currency=alt.cost.currency if alt else None,
             )
         ]
     alt = _train_variant(ctx, method="qlora")
@@ -111,5 +117,6 @@ def for_no_fit(ctx: Context) -> list[Finding]:
             gpu=alt.gpu.name if alt else None,
             gpus=alt.total_gpus if alt else None,
             amount=round(alt.cost.amount) if alt else None,
+            currency=alt.cost.currency if alt else None,
         )
     ]

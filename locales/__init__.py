@@ -5,7 +5,9 @@ Text lives in ``locales/<lang>/*.yaml`` as nested mappings flattened to dotted k
 Templates use ``str.format`` fields with project-specific format specs so that numbers
 and money read naturally in each locale (Babel does the locale work):
 
-- ``{amount:money}`` currency from the ``currency`` value (default CNY): ¥2,800 / CN¥2,800
+- ``{amount:money}`` in the currency of ``amount_currency`` if given, else of ``currency``
+  (default CNY): ¥2,800 / CN¥2,800 / US$540 — a finding comparing prices from two
+  offers gives the other offer's amount its own ``<name>_currency``
 - ``{x:n}`` / ``{x:n1}`` / ``{x:n0}`` grouped decimal with up to 2 / exactly 1 / 0 digits
 - ``{x:pct}`` a fraction shown as a percentage; ``{x:big}`` 2.0e8 → 2亿 / 200M
 - ``{x:yesno}`` a boolean; ``{x:list}`` a list joined per locale
@@ -66,9 +68,11 @@ class _Formatter(string.Formatter):
     def __init__(self, lang: str, values: Mapping[str, Any]) -> None:
         self.lang = lang
         self.values = values
+        self.key = ""
 
     def get_value(self, key: int | str, args: Any, kwargs: Mapping[str, Any]) -> Any:
         value = kwargs.get(str(key))
+        self.key = str(key)  # for ``money``: an amount may carry its own ``<key>_currency``
         return "?" if value is None else value
 
     def format_field(self, value: Any, format_spec: str) -> str:
@@ -84,7 +88,8 @@ class _Formatter(string.Formatter):
 
     def _number(self, value: Real, spec: str) -> str:
         if spec == "money":
-            return money(self.lang, value, str(self.values.get("currency") or "CNY"))
+            own = self.values.get(f"{self.key}_currency")
+            return money(self.lang, value, str(own or self.values.get("currency") or "CNY"))
         if spec == "pct":
             return percent(self.lang, value)
         if spec == "big":

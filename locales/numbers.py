@@ -11,6 +11,7 @@ as a mantissa times a power of ten (``1.5×10²⁹``); infinities and NaN print 
 
 from __future__ import annotations
 
+import operator
 from decimal import Decimal, InvalidOperation
 from functools import lru_cache
 
@@ -38,12 +39,13 @@ def _pattern(pattern: str) -> NumberPattern:
 
 
 def as_decimal(value: Real) -> Decimal:
-    """``value`` exactly as written (floats through ``repr``, so 0.1 stays 0.1)."""
-    if isinstance(value, Decimal):
-        return value
-    if isinstance(value, float):
-        return Decimal(repr(value))
-    return Decimal(value)
+    """``value`` exactly as written: floats through ``str`` so 0.1 stays 0.1; numpy scalars too."""
+    if isinstance(value, Decimal | int):
+        return Decimal(value)
+    try:
+        return Decimal(operator.index(value))  # type: ignore[arg-type]  # numpy integers
+    except TypeError:
+        return Decimal(str(float(value)))  # floats, numpy floats (their repr is "np.float64(…)")
 
 
 def _special(value: Decimal) -> str | None:

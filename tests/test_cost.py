@@ -48,5 +48,5 @@ def test_a_price_range_quotes_the_low_end_and_keeps_the_high(kb: Knowledge) -> N
 
 
 def test_currency_conversion_goes_through_the_catalog_rate(kb: Knowledge) -> None:
-    assert cost.to_currency(100, "USD", "CNY", kb.catalog.fx_to_cny) == pytest.approx(710)
+    assert cost.to_currency(100, "USD", "CNY", kb.catalog.fx_to_cny) == pytest.approx(718.84)  # CFETS 2024-12-31
     assert cost.to_currency(100, "EUR", "CNY", kb.catalog.fx_to_cny) is None

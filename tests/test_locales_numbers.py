@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 from decimal import Decimal
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -65,6 +66,12 @@ def test_infinity_and_nan_read_as_symbols() -> None:
 def test_numbers_below_the_huge_threshold_keep_their_grouping() -> None:
     assert locales.number("en", 999_999_999_999_999) == "999,999,999,999,999"
     assert locales.big("en", 3.5e4) == "35K" and locales.big("zh", 3.5e4) == "3.5万"
+
+
+def test_numpy_scalars_format_like_python_numbers() -> None:
+    # matplotlib hands chart tick formatters numpy floats (bot/charts/style.py).
+    assert locales.money("zh", np.float64(2800.0)) == "¥2,800"
+    assert locales.number("en", np.int64(4096)) == "4,096"  # type: ignore[arg-type]
 
 
 def test_us_dollars_read_us_dollar_sign_in_both_languages() -> None:

@@ -101,6 +101,7 @@ def from_csv(text: str, operator: str | None, kb: Knowledge) -> Catalog:
         currency=currencies.pop() if len(currencies) == 1 else base.currency,
         offers=offers,
         fx_to_cny=base.fx_to_cny,
+        fx_date=base.fx_date,
         fx_source=base.fx_source,
     )
 
