@@ -239,6 +239,8 @@ def serve(sock: socket.socket, handler: Handler) -> None:
             answer = (call_id, False, exc)
         try:
             frame = _frame(answer)
+            if not answer[1]:  # an exception must also be rebuilt from its args in the caller
+                pickle.loads(frame[HEADER.size :])
         except Exception as exc:  # an answer or an exception that cannot be pickled
             frame = _frame((call_id, False, RuntimeError(f"{method}: unpicklable answer: {exc!r}")))
         stream.write(frame)

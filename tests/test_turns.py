@@ -3,17 +3,20 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import signal
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 
 import pytest
 
 import knowledge
-from bot.dialog import Dialog
+import locales
+from bot.dialog import ConversationState, Dialog
 from bot.store import Store
-from bot.turns import Chat, Conversations, Turns
+from bot.turns import STORAGE_ERRORS, Chat, Conversations, TurnRefused, Turns
+from tests.fakes.slow_dialog import STALL, SlowDialog
 
 SCRIPT = ("部署 13B 模型", "并发 8", "7×24", "/why", "/cost", "其实是70B")
 DIALOG = Dialog(knowledge.load())
@@ -62,7 +65,7 @@ async def test_a_killed_worker_costs_no_answer_and_is_replaced(pooled: Turns) ->
     await pooled.text(chat, "serve a 7B model")
     (victim,) = pooled.pids
     os.kill(victim, signal.SIGKILL)
-    reply = await pooled.text(chat, "10 concurrent users")  # answered here while a worker restarts
+    reply = await pooled.text(chat, "10 concurrent users")  # answered by the replacement
     assert reply.kind in ("question", "answer") and reply.text
     for _ in range(100):
         if pooled.pooled:
@@ -87,3 +90,79 @@ async def test_without_workers_turns_run_in_this_process(tmp_path: Path) -> None
     reply = await turns.text(Chat(1, 1, "zh"), "部署 13B 模型")
     assert reply.kind == "question"
     await turns.stop()
+
+
+# --- deadlines and a store that cannot be written -------------------------------------
+@pytest.fixture
+async def stalling(tmp_path: Path) -> AsyncIterator[Turns]:
+    slow = Conversations(SlowDialog(knowledge.load()), Store(tmp_path / "slow.db"), "telegram")
+    turns = Turns(slow, workers=1, deadline_s=2.0)
+    await turns.start()
+    try:
+        yield turns
+    finally:
+        await turns.stop()
+
+
+async def test_a_turn_past_its_deadline_is_answered_politely_and_its_worker_replaced(stalling: Turns) -> None:
+    chat = Chat(9, 9, "en")
+    await stalling.text(chat, "serve a 7B model")
+    before = stalling.local.load(chat)
+    (stuck,) = stalling.pids
+    reply = await stalling.text(chat, f"{STALL}, 10 concurrent users")
+    assert reply is not None and reply.kind == "error"
+    assert reply.text == locales.t("en", "dialog.too_slow")
+    assert stalling.local.load(chat) == before  # nothing of the stalled turn was saved
+    after = await stalling.text(chat, "10 concurrent users")  # waits for the replacement worker
+    assert after is not None and after.kind in ("question", "answer")
+    assert stalling.pids and stalling.pids != [stuck]
+    assert stalling.local.load(chat).slots["concurrency"] == 10
+    assert stalling.local.load(chat).slots["params_b"] == before.slots["params_b"]
+
+
+async def test_a_deadline_reply_speaks_the_conversations_language(stalling: Turns) -> None:
+    chat = Chat(10, 10, "en")
+    await stalling.text(chat, "部署 13B 模型")  # the conversation switched to Chinese
+    reply = await stalling.press(chat, "q:concurrency:0")
+    assert reply is not None and reply.lang == "zh"
+    stalled = await stalling.text(chat, STALL)
+    assert stalled is not None and stalled.text == locales.t("zh", "dialog.too_slow")
+
+
+def read_only(store: Store) -> None:
+    """SQLite's own refusal, as on a read-only mount: every write fails with OperationalError."""
+    store.db.execute("PRAGMA query_only = ON")
+
+
+def full_disk(store: Store) -> None:
+    """SQLite's "database or disk is full": the file may not grow, and its pages are filled up."""
+    (pages,) = store.db.execute("PRAGMA page_count").fetchone()
+    store.db.execute(f"PRAGMA max_page_count = {pages + 2}")
+    with contextlib.suppress(*STORAGE_ERRORS):
+        for filler in range(100_000):
+            store.save("telegram", f"filler-{filler}", 0, ConversationState(lang="en"))
+
+
+@pytest.mark.parametrize("fault", [read_only, full_disk])
+async def test_a_store_that_cannot_be_written_gets_a_polite_reply_not_a_traceback(
+    tmp_path: Path, fault: Callable[[Store], None]
+) -> None:
+    turns = Turns(conversations(tmp_path / "s.db"), workers=0)
+    fault(turns.local.store)
+    chat = Chat(11, 11, "en")  # a new conversation needs a new row
+    reply = await turns.text(chat, "serve a 7B model for 10 concurrent users")
+    assert reply is not None and reply.kind == "error"
+    assert reply.text == locales.t("en", "dialog.storage_unavailable")
+    with pytest.raises(TurnRefused) as refused:
+        await turns.converse(chat, "serve a 7B model for 10 concurrent users")
+    assert refused.value.reason == "storage"
+
+
+async def test_a_worker_that_cannot_write_hands_back_a_polite_storage_reply(pooled: Turns) -> None:
+    """The worker's write waits out SQLite's busy timeout (5 s) behind a lock held here."""
+    chat = Chat(12, 12, "zh")
+    store = pooled.local.store
+    with store.transaction():
+        reply = await pooled.text(chat, "部署 13B 模型")
+    assert reply is not None and reply.text == locales.t("zh", "dialog.storage_unavailable")
+    assert pooled.pooled and not pooled.local.known(chat)

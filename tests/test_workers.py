@@ -138,3 +138,15 @@ async def test_a_broadcast_reaches_every_worker_and_each_one_started_later() -> 
         assert set(answers) == {"catalog v2"}
     finally:
         await workers.stop()
+
+
+async def test_an_exception_that_cannot_be_rebuilt_from_its_args_still_reaches_the_caller() -> None:
+    """One whose __init__ wants two arguments pickles but does not unpickle; the caller's reader
+    used to die on it, failing every other call on that worker."""
+    workers = await started(1)
+    try:
+        with pytest.raises(RuntimeError, match="unpicklable answer"):
+            await workers.call("fail_oddly")
+        assert await workers.call("echo", "after") == "got after"
+    finally:
+        await workers.stop()

@@ -9,6 +9,13 @@ from typing import Any
 from bot.workers import Handler
 
 
+class TwoPartError(Exception):
+    """Pickles, but ``pickle.loads`` calls ``TwoPartError(message)`` and fails."""
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+
+
 def toy(prefix: str) -> Handler:
     """``echo`` answers, ``fail`` raises, ``die`` ends the process mid-call, ``pid`` says who answered,
     ``remember`` keeps a value that ``recall`` returns."""
@@ -24,6 +31,8 @@ def toy(prefix: str) -> Handler:
             return prefix + str(args[0])
         if method == "fail":
             raise ValueError(f"refused {args[0]}")
+        if method == "fail_oddly":
+            raise TwoPartError("odd", "two arguments")
         if method == "die":
             os._exit(3)
         if method == "slow":
