@@ -28,6 +28,7 @@ WATT_RANGE = (100.0, 60000.0)
 CHASSIS_RANGE = (1, 12)
 GB_PER_TB = 1024
 
+_LONGEST_WORD = 32
 _CAPACITY = r"(?<![\d.])(\d+(?:\.\d+)?)\s*(tb|t|gb|g)(?![a-z/])"
 _RAM_CUE = re.compile(r"ddr\d?|内存|记忆体|\bram\b|memory|rdimm|dimm|\becc\b")
 _RAM = re.compile(rf"(?:(?<![\d.])(\d{{1,2}}) x )?{_CAPACITY}")
@@ -48,8 +49,11 @@ _NET_WORDS = (
 )
 _NET_CUE = re.compile(rf"(?<![a-z])(?:{_NET_WORDS})|gbe|gbps|gb/s|gbit")
 _SPEED_LOOSE = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:gbe|gbps|gb/s|gbit/s|gbit|gb|g)(?![a-z0-9])")
+# At most one word between a bare "200G" and the network word ("200g hdr infiniband"); the
+# word is bounded so a long run ("1g1g1g…") is not rescanned from every digit (quadratic).
 _SPEED_STRICT = re.compile(
-    rf"(?<![\d.])(\d{{1,3}})\s*(?:(?:gbe|gbps|gb/s|gbit/s|gbit)(?![a-z])|(?:gb|g)\s*(?:[\w-]*\s*)?(?={_NET_WORDS}))"
+    rf"(?<![\d.])(\d{{1,3}})\s*(?:(?:gbe|gbps|gb/s|gbit/s|gbit)(?![a-z])"
+    rf"|(?:gb|g)\s*(?:[\w-]{{0,{_LONGEST_WORD}}}\s*)?(?={_NET_WORDS}))"
 )
 _BARE_NIC = re.compile(r"(?:(\d{1,2}) x )?(\d{1,3})\s*(?:gb|g)")
 _NIC_COUNT = re.compile(r"(?<![\d.])(\d{1,2}) x |(?<![\d.])(\d)\s*(?:口|端口|ports?\b|-port)")

@@ -11,6 +11,13 @@ optional key and its value split into segments. Every segment carries two forms:
   words mapped to simplified ones, lower-cased, Chinese and English number words turned
   into digits ("双路" → "2路", "八卡" → "8卡", "dual" → "2 x") and every count written
   as "N x " ("8×A100", "2x25GbE", "4 * 3.84TB" → "8 x a100", "2 x 25gbe", "4 x 3.84tb").
+
+The readers' patterns must stay linear in the length of what anyone pastes, so before
+they look, each line's runs of horizontal whitespace become one space (one tab if the
+run held a tab: tabs separate spreadsheet cells), and a run of one repeated character is
+cut to :data:`MAX_REPEAT`. Lines are kept as lines: they are what the readers key on.
+Lone surrogates (half a UTF-16 pair) become U+FFFD in the whole text, so the lines we
+echo back in ``unparsed_lines`` can always be encoded.
 """
 
 from __future__ import annotations
@@ -48,6 +55,11 @@ _TIMES = re.compile(r"(?<![a-z0-9.])(\d+)\s*[x×✕*]\s*")
 _TIMES_BEFORE = re.compile(r"\s*[×✕*]\s*(?=\d)")
 _LANES = re.compile(r"pci-?e?\s*(?:express\s*)?(?:(?:gen\s*\d|\d\.0)\s*[x×]\s*\d+|[x×]\s*16\b)")
 _SPACES = re.compile(r"[ \u00a0\u3000]+")
+_HORIZONTAL_RUN = re.compile(r"[^\S\n]{2,}+")
+MAX_REPEAT = 32
+"""Longest run of one repeated character the readers see; rules and numbers need fewer."""
+_REPEAT_RUN = re.compile(rf"(\S)\1{{{MAX_REPEAT},}}+")
+_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _BULLET = re.compile(r"^\s*(?:[-*+•·●○▪■◦‣⁃>]+|\d{1,2}[.)、](?!\d)|[a-z][.)](?=\s)|[①-⑳])\s*")
 _SPLIT = re.compile(r"[;|、\t]|,(?!(?<=\d,)\d{3}(?!\d))")
 _TABLE_RULE = re.compile(r"^\s*:?-{2,}:?\s*$")
@@ -75,9 +87,18 @@ class Line:
 
 
 def display(s: str) -> str:
-    """NFKC form with markdown emphasis and repeated spaces removed."""
-    s = unicodedata.normalize("NFKC", s).replace("**", "").replace("__", "").replace("`", "")
+    """NFKC form with markdown emphasis, repeated spaces and long character runs removed."""
+    s = _HORIZONTAL_RUN.sub(_one_space, unicodedata.normalize("NFKC", s))
+    s = _REPEAT_RUN.sub(_capped, s).replace("**", "").replace("__", "").replace("`", "")
     return _SPACES.sub(" ", s).strip()
+
+
+def _one_space(run: re.Match[str]) -> str:
+    return "\t" if "\t" in run.group() else " "
+
+
+def _capped(run: re.Match[str]) -> str:
+    return run.group()[:MAX_REPEAT]
 
 
 def _cn_number(word: str) -> int:
@@ -155,18 +176,27 @@ def _is_table(body: str) -> bool:
     return body.startswith("|") or body.count("|") >= 2
 
 
+def _next_bodies(bodies: list[str]) -> list[str]:
+    """For each line, the next non-blank body after it ("" at the end), in one backward pass."""
+    following, after = "", [""] * len(bodies)
+    for i in range(len(bodies) - 1, -1, -1):
+        after[i] = following
+        following = bodies[i] or following
+    return after
+
+
 def split_lines(text: str) -> list[Line]:
     """Non-blank lines of ``text`` (already capped at MAX_CHARS), each with key and segments."""
-    raw_lines = [ln.strip() for ln in text.splitlines()]
+    raw_lines = [ln.strip() for ln in _SURROGATE.sub("\ufffd", text).splitlines()]
     bodies = [_BULLET.sub("", display(ln)) for ln in raw_lines]
+    after = _next_bodies(bodies)
     out: list[Line] = []
-    for i, (original, body) in enumerate(zip(raw_lines, bodies, strict=True)):
+    for original, body, following in zip(raw_lines, bodies, after, strict=True):
         if not body:
             if original:
                 out.append(Line(original, None, (), heading=True))
             continue
         if _is_table(body):
-            following = next((b for b in bodies[i + 1 :] if b), "")
             header = _is_table(following) and all(_TABLE_RULE.match(c) for c in _cells(following) if c)
             out.append(_table_line(original, body, header))
         else:

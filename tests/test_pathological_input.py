@@ -1,0 +1,173 @@
+"""Every parser entry point reads hostile text in time linear in its length.
+
+A chat bot's parser reads whatever anyone types, so its worst case is its real case.
+Issue 14: "1" + 450 spaces + "x" made the concurrency pattern backtrack for 43.8 s
+(300 spaces: 6.9 s, so roughly the fourth power of the run). The generators below build
+the shapes that make regular expressions backtrack (long runs of each whitespace kind,
+digits, CJK numerals, repeated units and keywords, decimal points, alternations), each
+ending in a character that makes the match fail, and feed them to every entry point.
+
+Timing is relative, never absolute: each input must parse within ``_FACTOR`` times a
+short ordinary message of the same length measured in the same run, plus a small floor,
+so a loaded CI machine passes and a quadratic or quartic blowup fails. Sizes grow by
+doubling and the test stops at the first size over budget, so a regression costs at
+most one step (16× the previous one for a quartic pattern) instead of hanging CI.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+
+import pytest
+
+from bot.dialog.claims import claims_in, mentions_free_platform
+from bot.dialog.core import Dialog, clean, has_words
+from bot.dialog.state import ConversationState
+from bot.dialog.vocab import vocabulary
+from bot.understand import MAX_INPUT_CHARS, extract
+from engine.sheet import MAX_CHARS, analyze
+from engine.specs import Knowledge
+
+Parse = Callable[[str], object]
+
+_FACTOR = 50.0
+_FLOOR_S = 0.25
+_FIRST_SIZE = 64
+_ORDINARY_CHAT = (
+    "我想部署一个13B的聊天机器人，并发 8 个用户，预算每月一万元，上下文 8k。 serve llama 3 8b at 20 qps. "
+)
+_ORDINARY_SHEET = "GPU：8 × A100 80G SXM\nCPU：2 × EPYC 7763\n内存：1TB DDR4\n网络：2 × 200Gb IB\n"
+
+_WHITESPACE = {
+    "spaces": " ",
+    "tabs": "\t",
+    "newlines": "\n",
+    "crlf": "\r\n",
+    "ideographic_spaces": "\u3000",
+    "no_break_spaces": "\u00a0",
+    "zero_width": "\u200b",
+    "line_separators": "\u2028",
+    "mixed_whitespace": " \t\u3000\u200b\n",
+}
+# Words a slot pattern starts from, so the run sits where its quantifiers are.
+_ANCHORS = ("1", "并发", "上下文", "预算", "batch", "a100", "每秒", "首token")
+_RUNS = {
+    "digits": "1",
+    "cjk_numerals": "一二三四五六七八九十百千万亿",
+    "one_cjk_numeral": "一",
+    "units": "gb ",
+    "k_suffixes": "k",
+    "speed_units": "1g",
+    "keywords": "并发",
+    "concurrency_words": "并发用户 ",
+    "decimal_points": "1.",
+    "thousands_commas": "1,",
+    "minus_signs": "-",
+    "counts": "1 x ",
+    "cards": "8卡",
+    "alternation": "a1 ",
+    "tokens": "1 tokens ",
+    "context_words": "1 context ",
+    "money": "¥1 ",
+    "lines_of_digits": "1\n",
+    "table_cells": "|1",
+    "expanding": "\ufdfa",  # NFKC turns one character into eighteen
+}
+
+
+def _run(prefix: str, unit: str, tail: str = "x") -> Callable[[int], str]:
+    return lambda size: prefix + unit * max(1, (size - len(prefix) - 1) // len(unit)) + tail
+
+
+def _families() -> dict[str, Callable[[int], str]]:
+    families = {f"1_{name}": _run("1", unit) for name, unit in _WHITESPACE.items()}
+    for anchor in _ANCHORS:
+        families[f"{anchor}_spaces"] = _run(anchor, " ")
+        families[f"{anchor}_mixed_whitespace"] = _run(anchor, _WHITESPACE["mixed_whitespace"])
+    families |= {name: _run("", unit) for name, unit in _RUNS.items()}
+    families["nic_speeds"] = _run("网卡 ", "1g")
+    families["infiniband_speeds"] = _run("ib ", "1gb")
+    families["table_rows"] = _run("", "|1\n")
+    families["mixed_everything"] = _run("1", "一 \t并发1.gb k\u3000")
+    return families
+
+
+FAMILIES = _families()
+
+
+def _best_time(parse: Parse, text: str, tries: int) -> float:
+    best = float("inf")
+    for _ in range(tries):
+        start = time.perf_counter()
+        parse(text)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _sizes(limit: int) -> list[int]:
+    sizes = [_FIRST_SIZE]
+    while sizes[-1] * 2 < limit:
+        sizes.append(sizes[-1] * 2)
+    return [*sizes, limit]
+
+
+def _ordinary(sample: str, size: int) -> str:
+    return (sample * (size // len(sample) + 1))[:size]
+
+
+def assert_linear(parse: Parse, make: Callable[[int], str], sample: str, limit: int) -> None:
+    """Each doubling of a hostile input stays within budget of an ordinary one that long."""
+    for size in _sizes(limit):
+        baseline = _best_time(parse, _ordinary(sample, size), tries=3)
+        budget = _FACTOR * baseline + _FLOOR_S
+        took = _best_time(parse, make(size), tries=1)
+        if took > budget:  # one retry absorbs a scheduling hiccup, not a blowup
+            took = min(took, _best_time(parse, make(size), tries=1))
+        assert took <= budget, f"{size} chars took {took:.3f}s, budget {budget:.3f}s"
+
+
+@pytest.fixture(scope="module")
+def dialog(kb: Knowledge) -> Dialog:
+    return Dialog(kb)
+
+
+@pytest.fixture(scope="module")
+def entry_points(kb: Knowledge, dialog: Dialog) -> dict[str, tuple[Parse, str, int]]:
+    """Every function that runs patterns over user text: (parse, ordinary sample, max size)."""
+    vocab = vocabulary(kb)
+
+    def raw_text_checks(text: str) -> object:
+        cleaned, _ = clean(text)
+        return has_words(cleaned)
+
+    return {
+        "extract": (lambda text: extract(text, vocab), _ORDINARY_CHAT, MAX_INPUT_CHARS),
+        "claims": (claims_in, _ORDINARY_CHAT, MAX_INPUT_CHARS),
+        "free_platform": (mentions_free_platform, _ORDINARY_CHAT, MAX_INPUT_CHARS),
+        "dialog_clean": (raw_text_checks, _ORDINARY_CHAT, MAX_INPUT_CHARS),
+        "dialog_turn": (
+            lambda text: dialog.handle(ConversationState(), text),
+            _ORDINARY_CHAT,
+            MAX_INPUT_CHARS,
+        ),
+        "sheet": (lambda text: analyze(text, kb), _ORDINARY_SHEET, MAX_CHARS),
+    }
+
+
+ENTRY_POINTS = ("extract", "claims", "free_platform", "dialog_clean", "dialog_turn", "sheet")
+
+
+@pytest.mark.parametrize("family", sorted(FAMILIES))
+@pytest.mark.parametrize("entry", ENTRY_POINTS)
+def test_hostile_input_parses_in_linear_time(
+    entry_points: dict[str, tuple[Parse, str, int]], entry: str, family: str
+) -> None:
+    parse, sample, limit = entry_points[entry]
+    assert_linear(parse, FAMILIES[family], sample, limit)
+
+
+def test_digit_then_450_spaces_reads_as_fast_as_an_ordinary_message(kb: Knowledge) -> None:
+    """The reported case, reached by doubling: 43.8 s at 450 spaces before the fix (issue 14)."""
+    vocab = vocabulary(kb)
+    assert_linear(lambda text: extract(text, vocab), _run("1", " "), _ORDINARY_CHAT, limit=1 + 450 + 1)
