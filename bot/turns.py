@@ -107,8 +107,8 @@ class Conversations:
         return self._finish(chat, before, state, reply, True, keep_plan)
 
     def known(self, chat: Chat) -> bool:
-        """The conversation has had a turn (the web's cap on new sessions counts the others)."""
-        return self.store.load(self.platform, chat.chat_id, chat.user_id).turns > 0
+        """Something of the conversation is stored (the web's cap on new sessions counts the others)."""
+        return self.store.load(self.platform, chat.chat_id, chat.user_id) != ConversationState()
 
     def use_catalog(self, catalog: Catalog) -> None:
         """An operator's uploaded price list replaces the prices; GPUs and models stay."""

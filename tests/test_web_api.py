@@ -34,7 +34,7 @@ except ImportError:  # reported by test_schemathesis_is_installed
     schemathesis = None
 
 SITE = "https://rent.example"
-TOKEN = "s3cret-admin-token-for-tests"
+TOKEN = "s3cret-admin-token-for-tests-0123456789"  # 32+ characters, as the server requires
 QUESTION = "我想部署一个13B的模型"
 COLUMNS = "id,gpu,count,interconnect,price_month,price_hour,currency,yearly_discount,min_rental_hours"
 CSV_CATALOG = f"""{COLUMNS},order_url,source
@@ -442,7 +442,13 @@ class ThreadedServer:
 @pytest.fixture(scope="module")
 def live_url(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
     db = tmp_path_factory.mktemp("live") / "web.db"
-    config = WebConfig(db_path=str(db), admin_token=TOKEN, ip_per_minute=100_000, session_per_minute=100_000)
+    config = WebConfig(
+        db_path=str(db),
+        admin_token=TOKEN,
+        ip_per_minute=100_000,
+        session_per_minute=100_000,
+        sessions_per_ip_per_hour=100_000,
+    )
     with ThreadedServer(config) as url:
         yield url
 

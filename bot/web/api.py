@@ -2,9 +2,9 @@
 
 Each handler reads a body, calls the one function that answers it and returns a model
 from ``bot.web.schemas`` (the shapes the OpenAPI document promises). Chat state lives
-in the shared SQLite store under platform "web", chat = user = session id; every
-dialog and store call runs on the event loop thread, between two awaits, so turns of
-one session never interleave.
+in the shared SQLite store under platform "web", chat = user = session id. Chat turns
+run through ``bot.turns.Turns`` (worker processes with a deadline, so one slow turn
+cannot hold up other requests); a lock per session keeps one session's turns in order.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import asyncio
 import hmac
 import json
 import logging
+import math
 import secrets
 from collections.abc import Callable
 from typing import TypeVar
@@ -20,12 +21,14 @@ from typing import TypeVar
 from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
+import locales
 from bot.contract import ContractError, engine_payload, parse_workload, validation_payload
 from bot.terminal import reply_json
+from bot.turns import STORAGE_ERRORS, Chat, TurnRefused
 from bot.web.catalog import CSV_TYPES, YAML_TYPES, CatalogError, order_links, parse_upload, with_catalog
 from bot.web.context import CONTEXT, WebContext
-from bot.web.errors import ApiError, error, rate_limited
-from bot.web.guard import read_body
+from bot.web.errors import ApiError, error, rate_limited, unavailable
+from bot.web.guard import client_address, read_body
 from bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse, WebPlan
 from engine.errors import EngineError
 from engine.estimate import estimate as estimate_workload
@@ -79,21 +82,32 @@ async def chat(request: web.Request) -> web.Response:
     session = body.session_id or secrets.token_urlsafe(18)
     if not ctx.per_session.allow(("session", session)):
         raise rate_limited("conversation")
-    state = ctx.store.load(PLATFORM, session, session)
-    if body.lang and state.turns == 0 and not state.lang_locked:
-        state = state.model_copy(update={"lang": body.lang})
-    if body.button is not None:
-        reply, state = ctx.dialog.press(state, body.button)
-    else:
-        reply, state = ctx.dialog.handle(state, body.text or "")
-    ctx.store.save(PLATFORM, session, session, state)
-    typed = body.button if body.button is not None else body.text or ""
-    if reply.kind == "answer" and reply.plan is not None and not typed.startswith("/"):
-        ctx.store.log_plan(PLATFORM, reply.plan)
+    chat_ = Chat(session, session, body.lang)
+    async with ctx.locks.hold(session):
+        try:
+            if body.session_id is None or not await ctx.turns.known(chat_):
+                _count_new_session(request, ctx, body.lang)
+            reply = await ctx.turns.converse(chat_, body.text, body.button)
+        except TurnRefused as exc:
+            if exc.reason == "storage":
+                raise unavailable(exc.reply.text) from None
+            reply = exc.reply  # past the deadline: the polite reply, the conversation as it was
+        except STORAGE_ERRORS as exc:  # known() could not read the store
+            log.error("web chat could not read the store: %s", exc)
+            raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable")) from None
     out = {**reply_json(reply), "session_id": session, "kind": reply.kind, "plan": None}
     if reply.plan is not None:
         out["plan"] = web_plan(reply.plan, ctx.dialog.kb)
     return model_response(ChatResponse.model_validate(out))
+
+
+def _count_new_session(request: web.Request, ctx: WebContext, lang: str | None) -> None:
+    """A client address may start ``sessions_per_ip_per_hour`` conversations an hour."""
+    address = ("new-session", client_address(request))
+    if not ctx.new_sessions.allow(address):
+        wait = ctx.new_sessions.retry_after(address)
+        text = locales.t(lang or "zh", "web.too_many_sessions", minutes=max(1, math.ceil(wait / 60)))
+        raise rate_limited("address", wait, text)
 
 
 # --- the engine contract ------------------------------------------------------------
@@ -157,5 +171,6 @@ async def put_catalog(request: web.Request) -> web.Response:
     except CatalogError as exc:
         raise ApiError(422, exc.payload) from exc
     ctx.dialog.reload(with_catalog(ctx.dialog.kb, catalog))
+    await ctx.turns.use_catalog(catalog)  # the workers answer chat turns with it too
     log.info("catalog replaced: %s, %d offers", catalog.operator, len(catalog.offers))
     return model_response(CatalogUploaded(operator=catalog.operator, offers=len(catalog.offers)))

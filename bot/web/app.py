@@ -1,4 +1,4 @@
-"""``build_app(config)``: the aiohttp Application with routes, middleware, store and knowledge."""
+"""``build_app(config)``: the aiohttp Application with routes, middleware, store, turns and knowledge."""
 
 from __future__ import annotations
 
@@ -8,32 +8,53 @@ from aiohttp import web
 
 import knowledge
 from bot.dialog import Dialog
-from bot.ratelimit import RateLimiter
+from bot.ratelimit import ConversationLocks, RateLimiter
 from bot.store import Store
+from bot.turns import Conversations, Turns
 from bot.web import api, guard, openapi, pages
 from bot.web.catalog import read_catalog_file, with_catalog
 from bot.web.config import WebConfig
 from bot.web.context import CONTEXT, WebContext
 
+SERVER_NAME = "gpu-advisor"  # in place of aiohttp's "Python/3.x aiohttp/3.x": no version to look up
+HOUR_S = 3600.0
+
 
 def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | None = None) -> web.Application:
-    """Raises ``CatalogError`` when ``config.catalog`` is unreadable or invalid (nothing is served)."""
+    """Raises ``CatalogError`` when ``config.catalog`` is unreadable or invalid (nothing is served).
+
+    A ``dialog`` handed in also sets the class the turn workers build (tests instrument it).
+    """
     config = replace(config, cors_origins=tuple(guard.normalize_origin(o) for o in config.cors_origins))
     dialog = dialog or Dialog(knowledge.load())
     if config.catalog:
         dialog.reload(with_catalog(dialog.kb, read_catalog_file(config.catalog, dialog.kb)))
     owned = store is None
+    store = store or Store(config.db_path)
     ctx = WebContext(
         config=config,
         dialog=dialog,
-        store=store or Store(config.db_path),
+        store=store,
+        turns=Turns(Conversations(dialog, store, api.PLATFORM), config.workers, None, config.turn_deadline_s),
         per_ip=RateLimiter(config.ip_per_minute),
         per_session=RateLimiter(config.session_per_minute),
+        new_sessions=RateLimiter(config.sessions_per_ip_per_hour, window_s=HOUR_S),
+        locks=ConversationLocks(),
     )
     app = web.Application(
         middlewares=[guard.cors, guard.errors, guard.limits], client_max_size=config.max_catalog_bytes
     )
     app[CONTEXT] = ctx
+    _routes(app)
+    app.on_response_prepare.append(_server_header)
+    app.on_startup.append(_start_turns)
+    app.on_cleanup.append(_stop_turns)
+    if owned:
+        app.on_cleanup.append(lambda _app: _close(ctx.store))
+    return app
+
+
+def _routes(app: web.Application) -> None:
     app.router.add_post("/api/chat", api.chat)
     app.router.add_post("/api/estimate", api.estimate)
     app.router.add_post("/api/recommend", api.recommend)
@@ -43,9 +64,26 @@ def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | No
     app.router.add_get("/openapi.json", openapi.serve)
     app.router.add_get("/widget.js", pages.widget)
     app.router.add_get("/", pages.index)
-    if owned:
-        app.on_cleanup.append(lambda _app: _close(ctx.store))
-    return app
+
+
+async def _server_header(request: web.Request, response: web.StreamResponse) -> None:
+    response.headers["Server"] = SERVER_NAME
+
+
+async def _start_turns(app: web.Application) -> None:
+    """The workers are up before the first request, so every turn has its deadline.
+
+    They build the shipped knowledge; an operator's catalog (a file, or YAML/CSV that the
+    workers could not read) is handed to them as it stands here.
+    """
+    ctx = app[CONTEXT]
+    if ctx.config.catalog:
+        await ctx.turns.use_catalog(ctx.dialog.kb.catalog)
+    await ctx.turns.start()
+
+
+async def _stop_turns(app: web.Application) -> None:
+    await app[CONTEXT].turns.stop()
 
 
 async def _close(store: Store) -> None:

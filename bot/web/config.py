@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 KIB = 1024
+MIN_TOKEN_CHARS = 32  # a bearer token guards the price list: 32 random characters or more
 
 
 @dataclass(frozen=True)
@@ -19,4 +20,24 @@ class WebConfig:
     max_catalog_bytes: int = 1024 * KIB
     ip_per_minute: int = 120  # every /api/ request from one client address
     session_per_minute: int = 20  # chat messages in one conversation
+    # New conversations one client address may start per hour (a session id the server has
+    # not seen counts as new): 429 with Retry-After past it.
+    sessions_per_ip_per_hour: int = 60
     trust_forwarded_for: bool = False  # behind a reverse proxy: the client is X-Forwarded-For's last hop
+    # Chat turns run in this many worker processes, each turn within turn_deadline_s (past it:
+    # a polite "too long" reply, the worker replaced). 0 runs them on the event loop, with no
+    # deadline (tests); `gpu-advisor web` starts at least one.
+    workers: int = 0
+    turn_deadline_s: float = 10.0
+    # Idle connections are closed after keepalive_timeout_s; one client address may hold at
+    # most connections_per_ip at once (0: no limit; not applied behind a trusted proxy, which
+    # is the only peer). Both keep an idle-connection flood from using up the file descriptors.
+    keepalive_timeout_s: float = 15.0
+    connections_per_ip: int = 64
+
+    def __post_init__(self) -> None:
+        if self.admin_token is not None and len(self.admin_token) < MIN_TOKEN_CHARS:
+            raise ValueError(
+                f"the admin token has {len(self.admin_token)} characters; use {MIN_TOKEN_CHARS} or more"
+                " random ones (e.g. `python -c 'import secrets; print(secrets.token_urlsafe(32))'`)"
+            )

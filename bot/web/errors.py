@@ -7,6 +7,7 @@ own 404/405/413, into a JSON response. Nothing else ever reaches a client.
 from __future__ import annotations
 
 import json
+import math
 from functools import partial
 from typing import Any
 
@@ -25,6 +26,7 @@ HTTP_CODES = {
     415: "unsupported_media_type",
     422: "invalid_input",
     429: "rate_limited",
+    503: "storage_unavailable",
 }
 
 
@@ -43,8 +45,17 @@ def too_large(limit: int) -> ApiError:
     return error(413, f"request body exceeds {limit} bytes")
 
 
-def rate_limited(what: str) -> ApiError:
-    exc = error(429, f"too many requests from this {what}; retry later", retry_after=RETRY_AFTER_S)
+def rate_limited(what: str, retry_after: float = RETRY_AFTER_S, message: str | None = None) -> ApiError:
+    seconds = max(1, math.ceil(retry_after))
+    text = message or f"too many requests from this {what}; retry later"
+    exc = error(429, text, retry_after=seconds)
+    exc.headers["Retry-After"] = str(seconds)
+    return exc
+
+
+def unavailable(message: str) -> ApiError:
+    """The store cannot be written (disk full, read-only, I/O error): try again later."""
+    exc = error(503, message, retry_after=RETRY_AFTER_S)
     exc.headers["Retry-After"] = str(RETRY_AFTER_S)
     return exc
 

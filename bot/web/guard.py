@@ -16,8 +16,9 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from bot.turns import STORAGE_ERRORS
 from bot.web.context import CONTEXT
-from bot.web.errors import ApiError, error, from_http, json_response, rate_limited, too_large
+from bot.web.errors import ApiError, error, from_http, json_response, rate_limited, too_large, unavailable
 
 log = logging.getLogger(__name__)
 ADMIN_PREFIX = "/api/admin/"
@@ -77,6 +78,10 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
         return from_http(exc)
     except asyncio.CancelledError:
         raise
+    except STORAGE_ERRORS as exc:
+        log.error("web request could not use the store: %s %s: %s", request.method, request.path, exc)
+        exc_ = unavailable("storage unavailable; please try again in a few minutes")
+        return json_response(exc_.payload, exc_.status, exc_.headers)
     except Exception:
         log.exception("web request failed: %s %s", request.method, request.path)
         return json_response(error(500, "internal error; see the server log", code="internal").payload, 500)

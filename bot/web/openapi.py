@@ -49,6 +49,7 @@ ERRORS = {
     "415": "unsupported content type",
     "422": "bad input; error.field names the field (error.row the catalog row)",
     "429": "rate limited; see Retry-After",
+    "503": "storage unavailable (disk full, read-only); see Retry-After",
 }
 
 
@@ -84,7 +85,7 @@ def document() -> dict[str, Any]:
         "paths": {
             "/api/chat": {
                 "post": _operation(
-                    "One chat turn", _json(ref[ChatRequest]), _json(ref[ChatResponse]), posted, err
+                    "One chat turn", _json(ref[ChatRequest]), _json(ref[ChatResponse]), (*posted, "503"), err
                 )
             },
             "/api/estimate": {

@@ -2,24 +2,28 @@
 
 The admin token is read from the environment variable named by ``--admin-token-env``
 (default ``GPU_ADVISOR_ADMIN_TOKEN``); without it ``PUT /api/admin/catalog`` answers
-403. Listen on loopback and put a TLS-terminating proxy in front for a public site
-(then pass ``--trust-forwarded-for`` so per-address limits see the real client).
+403, and one shorter than 32 characters stops the server before it starts. Listen on
+loopback and put a TLS-terminating proxy in front for a public site (then pass
+``--trust-forwarded-for`` so per-address limits see the real client).
 """
 
 from __future__ import annotations
 
 import argparse
+import asyncio
+import contextlib
 import json
 import logging
 import os
+import signal
 from typing import Any
 
 from bot.web.config import WebConfig
 
 log = logging.getLogger(__name__)
 TOKEN_ENV = "GPU_ADVISOR_ADMIN_TOKEN"
-MIN_TOKEN_CHARS = 16
 EXIT_BAD_INPUT = 2
+DEFAULTS = WebConfig()
 
 
 def add_web_command(sub: Any) -> None:
@@ -49,33 +53,63 @@ def add_web_command(sub: Any) -> None:
     p.add_argument(
         "--trust-forwarded-for", action="store_true", help="behind a reverse proxy: trust X-Forwarded-For"
     )
+    _add_limits(p)
     p.set_defaults(func=main)
 
 
+def _add_limits(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--workers", type=int, default=None, help="chat turn worker processes (default: CPUs - 1, at least 1)"
+    )
+    p.add_argument(
+        "--turn-deadline",
+        type=float,
+        default=DEFAULTS.turn_deadline_s,
+        metavar="SECONDS",
+        help=f"a chat turn past this gets a polite 'too long' reply (default {DEFAULTS.turn_deadline_s:g})",
+    )
+    p.add_argument(
+        "--sessions-per-hour",
+        type=int,
+        default=DEFAULTS.sessions_per_ip_per_hour,
+        help=f"new conversations per client address per hour (default {DEFAULTS.sessions_per_ip_per_hour})",
+    )
+    p.add_argument(
+        "--connections-per-ip",
+        type=int,
+        default=DEFAULTS.connections_per_ip,
+        help=f"open connections per client address, 0 for no limit (default {DEFAULTS.connections_per_ip})",
+    )
+
+
 def config_from(args: argparse.Namespace) -> WebConfig:
+    from bot.turns import auto_workers
     from bot.web.guard import normalize_origin
 
     token = os.environ.get(args.admin_token_env, "").strip() or None
-    if token and len(token) < MIN_TOKEN_CHARS:
-        log.warning("the admin token in $%s is short; use %d+ random characters", args.admin_token_env, 16)
     try:
         origins = tuple(normalize_origin(o) for o in args.cors_origins)
     except ValueError as exc:
         raise SystemExit(f"--cors-origin: {exc}") from exc
-    return WebConfig(
-        host=args.host,
-        port=args.port,
-        db_path=args.db,
-        catalog=getattr(args, "catalog", None),
-        cors_origins=origins,
-        admin_token=token,
-        trust_forwarded_for=args.trust_forwarded_for,
-    )
+    try:
+        return WebConfig(
+            host=args.host,
+            port=args.port,
+            db_path=args.db,
+            catalog=getattr(args, "catalog", None),
+            cors_origins=origins,
+            admin_token=token,
+            trust_forwarded_for=args.trust_forwarded_for,
+            workers=max(1, auto_workers()) if args.workers is None else args.workers,
+            turn_deadline_s=args.turn_deadline,
+            sessions_per_ip_per_hour=args.sessions_per_hour,
+            connections_per_ip=args.connections_per_ip,
+        )
+    except ValueError as exc:  # the admin token is too short
+        raise SystemExit(f"${args.admin_token_env}: {exc}") from exc
 
 
 def main(args: argparse.Namespace) -> int:
-    from aiohttp import web
-
     from bot.web.app import build_app
     from bot.web.catalog import CatalogError
 
@@ -85,5 +119,23 @@ def main(args: argparse.Namespace) -> int:
     except CatalogError as exc:
         print(json.dumps(exc.payload, ensure_ascii=False))
         return EXIT_BAD_INPUT
-    web.run_app(app, host=config.host, port=config.port, access_log=None)
+    with contextlib.suppress(KeyboardInterrupt):
+        asyncio.run(_serve(app, config))
     return 0
+
+
+async def _serve(app: Any, config: WebConfig) -> None:
+    """Listen until SIGINT or SIGTERM, then let the workers and the store go."""
+    from bot.web.server import listen
+
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        with contextlib.suppress(NotImplementedError):  # Windows
+            loop.add_signal_handler(signum, stop.set)
+    listening = await listen(app, config)
+    log.info("serving on http://%s:%d", config.host, listening.port)
+    try:
+        await stop.wait()
+    finally:
+        await listening.close()
