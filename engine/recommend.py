@@ -22,6 +22,7 @@ from engine.findings import Finding
 from engine.offer_search import Searches
 from engine.results import Option, Plan
 from engine.search_context import Context
+from engine.serving_curve import serving_curve
 from engine.specs import Knowledge, ModelArch, Offer
 from engine.validate import canonical
 from engine.workload import Workload
@@ -107,6 +108,7 @@ def _plan(ctx: Context) -> Plan:
         pitfalls=pitfalls.evaluate(ctx, pick, requested),
         what_ifs=whatifs.for_pick(ctx, pick),
         assumptions=ctx.assumed,
+        serving_curve=serving_curve(ctx.arch, ctx.serve, pick, ctx.kb) if ctx.serve else [],
     )
 
 
@@ -233,6 +235,7 @@ def _both(w: Workload, kb: Knowledge, arch: ModelArch, assumed: list[Finding]) -
             "pitfalls": _unique([*train.pitfalls, *serve.pitfalls]),
             "what_ifs": [*train.what_ifs, *serve.what_ifs],
             "assumptions": _unique([*train.assumptions, *serve.assumptions]),
+            "serving_curve": serve.serving_curve,
         }
     )
 

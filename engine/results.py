@@ -97,6 +97,7 @@ class Option(_Out):
     tokens_per_s: float | None = None
     within_budget: bool | None = None
     meets_latency: bool = True
+    order_url: str | None = Field(None, description="the operator's order page for this offer")
 
     @classmethod
     def of(cls, c: Candidate, kind: str, within_budget: bool | None = None) -> Option:
@@ -137,7 +138,16 @@ class Option(_Out):
             tokens_per_s=r(c.extras.get("tokens_per_s")),
             within_budget=within_budget,
             meets_latency=c.meets_latency,
+            order_url=c.offer.order_url,
         )
+
+
+class CurvePoint(_Out):
+    """One replica's decode speed at one batch size (``Plan.serving_curve``)."""
+
+    batch: int
+    tokens_per_s_per_stream: float
+    tokens_per_s_replica: float
 
 
 class Estimate(_Out):
@@ -168,3 +178,7 @@ class Plan(_Out):
     pitfalls: list[Finding] = Field(default_factory=list)
     what_ifs: list[Finding] = Field(default_factory=list)
     assumptions: list[Finding] = Field(default_factory=list)
+    serving_curve: list[CurvePoint] = Field(
+        default_factory=list,
+        description="decode speed vs batch for the serving pick's replica (empty for training or no fit)",
+    )

@@ -18,9 +18,8 @@ from matplotlib.ft2font import FT2Font
 from PIL import Image
 
 import locales
-from bot.charts import KINDS, fonts, render_plan_png, size_px
+from bot.charts import KINDS, fonts, plan_chart, render_plan_png, size_px
 from bot.charts.cli import add_chart_command
-from bot.charts.curve import serving_curve
 from engine.recommend import recommend
 from engine.results import Plan
 from engine.specs import Knowledge
@@ -65,7 +64,7 @@ def missing_glyph_warnings(caught: list[warnings.WarningMessage]) -> list[str]:
 def test_serving_plan_renders_a_png_of_the_documented_size(
     serve_plan: Plan, kb: Knowledge, kind: str, lang: str
 ) -> None:
-    png = render_plan_png(serve_plan, lang, kind, kb=kb)
+    png = render_plan_png(serve_plan, lang, kind, kb.catalog.fx_to_cny)
     assert png.startswith(PNG_SIGNATURE)
     height, width, _ = pixels(png).shape
     assert (width, height) == size_px(kind)
@@ -73,7 +72,7 @@ def test_serving_plan_renders_a_png_of_the_documented_size(
 
 
 def test_chart_is_not_blank(serve_plan: Plan, kb: Knowledge) -> None:
-    png = render_plan_png(serve_plan, "zh", "all", kb=kb)
+    png = render_plan_png(serve_plan, "zh", "all", kb.catalog.fx_to_cny)
     rgb = pixels(png).astype(np.uint32)
     distinct = len(np.unique((rgb[..., 0] << 16) | (rgb[..., 1] << 8) | rgb[..., 2]))
     assert distinct > 200  # bars, lines, anti-aliased text
@@ -83,43 +82,42 @@ def test_chart_is_not_blank(serve_plan: Plan, kb: Knowledge) -> None:
 def test_training_plan_charts_training_speed_per_option(kb: Knowledge) -> None:
     plan = plan_for(TRAIN_13B, kb)
     assert plan.recommendation is not None and plan.recommendation.tokens_per_s
-    png = render_plan_png(plan, "en", "speed", kb=kb)
+    png = render_plan_png(plan, "en", "speed", kb.catalog.fx_to_cny)
     assert png.startswith(PNG_SIGNATURE) and ink(png) > 0.03
 
 
 def test_plan_where_nothing_fits_still_renders_an_explanation(kb: Knowledge) -> None:
     plan = plan_for({"task": "infer", "params_b": 2000}, kb)
     assert plan.status == "no_fit"
-    png = render_plan_png(plan, "zh", "all", kb=kb)
+    png = render_plan_png(plan, "zh", "all", kb.catalog.fx_to_cny)
     assert png.startswith(PNG_SIGNATURE) and ink(png) > 0.001
 
 
 def test_unknown_kind_or_language_is_rejected(serve_plan: Plan, kb: Knowledge) -> None:
     with pytest.raises(ValueError, match="kind"):
-        render_plan_png(serve_plan, "zh", "pie", kb=kb)
+        render_plan_png(serve_plan, "zh", "pie", kb.catalog.fx_to_cny)
     with pytest.raises(ValueError, match="language"):
-        render_plan_png(serve_plan, "fr", "memory", kb=kb)
+        render_plan_png(serve_plan, "fr", "memory", kb.catalog.fx_to_cny)
 
 
-def test_speed_curve_passes_through_the_plans_operating_point(serve_plan: Plan, kb: Knowledge) -> None:
-    pick = serve_plan.recommendation
-    assert pick is not None and pick.batch and pick.decode_tokens_per_s
-    workload = Workload.model_validate(SERVE_8B)
-    exact = serving_curve(serve_plan, pick, kb, workload=workload)
-    from_assumptions = serving_curve(serve_plan, pick, kb)
-    for curve in (exact, from_assumptions):
-        assert len(curve) >= pick.batch
-        assert curve[pick.batch - 1].tokens_per_s_per_seq == pytest.approx(pick.decode_tokens_per_s, abs=0.1)
-        per_stream = [p.tokens_per_s_per_seq for p in curve]
-        assert per_stream == sorted(per_stream, reverse=True)  # sharing a replica never speeds a stream up
+def test_speed_panel_draws_the_engines_curve_and_says_so_when_there_is_none(
+    serve_plan: Plan, kb: Knowledge
+) -> None:
+    without = serve_plan.model_copy(update={"serving_curve": []})
+    drawn = render_plan_png(serve_plan, "en", "speed", kb.catalog.fx_to_cny)
+    empty = render_plan_png(without, "en", "speed", kb.catalog.fx_to_cny)
+    assert serve_plan.serving_curve and ink(drawn) > 2 * ink(empty) > 0
 
 
-def test_bare_size_plan_rebuilds_its_shape_from_the_summary(kb: Knowledge) -> None:
-    plan = plan_for({"task": "infer", "params_b": 13}, kb)
-    pick = plan.recommendation
-    assert pick is not None and pick.batch
-    curve = serving_curve(plan, pick, kb)
-    assert curve[pick.batch - 1].tokens_per_s_per_seq == pytest.approx(pick.decode_tokens_per_s, abs=0.1)
+def test_plan_chart_is_the_three_panel_picture_or_nothing_without_a_pick(
+    serve_plan: Plan, kb: Knowledge
+) -> None:
+    png = plan_chart(serve_plan, "zh", kb.catalog.fx_to_cny)
+    assert png is not None and png.startswith(PNG_SIGNATURE)
+    height, width, _ = pixels(png).shape
+    assert (width, height) == size_px("all")
+    assert plan_chart(plan_for({"task": "infer", "params_b": 2000}, kb), "zh") is None
+    assert plan_chart(None, "zh") is None
 
 
 def test_packaged_cjk_font_is_registered_and_has_every_chinese_glyph_the_charts_use() -> None:
@@ -167,7 +165,7 @@ def test_different_chinese_words_look_different_unlike_missing_glyph_boxes() -> 
 def test_whole_chinese_chart_draws_without_missing_glyphs(serve_plan: Plan, kb: Knowledge) -> None:
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        render_plan_png(serve_plan, "zh", "all", kb=kb)
+        render_plan_png(serve_plan, "zh", "all", kb.catalog.fx_to_cny)
     assert missing_glyph_warnings(caught) == []
 
 
@@ -184,7 +182,8 @@ def test_without_the_font_package_falls_back_and_warns(
 
 def test_renders_from_several_threads_give_the_same_image(serve_plan: Plan, kb: Knowledge) -> None:
     with ThreadPoolExecutor(max_workers=2) as pool:
-        images = list(pool.map(lambda lang: render_plan_png(serve_plan, lang, "cost", kb=kb), ["zh", "zh"]))
+        rates = kb.catalog.fx_to_cny
+        images = list(pool.map(lambda lang: render_plan_png(serve_plan, lang, "cost", rates), ["zh", "zh"]))
     assert images[0] == images[1]
 
 

@@ -16,19 +16,29 @@ from typing import TYPE_CHECKING, Any
 if TYPE_CHECKING:
     from bot.charts.cost import draw_cost
     from bot.charts.memory import draw_memory
-    from bot.charts.render import KINDS, PANELS, render_plan_png, size_px
+    from bot.charts.render import KINDS, PANELS, plan_chart, render_plan_png, size_px
     from bot.charts.speed import draw_speed
 
 _HOMES = {
     "KINDS": "render",
     "PANELS": "render",
+    "plan_chart": "render",
     "render_plan_png": "render",
     "size_px": "render",
     "draw_cost": "cost",
     "draw_memory": "memory",
     "draw_speed": "speed",
 }
-__all__ = ["KINDS", "PANELS", "draw_cost", "draw_memory", "draw_speed", "render_plan_png", "size_px"]
+__all__ = [
+    "KINDS",
+    "PANELS",
+    "draw_cost",
+    "draw_memory",
+    "draw_speed",
+    "plan_chart",
+    "render_plan_png",
+    "size_px",
+]
 
 
 def __getattr__(name: str) -> Any:

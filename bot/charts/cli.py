@@ -52,7 +52,7 @@ def run_chart(args: argparse.Namespace) -> int:
         return _fail(engine_payload(exc))
     except knowledge.KnowledgeError as exc:
         return _fail({"error": {"code": "bad_catalog", "field": "catalog", "message": str(exc)}})
-    png = render_plan_png(plan, args.lang, args.kind, kb=kb, workload=workload)
+    png = render_plan_png(plan, args.lang, args.kind, kb.catalog.fx_to_cny)
     try:
         Path(args.output).write_bytes(png)
     except OSError as exc:

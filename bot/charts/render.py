@@ -1,12 +1,15 @@
 """One plan, one PNG: the memory, cost and speed panels alone or stacked.
 
-``render_plan_png`` is what the chat surfaces and ``gpu-advisor chart`` call. It
-returns the PNG bytes and writes nothing; the only thing it may read is the shipped
-knowledge base, when the caller passes no ``kb`` and a panel needs one (the speed
-curve rebuilds the pick's layout; the cost bars convert currencies).
+``render_plan_png`` is what ``gpu-advisor chart`` calls; ``plan_chart`` is what a chat
+turn calls for an answer's picture. Both return PNG bytes and write nothing. Every
+panel draws from the plan alone (the speed curve is the engine's ``Plan.serving_curve``);
+the only thing read besides is the currency table that puts the cost bars in one
+currency — the caller's catalog rates, or the shipped catalog's when none are given.
 """
 
 from __future__ import annotations
+
+from collections.abc import Mapping
 
 from matplotlib.axes import Axes
 
@@ -17,8 +20,6 @@ from bot.charts.cost import draw_cost
 from bot.charts.memory import draw_memory
 from bot.charts.speed import draw_speed
 from engine.results import Plan
-from engine.specs import Knowledge, ModelArch
-from engine.workload import Workload
 
 PANELS = ("memory", "cost", "speed")
 KINDS = (*PANELS, "all")
@@ -30,17 +31,12 @@ def size_px(kind: str) -> tuple[int, int]:
 
 
 def render_plan_png(
-    plan: Plan,
-    lang: str,
-    kind: str = "all",
-    arch: ModelArch | None = None,
-    kb: Knowledge | None = None,
-    workload: Workload | None = None,
+    plan: Plan, lang: str, kind: str = "all", fx_to_cny: Mapping[str, float] | None = None
 ) -> bytes:
     """PNG bytes of ``kind`` ("memory", "cost", "speed" or "all" — three panels stacked) in ``lang``.
 
-    ``workload`` (the one the plan was made for) makes the speed curve exact; without
-    it the serving settings are read back from the plan's assumptions.
+    ``fx_to_cny`` is the catalog's rate table (``Catalog.fx_to_cny``) the plan was priced
+    with; without it the shipped catalog's rates convert the cost bars.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown chart kind {kind!r}; expected one of {KINDS}")
@@ -50,22 +46,22 @@ def render_plan_png(
     kinds = PANELS if kind == "all" else (kind,)
     axes = fig.subplots(len(kinds), 1, squeeze=False)[:, 0]
     for name, ax in zip(kinds, axes, strict=True):
-        _draw(name, ax, plan, lang, arch, kb, workload)
+        _draw(name, ax, plan, lang, fx_to_cny)
     return style.png_bytes(fig)
 
 
-def _draw(
-    name: str,
-    ax: Axes,
-    plan: Plan,
-    lang: str,
-    arch: ModelArch | None,
-    kb: Knowledge | None,
-    workload: Workload | None,
-) -> None:
+def plan_chart(plan: Plan | None, lang: str, fx_to_cny: Mapping[str, float] | None = None) -> bytes | None:
+    """The picture a chat answer attaches (all three panels); None when there is no pick to draw."""
+    if plan is None or plan.recommendation is None:
+        return None
+    return render_plan_png(plan, lang, "all", fx_to_cny)
+
+
+def _draw(name: str, ax: Axes, plan: Plan, lang: str, fx_to_cny: Mapping[str, float] | None) -> None:
     if name == "memory":
         draw_memory(ax, plan, lang)
     elif name == "cost":
-        draw_cost(ax, plan, lang, (kb or knowledge.load()).catalog.fx_to_cny)
+        rates = knowledge.load().catalog.fx_to_cny if fx_to_cny is None else fx_to_cny
+        draw_cost(ax, plan, lang, dict(rates))
     else:
-        draw_speed(ax, plan, lang, kb or knowledge.load(), arch, workload)
+        draw_speed(ax, plan, lang)

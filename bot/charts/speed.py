@@ -3,8 +3,9 @@
 Serving: per-stream tokens/s (left axis) falls slowly with batch while the replica's
 total (right axis) climbs, because each decode step streams the weights once for
 every sequence in flight until the KV cache reads or the compute ceiling take over
-(the model in ``engine.throughput``). The dashed line marks the batch the plan was
-sized for; the curve ends at the largest batch the card's free memory holds.
+(the model in ``engine.throughput``). The points are the plan's own ``serving_curve``,
+computed by the engine for the layout it picked. The dashed line marks the batch the
+plan was sized for; the curve ends at the largest batch the card's free memory holds.
 
 Training: one bar of training tokens/s per option, labelled with the time the job
 takes where the workload gave a token count.
@@ -16,49 +17,36 @@ from matplotlib.axes import Axes
 
 import locales
 from bot.charts import style
-from bot.charts.curve import serving_curve
 from bot.charts.fonts import family
 from bot.charts.options import row_label, rows, setup_label
-from engine.results import Plan
-from engine.specs import Knowledge, ModelArch
-from engine.throughput import ServingPoint
-from engine.workload import Workload
+from engine.results import CurvePoint, Plan
 
 AGGREGATE = "#D55E00"
 
 
-def draw_speed(
-    ax: Axes,
-    plan: Plan,
-    lang: str,
-    kb: Knowledge,
-    arch: ModelArch | None = None,
-    workload: Workload | None = None,
-) -> None:
+def draw_speed(ax: Axes, plan: Plan, lang: str) -> None:
     """Decode tokens/s vs batch for a serving pick; training tokens/s per option otherwise."""
     if plan.task == "infer":
-        _serving(ax, plan, lang, kb, arch, workload)
+        _serving(ax, plan, lang)
     else:
         _training(ax, plan, lang)
 
 
-def _serving(
-    ax: Axes, plan: Plan, lang: str, kb: Knowledge, arch: ModelArch | None, workload: Workload | None
-) -> None:
+def _serving(ax: Axes, plan: Plan, lang: str) -> None:
     pick = plan.recommendation
     if pick is None:
         style.title(ax, locales.t(lang, "chart.title.speed"))
         style.message(ax, locales.t(lang, "chart.no_fit"))
         return
     style.title(ax, locales.t(lang, "chart.title.speed_infer", option=setup_label(pick, lang)))
-    points = serving_curve(plan, pick, kb, arch, workload)
+    points = plan.serving_curve
     if not points:
         style.message(ax, locales.t(lang, "chart.no_speed"))
         return
     style.style_axes(ax)
     batches = [p.batch for p in points]
-    per_stream = [p.tokens_per_s_per_seq for p in points]
-    totals = [p.tokens_per_s for p in points]
+    per_stream = [p.tokens_per_s_per_stream for p in points]
+    totals = [p.tokens_per_s_replica for p in points]
     total_ax = ax.twinx()
     lines = [
         *ax.plot(batches, per_stream, color=style.PICK, linewidth=3, label=_t(lang, "per_stream")),
@@ -74,11 +62,12 @@ def _serving(
         style.number_axis(axis.yaxis, lang)
     total_ax.spines["top"].set_visible(False)
     style.legend_below(ax, lines, ncols=2)
-    if pick.batch and pick.batch <= len(points):
-        _operating_point(ax, total_ax, points[pick.batch - 1], lang)
+    planned = next((p for p in points if p.batch == pick.batch), None)
+    if planned is not None:
+        _operating_point(ax, total_ax, planned, lang)
 
 
-def _operating_point(ax: Axes, total_ax: Axes, point: ServingPoint, lang: str) -> None:
+def _operating_point(ax: Axes, total_ax: Axes, point: CurvePoint, lang: str) -> None:
     """Dashed line at the planned batch, with both speeds there written next to their dots."""
     ax.axvline(point.batch, color=style.INK, linestyle="--", linewidth=1.5)
     ax.text(
@@ -90,8 +79,8 @@ def _operating_point(ax: Axes, total_ax: Axes, point: ServingPoint, lang: str) -
         color=style.INK,
     )
     for axis, value, colour, offset, align in (
-        (ax, point.tokens_per_s_per_seq, style.PICK, (-10, 10), "right"),
-        (total_ax, point.tokens_per_s, AGGREGATE, (10, -24), "left"),
+        (ax, point.tokens_per_s_per_stream, style.PICK, (-10, 10), "right"),
+        (total_ax, point.tokens_per_s_replica, AGGREGATE, (10, -24), "left"),
     ):
         axis.plot([point.batch], [value], "o", color=colour, markersize=9)
         axis.annotate(

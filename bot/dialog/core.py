@@ -202,15 +202,6 @@ class Dialog:
             log.info("workload rejected: %s", exc)
             return None, locales.t(state.lang, "error.invalid_input")
 
-    def chart_png(self, state: ConversationState) -> bytes | None:
-        """The current plan as a chart (memory vs card, cost vs alternatives, speed vs batch)."""
-        from bot.charts import render_plan_png
-
-        plan, _ = self.plan_for(state)
-        if plan is None or plan.recommendation is None:
-            return None
-        return render_plan_png(plan, state.lang, "all", kb=self.kb, workload=to_workload(state.slots))
-
     def buttons(self, lang: str, q: Question) -> list[Button]:
         out = [
             Button(label=locales.t(lang, c.label_key), payload=f"q:{q.id}:{i}")
