@@ -7,14 +7,16 @@ source cannot be checked, and checking numbers is the product.
 
 Scalar fields use plain SI-prefixed magnitudes whose unit is in the field name
 (``bandwidth_gbs`` is GB/s, decimal); the ``*_q`` properties return pint quantities
-for callers that want units at the boundary.
+for callers that want units at the boundary. In the YAML a quantity is written with the
+unit its vendor prints (``bandwidth_gbs: 3.35 TB/s``); ``engine.units.in_units`` turns
+it into the field's unit at load, and a bare number is read in that unit.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from datetime import date
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Annotated, Any, Literal
 
 from pydantic import (
     BaseModel,
@@ -29,7 +31,7 @@ from pydantic import (
 )
 
 from engine.catalog_index import CatalogIndex
-from engine.units import Q_
+from engine.units import Q_, in_units
 
 if TYPE_CHECKING:
     from collections.abc import Mapping
@@ -74,13 +76,13 @@ class GpuSpec(_Record):
     compute_capability: float
     segment: Segment
     form_factor: FormFactor
-    memory_gb: PositiveFloat = Field(description="capacity as the vendor prints it")
+    memory_gb: Annotated[PositiveFloat, in_units("GB")] = Field(description="capacity as the vendor prints it")
     memory_type: str
-    usable_gib: PositiveFloat = Field(description="what CUDA reports as total, in GiB")
-    bandwidth_gbs: PositiveFloat
+    usable_gib: Annotated[PositiveFloat, in_units("GiB")] = Field(description="what CUDA reports as total")
+    bandwidth_gbs: Annotated[PositiveFloat, in_units("GB/s")]
     dense_tflops: dict[Precision, NonNegativeFloat]
-    tdp_w: PositiveInt
-    nvlink_gbs: NonNegativeFloat = 0.0
+    tdp_w: Annotated[PositiveInt, in_units("W")]
+    nvlink_gbs: Annotated[NonNegativeFloat, in_units("GB/s")] = 0.0
     pcie_gen: PositiveInt
     pcie_lanes: PositiveInt = 16
     mig_profiles: list[str] = Field(default_factory=list)
@@ -90,7 +92,7 @@ class GpuSpec(_Record):
     lineage: str | None = None
     nonstandard: bool = False
     software_stack: str | None = None
-    nvlink_bridge_gbs: NonNegativeFloat = 0.0
+    nvlink_bridge_gbs: Annotated[NonNegativeFloat, in_units("GB/s")] = 0.0
     source: str = Field(min_length=8)
     field_sources: dict[str, str] = Field(default_factory=dict)
 
@@ -297,13 +299,13 @@ class Offer(_Record):
     price_hour: PositiveFloat | None = None
     currency: str = "CNY"
     yearly_discount: float = Field(0.0, ge=0.0, lt=1.0)
-    min_rental_hours: PositiveFloat = 720.0
+    min_rental_hours: Annotated[PositiveFloat, in_units("h")] = 720.0
     mig_profile: str | None = None
-    slice_memory_gib: PositiveFloat | None = None
+    slice_memory_gib: Annotated[PositiveFloat | None, in_units("GiB")] = None
     cpu_cores: PositiveInt | None = None
-    ram_gb: PositiveInt | None = None
-    nvme_tb: NonNegativeFloat | None = None
-    network_gbps: NonNegativeFloat | None = None
+    ram_gb: Annotated[PositiveInt | None, in_units("GB")] = None
+    nvme_tb: Annotated[NonNegativeFloat | None, in_units("TB")] = None
+    network_gbps: Annotated[NonNegativeFloat | None, in_units("Gbit/s")] = None
     order_url: str | None = None
     owned: bool = False
     source: str = Field(min_length=4)
@@ -325,7 +327,7 @@ class Addon(_Record):
     id: str
     price_month: PositiveFloat
     cpu_cores: int = 0
-    ram_gb: int = 0
+    ram_gb: Annotated[int, in_units("GB")] = 0
     currency: str = "CNY"
     source: str = Field(min_length=4)
 
@@ -402,14 +404,14 @@ class RuntimeProfile(_Record):
     name: str
     decode_bw_efficiency: float = Field(gt=0, le=1)
     format_bw_efficiency: dict[str, float] = Field(default_factory=dict)
-    max_decode_bw_gbs: PositiveFloat | None = None
-    min_step_ms_per_layer: NonNegativeFloat = 0.0
+    max_decode_bw_gbs: Annotated[PositiveFloat | None, in_units("GB/s")] = None
+    min_step_ms_per_layer: Annotated[NonNegativeFloat, in_units("ms")] = 0.0
     decode_compute_efficiency: float = Field(gt=0, le=1)
     prefill_mfu: float = Field(gt=0, le=1)
     format_compute_efficiency: dict[str, float] = Field(default_factory=dict)
-    prefill_overhead_ms: NonNegativeFloat = 0.0
-    step_overhead_ms: NonNegativeFloat
-    overhead_gib: NonNegativeFloat
+    prefill_overhead_ms: Annotated[NonNegativeFloat, in_units("ms")] = 0.0
+    step_overhead_ms: Annotated[NonNegativeFloat, in_units("ms")]
+    overhead_gib: Annotated[NonNegativeFloat, in_units("GiB")]
     memory_utilization: float = Field(gt=0, le=1)
     continuous_batching: bool
     max_batch: PositiveInt

@@ -1,16 +1,29 @@
-"""The one pint registry of the project, created on first use.
+"""The one pint registry of the project, created on first use, and quantities at the boundaries.
 
 pint costs tens of microseconds per operation, so public functions accept and return
 quantities while hot loops strip them once (``to_magnitude``) and work on floats.
-Building the registry takes most of a second, so it is built lazily: a CLI call or a
-chat reply that never touches a quantity never pays for it (``from engine.units import
-ureg`` still works, through the module's ``__getattr__``).
+Building the registry takes most of a second (and imports numpy), so it is built
+lazily: a CLI call or a chat reply that never touches a quantity never pays for it
+(``from engine.units import ureg`` still works, through the module's ``__getattr__``).
+
+At the boundaries — knowledge YAML and the JSON contract — a quantity may be written
+with its unit as a vendor prints it (``"3.35 TB/s"``, ``"80 GB"``, ``"128k tokens"``).
+``in_units("GB/s")`` is the pydantic half of that: an ``Annotated`` marker that turns
+the text into the field's canonical magnitude (a bare number is taken to be in that
+unit already), and refuses a quantity of the wrong kind (``"80 GB"`` for a bandwidth).
+pint is the judge of every spelling. The few spellings the shipped files use are
+memoised in ``SPELLINGS`` (each row checked against pint by tests/test_units.py) so that
+loading the knowledge for a one-shot ``gpu-advisor ask`` does not build the registry;
+any other spelling goes to pint itself.
 """
 
 from __future__ import annotations
 
-from functools import lru_cache
+import re
+from functools import lru_cache, partial
 from typing import TYPE_CHECKING, Any
+
+from pydantic import BeforeValidator
 
 if TYPE_CHECKING:
     import pint
@@ -19,6 +32,26 @@ if TYPE_CHECKING:
 
 GiB = 1024**3
 GB = 1e9
+
+# spelling -> (pint base it converts to, factor). Only exact spellings; pint answers the rest.
+SPELLINGS: dict[str, tuple[str, float]] = {
+    **{f"{p}B": ("byte", f) for p, f in (("", 1.0), ("k", 1e3), ("M", 1e6), ("G", 1e9), ("T", 1e12))},
+    **{f"{p}iB": ("byte", float(1024**n)) for n, p in enumerate(("K", "M", "G", "T"), start=1)},
+    **{f"{p}B/s": ("byte / second", f) for p, f in (("M", 1e6), ("G", 1e9), ("T", 1e12))},
+    **{f"{p}bit/s": ("byte / second", f / 8) for p, f in (("M", 1e6), ("G", 1e9), ("T", 1e12))},
+    "W": ("watt", 1.0),
+    "kW": ("watt", 1e3),
+    "ms": ("second", 1e-3),
+    "s": ("second", 1.0),
+    "h": ("second", 3600.0),
+    "hour": ("second", 3600.0),
+    "hours": ("second", 3600.0),
+    "token": ("token", 1.0),
+    "tokens": ("token", 1.0),
+}
+# "128k tokens", "7B": the count suffixes people write in front of a unit (not pint's prefixes).
+_NUMBER = re.compile(r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?:([kKMB])(?=\s|$))?\s*(.*?)\s*$")
+_COUNT = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
 
 
 @lru_cache(maxsize=1)
@@ -40,6 +73,54 @@ def to_magnitude(value: Any, unit: str) -> float:
     if hasattr(value, "to") and hasattr(value, "magnitude"):
         return float(value.to(unit).magnitude)
     return float(value)
+
+
+def split(text: str) -> tuple[float, str]:
+    """``"128k tokens"`` → ``(128000.0, "tokens")``: the number (count suffix applied) and the unit."""
+    match = _NUMBER.match(text)
+    if match is None:
+        raise ValueError(f"{text!r} does not start with a number; write e.g. '80 GB' or '3.35 TB/s'")
+    number, count, unit = match.groups()
+    return float(number) * _COUNT.get(count or "", 1.0), unit
+
+
+def magnitude(text: str, unit: str) -> float:
+    """The magnitude of quantity ``text`` in ``unit``; a ``ValueError`` names what is wrong."""
+    number, spelled = split(text)
+    if not spelled:
+        raise ValueError(f"{text!r} has no unit; write a number, or a number with its unit ({unit})")
+    if spelled == unit:
+        return number
+    known, target = SPELLINGS.get(spelled), SPELLINGS.get(unit)
+    if known and target:
+        if known[0] != target[0]:
+            raise ValueError(f"{text!r} is not a quantity in {unit} ({spelled!r} measures {known[0]})")
+        return number * (known[1] / target[1])
+    return _through_pint(number, spelled, unit, text)
+
+
+def _through_pint(number: float, spelled: str, unit: str, text: str) -> float:
+    import pint
+
+    try:
+        return float(registry().Quantity(number, spelled).to(unit).magnitude)
+    except pint.DimensionalityError:
+        raise ValueError(f"{text!r} is not a quantity in {unit} (its unit {spelled!r} measures something else)") from None
+    except (pint.UndefinedUnitError, pint.errors.DefinitionSyntaxError, AssertionError, TypeError):
+        raise ValueError(f"{text!r}: unknown unit {spelled!r}; expected a quantity in {unit}") from None
+
+
+def _coerce(value: Any, unit: str) -> Any:
+    """Text becomes the canonical magnitude (an int when whole); anything else passes on unchanged."""
+    if not isinstance(value, str):
+        return value
+    result = magnitude(value, unit)
+    return int(result) if result.is_integer() else result
+
+
+def in_units(unit: str) -> BeforeValidator:
+    """``Annotated[PositiveFloat, in_units("GB/s")]``: a number in GB/s, or text such as ``"3.35 TB/s"``."""
+    return BeforeValidator(partial(_coerce, unit=unit), json_schema_input_type=float | str)
 
 
 def __getattr__(name: str) -> Any:
