@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from engine.dtypes import FORMATS
 from engine.findings import Finding, finding
 from engine.lengths import serving_lengths
 from engine.memory import TrainSetup
@@ -46,12 +47,13 @@ def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]
         concurrency = SERVE_CONCURRENCY
     else:
         concurrency = w.concurrency or 1
+    formats = (w.weight_dtype,) if w.weight_dtype else serving_formats(arch)
     if w.weight_dtype is None:
-        assumed.append(finding("assumed_weight_dtype_search", value=list(AUTO_FORMATS)))
+        assumed.append(finding("assumed_weight_dtype_search", value=list(formats)))
     if w.kv_dtype is None:
         assumed.append(finding("assumed_kv_dtype", value="fp16"))
     setup = ServeSetup(
-        formats=(w.weight_dtype,) if w.weight_dtype else AUTO_FORMATS,
+        formats=formats,
         kv_dtype=w.kv_dtype or "fp16",
         context_len=lengths.context,
         prompt_tokens=lengths.prompt,
@@ -63,6 +65,20 @@ def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]
         tensor_parallel=w.tensor_parallel,
     )
     return setup, assumed
+
+
+def serving_formats(arch: ModelArch) -> tuple[str, ...]:
+    """Formats a search tries when the user names none.
+
+    A model published in a low-precision format (DeepSeek-V3/R1 in block-scaled FP8,
+    gpt-oss with MXFP4 experts) is served in it or below it: upcasting to bf16 doubles
+    or quadruples the memory and gains no quality over the weights as trained.
+    """
+    native = arch.native_dtype
+    if native in ("fp32", "fp16", "bf16"):
+        return AUTO_FORMATS
+    bits = FORMATS[native].bits
+    return (native, *(f for f in AUTO_FORMATS if FORMATS[f].bits < bits))
 
 
 def runtime_for(fmt: str, requested: str | None) -> str:

@@ -12,6 +12,10 @@ never exactly 4 bits:
   (llama.cpp's quantize table lists Llama-3-8B Q4_K_M at 4.89 bpw).
 - NF4 with double quantisation (QLoRA, Dettmers et al. 2023, §3): 4 bits plus
   0.127 bits of quantisation constants per parameter.
+- OCP microscaling MXFP4 (gpt-oss's native expert format): 32 FP4 (E2M1) elements
+  share one 8-bit power-of-two scale, 4 + 8/32 = 4.25 bits; NVIDIA's NVFP4 puts an
+  FP8 scale on every 16, 4 + 8/16 = 4.5 bits. FP4 tensor cores exist on Blackwell
+  only; elsewhere the weights are dequantised to bf16 inside the matmul (weight-only).
 ``keeps_embeddings_16bit``: GPU weight-only formats (AWQ, GPTQ, bitsandbytes) leave the
 embedding and LM head in fp16; GGUF quantises them too.
 """
@@ -45,6 +49,8 @@ FORMATS: dict[str, WeightFormat] = {
     "q8_0": WeightFormat(8.5, "fp16", False, True, "gguf"),
     "q4_k_m": WeightFormat(4.85, "fp16", False, True, "gguf"),
     "q4_0": WeightFormat(4.5, "fp16", False, True, "gguf"),
+    "mxfp4": WeightFormat(4.25, "fp4", True, True, "mxfp4"),
+    "nvfp4": WeightFormat(4.5, "fp4", True, True, "nvfp4"),
 }
 
 KV_BYTES: dict[str, float] = {"fp16": 2.0, "bf16": 2.0, "fp8": 1.0, "int8": 1.0}
@@ -62,6 +68,8 @@ QUALITY_RANK: dict[str, int] = {
     "q4_k_m": 3,
     "q4_0": 3,
     "nf4": 3,
+    "mxfp4": 3,
+    "nvfp4": 3,
 }
 
 

@@ -92,3 +92,31 @@ def tp_decode_comm_s(hidden: int, layers: int, batch: int, tp: int, gpu: GpuSpec
     """Per-token time spent in the 2·layers all-reduces of tensor parallelism."""
     fixed, per_seq = tp_decode_comm(hidden, layers, tp, gpu, ic)
     return fixed + per_seq * batch
+
+
+# Serving across machines. vLLM's distributed-serving guide: tensor parallel inside a
+# machine, pipeline parallel across machines; a stage boundary sends one hidden state
+# per sequence, so it pays a network latency per crossing, not bandwidth. GPUDirect
+# RDMA over InfiniBand/RoCE: ~10 µs for a small message (the figure training_search uses).
+RDMA_HOP_LATENCY_S = 10e-6
+
+
+def pipeline_hop_s(hidden: int, network_gbps: float) -> float:
+    """One stage boundary for a micro-batch: a network latency plus one bf16 hidden state."""
+    return RDMA_HOP_LATENCY_S + hidden * 2.0 / (network_gbps / 8 * 1e9)
+
+
+def expert_parallel_bytes_per_token(
+    moe_layers: int, experts_per_token: int, hidden: int, nodes: int
+) -> float:
+    """Bytes one token sends across machines under expert parallelism (all-to-all).
+
+    Each MoE layer dispatches the token to its k experts and combines their outputs:
+    DeepEP sends the dispatch in FP8 (1 byte per element) and the combine in bf16 (2),
+    so 3·k·h bytes per layer, of which (nodes−1)/nodes leave the machine when experts
+    are spread evenly. DeepSeek-V3 over 2 machines: 58·8·7168·3/2 ≈ 5 MB per token,
+    which is why wide expert parallelism wants 400 Gb/s RDMA per GPU.
+    """
+    if nodes <= 1:
+        return 0.0
+    return moe_layers * experts_per_token * hidden * 3.0 * (nodes - 1) / nodes

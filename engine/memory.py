@@ -22,10 +22,20 @@ Training (per GPU, Ψ = parameters, N = data-parallel GPUs):
   sharded under ZeRO-3), plus 5 % allocator fragmentation.
 
 Serving: weights at the format's real bits (``engine.dtypes``), divided by the
-tensor-parallel degree; KV cache = 2 · layers · KV heads · head dim · bytes · tokens,
-where a GPU holds ceil(KV heads / TP) heads (heads replicate once TP exceeds them);
-the runtime's fixed overhead plus an activation peak for a prefill chunk and the
-fp32 logits of the running batch.
+tensor-parallel degree. A model shipped with low-precision experts only (gpt-oss:
+MXFP4 experts, bf16 attention and embeddings, per its model card) keeps that split in
+its native format. Every expert of a mixture-of-experts model is resident.
+KV cache per token and layer:
+- standard attention: 2 · KV heads · head dim elements, a GPU holding
+  ceil(KV heads / TP) heads (heads replicate once TP exceeds them);
+- multi-head latent attention (DeepSeek-V2 paper §2.1.2): the compressed latent and
+  the shared rotary key, kv_lora_rank + qk_rope_head_dim elements (512 + 64 for
+  DeepSeek-V3: 61 · 576 · 2 B ≈ 70 KB per token against ~4.7 MB for 128 MHA heads);
+  it has no head axis, so tensor parallelism replicates it on every GPU;
+- sliding-window layers hold at most the window (vLLM's hybrid KV allocator, v0.10+);
+- linear-attention layers hold a fixed state and no per-token cache.
+Plus the runtime's fixed overhead, an activation peak for a prefill chunk and the fp32
+logits of the running batch.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from engine.architecture import lora_trainable_params
+from engine.architecture import lora_trainable_params, routed_expert_params
 from engine.dtypes import FORMATS, KV_BYTES, weight_bytes
 from engine.specs import ModelArch
 from engine.units import GiB
@@ -189,13 +199,47 @@ def kv_heads_per_gpu(arch: ModelArch, tp: int) -> int:
     return math.ceil(arch.num_kv_heads / tp)
 
 
+def kv_elements_per_layer(arch: ModelArch, tp: int = 1) -> int:
+    """Cached elements one token adds to one attention layer on one GPU."""
+    if arch.attention == "mla":
+        return (arch.kv_lora_rank or 0) + (arch.qk_rope_head_dim or 0)
+    return 2 * kv_heads_per_gpu(arch, tp) * arch.head_dim
+
+
 def kv_bytes_per_token(arch: ModelArch, kv_dtype: str, tp: int = 1) -> float:
-    """Bytes of K and V one token occupies on one GPU (vLLM paper: 800 KB for OPT-13B)."""
-    return 2.0 * arch.layers * kv_heads_per_gpu(arch, tp) * arch.head_dim * KV_BYTES[kv_dtype]
+    """Bytes one token adds on one GPU while inside every window (vLLM paper: 800 KB for OPT-13B).
+
+    Linear-attention layers keep no per-token cache, so they are left out.
+    """
+    layers = arch.layers - arch.linear_attention_layers
+    return float(layers * kv_elements_per_layer(arch, tp) * KV_BYTES[kv_dtype])
+
+
+def kv_bytes_per_sequence(arch: ModelArch, kv_dtype: str, tokens: float, tp: int = 1) -> float:
+    """KV bytes a sequence of ``tokens`` holds on one GPU, windowed layers capped at the window."""
+    per_layer = kv_elements_per_layer(arch, tp) * KV_BYTES[kv_dtype]
+    windowed = arch.windowed_layers
+    full = arch.layers - arch.linear_attention_layers - windowed
+    window = min(tokens, float(arch.sliding_window or 0))
+    return per_layer * (full * tokens + windowed * window)
+
+
+def model_weight_bytes(arch: ModelArch, fmt: str) -> float:
+    """All weights in ``fmt``; a native experts-only format leaves the rest in bf16."""
+    params = arch.params_b * 1e9
+    if fmt == arch.native_dtype and arch.native_dtype_scope == "experts":
+        experts = routed_expert_params(arch)
+        return expert_weight_bytes(arch, fmt) + (params - experts) * 2.0
+    return weight_bytes(params, arch.embedding_params, fmt)
+
+
+def expert_weight_bytes(arch: ModelArch, fmt: str) -> float:
+    """Bytes of the routed experts alone (never embeddings, so no 16-bit exception)."""
+    return routed_expert_params(arch) * FORMATS[fmt].bits / 8
 
 
 def serving_weight_bytes(arch: ModelArch, fmt: str, tp: int = 1) -> float:
-    return weight_bytes(arch.params_b * 1e9, arch.embedding_params, fmt) / tp
+    return model_weight_bytes(arch, fmt) / tp
 
 
 def serving_overhead_bytes(arch: ModelArch, runtime_overhead_gib: float, batch: int, tp: int) -> float:
@@ -217,7 +261,7 @@ def serving_memory(
     """Per-GPU memory to hold the weights and a full-length KV cache for ``sequences`` streams."""
     return Memory(
         weights=serving_weight_bytes(arch, fmt, tp),
-        kv_cache=kv_bytes_per_token(arch, kv_dtype, tp) * context_tokens * sequences,
+        kv_cache=kv_bytes_per_sequence(arch, kv_dtype, context_tokens, tp) * sequences,
         overhead=serving_overhead_bytes(arch, runtime_overhead_gib, sequences, tp),
     )
 

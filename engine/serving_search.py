@@ -5,6 +5,11 @@ full-context sequence fit in the runtime's share of memory? How many sequences f
 at the expected prompt+answer length (vLLM pages the KV cache, so a sequence only
 holds what it has generated so far)? How many replicas does the concurrency or QPS
 target need, and what does that many machines cost? Everything here runs on floats.
+
+When no single machine of an 8-GPU offer holds the model (DeepSeek-R1 in FP8 is
+~630 GiB against 8 × 80 GB × 0.9 on H100), a replica spans 2 or 4 such machines:
+tensor parallel inside each, pipeline parallel across them (vLLM's multi-node layout),
+over the offer's stated network; offers without a stated network are not joined.
 """
 
 from __future__ import annotations
@@ -15,14 +20,16 @@ from dataclasses import dataclass
 from engine import cost
 from engine.candidates import Candidate
 from engine.defaults import ServeSetup, runtime_for
-from engine.interconnect import tp_decode_comm
-from engine.memory import Memory, kv_bytes_per_token, serving_overhead_bytes, serving_weight_bytes
+from engine.dtypes import FORMATS
+from engine.interconnect import pipeline_hop_s, tp_decode_comm
+from engine.memory import Memory, kv_bytes_per_sequence, serving_overhead_bytes, serving_weight_bytes
 from engine.specs import GpuSpec, Knowledge, ModelArch, Offer, RuntimeProfile
 from engine.throughput import ReplicaModel, max_batch_for_memory
 from engine.units import GiB
 
 MAX_REPLICAS = 256
 TP_DEGREES = (1, 2, 4, 8)
+PIPELINE_NODES = (2, 4)
 
 
 def capacity_bytes(offer: Offer, gpu: GpuSpec) -> float:
@@ -30,9 +37,17 @@ def capacity_bytes(offer: Offer, gpu: GpuSpec) -> float:
 
 
 def format_supported(fmt: str, gpu: GpuSpec, rt: RuntimeProfile) -> bool:
-    """The runtime has kernels for ``fmt`` on this card's compute capability."""
+    """The runtime has kernels for ``fmt`` on this card.
+
+    ``min_compute_capability`` is CUDA's; cards that do not run CUDA (MI300X on ROCm,
+    Ascend 910B on CANN) run the runtime's port (vLLM-ROCm, vLLM-Ascend/MindIE) with the
+    formats the card computes in natively, and none of the CUDA-only weight-only kernels.
+    """
     if fmt not in rt.formats:
         return False
+    if gpu.vendor != "nvidia":
+        spec = FORMATS[fmt]
+        return not spec.weight_only and gpu.supports(spec.compute)
     return gpu.compute_capability >= rt.min_compute_capability.get(fmt, 0.0)
 
 
@@ -52,10 +67,12 @@ def tp_options(arch: ModelArch, offer: Offer, requested: int | None) -> list[int
 
 @dataclass(slots=True)
 class Layout:
-    """One (offer, format, TP degree) whose weights and one full-context sequence fit.
+    """One (offer, format, TP degree, machines per replica) whose weights and one full-context sequence fit.
 
     Everything that does not depend on the traffic target is settled here, so a
     what-if that only changes concurrency or QPS re-runs ``size_for_traffic`` alone.
+    ``kv_seq`` is the KV bytes one prompt + answer holds per GPU, ``kv_full`` one
+    full-context sequence; ``pp`` is the number of machines one replica spans.
     """
 
     offer: Offer
@@ -65,27 +82,40 @@ class Layout:
     tp: int
     weights: float
     overhead: float
-    kv_tok: float
+    kv_seq: float
+    kv_full: float
     bmax: int
     model: ReplicaModel
+    pp: int = 1
 
 
 def prepare(
-    arch: ModelArch, s: ServeSetup, offer: Offer, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, tp: int
+    arch: ModelArch,
+    s: ServeSetup,
+    offer: Offer,
+    gpu: GpuSpec,
+    rt: RuntimeProfile,
+    fmt: str,
+    tp: int,
+    pp: int = 1,
 ) -> Layout | None:
     usable = capacity_bytes(offer, gpu) * rt.memory_utilization
-    weights = serving_weight_bytes(arch, fmt, tp)
+    weights = serving_weight_bytes(arch, fmt, tp) / pp
     overhead = serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp)
-    kv_tok = kv_bytes_per_token(arch, s.kv_dtype, tp)
+    kv_full = kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, tp) / pp
+    kv_seq = kv_bytes_per_sequence(arch, s.kv_dtype, s.prompt_tokens + s.output_tokens, tp) / pp
     free = usable - weights - overhead
-    if free < kv_tok * s.context_len:
+    if free < kv_full:
         return None
-    bmax = max_batch_for_memory(free, kv_tok * (s.prompt_tokens + s.output_tokens), rt.max_batch)
+    bmax = max_batch_for_memory(free, kv_seq, rt.max_batch)
     if bmax < 1:  # not even one prompt + answer fits (a setup whose window is shorter than both)
         return None
     comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, offer.interconnect)
-    model = ReplicaModel(arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm)
-    return Layout(offer, gpu, rt, fmt, tp, weights, overhead, kv_tok, bmax, model)
+    hop = pipeline_hop_s(arch.hidden_size, offer.network_gbps or 0.0) if pp > 1 else 0.0
+    model = ReplicaModel(
+        arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, (pp, hop)
+    )
+    return Layout(offer, gpu, rt, fmt, tp, weights, overhead, kv_seq, kv_full, bmax, model, pp)
 
 
 def _batch_for_rps(model: ReplicaModel, target_rps: float, bmax: int) -> int | None:
@@ -130,13 +160,11 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
     replicas, batch = found
     point = layout.model.point(batch)
     offer = layout.offer
-    machines = math.ceil(replicas / (offer.count // layout.tp))
-    seq_tokens = s.prompt_tokens + s.output_tokens
-    memory = Memory(
-        weights=layout.weights, kv_cache=layout.kv_tok * seq_tokens * batch, overhead=layout.overhead
-    )
-    memory.notes["kv_full_context_bytes"] = layout.kv_tok * s.context_len
+    machines = _machines(layout, replicas)
+    memory = Memory(weights=layout.weights, kv_cache=layout.kv_seq * batch, overhead=layout.overhead)
+    memory.notes["kv_full_context_bytes"] = layout.kv_full
     memory.notes["max_batch"] = layout.bmax
+    memory.notes["machines_per_replica"] = layout.pp
     return Candidate(
         task="infer",
         offer=offer,
@@ -161,8 +189,19 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
     )
 
 
+def _machines(layout: Layout, replicas: int) -> int:
+    """Machines to rent: a replica takes ``tp`` GPUs on each of ``pp`` machines."""
+    if layout.pp > 1:
+        return replicas * layout.pp
+    return math.ceil(replicas / (layout.offer.count // layout.tp))
+
+
 def layouts(arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer]) -> list[Layout]:
-    """Every (offer, format, TP) that holds the weights and one full-context sequence."""
+    """Every (offer, format, TP) that holds the weights and one full-context sequence.
+
+    A format that no single machine of a full 8-GPU offer holds is tried across 2, then
+    4, machines joined by the offer's network (pipeline stages).
+    """
     out: list[Layout] = []
     for offer in offers:
         gpu = kb.gpus[offer.gpu]
@@ -171,11 +210,27 @@ def layouts(arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer]) 
             rt = kb.runtimes[runtime_for(fmt, s.runtime)]
             if not format_supported(fmt, gpu, rt):
                 continue
-            for tp in tp_options(arch, offer, s.tensor_parallel):
-                layout = prepare(arch, s, offer, gpu, rt, fmt, tp)
-                if layout is not None:
-                    out.append(layout)
+            found = [
+                layout
+                for tp in tp_options(arch, offer, s.tensor_parallel)
+                if (layout := prepare(arch, s, offer, gpu, rt, fmt, tp)) is not None
+            ]
+            out += found or _across_machines(arch, s, offer, gpu, rt, fmt)
     return out
+
+
+def _across_machines(
+    arch: ModelArch, s: ServeSetup, offer: Offer, gpu: GpuSpec, rt: RuntimeProfile, fmt: str
+) -> list[Layout]:
+    """The fewest machines (pipeline stages) of a full 8-GPU offer that hold the model."""
+    if offer.count != 8 or not offer.network_gbps or offer.is_slice or arch.num_heads % 8:
+        return []
+    if s.tensor_parallel not in (None, 8):
+        return []
+    for pp in PIPELINE_NODES:
+        if pp <= arch.layers and (layout := prepare(arch, s, offer, gpu, rt, fmt, 8, pp)) is not None:
+            return [layout]
+    return []
 
 
 def cheapest(found: list[Layout], s: ServeSetup, duration_hours: float | None) -> Candidate | None:
@@ -191,7 +246,7 @@ def cheapest(found: list[Layout], s: ServeSetup, duration_hours: float | None) -
         replicas, batch = sized
         if s.ttft_ms_max is not None and layout.model.point(batch).ttft_ms > s.ttft_ms_max:
             continue
-        machines = math.ceil(replicas / (layout.offer.count // layout.tp))
+        machines = _machines(layout, replicas)
         price = (
             cost.job(layout.offer, duration_hours, machines)
             if duration_hours

@@ -7,8 +7,17 @@ where η_bw, t_floor and t_fixed belong to the serving runtime (llama.cpp, vLLM,
 transformers reach different fractions of the card's bandwidth and pay different
 per-step launch/scheduling costs) and flops = 2 · active params · batch. Larger
 batches reuse each weight read for more tokens until the compute ceiling binds.
-For mixture-of-experts models the experts read per step grow with batch: with E
-experts and k routed per token, a batch of B touches E·(1-(1-k/E)^B) of them.
+For mixture-of-experts models every expert is resident but a step reads only the
+shared weights (attention, shared experts, dense layers, embeddings) plus the routed
+experts its tokens chose: with E experts and k routed per token, independent tokens
+leave an expert untouched with probability (1 − k/E)^B, so a batch of B reads
+E·(1 − (1 − k/E)^B) experts per MoE layer. At batch 1 that is the active size
+(DeepSeek-V3: ~37 of 671B); as B grows it tends to the total, so a MoE model's
+per-stream speed falls faster with batch than a dense model's.
+
+Attention work per generated token is 4 · heads · d · (tokens attended) per layer;
+sliding-window layers attend over at most the window, and MLA decodes in the absorbed
+form (DeepSeek-V2 §2.1.3) with d = kv_lora_rank + qk_rope_head_dim/2 per head.
 
 Prefill is compute-bound: 2 · active params · prompt tokens, plus causal attention
 2 · layers · prompt² · q-dim, at the runtime's prefill MFU on the dense tensor rate.
@@ -24,7 +33,7 @@ import math
 from dataclasses import dataclass
 
 from engine.dtypes import FORMATS
-from engine.memory import kv_bytes_per_token, serving_weight_bytes
+from engine.memory import expert_weight_bytes, kv_bytes_per_sequence, serving_weight_bytes
 from engine.specs import GpuSpec, ModelArch, RuntimeProfile
 
 
@@ -40,22 +49,25 @@ class ServingPoint:
 
 
 def expert_fraction(arch: ModelArch, batch: int) -> float:
-    """Share of expert weights a decode step reads."""
-    if arch.num_experts == 1:
+    """Share of the routed experts a decode step of ``batch`` tokens reads: 1 − (1 − k/E)^B."""
+    if not arch.is_moe:
         return 1.0
     e, k = arch.num_experts, arch.experts_per_token
     return 1.0 - (1.0 - k / e) ** batch
 
 
-def _moe_weight_bytes(arch: ModelArch, weights: float, batch: int) -> float:
-    """Dense part always read; expert MLPs read in proportion to the experts touched (batch 0: dense only)."""
-    if arch.num_experts == 1:
-        return weights
-    mlp_share = (3 * arch.hidden_size * arch.intermediate_size * arch.num_experts * arch.layers) / (
-        arch.params_b * 1e9
-    )
-    mlp = weights * min(mlp_share, 1.0)
-    return weights - mlp + mlp * expert_fraction(arch, batch)
+def attended_layer_tokens(arch: ModelArch, context: float) -> float:
+    """Σ over attention layers of the tokens each attends to at ``context`` (windows cap theirs)."""
+    windowed = arch.windowed_layers
+    full = arch.layers - arch.linear_attention_layers - windowed
+    return full * context + windowed * min(context, float(arch.sliding_window or 0))
+
+
+def attention_head_dim(arch: ModelArch) -> float:
+    """Per-head width of the decode attention matmuls (MLA: absorbed latent, not head_dim)."""
+    if arch.attention == "mla":
+        return (arch.kv_lora_rank or 0) + (arch.qk_rope_head_dim or 0) / 2.0
+    return float(arch.head_dim)
 
 
 def compute_tflops(gpu: GpuSpec, fmt: str, rt: RuntimeProfile) -> float:
@@ -83,7 +95,9 @@ class ReplicaModel:
         "_flops_tok",
         "_inv_bw",
         "_inv_compute",
-        "_kv_tok",
+        "_kv_seq",
+        "_pp",
+        "_pp_hops",
         "output",
         "prefill_s",
     )
@@ -99,35 +113,46 @@ class ReplicaModel:
         output: int,
         tp: int = 1,
         tp_comm: tuple[float, float] = (0.0, 0.0),
+        stages: tuple[int, float] = (1, 0.0),
     ) -> None:
+        """``stages``: pipeline stages (machines) and the seconds one stage boundary costs."""
         weights = serving_weight_bytes(arch, fmt, tp)
         self._arch = arch
-        self._expert_w = weights - _moe_weight_bytes(arch, weights, 0) if arch.num_experts > 1 else 0.0
+        self._expert_w = expert_weight_bytes(arch, fmt) / tp
         self._dense_w = weights - self._expert_w
         self._avg_ctx = prompt + output / 2.0
-        self._kv_tok = kv_bytes_per_token(arch, kv_dtype, tp)
+        self._kv_seq = kv_bytes_per_sequence(arch, kv_dtype, self._avg_ctx, tp)
         self._inv_bw = 1.0 / (rt.bandwidth_gbs(gpu.bandwidth_gbs, fmt) * 1e9)
         self._flops_tok = 2.0 * arch.active_b * 1e9 / tp
-        self._attn_flops = 4.0 * arch.layers * arch.num_heads * arch.head_dim * self._avg_ctx / tp
+        span = attended_layer_tokens(arch, self._avg_ctx)
+        self._attn_flops = 4.0 * arch.num_heads * attention_head_dim(arch) * span / tp
         self._inv_compute = 1.0 / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.decode_compute_efficiency)
         self._floor = arch.layers * rt.min_step_ms_per_layer / 1e3
         self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0]
         self._comm = tp_comm[1]
+        self._pp = stages[0]
+        self._pp_hops = stages[0] * stages[1] if stages[0] > 1 else 0.0
         self.output = output
-        self.prefill_s = prefill_s(arch, gpu, rt, fmt, prompt, tp)
+        self.prefill_s = prefill_s(arch, gpu, rt, fmt, prompt, tp) + self._pp_hops
 
     def step_s(self, batch: int) -> tuple[float, str]:
-        """Seconds per decode step for ``batch`` sequences and which resource bounds it."""
+        """Seconds per decode step for ``batch`` sequences and which resource bounds it.
+
+        Across P pipeline stages (vLLM: TP inside a machine, PP across machines) the
+        batch moves as P micro-batches of B/P; each stage holds 1/P of the layers, so a
+        step costs what B/P sequences cost on the whole model plus P boundary crossings.
+        """
+        batch = -(-batch // self._pp)
         weights = self._dense_w
         if self._expert_w:
             weights += self._expert_w * expert_fraction(self._arch, batch)
-        t_mem = (weights + self._kv_tok * self._avg_ctx * batch) * self._inv_bw
+        t_mem = (weights + self._kv_seq * batch) * self._inv_bw
         t_comp = (self._flops_tok + self._attn_flops) * batch * self._inv_compute
         bound = "memory" if t_mem >= t_comp else "compute"
         slowest = t_mem if t_mem >= t_comp else t_comp
         if self._floor > slowest:
             bound, slowest = "launch", self._floor
-        return slowest + self._fixed + self._comm * batch, bound
+        return slowest + self._fixed + self._comm * batch + self._pp_hops, bound
 
     def smallest_batch_for(self, target_rps: float) -> float:
         """Batch at which the memory-bound line reaches ``target_rps`` (inf if it never does).
@@ -136,8 +161,8 @@ class ReplicaModel:
         b ≥ q·out·A / (1 − q·out·B − q·pre). A first guess for the search: compute
         ceilings, launch floors and MoE expert reads only ever make the real step slower.
         """
-        a = self._dense_w * self._inv_bw + self._fixed
-        b = self._kv_tok * self._avg_ctx * self._inv_bw + self._comm
+        a = self._dense_w * self._inv_bw + self._fixed + self._pp_hops
+        b = (self._kv_seq * self._inv_bw + self._comm) / self._pp
         q = target_rps
         denom = 1.0 - q * self.output * b - q * self.prefill_s
         return q * self.output * a / denom if denom > 0 else math.inf
@@ -155,7 +180,7 @@ class ReplicaModel:
 
 def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> float:
     flops = 2.0 * arch.active_b * 1e9 * prompt
-    flops += 2.0 * arch.layers * prompt * prompt * arch.num_heads * arch.head_dim
+    flops += 2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim
     compute = flops / tp / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_mfu)
     return compute + (rt.prefill_overhead_ms + rt.step_overhead_ms) / 1e3
 

@@ -15,7 +15,20 @@ from pydantic_core import PydanticCustomError
 Task = Literal["train", "infer", "both"]
 Method = Literal["full", "lora", "qlora"]
 WeightDtype = Literal[
-    "fp32", "fp16", "bf16", "fp8", "int8", "int4", "awq", "gptq", "q4_k_m", "q4_0", "q8_0", "nf4"
+    "fp32",
+    "fp16",
+    "bf16",
+    "fp8",
+    "int8",
+    "int4",
+    "awq",
+    "gptq",
+    "q4_k_m",
+    "q4_0",
+    "q8_0",
+    "nf4",
+    "mxfp4",
+    "nvfp4",
 ]
 KvDtype = Literal["fp16", "bf16", "fp8", "int8"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import asyncio
 import hmac
-import json
 import logging
 import math
 import secrets
@@ -23,20 +22,21 @@ from pydantic import BaseModel, ValidationError
 
 import locales
 from bot.contract import ContractError, engine_payload, parse_workload, validation_payload
+from bot.errors import InputError, read_json_object
 from bot.terminal import reply_json
 from bot.turns import STORAGE_ERRORS, Chat, TurnRefused
-from bot.web.catalog import CSV_TYPES, YAML_TYPES, CatalogError, order_links, parse_upload, with_catalog
 from bot.web.context import CONTEXT, WebContext
 from bot.web.errors import ApiError, error, rate_limited, unavailable
 from bot.web.guard import client_address, read_body
-from bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse, WebPlan
+from bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse
 from engine.errors import EngineError
 from engine.estimate import estimate as estimate_workload
 from engine.recommend import recommend as recommend_workload
-from engine.results import Plan
 from engine.sheet import analyze as analyze_sheet
 from engine.specs import Knowledge
 from engine.workload import Workload
+from knowledge import CatalogError
+from knowledge.catalogs import CSV_TYPES, YAML_TYPES, parse_upload, with_catalog
 
 log = logging.getLogger(__name__)
 PLATFORM = "web"
@@ -55,13 +55,10 @@ async def read_text(request: web.Request) -> str:
 
 
 async def read_model(request: web.Request, model: type[M]) -> M:
-    text = await read_text(request)
     try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise error(422, f"not valid JSON: {exc.msg} at line {exc.lineno}", code="invalid_json") from exc
-    if not isinstance(data, dict):
-        raise error(422, "expected a JSON object", code="invalid_json")
+        data = read_json_object(await read_text(request))
+    except InputError as exc:
+        raise ApiError(422, exc.payload) from exc
     try:
         return model.model_validate(data, strict=True)
     except ValidationError as exc:
@@ -69,10 +66,6 @@ async def read_model(request: web.Request, model: type[M]) -> M:
         if payload["error"]["field"] == "" and exc.errors()[0]["type"] == "text_or_button":
             payload["error"]["field"] = payload["error"]["errors"][0]["field"] = "text"
         raise ApiError(422, payload) from exc
-
-
-def web_plan(plan: Plan, kb: Knowledge) -> WebPlan:
-    return WebPlan.model_validate(order_links(plan, kb.catalog))
 
 
 # --- chat ---------------------------------------------------------------------------
@@ -97,7 +90,7 @@ async def chat(request: web.Request) -> web.Response:
             raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable")) from None
     out = {**reply_json(reply), "session_id": session, "kind": reply.kind, "plan": None}
     if reply.plan is not None:
-        out["plan"] = web_plan(reply.plan, ctx.dialog.kb)
+        out["plan"] = reply.plan
     return model_response(ChatResponse.model_validate(out))
 
 
@@ -130,7 +123,7 @@ async def estimate(request: web.Request) -> web.Response:
 
 async def recommend(request: web.Request) -> web.Response:
     plan, kb = await _run_engine(request, recommend_workload)
-    return model_response(web_plan(plan, kb))
+    return model_response(plan)
 
 
 async def analyze(request: web.Request) -> web.Response:
