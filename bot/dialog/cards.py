@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 import locales
+from bot.dialog.reply import Content
 from bot.dialog.state import ConversationState
 from bot.dialog.workload import to_workload
 from bot.understand import extract, normalize
@@ -45,14 +46,13 @@ def offers_for(kb: Knowledge, gpu: GpuSpec) -> list[Offer]:
     return [o for o in kb.catalog.offers if o.gpu == gpu.id]
 
 
-def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> str:
+def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> Content:
     rates = [
         locales.t(lang, "card.rate", precision=p.upper(), value=gpu.dense_tflops[p])
         for p in PRECISIONS
         if gpu.dense_tflops.get(p)
     ]
     lines = [
-        locales.t(lang, "card.title", name=gpu.name),
         locales.t(
             lang,
             "card.memory",
@@ -88,10 +88,10 @@ def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> str:
         locales.t(lang, "card.prices", offers=prices) if prices else locales.t(lang, "card.no_price")
     )
     lines.append(locales.t(lang, f"card.role.{role(gpu)}"))
-    return "\n".join(lines)
+    return Content(title=locales.t(lang, "card.title", name=gpu.name), summary=lines)
 
 
-def compare(dialog: Dialog, state: ConversationState, arg: str) -> str:
+def compare(dialog: Dialog, state: ConversationState, arg: str) -> Content:
     """/compare A100 T4 [for 13B int4 inference]."""
     head, _, workload_text = arg.partition(" for ")
     if not workload_text:
@@ -99,9 +99,9 @@ def compare(dialog: Dialog, state: ConversationState, arg: str) -> str:
     hits = list(dict.fromkeys(h.id for h in dialog.vocab.gpus.find(normalize(head or arg))))
     lang = state.lang
     if len(hits) < 2:
-        return locales.t(lang, "compare.usage")
+        return Content(summary=[locales.t(lang, "compare.usage")])
     gpus = [dialog.kb.gpus[h] for h in hits[:3]]
-    lines = [locales.t(lang, "compare.title", names=[g.name for g in gpus])]
+    lines: list[str] = []
     for g in gpus:
         lines.append(
             locales.t(
@@ -119,7 +119,7 @@ def compare(dialog: Dialog, state: ConversationState, arg: str) -> str:
     slots = _workload_slots(dialog, state, workload_text)
     if slots:
         lines += [_fit_line(dialog, lang, g, slots) for g in gpus]
-    return "\n".join(lines)
+    return Content(title=locales.t(lang, "compare.title", names=[g.name for g in gpus]), summary=lines)
 
 
 def _workload_slots(dialog: Dialog, state: ConversationState, text: str) -> dict[str, object]:

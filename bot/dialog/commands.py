@@ -12,7 +12,7 @@ import locales
 from bot.dialog import cards, render, sheet_render
 from bot.dialog.plancache import View
 from bot.dialog.questions import QUESTIONS
-from bot.dialog.reply import Reply
+from bot.dialog.reply import Content, Reply
 from bot.dialog.state import ConversationState
 from bot.understand.normalize import language_of
 from engine.sheet import analyze as analyze_sheet
@@ -61,7 +61,7 @@ def plan(dialog: Dialog, state: ConversationState, arg: str) -> Result:
     return dialog.answer(new_state, [])
 
 
-def _with_plan(dialog: Dialog, state: ConversationState, show: View) -> Result:
+def _with_plan(dialog: Dialog, state: ConversationState, show: View[Content]) -> Result:
     if not state.answered:
         return dialog.say(state, "info", "dialog.no_plan_yet"), state
     p, error = dialog.plan_for(state)
@@ -87,8 +87,7 @@ def gpu(dialog: Dialog, state: ConversationState, arg: str) -> Result:
 
 
 def compare(dialog: Dialog, state: ConversationState, arg: str) -> Result:
-    text = cards.compare(dialog, state, arg)
-    return dialog.reply(state, "card", text), state
+    return dialog.reply(state, "card", cards.compare(dialog, state, arg)), state
 
 
 def analyze(dialog: Dialog, state: ConversationState, arg: str) -> Result:
@@ -98,7 +97,7 @@ def analyze(dialog: Dialog, state: ConversationState, arg: str) -> Result:
     lang = state.lang if state.lang_locked else language_of(arg)
     result = analyze_sheet(arg, dialog.kb)
     shown = state.model_copy(update={"lang": lang})
-    return dialog.reply(shown, "card", sheet_render.analysis_text(lang, result)), state
+    return dialog.reply(shown, "card", sheet_render.analysis_card(lang, result)), state
 
 
 def lang(dialog: Dialog, state: ConversationState, arg: str) -> Result:

@@ -19,7 +19,7 @@ from bot.dialog import render
 from bot.dialog.claims import claims_in, mentions_free_platform
 from bot.dialog.plancache import PlanCache, View
 from bot.dialog.questions import QUESTIONS, Question, missing, next_question
-from bot.dialog.reply import Button, Reply, ReplyKind
+from bot.dialog.reply import Button, Content, Reply, ReplyKind
 from bot.dialog.state import ConversationState
 from bot.dialog.vocab import vocabulary
 from bot.dialog.workload import to_workload, workload_fields
@@ -55,8 +55,8 @@ class Dialog:
         self.vocab = vocab or vocabulary(kb)
         self.plans = PlanCache(PLAN_CACHE)
 
-    def view(self, state: ConversationState, plan: Plan, render_view: View) -> str:
-        """A plan as text in the conversation's language, rendered once per cached plan."""
+    def view(self, state: ConversationState, plan: Plan, render_view: View[Content]) -> Content:
+        """A plan's reply parts in the conversation's language, rendered once per cached plan."""
         return self.plans.view(plan, state.lang, render_view)
 
     def reload(self, kb: Knowledge) -> None:
@@ -168,8 +168,8 @@ class Dialog:
         state.pending = q.id
         if q.id not in state.asked:
             state.asked.append(q.id)
-        text = "\n".join([*notes, locales.t(state.lang, f"question.{q.id}")])
-        return self.reply(state, "question", text, self.buttons(state.lang, q)), state
+        content = Content(lead=notes, title=locales.t(state.lang, f"question.{q.id}"))
+        return self.reply(state, "question", content, self.buttons(state.lang, q)), state
 
     def answer(self, state: ConversationState, notes: list[str]) -> tuple[Reply, ConversationState]:
         plan, error = self.plan_for(state)
@@ -178,11 +178,11 @@ class Dialog:
             return self.reply(state, "error", text), state
         state.answered = True
         # The pick and its cost come first; what was understood follows, for the record.
-        text = "\n".join([self.view(state, plan, render.answer), *notes])
+        content = self.view(state, plan, render.answer).around(footer=notes)
         buttons = [
             Button(label=locales.t(state.lang, f"button.{c}"), payload=f"/{c}") for c in ("why", "cost")
         ]
-        return self.reply(state, "answer", text, buttons, plan), state
+        return self.reply(state, "answer", content, buttons, plan), state
 
     # --- helpers ------------------------------------------------------------------
     def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]:
@@ -219,16 +219,16 @@ class Dialog:
         q = QUESTIONS.get(state.pending or "")
         lines = [*notes, locales.t(state.lang, key)]
         if q is not None:
-            lines.append(locales.t(state.lang, f"question.{q.id}"))
-            return self.reply(state, "error", "\n".join(lines), self.buttons(state.lang, q))
+            content = Content(lead=lines, title=locales.t(state.lang, f"question.{q.id}"))
+            return self.reply(state, "error", content, self.buttons(state.lang, q))
         return self.reply(state, "error", "\n".join(lines))
 
     def _stale(self, state: ConversationState) -> Reply:
         q = QUESTIONS.get(state.pending or "")
         text = locales.t(state.lang, "dialog.stale_button")
         if q is not None:
-            text += "\n" + locales.t(state.lang, f"question.{q.id}")
-            return self.reply(state, "info", text, self.buttons(state.lang, q))
+            content = Content(lead=[text], title=locales.t(state.lang, f"question.{q.id}"))
+            return self.reply(state, "info", content, self.buttons(state.lang, q))
         return self.reply(state, "info", text)
 
     def say(self, state: ConversationState, kind: ReplyKind, key: str, **values: Any) -> Reply:
@@ -238,19 +238,23 @@ class Dialog:
         self,
         state: ConversationState,
         kind: ReplyKind,
-        text: str,
+        said: str | Content,
         buttons: list[Button] | None = None,
         plan: Plan | None = None,
     ) -> Reply:
+        """A reply from plain text or from parts; a plan with a pick comes with a chart to ask for."""
+        parts = said.parts() if isinstance(said, Content) else Content()
         return Reply(
+            **dict(parts),
             kind=kind,
-            text=text,
+            text=said if isinstance(said, str) else "",
             lang=state.lang,
             buttons=buttons or [],
             requirements=workload_fields(state.slots),
             missing=missing(state),
             assumed=[f.id for f in plan.assumptions] if plan else [],
             plan=plan,
+            chart="all" if plan is not None and plan.recommendation is not None else None,
         )
 
 

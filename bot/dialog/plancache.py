@@ -13,16 +13,18 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
 
 from engine.results import Plan
 
-View = Callable[[str, Plan], str]
+T = TypeVar("T")
+View = Callable[[str, Plan], T]
 
 
 @dataclass
 class _Entry:
     plan: Plan
-    views: dict[tuple[str, View], str] = field(default_factory=dict)
+    views: dict[tuple[str, Callable[[str, Plan], Any]], Any] = field(default_factory=dict)
 
 
 class PlanCache:
@@ -54,7 +56,7 @@ class PlanCache:
                 _, evicted = self._entries.popitem(last=False)
                 self._by_plan.pop(id(evicted.plan), None)
 
-    def view(self, plan: Plan, lang: str, render: View) -> str:
+    def view(self, plan: Plan, lang: str, render: View[T]) -> T:
         """``render(lang, plan)``, computed once per cached plan; a plan not in the cache is rendered afresh.
 
         Entries are found by the plan object's identity, which is unique while the entry
@@ -64,7 +66,7 @@ class PlanCache:
             entry = self._by_plan.get(id(plan))
             text = entry.views.get((lang, render)) if entry and entry.plan is plan else None
         if text is not None:
-            return text
+            return cast(T, text)
         text = render(lang, plan)
         if entry is not None and entry.plan is plan:
             with self._lock:

@@ -2,7 +2,8 @@
 
 The short answer is built for a phone: the pick and its cost first, three to five
 lines of reasoning with the numbers, the pitfalls that apply, two what-ifs, then the
-assumptions. ``why`` is the long form with every step.
+assumptions. ``why`` is the long form with every step. Each view returns the reply's
+parts (``bot.dialog.reply.Content``): the title, the short answer, the detail sections.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 import locales
+from bot.dialog.reply import Content, Section
 from engine.findings import Finding
 from engine.results import Cost, Option, Plan
 
@@ -107,78 +109,77 @@ def _pitfalls(plan: Plan, limit: int | None) -> list[Finding]:
     return ranked if limit is None else [f for f in ranked if f.severity != "info"][:limit] or ranked[:1]
 
 
-def _section(lang: str, key: str, lines: Iterable[str], bullet: str) -> list[str]:
-    body = [f"{bullet} {line}" for line in lines]
-    return [locales.t(lang, key), *body] if body else []
+def _section(lang: str, id_: str, lines: Iterable[str], bullet: str) -> list[Section]:
+    """One headed block of details, or none when it has no lines."""
+    body = list(lines)
+    return (
+        [Section(id=id_, heading=locales.t(lang, f"answer.section_{id_}"), bullet=bullet, lines=body)]
+        if body
+        else []
+    )
 
 
-def answer(lang: str, plan: Plan) -> str:
+def answer(lang: str, plan: Plan) -> Content:
     """The phone-sized answer."""
     if plan.recommendation is None:
         return no_fit(lang, plan)
     rec = plan.recommendation
-    out = [headline(lang, rec), setup_line(lang, rec)]
+    summary = [setup_line(lang, rec)]
     if plan.status != "ok":
-        out.append(locales.t(lang, f"answer.status.{plan.status}"))
+        summary.append(locales.t(lang, f"answer.status.{plan.status}"))
     if plan.serving is not None:
-        out.append(
-            locales.t(
-                lang,
-                "answer.serving",
-                line=f"{headline(lang, plan.serving)} — {setup_line(lang, plan.serving)}",
-            )
-        )
-    out += _section(
-        lang, "answer.section_reasoning", (finding_text(lang, f) for f in _steps(plan, True)), "•"
-    )
-    out += _section(
-        lang, "answer.section_pitfalls", (finding_text(lang, f) for f in _pitfalls(plan, MAX_PITFALLS)), "⚠"
-    )
+        line = f"{headline(lang, plan.serving)} — {setup_line(lang, plan.serving)}"
+        summary.append(locales.t(lang, "answer.serving", line=line))
     alts = [a for a in plan.alternatives if a.kind in ("cheaper", "lora", "qlora", "faster")][:2]
-    out += _section(lang, "answer.section_alternatives", (option_line(lang, a) for a in alts), "↔")
-    out += _section(
-        lang, "answer.section_whatifs", (finding_text(lang, f) for f in plan.what_ifs[:MAX_WHATIFS]), "↗"
+    sections = [
+        *_section(lang, "reasoning", (finding_text(lang, f) for f in _steps(plan, True)), "•"),
+        *_section(lang, "pitfalls", (finding_text(lang, f) for f in _pitfalls(plan, MAX_PITFALLS)), "⚠"),
+        *_section(lang, "alternatives", (option_line(lang, a) for a in alts), "↔"),
+        *_section(lang, "whatifs", (finding_text(lang, f) for f in plan.what_ifs[:MAX_WHATIFS]), "↗"),
+    ]
+    return Content(
+        title=headline(lang, rec),
+        summary=summary,
+        sections=sections,
+        footer=[locales.t(lang, "answer.more")],
     )
-    out.append(locales.t(lang, "answer.more"))
-    return "\n".join(out)
 
 
-def no_fit(lang: str, plan: Plan) -> str:
-    out = [locales.t(lang, "answer.status.no_fit")]
-    out += [f"• {finding_text(lang, f)}" for f in plan.reasoning]
-    out += [f"↗ {finding_text(lang, f)}" for f in plan.what_ifs]
-    return "\n".join(out)
+def no_fit(lang: str, plan: Plan) -> Content:
+    """Nothing fits: the verdict as the title, then why and what would change it (no headings)."""
+    return Content(
+        title=locales.t(lang, "answer.status.no_fit"),
+        sections=[
+            Section(id="reasoning", lines=[finding_text(lang, f) for f in plan.reasoning]),
+            Section(id="whatifs", bullet="↗", lines=[finding_text(lang, f) for f in plan.what_ifs]),
+        ],
+    )
 
 
-def why(lang: str, plan: Plan) -> str:
+def why(lang: str, plan: Plan) -> Content:
     """The long form: every reasoning step, every pitfall, alternatives, what-ifs, assumptions."""
-    out = (
-        [headline(lang, plan.recommendation), setup_line(lang, plan.recommendation)]
-        if plan.recommendation
-        else []
+    rec = plan.recommendation
+    requested = [option_line(lang, plan.requested)] if plan.requested is not None else []
+    return Content(
+        title=headline(lang, rec) if rec else None,
+        summary=[setup_line(lang, rec)] if rec else [],
+        sections=[
+            *_section(lang, "reasoning", (finding_text(lang, f) for f in plan.reasoning), "•"),
+            *_section(lang, "pitfalls", (finding_text(lang, f) for f in _pitfalls(plan, None)), "⚠"),
+            *_section(lang, "alternatives", (option_line(lang, a) for a in plan.alternatives), "↔"),
+            *_section(lang, "requested", requested, "•"),
+            *_section(lang, "whatifs", (finding_text(lang, f) for f in plan.what_ifs), "↗"),
+            *_section(lang, "assumptions", (finding_text(lang, f) for f in plan.assumptions), "·"),
+        ],
     )
-    out += _section(lang, "answer.section_reasoning", (finding_text(lang, f) for f in plan.reasoning), "•")
-    out += _section(
-        lang, "answer.section_pitfalls", (finding_text(lang, f) for f in _pitfalls(plan, None)), "⚠"
-    )
-    out += _section(
-        lang, "answer.section_alternatives", (option_line(lang, a) for a in plan.alternatives), "↔"
-    )
-    if plan.requested is not None:
-        out += _section(lang, "answer.section_requested", [option_line(lang, plan.requested)], "•")
-    out += _section(lang, "answer.section_whatifs", (finding_text(lang, f) for f in plan.what_ifs), "↗")
-    out += _section(
-        lang, "answer.section_assumptions", (finding_text(lang, f) for f in plan.assumptions), "·"
-    )
-    return "\n".join(out)
 
 
-def costs(lang: str, plan: Plan) -> str:
+def costs(lang: str, plan: Plan) -> Content:
     """/cost: the pick and each alternative, monthly, yearly where offered, and for the job."""
     options = [o for o in (plan.recommendation, plan.serving, *plan.alternatives, plan.requested) if o]
     if not options:
-        return locales.t(lang, "answer.status.no_fit")
-    lines = [locales.t(lang, "cost.title")]
+        return Content(title=locales.t(lang, "answer.status.no_fit"))
+    lines: list[str] = []
     for o in options:
         lines.append(
             locales.t(
@@ -202,4 +203,4 @@ def costs(lang: str, plan: Plan) -> str:
             )
         if o.job_cost is not None:
             lines.append(locales.t(lang, "cost.job", cost=cost_text(lang, o.job_cost)))
-    return "\n".join(lines)
+    return Content(title=locales.t(lang, "cost.title"), summary=lines)

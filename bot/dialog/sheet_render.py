@@ -3,7 +3,8 @@
 Verdict first, then why (the signals with their weights), what the box is good and
 bad for, what it fears, what to stress-test first and next, what to ask the vendor,
 the mismatches, the numbers against the 8-GPU training baseline, and the lines that
-were not understood — each section from ``locales/*/sheet.yaml``.
+were not understood — each section from ``locales/*/sheet.yaml``. ``analysis_card`` gives
+the parts of a chat reply (the verdict as its title); ``analysis_text`` the plain text.
 """
 
 from __future__ import annotations
@@ -11,6 +12,7 @@ from __future__ import annotations
 from typing import Any
 
 import locales
+from bot.dialog.reply import Content, Section
 from engine.sheet import SheetAnalysis
 
 SHOWN_FIELDS = (
@@ -33,8 +35,10 @@ def _t(lang: str, key: str, **values: Any) -> str:
     return locales.t(lang, f"sheet.{key}", **values)
 
 
-def _section(lang: str, title: str, lines: list[str], bullet: str = "•") -> list[str]:
-    return [_t(lang, f"section.{title}"), *(f"{bullet} {line}" for line in lines)] if lines else []
+def _section(lang: str, title: str, lines: list[str], bullet: str = "•") -> list[Section]:
+    return (
+        [Section(id=title, heading=_t(lang, f"section.{title}"), bullet=bullet, lines=lines)] if lines else []
+    )
 
 
 def _parsed(lang: str, a: SheetAnalysis) -> list[str]:
@@ -56,23 +60,29 @@ def _numbers(lang: str, a: SheetAnalysis) -> list[str]:
 
 
 def analysis_text(lang: str, a: SheetAnalysis) -> str:
+    return analysis_card(lang, a).as_text()
+
+
+def analysis_card(lang: str, a: SheetAnalysis) -> Content:
     if a.understood_fields == 0:
-        return _t(lang, "section.nothing_understood")
+        return Content(summary=[_t(lang, "section.nothing_understood")])
     verdict = _t(
         lang, f"verdict.{a.verdict}", training_score=a.training_score, inference_score=a.inference_score
     )
-    out = [f"🧾 {_t(lang, 'section.verdict')}: {verdict}"]
-    if a.truncated:
-        out.append(_t(lang, "section.truncated", max_chars=20_000))
-    out += _section(lang, "parsed", _parsed(lang, a), "·")
-    out += _section(lang, "signals", [_t(lang, f"signal.{s.id}", **s.values) for s in a.signals])
-    out += _section(lang, "good_for", [_t(lang, f"good_for.{i}") for i in a.good_for])
-    out += _section(lang, "bad_for", [_t(lang, f"bad_for.{i}") for i in a.bad_for])
-    out += _section(lang, "fears", [_t(lang, f"fear.{i}") for i in a.fears])
-    out += _section(lang, "stress_first", [_t(lang, f"stress.{i}") for i in a.stress_tests.first], "▶")
-    out += _section(lang, "stress_second", [_t(lang, f"stress.{i}") for i in a.stress_tests.second], "▷")
-    out += _section(lang, "questions", [_t(lang, f"question.{i}") for i in a.vendor_questions], "?")
-    out += _section(lang, "pitfalls", [_t(lang, f"pitfall.{p.id}", **p.values) for p in a.pitfalls], "⚠")
-    out += _section(lang, "numbers", _numbers(lang, a))
-    out += _section(lang, "unparsed", a.unparsed_lines[:MAX_UNPARSED], "–")
-    return "\n".join(out)
+    return Content(
+        title=f"🧾 {_t(lang, 'section.verdict')}: {verdict}",
+        summary=[_t(lang, "section.truncated", max_chars=20_000)] if a.truncated else [],
+        sections=[
+            *_section(lang, "parsed", _parsed(lang, a), "·"),
+            *_section(lang, "signals", [_t(lang, f"signal.{s.id}", **s.values) for s in a.signals]),
+            *_section(lang, "good_for", [_t(lang, f"good_for.{i}") for i in a.good_for]),
+            *_section(lang, "bad_for", [_t(lang, f"bad_for.{i}") for i in a.bad_for]),
+            *_section(lang, "fears", [_t(lang, f"fear.{i}") for i in a.fears]),
+            *_section(lang, "stress_first", [_t(lang, f"stress.{i}") for i in a.stress_tests.first], "▶"),
+            *_section(lang, "stress_second", [_t(lang, f"stress.{i}") for i in a.stress_tests.second], "▷"),
+            *_section(lang, "questions", [_t(lang, f"question.{i}") for i in a.vendor_questions], "?"),
+            *_section(lang, "pitfalls", [_t(lang, f"pitfall.{p.id}", **p.values) for p in a.pitfalls], "⚠"),
+            *_section(lang, "numbers", _numbers(lang, a)),
+            *_section(lang, "unparsed", a.unparsed_lines[:MAX_UNPARSED], "–"),
+        ],
+    )
