@@ -43,7 +43,7 @@ import knowledge
 from bot.dialog import Dialog
 from bot.store import Store
 from bot.telegram.app import TelegramConfig, application_builder, build_application
-from bot.turns import auto_workers
+from bot.execution import auto_workers
 from tests.fakes.telegram_api import FakeTelegram
 
 TOKEN = "4242:BENCH"
@@ -180,7 +180,8 @@ class Running:
         self.users = [tg.user(10_000 + i, f"u{i}", "zh") for i in range(chats)]
         self.pushed: dict[int, list[float]] = {u.id: [] for u in self.users}
         self.bursts: list[Burst] = []
-        self.runner = app.bot_data.get("turns")  # our turn workers; echo apps have none
+        turn = getattr(app.bot_data, "turn", None)  # echo apps take no turns
+        self.runner = turn.executor if turn is not None else None  # where our turns run
 
     async def burst(self) -> Burst:
         """Every chat sends its next scripted turn at once; wait for every reply."""
@@ -219,7 +220,7 @@ async def running(factory: AppFactory, chats: int, tmp: Path) -> AsyncIterator[R
         bench = Running(tg, app, chats)
         async with app:
             if bench.runner is not None:
-                await bench.runner.start()
+                await bench.runner.initialize()
             await app.start()
             assert app.updater is not None
             await app.updater.start_polling(poll_interval=0, timeout=1)
@@ -229,7 +230,7 @@ async def running(factory: AppFactory, chats: int, tmp: Path) -> AsyncIterator[R
                 await app.updater.stop()
                 await app.stop()
                 if bench.runner is not None:
-                    await bench.runner.stop()
+                    await bench.runner.shutdown()
 
 
 async def drive(factory: AppFactory, chats: int, turns: int, tmp: Path) -> RunResult:

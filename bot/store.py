@@ -121,7 +121,11 @@ class StorageUnavailable(Exception):
 
     def __init__(self, reason: str, detail: str) -> None:
         super().__init__(f"storage unavailable ({reason}): {detail}")
-        self.reason = reason
+        self.reason, self.detail = reason, detail
+
+    def __reduce__(self) -> tuple[type[StorageUnavailable], tuple[str, str]]:
+        """Rebuilt from both arguments, so it crosses the worker-process boundary intact."""
+        return (StorageUnavailable, (self.reason, self.detail))
 
 
 def unavailable(exc: sqlite3.Error) -> StorageUnavailable | None:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import functools
+
 
 class EngineError(ValueError):
     """A request the engine cannot size; ``field`` names the Workload field at fault."""
@@ -11,6 +13,10 @@ class EngineError(ValueError):
         self.code = code
         self.field = field
         self.values = values
+
+    def __reduce__(self) -> tuple[functools.partial[EngineError], tuple[()]]:
+        """Rebuilt with its code, field and values: it crosses a worker-process boundary intact."""
+        return (functools.partial(type(self), self.code, self.field, **self.values), ())
 
     def as_dict(self) -> dict[str, object]:
         return {"code": self.code, "field": self.field, "values": self.values}

@@ -16,7 +16,7 @@ from telegram.ext import Application
 import knowledge
 from bot.dialog import Dialog
 from bot.store import Store
-from bot.telegram.app import TelegramConfig, build_application, register_commands, turns_of
+from bot.telegram.app import TelegramConfig, build_application, register_commands, turn_of
 from bot.telegram.run import install_redaction
 from tests.fakes.telegram_api import Call, FakeTelegram
 
@@ -44,7 +44,7 @@ async def running(
     )
     app = build_application(config, dialog=DIALOG, store=Store(tmp_path / "tg.db"))
     async with app:
-        await turns_of(app).start()  # what post_init does under run_polling
+        await turn_of(app).executor.initialize()  # what post_init does under run_polling
         await register_commands(app)
         await app.start()
         assert app.updater is not None
@@ -54,7 +54,7 @@ async def running(
         finally:
             await app.updater.stop()
             await app.stop()
-            await turns_of(app).stop()
+            await turn_of(app).executor.shutdown()
 
 
 async def test_turns_in_a_worker_process_answer_like_turns_on_the_loop(
@@ -66,7 +66,7 @@ async def test_turns_in_a_worker_process_answer_like_turns_on_the_loop(
         folder = tmp_path / f"workers-{workers}"
         folder.mkdir()
         async with running(tg, folder, workers=workers) as app:
-            assert turns_of(app).pooled is bool(workers)
+            assert turn_of(app).executor.pooled is bool(workers)
             for text in ("serve a 13B model", "8 concurrent users", "24x7", "/cost"):
                 before = len(tg.calls_of("sendMessage"))
                 tg.send_text(user, text)

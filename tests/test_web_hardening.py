@@ -75,7 +75,7 @@ async def test_chat_turns_in_workers_answer_from_an_uploaded_catalog_with_its_pl
         while reply["kind"] != "answer":
             button = reply["buttons"][0]["payload"]
             _, reply = await post(client, "/api/chat", {"session_id": reply["session_id"], "button": button})
-        assert client.app[CONTEXT].turns.pooled
+        assert client.app[CONTEXT].turn.executor.pooled
     offer = reply["plan"]["recommendation"]
     assert offer["offer"] in ("l4-one", "h100-eight")
     assert offer["order_url"] == f"https://rent.example/order/{offer['offer']}"

@@ -21,7 +21,6 @@ from telegram.ext import (
     ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
-    ContextTypes,
     InlineQueryHandler,
     MessageHandler,
     TypeHandler,
@@ -32,12 +31,15 @@ import knowledge
 import locales
 from bot.dialog import Dialog, Reply
 from bot.dialog.commands import COMMANDS
-from bot.ratelimit import ConversationLocks, RateLimiter
+from bot.execution import auto_workers
+from bot.ratelimit import RateLimiter
 from bot.store import Store
 from bot.telegram import render
+from bot.telegram.context import CONTEXT_TYPES, BotData, Context
 from bot.telegram.request import JsonRequest
 from bot.telegram.send import reply_html, with_retry
-from bot.turns import Chat, Conversations, Turns
+from bot.turn import Conversations, Turn, Turned, command_of, executor_for
+from bot.turn_calls import Chat, FirstTime, Lang, MoveChat, Quick
 
 log = logging.getLogger(__name__)
 PLATFORM = "telegram"
@@ -56,7 +58,9 @@ class TelegramConfig:
     max_retries: int = 3
     messages_per_minute: int = 20
     concurrent_updates: int = 64
-    workers: int = 0  # turn worker processes; 0 runs turns on the event loop (see bot.turns)
+    # Turn worker processes (bot.execution), each turn within the deadline; None: one per spare
+    # CPU (1 to 4). 0 runs turns on the event loop without a deadline (tests, benchmarks).
+    workers: int | None = None
     # HTTP connections to the Bot API. PTB's default of 256 costs more than it gives: httpcore
     # scans every pooled connection for each request it queues, and 16 connections already carry
     # far more than Telegram's ~30 messages/s per bot.
@@ -73,6 +77,7 @@ def application_builder(config: TelegramConfig) -> ApplicationBuilder:  # type: 
     builder = (
         Application.builder()
         .token(config.token)
+        .context_types(CONTEXT_TYPES)
         .rate_limiter(
             AIORateLimiter(overall_max_rate=config.overall_max_rate, max_retries=config.max_retries)
         )
@@ -89,14 +94,13 @@ def build_application(
     config: TelegramConfig, dialog: Dialog | None = None, store: Store | None = None
 ) -> Application:  # type: ignore[type-arg]
     app = application_builder(config).post_init(on_startup).post_shutdown(on_shutdown).build()
-    dialog = dialog or Dialog(knowledge.load(config.catalog))
-    store = store or Store(config.db_path)
-    app.bot_data["dialog"] = dialog
-    app.bot_data["store"] = store
-    app.bot_data["turns"] = Turns(Conversations(dialog, store, PLATFORM), config.workers, config.catalog)
-    app.bot_data["config"] = config
-    app.bot_data["limiter"] = RateLimiter(config.messages_per_minute)
-    app.bot_data["locks"] = ConversationLocks()
+    data: BotData = app.bot_data
+    data.config, data.dialog = config, dialog or Dialog(knowledge.load(config.catalog))
+    data.store = store or Store(config.db_path)
+    conversations = Conversations(data.dialog, data.store, PLATFORM)
+    workers = auto_workers() if config.workers is None else config.workers
+    executor = executor_for(conversations, workers, config.catalog)
+    data.turn = Turn(conversations, executor, RateLimiter(config.messages_per_minute))
     app.add_handler(TypeHandler(Update, drop_duplicates), group=-1)
     app.add_handler(CommandHandler(list(ADMIN_COMMANDS), on_admin))
     app.add_handler(CommandHandler([*COMMANDS, "analyze"], on_command))
@@ -109,17 +113,17 @@ def build_application(
 
 
 async def on_startup(app: Application) -> None:  # type: ignore[type-arg]
-    await turns_of(app).start(wait=False)  # turns run here until the workers are up
+    await turn_of(app).executor.initialize(wait=False)  # turns run here until the workers are up
     await register_commands(app)
 
 
 async def on_shutdown(app: Application) -> None:  # type: ignore[type-arg]
-    await turns_of(app).stop()
+    await turn_of(app).executor.shutdown()
 
 
-def turns_of(app: Application) -> Turns:  # type: ignore[type-arg]
-    turns: Turns = app.bot_data["turns"]
-    return turns
+def turn_of(app: Application) -> Turn:  # type: ignore[type-arg]
+    data: BotData = app.bot_data
+    return data.turn
 
 
 async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
@@ -139,7 +143,7 @@ def _redelivered(update: Update) -> None:
 
 
 # --- handlers ---------------------------------------------------------------------
-async def drop_duplicates(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def drop_duplicates(update: Update, context: Context) -> None:
     """Runs before every other handler: an update already answered is not answered again.
 
     Messages and button presses are checked inside their turn instead (``Chat.update_id``),
@@ -147,12 +151,12 @@ async def drop_duplicates(update: Update, context: ContextTypes.DEFAULT_TYPE) ->
     """
     if update.message is not None or update.callback_query is not None:
         return
-    if not await turns_of(context.application).first_time(update.update_id):
+    if not await context.bot_data.turn.ask(FirstTime(update.update_id)):
         _redelivered(update)
         raise ApplicationHandlerStop
 
 
-async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_text(update: Update, context: Context) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or message.text is None:
         return
@@ -165,52 +169,48 @@ async def on_text(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     await _converse(update, context, message, text)
 
 
-async def on_command(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_command(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or message.text is None:
         return
     text = message.text
-    if _command(text) == "/start" and context.args and context.args[0].startswith("why_"):
+    if command_of(text) == "/start" and context.args and context.args[0].startswith("why_"):
         await _deep_link_why(update, context, context.args[0])
         return
-    if message.chat.type in GROUPS and _command(text) == "/why":
+    if message.chat.type in GROUPS and command_of(text) == "/why":
         await _offer_dm(update, context, message)
         return
     await _converse(update, context, message, text)
 
 
-async def _converse(update: Update, context: ContextTypes.DEFAULT_TYPE, message: Message, text: str) -> None:
+async def _converse(update: Update, context: Context, message: Message, text: str) -> None:
     user = update.effective_user
     assert user is not None
-    chat, turns = _chat(message, user, update), turns_of(context.application)
-    async with context.bot_data["locks"].hold((chat.chat_id, chat.user_id)):
-        if not context.bot_data["limiter"].allow((chat.chat_id, chat.user_id)):
-            reply = await turns.say(chat, "dialog.slow_down")
-        else:
-            reply = await turns.text(chat, text)
-        if reply is None:
-            _redelivered(update)
-            return
-        await _send(message, reply, group=message.chat.type in GROUPS)
-        if _command(text) == "/plan" and reply.kind == "answer" and message.chat.type not in GROUPS:
-            await _send_chart(turns, message, chat, reply.lang)
+    group = message.chat.type in GROUPS
+    turned = await context.bot_data.turn.take(_chat(message, user, update), text, pictures=not group)
+    if turned is None:
+        _redelivered(update)
+        return
+    await _send(message, turned.reply, group=group)
+    await _send_chart(message, turned)
 
 
-async def _send_chart(turns: Turns, message: Message, chat: Chat, lang: str) -> None:
-    """/plan in a private chat also gets the picture: memory vs card, cost vs alternatives, speed."""
-    png = await turns.chart(chat)
+async def _send_chart(message: Message, turned: Turned) -> None:
+    """The picture the turn drew (memory vs card, cost vs alternatives, speed), if it drew one."""
+    png = turned.chart
     if png is not None:
-        await with_retry(lambda: message.reply_photo(png, caption=locales.t(lang, "chart.caption")))
+        caption = locales.t(turned.reply.lang, "chart.caption")
+        await with_retry(lambda: message.reply_photo(png, caption=caption))
 
 
 async def _send(message: Message, reply: Reply, group: bool) -> None:
-    chunks = render.split(render.to_html(reply.text))
+    chunks = render.split(render.to_html(reply))
     for i, chunk in enumerate(chunks):
         markup = render.keyboard(reply.buttons) if i == len(chunks) - 1 else None
         await reply_html(message, chunk, markup, quote=group)
 
 
-async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_button(update: Update, context: Context) -> None:
     """A quick reply: acknowledge it, then edit the question in place with what follows."""
     query, user = update.callback_query, update.effective_user
     if query is None or user is None or query.data is None:
@@ -219,14 +219,13 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
     if not isinstance(message, Message):
         await with_retry(query.answer)
         return
-    chat = _chat(message, user, update)
-    async with context.bot_data["locks"].hold((chat.chat_id, chat.user_id)):
-        reply = await turns_of(context.application).press(chat, query.data)
-    if reply is None:  # a redelivered press was acknowledged and answered the first time
+    turned = await context.bot_data.turn.take(_chat(message, user, update), button=query.data)
+    if turned is None:  # a redelivered press was acknowledged and answered the first time
         _redelivered(update)
         return
+    reply = turned.reply
     await with_retry(query.answer)
-    chunks = render.split(render.to_html(reply.text))
+    chunks = render.split(render.to_html(reply))
     if len(chunks) == 1:
         await with_retry(
             lambda: query.edit_message_text(
@@ -237,41 +236,38 @@ async def on_button(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
         await _send(message, reply, group=message.chat.type in GROUPS)
 
 
-async def on_inline(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_inline(update: Update, context: Context) -> None:
     """``@bot 13b qlora`` → a result card with the pick, its cost and the top pitfall."""
     query = update.inline_query
     if query is None:
         return
     lang = "zh" if (query.from_user.language_code or "").startswith("zh") else "en"
-    reply = await turns_of(context.application).quick(query.query, lang)
-    title = reply.text.split("\n", 1)[0][:256] or "GPU Advisor"
-    description = " · ".join(reply.text.split("\n")[1:3])[:512]
+    reply = await context.bot_data.turn.ask(Quick(query.query, lang))
     article = InlineQueryResultArticle(
         id="plan",
-        title=title,
-        description=description,
+        title=render.inline_title(reply),
+        description=render.inline_description(reply),
         input_message_content=InputTextMessageContent(
-            render.split(render.to_html(reply.text))[0], parse_mode=ParseMode.HTML
+            render.split(render.to_html(reply))[0], parse_mode=ParseMode.HTML
         ),
     )
     await with_retry(lambda: query.answer([article], cache_time=5, is_personal=True))
 
 
-async def on_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_admin(update: Update, context: Context) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or message.text is None:
         return
-    config: TelegramConfig = context.bot_data["config"]
-    turns = turns_of(context.application)
-    lang = await turns.lang(_chat(message, user, update))
+    data = context.bot_data
+    lang = await data.turn.ask(Lang(_chat(message, user, update)))
     if lang is None:
         _redelivered(update)
         return
-    if user.id not in config.admin_ids:
+    if user.id not in data.config.admin_ids:
         await reply_html(message, html.escape(locales.t(lang, "admin.refused")), None, quote=True)
         return
-    if _command(message.text) == "/stats":
-        stats = context.bot_data["store"].stats()
+    if command_of(message.text) == "/stats":
+        stats = data.store.stats()
         text = locales.t(
             lang,
             "admin.stats",
@@ -280,26 +276,24 @@ async def on_admin(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
             top=[f"{o['offer']} ×{o['count']}" for o in stats["top_offers"]],
         )
     else:
-        knowledge.load.cache_clear()
-        dialog: Dialog = context.bot_data["dialog"]
-        dialog.reload(knowledge.load(config.catalog))
-        await turns.restart()  # fresh workers read the catalog again
-        text = locales.t(lang, "admin.reloaded", offers=len(dialog.kb.catalog.offers))
+        data.dialog.reload(knowledge.reload(data.config.catalog))
+        await data.turn.executor.restart()  # fresh workers read the catalog again
+        text = locales.t(lang, "admin.reloaded", offers=len(data.dialog.kb.catalog.offers))
     await reply_html(message, html.escape(text), None, quote=True)
 
 
-async def on_migrate(update: Update, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_migrate(update: Update, context: Context) -> None:
     """A group became a supergroup: its chat id changed, so move everyone's conversation."""
     message = update.effective_message
     if message is not None and message.migrate_to_chat_id:
-        await turns_of(context.application).move_chat(message.chat.id, message.migrate_to_chat_id)
+        await context.bot_data.turn.ask(MoveChat(message.chat.id, message.migrate_to_chat_id))
 
 
-async def _offer_dm(update: Update, context: ContextTypes.DEFAULT_TYPE, message: Message) -> None:
+async def _offer_dm(update: Update, context: Context, message: Message) -> None:
     """In a group the long reasoning would flood the chat: offer it in a private chat instead."""
     user = update.effective_user
     assert user is not None
-    offer = await turns_of(context.application).say(_chat(message, user, update), "telegram.why_in_dm")
+    offer = await context.bot_data.turn.say(_chat(message, user, update), "telegram.why_in_dm")
     if offer is None:
         _redelivered(update)
         return
@@ -311,7 +305,7 @@ async def _offer_dm(update: Update, context: ContextTypes.DEFAULT_TYPE, message:
     )
 
 
-async def _deep_link_why(update: Update, context: ContextTypes.DEFAULT_TYPE, payload: str) -> None:
+async def _deep_link_why(update: Update, context: Context, payload: str) -> None:
     message, user = update.effective_message, update.effective_user
     if message is None or user is None:
         return
@@ -319,14 +313,14 @@ async def _deep_link_why(update: Update, context: ContextTypes.DEFAULT_TYPE, pay
     if not group_chat.lstrip("-").isdigit():
         return
     chat = Chat(int(group_chat), user.id, user.language_code, update.update_id)
-    reply = await turns_of(context.application).text(chat, "/why", save=False)
-    if reply is None:
+    turned = await context.bot_data.turn.take(chat, "/why", save=False)
+    if turned is None:
         _redelivered(update)
         return
-    await _send(message, reply, group=False)
+    await _send(message, turned.reply, group=False)
 
 
-async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
+async def on_error(update: object, context: Context) -> None:
     """Log once with context, tell the user politely; their state was saved before sending."""
     where = update.to_dict() if isinstance(update, Update) else {}
     chat = where.get("message", {}).get("chat", {}).get("id") if where else None
@@ -347,11 +341,6 @@ async def on_error(update: object, context: ContextTypes.DEFAULT_TYPE) -> None:
             await update.effective_message.reply_text(locales.t(lang, "dialog.error_generic"))
         except Exception:  # the error may be the network itself; the log above has it
             log.warning("could not tell the user about the error", exc_info=True)
-
-
-def _command(text: str) -> str:
-    """ "/plan@GpuAdvisorBot extra" → "/plan"."""
-    return text.split(maxsplit=1)[0].split("@", maxsplit=1)[0] if text.strip() else ""
 
 
 def _strip_mention(text: str, username: str | None) -> str | None:

@@ -59,7 +59,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--workers",
         type=int,
         default=None,
-        help="worker processes for conversation turns (default: CPUs - 1, at most 4; 0 = none)",
+        help="worker processes for conversation turns (default: CPUs - 1, 1 to 4; 0 = none, no deadline)",
     )
     p.add_argument(
         "--admins", default=os.environ.get("TELEGRAM_ADMIN_IDS", ""), help="comma-separated user ids"
@@ -83,7 +83,6 @@ def main(args: argparse.Namespace) -> int:
     from telegram.error import InvalidToken
 
     from bot.telegram.app import TelegramConfig, build_application
-    from bot.turns import auto_workers
 
     token = read_token()
     install_redaction(token)
@@ -95,7 +94,7 @@ def main(args: argparse.Namespace) -> int:
         db_path=args.db,
         catalog=getattr(args, "catalog", None),
         admin_ids=admins,
-        workers=auto_workers() if args.workers is None else args.workers,
+        workers=args.workers,  # None: one per spare CPU (bot.execution.auto_workers)
     )
     app = build_application(config)
     try:

@@ -3,18 +3,17 @@
 Each handler reads a body, calls the one function that answers it and returns a model
 from ``bot.web.schemas`` (the shapes the OpenAPI document promises). Chat state lives
 in the shared SQLite store under platform "web", chat = user = session id. Chat turns
-run through ``bot.turns.Turns`` (worker processes with a deadline, so one slow turn
-cannot hold up other requests); a lock per session keeps one session's turns in order.
+are the one turn every surface takes (``bot.turn.Turn``: its rate limit per session,
+its lock per session, its plan log); they and the engine requests run through the same
+executor (worker processes with a deadline), so one slow request cannot hold up others.
 """
 
 from __future__ import annotations
 
-import asyncio
 import hmac
 import logging
 import math
 import secrets
-from collections.abc import Callable
 from typing import TypeVar
 
 from aiohttp import web
@@ -22,18 +21,17 @@ from pydantic import BaseModel, ValidationError
 
 import locales
 from bot.contract import ContractError, engine_payload, parse_workload, validation_payload
+from bot.engine_calls import Analyze, Estimate, Recommend
 from bot.errors import InputError, read_json_object
+from bot.execution import Call, CallTimedOut
 from bot.terminal import reply_json
-from bot.turns import STORAGE_ERRORS, Chat, TurnRefused
+from bot.turn import STORAGE_ERRORS
+from bot.turn_calls import Chat, Known, UseCatalog
 from bot.web.context import CONTEXT, WebContext
 from bot.web.errors import ApiError, error, rate_limited, unavailable
 from bot.web.guard import client_address, read_body
 from bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse
 from engine.errors import EngineError
-from engine.estimate import estimate as estimate_workload
-from engine.recommend import recommend as recommend_workload
-from engine.sheet import analyze as analyze_sheet
-from engine.specs import Knowledge
 from engine.workload import Workload
 from knowledge import CatalogError
 from knowledge.catalogs import CSV_TYPES, YAML_TYPES, parse_upload, with_catalog
@@ -73,24 +71,22 @@ async def chat(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
     body = await read_model(request, ChatRequest)
     session = body.session_id or secrets.token_urlsafe(18)
-    if not ctx.per_session.allow(("session", session)):
-        raise rate_limited("conversation")
     chat_ = Chat(session, session, body.lang)
-    async with ctx.locks.hold(session):
-        try:
-            if body.session_id is None or not await ctx.turns.known(chat_):
-                _count_new_session(request, ctx, body.lang)
-            reply = await ctx.turns.converse(chat_, body.text, body.button)
-        except TurnRefused as exc:
-            if exc.reason == "storage":
-                raise unavailable(exc.reply.text) from None
-            reply = exc.reply  # past the deadline: the polite reply, the conversation as it was
-        except STORAGE_ERRORS as exc:  # known() could not read the store
-            log.error("web chat could not read the store: %s", exc)
-            raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable")) from None
-    out = {**reply_json(reply), "session_id": session, "kind": reply.kind, "plan": None}
-    if reply.plan is not None:
-        out["plan"] = reply.plan
+    try:
+        if body.session_id is None or not await ctx.turn.ask(Known(chat_)):
+            _count_new_session(request, ctx, body.lang)
+    except STORAGE_ERRORS as exc:  # Known could not read the store
+        log.error("web chat could not read the store: %s", exc)
+        raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable")) from None
+    turned = await ctx.turn.take(chat_, body.text, body.button, keep_plan=True)
+    if turned is None:  # web turns carry no update id, so none is ever redelivered
+        raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable"))
+    if turned.refused == "rate":
+        raise rate_limited("conversation")
+    if turned.refused == "storage":
+        raise unavailable(turned.reply.text)
+    reply = turned.reply  # past the deadline: the polite reply, the conversation as it was
+    out = {**reply_json(reply), "session_id": session, "kind": reply.kind, "plan": reply.plan}
     return model_response(ChatResponse.model_validate(out))
 
 
@@ -104,32 +100,34 @@ def _count_new_session(request: web.Request, ctx: WebContext, lang: str | None) 
 
 
 # --- the engine contract ------------------------------------------------------------
-async def _run_engine(request: web.Request, run: Callable[[Workload, Knowledge], M]) -> tuple[M, Knowledge]:
-    kb = request.app[CONTEXT].dialog.kb
-    text = await read_text(request)
+async def _run_engine(request: web.Request, call: Call[M]) -> M:
+    """Where the chat turns run, with their deadline: past it a 503, the server unhurt."""
     try:
-        workload = parse_workload(text)
-        return await asyncio.to_thread(run, workload, kb), kb
-    except ContractError as exc:
-        raise ApiError(422, exc.payload) from exc
+        return await request.app[CONTEXT].turn.ask(call)
+    except CallTimedOut:
+        raise unavailable("the request took too long to answer; simplify it and retry") from None
     except EngineError as exc:
         raise ApiError(422, engine_payload(exc)) from exc
 
 
+async def _workload(request: web.Request) -> Workload:
+    try:
+        return parse_workload(await read_text(request))
+    except ContractError as exc:
+        raise ApiError(422, exc.payload) from exc
+
+
 async def estimate(request: web.Request) -> web.Response:
-    result, _ = await _run_engine(request, estimate_workload)
-    return model_response(result)
+    return model_response(await _run_engine(request, Estimate(await _workload(request))))
 
 
 async def recommend(request: web.Request) -> web.Response:
-    plan, kb = await _run_engine(request, recommend_workload)
-    return model_response(plan)
+    return model_response(await _run_engine(request, Recommend(await _workload(request))))
 
 
 async def analyze(request: web.Request) -> web.Response:
     body = await read_model(request, AnalyzeRequest)
-    kb = request.app[CONTEXT].dialog.kb
-    return model_response(await asyncio.to_thread(analyze_sheet, body.text, kb))
+    return model_response(await _run_engine(request, Analyze(body.text)))
 
 
 # --- the operator catalog -----------------------------------------------------------
@@ -164,6 +162,6 @@ async def put_catalog(request: web.Request) -> web.Response:
     except CatalogError as exc:
         raise ApiError(422, exc.payload) from exc
     ctx.dialog.reload(with_catalog(ctx.dialog.kb, catalog))
-    await ctx.turns.use_catalog(catalog)  # the workers answer chat turns with it too
+    await ctx.turn.executor.broadcast(UseCatalog(catalog))  # the workers answer with it too
     log.info("catalog replaced: %s, %d offers", catalog.operator, len(catalog.offers))
     return model_response(CatalogUploaded(operator=catalog.operator, offers=len(catalog.offers)))

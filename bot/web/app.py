@@ -8,11 +8,11 @@ from aiohttp import web
 
 import knowledge
 from bot.dialog import Dialog
-from bot.ratelimit import ConversationLocks, RateLimiter
+from bot.ratelimit import RateLimiter
 from bot.store import Store
-from bot.turns import Conversations, Turns
+from bot.turn import Conversations, Turn, executor_for
+from bot.turn_calls import UseCatalog
 from bot.web import api, guard, openapi, pages
-from bot.web.catalog import read_catalog_file, with_catalog
 from bot.web.config import WebConfig
 from bot.web.context import CONTEXT, WebContext
 
@@ -28,18 +28,21 @@ def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | No
     config = replace(config, cors_origins=tuple(guard.normalize_origin(o) for o in config.cors_origins))
     dialog = dialog or Dialog(knowledge.load())
     if config.catalog:
-        dialog.reload(with_catalog(dialog.kb, read_catalog_file(config.catalog, dialog.kb)))
+        operator = knowledge.catalogs.read_file(config.catalog, dialog.kb)
+        dialog.reload(knowledge.catalogs.with_catalog(dialog.kb, operator))
     owned = store is None
     store = store or Store(config.db_path)
+    conversations = Conversations(dialog, store, api.PLATFORM)
+    per_session = RateLimiter(config.session_per_minute)
+    executor = executor_for(conversations, config.workers, None, config.turn_deadline_s)
     ctx = WebContext(
         config=config,
         dialog=dialog,
         store=store,
-        turns=Turns(Conversations(dialog, store, api.PLATFORM), config.workers, None, config.turn_deadline_s),
+        turn=Turn(conversations, executor, per_session),
         per_ip=RateLimiter(config.ip_per_minute),
-        per_session=RateLimiter(config.session_per_minute),
+        per_session=per_session,
         new_sessions=RateLimiter(config.sessions_per_ip_per_hour, window_s=HOUR_S),
-        locks=ConversationLocks(),
     )
     app = web.Application(
         middlewares=[guard.cors, guard.errors, guard.limits], client_max_size=config.max_catalog_bytes
@@ -78,12 +81,12 @@ async def _start_turns(app: web.Application) -> None:
     """
     ctx = app[CONTEXT]
     if ctx.config.catalog:
-        await ctx.turns.use_catalog(ctx.dialog.kb.catalog)
-    await ctx.turns.start()
+        await ctx.turn.executor.broadcast(UseCatalog(ctx.dialog.kb.catalog))
+    await ctx.turn.executor.initialize()
 
 
 async def _stop_turns(app: web.Application) -> None:
-    await app[CONTEXT].turns.stop()
+    await app[CONTEXT].turn.executor.shutdown()
 
 
 async def _close(store: Store) -> None:

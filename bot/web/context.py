@@ -1,4 +1,4 @@
-"""What the handlers share: the dialog core (which holds the active knowledge), the turns, the limits."""
+"""What the handlers share: the dialog core (which holds the active knowledge), the turn, the limits."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from dataclasses import dataclass
 from aiohttp import web
 
 from bot.dialog import Dialog
-from bot.ratelimit import ConversationLocks, RateLimiter
+from bot.ratelimit import RateLimiter
 from bot.store import Store
-from bot.turns import Turns
+from bot.turn import Turn
 from bot.web.config import WebConfig
 
 
@@ -18,11 +18,10 @@ class WebContext:
     config: WebConfig
     dialog: Dialog  # dialog.kb is the active knowledge; an admin upload swaps it via dialog.reload
     store: Store
-    turns: Turns  # chat turns, in worker processes with a deadline (config.workers)
+    turn: Turn  # chat turns and engine requests; workers with a deadline (config.workers)
     per_ip: RateLimiter
-    per_session: RateLimiter
+    per_session: RateLimiter  # the turn's own limit: chat messages per session
     new_sessions: RateLimiter  # conversations started per client address per hour
-    locks: ConversationLocks  # one session's turns in order, though they run in several workers
 
 
 CONTEXT = web.AppKey("context", WebContext)

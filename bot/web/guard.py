@@ -16,7 +16,7 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
-from bot.turns import STORAGE_ERRORS
+from bot.turn import STORAGE_ERRORS
 from bot.web.context import CONTEXT
 from bot.web.errors import ApiError, error, from_http, json_response, rate_limited, too_large, unavailable
 

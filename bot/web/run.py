@@ -83,7 +83,7 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
 
 
 def config_from(args: argparse.Namespace) -> WebConfig:
-    from bot.turns import auto_workers
+    from bot.execution import auto_workers
     from bot.web.guard import normalize_origin
 
     token = os.environ.get(args.admin_token_env, "").strip() or None
@@ -100,7 +100,7 @@ def config_from(args: argparse.Namespace) -> WebConfig:
             cors_origins=origins,
             admin_token=token,
             trust_forwarded_for=args.trust_forwarded_for,
-            workers=max(1, auto_workers()) if args.workers is None else args.workers,
+            workers=auto_workers() if args.workers is None else args.workers,
             turn_deadline_s=args.turn_deadline,
             sessions_per_ip_per_hour=args.sessions_per_hour,
             connections_per_ip=args.connections_per_ip,
@@ -111,7 +111,7 @@ def config_from(args: argparse.Namespace) -> WebConfig:
 
 def main(args: argparse.Namespace) -> int:
     from bot.web.app import build_app
-    from bot.web.catalog import CatalogError
+    from knowledge import CatalogError
 
     config = config_from(args)
     try:

@@ -1,0 +1,156 @@
+"""The calls a turn is made of: typed, picklable objects that cross the process boundary.
+
+Each is a frozen dataclass whose ``run(host)`` does its work against a
+``bot.turn.Conversations`` (the dialog and a store connection) where the executor runs
+it: in this process or in a worker. Replies come back without their plan unless asked
+(``keep_plan``): the worker has already logged it, so only text and buttons travel.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from bot.dialog import ConversationState, Reply
+from engine.specs import Catalog
+
+if TYPE_CHECKING:
+    from bot.turn import Conversations
+
+
+@dataclass(frozen=True)
+class Chat:
+    """Who a turn is for (the conversation key, the client's language for a first message)
+    and, when it answers a redeliverable update, which one: a redelivered update gets no answer."""
+
+    chat_id: int | str
+    user_id: int | str
+    language_code: str | None = None
+    update_id: int | None = None
+
+
+@dataclass(frozen=True)
+class Text:
+    """A message: the dialog reads it; ``save=False`` answers without remembering (a replay)."""
+
+    chat: Chat
+    text: str
+    save: bool = True
+    keep_plan: bool = False
+
+    def run(self, host: Conversations) -> Reply | None:
+        before = host.load(self.chat)
+        reply, state = host.dialog.handle(before, self.text)
+        if not host.finish(self.chat, before, state, reply, self.save):
+            return None
+        return reply if self.keep_plan else without_plan(reply)
+
+
+@dataclass(frozen=True)
+class Press:
+    """A quick-reply button's payload."""
+
+    chat: Chat
+    payload: str
+    keep_plan: bool = False
+
+    def run(self, host: Conversations) -> Reply | None:
+        before = host.load(self.chat)
+        reply, state = host.dialog.press(before, self.payload)
+        if not host.finish(self.chat, before, state, reply, True):
+            return None
+        return reply if self.keep_plan else without_plan(reply)
+
+
+@dataclass(frozen=True)
+class Say:
+    """A fixed message in the conversation's language; the state is not touched."""
+
+    chat: Chat
+    key: str
+
+    def run(self, host: Conversations) -> Reply | None:
+        with host.store.transaction():
+            return host.dialog.say(host.load(self.chat), "info", self.key) if host.fresh(self.chat) else None
+
+
+@dataclass(frozen=True)
+class Lang:
+    """The conversation's language, or ``None`` for a redelivered update."""
+
+    chat: Chat
+
+    def run(self, host: Conversations) -> str | None:
+        with host.store.transaction():
+            return host.load(self.chat).lang if host.fresh(self.chat) else None
+
+
+@dataclass(frozen=True)
+class Known:
+    """Something of the conversation is stored (the web counts new sessions by it)."""
+
+    chat: Chat
+
+    def run(self, host: Conversations) -> bool:
+        stored = host.store.load(host.platform, self.chat.chat_id, self.chat.user_id)
+        return stored != ConversationState()
+
+
+@dataclass(frozen=True)
+class FirstTime:
+    """An update that runs no turn (an inline query) is deduped on its own."""
+
+    update_id: int
+
+    def run(self, host: Conversations) -> bool:
+        return host.store.first_time(host.platform, self.update_id)
+
+
+@dataclass(frozen=True)
+class MoveChat:
+    """A Telegram group became a supergroup: everyone's conversation follows its new id."""
+
+    old_chat: int | str
+    new_chat: int | str
+
+    def run(self, host: Conversations) -> None:
+        host.store.move_chat(host.platform, self.old_chat, self.new_chat)
+
+
+@dataclass(frozen=True)
+class Quick:
+    """One message, one answer, nothing stored (an inline query's card)."""
+
+    text: str
+    lang: str | None
+
+    def run(self, host: Conversations) -> Reply:
+        return without_plan(host.dialog.quick(self.text, self.lang, lock=False))
+
+
+@dataclass(frozen=True)
+class Chart:
+    """The conversation's current plan as a PNG (``bot.charts``), or ``None`` without one."""
+
+    chat: Chat
+
+    def run(self, host: Conversations) -> bytes | None:
+        from bot.charts import plan_chart
+
+        state = host.load(self.chat)
+        plan, _ = host.dialog.plan_for(state)
+        return plan_chart(plan, state.lang, host.dialog.kb.catalog.fx_to_cny)
+
+
+@dataclass(frozen=True)
+class UseCatalog:
+    """An operator's uploaded price list replaces the prices; GPUs and models stay."""
+
+    catalog: Catalog
+
+    def run(self, host: Conversations) -> None:
+        host.dialog.reload(host.dialog.kb.model_copy(update={"catalog": self.catalog}))
+
+
+def without_plan(reply: Reply) -> Reply:
+    return reply.model_copy(update={"plan": None}) if reply.plan is not None else reply
