@@ -32,13 +32,15 @@ def default_db() -> Path:
 
 
 def reply_json(reply: Reply) -> dict[str, Any]:
-    """The script-mode contract: {"text", "buttons", "lang", "requirements", "plan"}."""
+    """The script-mode contract: {"text", "buttons", "lang", "requirements", "plan"} and the
+    reply's parts ("lead", "title", "summary", "sections", "footer", "chart")."""
     return {
         "text": reply.text,
         "buttons": [b.model_dump() for b in reply.buttons],
         "lang": reply.lang,
         "requirements": reply.requirements,
         "plan": reply.plan.model_dump(mode="json") if reply.plan else None,
+        **reply.card_json(),
     }
 
 

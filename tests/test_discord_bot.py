@@ -51,7 +51,9 @@ def long_reply() -> Reply:
     _, state = DIALOG.handle(state, "serve a 70B model 24/7 for 64 users, int4")
     why, _ = DIALOG.handle(state.model_copy(update={"answered": True}), "/why")
     text = "\n".join([why.text] * 4 + ["x_" * 2500, why.text])
-    return Reply(kind="answer", text=text, lang="en", buttons=[Button(label="Costs", payload="/cost")])
+    title, _, rest = text.partition("\n")
+    costs = [Button(label="Costs", payload="/cost")]
+    return Reply(kind="answer", title=title, summary=rest.split("\n"), lang="en", buttons=costs)
 
 
 @pytest.fixture

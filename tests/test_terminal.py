@@ -20,7 +20,9 @@ def script(*lines: str, db: Path | None = None) -> list[dict[str, Any]]:
 def test_script_prints_one_json_reply_per_line_with_the_contract_fields() -> None:
     replies = script("I want to serve a 13B model", "16 concurrent users", "24/7")
     assert len(replies) == 3
-    assert all(set(r) == {"text", "buttons", "lang", "requirements", "plan"} for r in replies)
+    contract = {"text", "buttons", "lang", "requirements", "plan"}
+    parts = {"lead", "title", "summary", "sections", "footer", "chart"}
+    assert all(set(r) == contract | parts for r in replies)
     assert replies[-1]["plan"]["recommendation"]["offer"]
     assert replies[-1]["requirements"] == {
         "task": "infer",

@@ -3,8 +3,8 @@
 Limits (https://discord.com/developers/docs/resources/message#embed-object-embed-limits):
 a title holds 256 characters, a description 4096, a footer 2048; the embeds of one
 message hold 6000 characters together, and a message holds at most 10 embeds. The
-first line of a reply (the pick, or the question) becomes the title; the rest is cut
-at line breaks into descriptions. The core writes plain text, so every markdown
+reply's title (the pick, the question, the card's name) becomes the embed's title; the
+rest is cut at line breaks into descriptions. The core writes plain text, so every markdown
 character in it is escaped: a model called ``my_model*2`` is shown, not formatted.
 """
 
@@ -29,7 +29,7 @@ EMPTY = "…"
 
 def messages(reply: Reply, footer: str | None = None) -> list[list[discord.Embed]]:
     """The reply as messages of embeds, each message within the limits; ``footer`` goes on the last."""
-    title, body = _title_and_body(reply.text)
+    title, body = _title_and_body(reply)
     colour = COLOURS.get(reply.kind, COLOURS["info"])
     chunks = split(escape(body), DESCRIPTION) if body.strip() else []
     embeds = [discord.Embed(title=title, description=chunks[0] if chunks else None, colour=colour)]
@@ -41,12 +41,12 @@ def messages(reply: Reply, footer: str | None = None) -> list[list[discord.Embed
     return pack(embeds)
 
 
-def _title_and_body(text: str) -> tuple[str | None, str]:
-    first, _, rest = text.strip("\n").partition("\n")
-    title = escape(first.strip())
+def _title_and_body(reply: Reply) -> tuple[str | None, str]:
+    """The embed title and the text under it; a title too long for an embed stays in the text."""
+    title = escape(reply.title.strip()) if reply.title else ""
     if not title or len(title) > TITLE:
-        return None, text
-    return title, rest
+        return None, reply.text
+    return title, reply.body()
 
 
 def escape(text: str) -> str:

@@ -1,7 +1,9 @@
 """Replies as Telegram messages: HTML with every dynamic value escaped, split under 4096.
 
-The dialog core writes plain text; we escape all of it (so "<script>" or "a<b" in a
-model name can never break the markup) and only add our own tags around headings.
+The dialog core writes plain text in parts (``bot.dialog.reply``); we escape all of it
+(so "<script>" or "a<b" in a model name can never break the markup) and only add our
+own tags: the reply's title and its section headings are bold. A plain reply (no
+parts) is escaped and nothing more.
 Quick replies become an inline keyboard whose callback_data is the button payload
 (ASCII, ≤ 64 bytes by construction in ``bot.dialog.reply``).
 """
@@ -14,18 +16,43 @@ from functools import lru_cache
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import textsplit
-from bot.dialog import Button
+from bot.dialog import Button, Reply
 
 MAX_MESSAGE = 4096
+MAX_INLINE_TITLE, MAX_INLINE_DESCRIPTION = 256, 512
 BUTTONS_PER_ROW = 3
+INLINE_FALLBACK_TITLE = "GPU Advisor"
 
 
-def to_html(text: str) -> str:
-    """Escape everything; make the first line (the pick or the question) bold."""
-    lines = [html.escape(line) for line in text.split("\n")]
-    if lines and lines[0]:
-        lines[0] = f"<b>{lines[0]}</b>"
+def to_html(reply: Reply) -> str:
+    """Escape everything; the title (the pick, the question, the card) and section headings in bold."""
+    if not reply.structured:
+        return html.escape(reply.text)
+    lines = [html.escape(line) for line in reply.lead]
+    if reply.title is not None:
+        lines.append(_bold(reply.title))
+    lines += [html.escape(line) for line in reply.summary]
+    for section in reply.sections:
+        if section.lines:
+            heading = [_bold(section.heading)] if section.heading is not None else []
+            lines += [*heading, *(html.escape(f"{section.bullet} {line}") for line in section.lines)]
+    lines += [html.escape(line) for line in reply.footer]
     return "\n".join(lines)
+
+
+def _bold(text: str) -> str:
+    return f"<b>{html.escape(text)}</b>" if text else ""
+
+
+def inline_title(reply: Reply) -> str:
+    """An inline result's title: the reply's own title (the pick and its price)."""
+    return (reply.title or INLINE_FALLBACK_TITLE)[:MAX_INLINE_TITLE]
+
+
+def inline_description(reply: Reply) -> str:
+    """Under the title: the short answer's first two lines (or what preceded a question)."""
+    lines = [*reply.summary, *reply.lead] if reply.structured else [reply.text]
+    return " · ".join(lines[:2])[:MAX_INLINE_DESCRIPTION]
 
 
 def split(text: str, limit: int = MAX_MESSAGE) -> list[str]:

@@ -12,7 +12,7 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
-from bot.dialog.reply import MAX_PAYLOAD_BYTES, Button
+from bot.dialog.reply import MAX_PAYLOAD_BYTES, Button, ChartKind, Section
 from engine.results import Option, Plan
 
 SESSION_ID = r"^[A-Za-z0-9_-]{16,64}$"
@@ -48,6 +48,8 @@ class WebPlan(Plan):
 
 
 class ChatResponse(BaseModel):
+    """One reply: ``text`` is all of it as plain lines; the parts below are the same words as a card."""
+
     session_id: str
     kind: str
     text: str
@@ -55,6 +57,12 @@ class ChatResponse(BaseModel):
     lang: str
     requirements: dict[str, Any]
     plan: WebPlan | None
+    lead: list[str] = Field(default_factory=list, description="lines before the title (what was understood)")
+    title: str | None = Field(None, description="the pick and its price, the question, or the card's name")
+    summary: list[str] = Field(default_factory=list, description="the short answer under the title")
+    sections: list[Section] = Field(default_factory=list, description="details: reasoning, pitfalls…")
+    footer: list[str] = Field(default_factory=list, description="lines after the details (hints)")
+    chart: ChartKind | None = Field(None, description="a chart of the plan can be drawn (its kind)")
 
 
 class AnalyzeRequest(BaseModel):

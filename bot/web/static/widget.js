@@ -170,6 +170,30 @@
       return node;
     }
 
+    // A reply's title (the pick, the question) and its section headings are bold; the rest is
+    // the reply's own lines. A reply without parts is shown as its plain text.
+    function sayReply(data) {
+      if (!data.title) return say("bot", data.text);
+      const node = say("bot", "");
+      const add = (lines, tag) => {
+        for (const line of lines) {
+          if (node.childNodes.length) node.append("\n");
+          node.appendChild(tag ? el(tag, "", line) : document.createTextNode(line));
+        }
+      };
+      add(data.lead || []);
+      add([data.title], "strong");
+      add(data.summary || []);
+      for (const section of data.sections || []) {
+        if (!section.lines || !section.lines.length) continue;
+        if (section.heading) add([section.heading], "strong");
+        add(section.lines.map((line) => section.bullet + " " + line));
+      }
+      add(data.footer || []);
+      ui.log.scrollTop = node.offsetTop - 8;
+      return node;
+    }
+
     function offerLink(plan) {
       const pick = plan && plan.recommendation;
       const href = pick && pick.order_url ? safeUrl(pick.order_url) : null;
@@ -214,7 +238,7 @@
         if (response.ok && data) {
           session = data.session_id;
           remember(session);
-          say("bot", data.text);
+          sayReply(data);
           offerLink(data.plan);
           buttons(data.buttons);
         } else if (response.status === 422 && data && data.error && data.error.field === "session_id") {
