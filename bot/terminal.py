@@ -1,12 +1,14 @@
 """The terminal surface: an interactive chat, a line-per-message script mode, and one-shot asks.
 
-An adapter only: it reads lines, hands them to the dialog core, prints replies and
-stores state after every turn. In interactive mode a number presses the matching
-quick-reply button; in script mode a line ``button:<payload>`` does.
+An adapter only: it reads lines, hands each to the one turn every surface takes
+(``bot.turn.Turn``, run in this process: state, dialog, save, plan log) and prints the
+reply. In interactive mode a number presses the matching quick-reply button; in script
+mode a line ``button:<payload>`` does.
 """
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import getpass
 import json
@@ -19,6 +21,7 @@ from bot.dialog import ConversationState, Dialog, Reply
 
 if TYPE_CHECKING:  # `gpu-advisor ask` keeps no state: it should not load sqlite-utils (and numpy)
     from bot.store import Store
+    from bot.turn import Turn
 
 PLATFORM = "terminal"
 BUTTON_PREFIX = "button:"
@@ -45,29 +48,41 @@ def reply_json(reply: Reply) -> dict[str, Any]:
 
 
 class Session:
-    """One terminal user's conversation, persisted through ``store``."""
+    """One terminal user's conversation, persisted through ``store``; its turns run in this process."""
 
     def __init__(self, dialog: Dialog, store: Store, user: str, chat: str = "local") -> None:
-        self.dialog, self.store, self.user, self.chat = dialog, store, user, chat
+        from bot.turn import Conversations, Turn
+
+        self.user, self.chat = user, chat
+        self.turn: Turn = Turn(Conversations(dialog, store, PLATFORM))
+        self._loop = asyncio.Runner()  # one loop for the session: the turn's locks live on it
 
     def send(self, line: str, lang: str | None = None) -> Reply:
-        state = self.store.load(PLATFORM, self.chat, self.user)
-        if lang and not state.lang_locked:
-            state = state.model_copy(update={"lang": lang})
+        """One turn; ``lang`` is the client's language, taken by a first conversation."""
+        from bot.turn_calls import Chat
+
+        chat = Chat(self.chat, self.user, lang)
         if line.startswith(BUTTON_PREFIX):
-            reply, state = self.dialog.press(state, line[len(BUTTON_PREFIX) :].strip())
+            taking = self.turn.take(chat, button=line[len(BUTTON_PREFIX) :].strip(), keep_plan=True)
         else:
-            reply, state = self.dialog.handle(state, line)
-        self.store.save(PLATFORM, self.chat, self.user, state)
-        if reply.kind == "answer" and reply.plan is not None and not line.startswith("/"):
-            self.store.log_plan(PLATFORM, reply.plan)
-        return reply
+            taking = self.turn.take(chat, line, keep_plan=True)
+        turned = self._loop.run(taking)
+        assert turned is not None  # a terminal line has no update id to be redelivered
+        return turned.reply
 
     def state(self) -> ConversationState:
-        return self.store.load(PLATFORM, self.chat, self.user)
+        return self.turn.local.store.load(PLATFORM, self.chat, self.user)
+
+    def close(self) -> None:
+        self._loop.close()
 
 
 def run_script(session: Session, lines: IO[str], out: IO[str]) -> int:
+    with contextlib.closing(session):
+        return _script(session, lines, out)
+
+
+def _script(session: Session, lines: IO[str], out: IO[str]) -> int:
     for raw in lines:
         line = raw.rstrip("\n")
         if not line.strip():
@@ -89,7 +104,11 @@ def run_interactive(session: Session) -> int:
     """A readline chat; a bare number presses that button, Ctrl-D or /quit leaves."""
     with contextlib.suppress(ImportError):
         import readline  # noqa: F401  (line editing and history for input())
-    colour = sys.stdout.isatty() and os.environ.get("NO_COLOR") is None
+    with contextlib.closing(session):
+        return _chat(session, sys.stdout.isatty() and os.environ.get("NO_COLOR") is None)
+
+
+def _chat(session: Session, colour: bool) -> int:
     last = session.send("/start")
     _show(last, colour)
     while True:

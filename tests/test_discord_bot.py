@@ -78,6 +78,7 @@ async def running(
         guild_id=int(fake.guild_id) if guild_sync else None,
         guild_ready_timeout=0.05,
         messages_per_minute=per_minute,
+        workers=0,
     )
     store = Store(tmp_path / "discord.db")
     bot = build_bot(config, dialog=dialog, store=store)

@@ -21,10 +21,13 @@ from discord.ext import commands
 import knowledge
 from bot.dialog import Dialog
 from bot.discord import translate as tr
-from bot.discord.conversation import Conversations
+from bot.discord.conversation import PLATFORM, Conversations
 from bot.discord.views import PayloadButton
+from bot.execution import auto_workers
 from bot.ratelimit import RateLimiter
 from bot.store import Store
+from bot.turn import Conversations as Host
+from bot.turn import Turn, executor_for
 from bot.understand import MAX_INPUT_CHARS
 
 log = logging.getLogger(__name__)
@@ -42,6 +45,9 @@ class DiscordConfig:
     sync: bool = True
     messages_per_minute: int = 20
     guild_ready_timeout: float = 2.0
+    # Turn worker processes (bot.execution), each turn within the deadline; None: one per spare
+    # CPU (1 to 4). 0 runs turns on the event loop without a deadline (tests).
+    workers: int | None = None
 
 
 class GpuAdvisorBot(commands.Bot):
@@ -58,6 +64,7 @@ class GpuAdvisorBot(commands.Bot):
         self.conversations = conversations
 
     async def setup_hook(self) -> None:
+        await self.conversations.turn.executor.initialize(wait=False)  # turns run here until then
         self.tree.error(self.report_command_error)
         await self.tree.set_translator(tr.LocaleTranslator())
         await self.add_cog(AdvisorCog(self.conversations))
@@ -72,6 +79,11 @@ class GpuAdvisorBot(commands.Bot):
         guild = discord.Object(id=self.config.guild_id)
         self.tree.copy_global_to(guild=guild)
         return await self.tree.sync(guild=guild)
+
+    async def close(self) -> None:
+        """Disconnect, then let the turn workers go once they have answered."""
+        await super().close()
+        await self.conversations.turn.executor.shutdown()
 
     async def on_press(self, interaction: Interaction, payload: str) -> None:
         await self.conversations.press(interaction, payload)
@@ -94,12 +106,10 @@ class GpuAdvisorBot(commands.Bot):
 def build_bot(
     config: DiscordConfig, dialog: Dialog | None = None, store: Store | None = None
 ) -> GpuAdvisorBot:
-    conversations = Conversations(
-        dialog or Dialog(knowledge.load(config.catalog)),
-        store or Store(config.db_path),
-        RateLimiter(config.messages_per_minute),
-    )
-    return GpuAdvisorBot(config, conversations)
+    host = Host(dialog or Dialog(knowledge.load(config.catalog)), store or Store(config.db_path), PLATFORM)
+    workers = auto_workers() if config.workers is None else config.workers
+    turn = Turn(host, executor_for(host, workers, config.catalog), RateLimiter(config.messages_per_minute))
+    return GpuAdvisorBot(config, Conversations(turn))
 
 
 class AdvisorCog(commands.Cog):

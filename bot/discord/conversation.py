@@ -2,8 +2,9 @@
 
 Discord wants every interaction acknowledged within 3 seconds, so each turn defers
 first (a "thinking…" message for commands, a silent update for a quick reply that
-replaces its question) and only then loads the state, runs the dialog core in a worker
-thread and edits the acknowledgement into the answer; what does not fit one message
+replaces its question) and only then takes the one turn every surface takes
+(``bot.turn.Turn``: rate limit, dialog, save, plan log, wherever its executor runs it)
+and edits the acknowledgement into the answer; what does not fit one message
 follows as follow-ups. In a server replies are ephemeral (only the asker sees them) and
 answers carry a "share" button that posts them publicly; in DMs nothing is ephemeral.
 
@@ -14,7 +15,6 @@ language, and their stored state stays as it was before the failed turn.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -22,26 +22,25 @@ from typing import Any
 import discord
 
 import locales
-from bot.dialog import ConversationState, Dialog, Reply
+from bot.dialog import Reply
 from bot.dialog.state import Lang
 from bot.discord import render
 from bot.discord.views import SHARE, quick_replies
-from bot.ratelimit import ConversationLocks, RateLimiter
-from bot.store import Store
+from bot.turn import Turn
+from bot.turn_calls import Chat
+from bot.turn_calls import Lang as LangOf
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
 Interaction = discord.Interaction[Any]
-Step = Callable[[ConversationState], tuple[Reply, ConversationState]]
 SHARED_COMMANDS = ("/why", "/cost")
 
 
 class Conversations:
-    """Everyone's conversations with the bot; holds the core, the store and the fairness limits."""
+    """Everyone's conversations with the bot: interactions in, the one turn, embeds out."""
 
-    def __init__(self, dialog: Dialog, store: Store, limiter: RateLimiter) -> None:
-        self.dialog, self.store, self.limiter = dialog, store, limiter
-        self.locks = ConversationLocks()
+    def __init__(self, turn: Turn) -> None:
+        self.turn = turn
 
     # --- entry points ---------------------------------------------------------------
     async def command(self, interaction: Interaction, text: str) -> None:
@@ -91,56 +90,34 @@ class Conversations:
             await self.apologise(interaction)
 
     def _turn_for(self, text: str, pressed: bool = False) -> Callable[[Interaction], Awaitable[None]]:
-        def step(state: ConversationState) -> tuple[Reply, ConversationState]:
-            return self.dialog.press(state, text) if pressed else self.dialog.handle(state, text)
-
         async def work(interaction: Interaction) -> None:
-            reply = await self._turn(interaction, step)
-            share = None if is_private(interaction) else share_command(text, reply)
-            await deliver(interaction, reply, ephemeral=not is_private(interaction), share=share)
+            chat = chat_of(interaction)
+            turned = await self.turn.take(chat, None if pressed else text, text if pressed else None)
+            assert turned is not None  # interactions carry no update id to be redelivered
+            share = None if is_private(interaction) else share_command(text, turned.reply)
+            await deliver(interaction, turned.reply, ephemeral=not is_private(interaction), share=share)
 
         return work
-
-    async def _turn(self, interaction: Interaction, step: Step) -> Reply:
-        """Load, run the core off the event loop, save; one turn at a time per conversation."""
-        key = conversation_key(interaction)
-        async with self.locks.hold(key):
-            state = self.load(interaction)
-            if not self.limiter.allow(key):
-                return self.dialog.say(state, "info", "dialog.slow_down")
-            reply, new = await asyncio.to_thread(step, state)
-            self.store.save(PLATFORM, key[0], key[1], new)
-            if reply.kind == "answer" and reply.plan is not None:
-                self.store.log_plan(PLATFORM, reply.plan)
-            return reply
 
     def _share(self, payload: str) -> Callable[[Interaction], Awaitable[None]]:
         """Replay the command behind an answer publicly, signed; a replay changes no state."""
         command = payload[len(SHARE) :]
 
         async def work(interaction: Interaction) -> None:
-            state = self.load(interaction)
-            reply, _ = await asyncio.to_thread(self.dialog.handle, state, command)
+            turned = await self.turn.take(chat_of(interaction), command, save=False)
+            assert turned is not None
             # No buttons in public: another member's click would act on their own conversation.
-            reply = reply.model_copy(update={"buttons": []})
-            footer = locales.t(state.lang, "discord.shared_by", name=interaction.user.display_name)
+            reply = turned.reply.model_copy(update={"buttons": []})
+            footer = locales.t(reply.lang, "discord.shared_by", name=interaction.user.display_name)
             await deliver(interaction, reply, ephemeral=False, footer=footer)
 
         return work
 
-    # --- state and apologies ----------------------------------------------------------
-    def load(self, interaction: Interaction) -> ConversationState:
-        """The stored state; a fresh conversation speaks the language of the user's client."""
-        channel, user = conversation_key(interaction)
-        state = self.store.load(PLATFORM, channel, user)
-        if state.turns == 0 and not state.lang_locked:
-            state = state.model_copy(update={"lang": lang_of(interaction.locale)})
-        return state
-
+    # --- apologies ----------------------------------------------------------------------
     async def apologise(self, interaction: Interaction) -> None:
         """Say sorry in the user's language; if even that fails, the log already has the error."""
         try:
-            lang = self.load(interaction).lang
+            lang = await self.turn.ask(LangOf(chat_of(interaction))) or lang_of(interaction.locale)
         except Exception:
             lang = lang_of(interaction.locale)
         embed = discord.Embed(
@@ -187,8 +164,9 @@ def share_command(invoked: str, reply: Reply) -> str | None:
     return None
 
 
-def conversation_key(interaction: Interaction) -> tuple[int, int]:
-    return interaction.channel_id or 0, interaction.user.id
+def chat_of(interaction: Interaction) -> Chat:
+    """State is per (channel, user); a first conversation speaks the client's language."""
+    return Chat(interaction.channel_id or 0, interaction.user.id, interaction.locale.value)
 
 
 def is_private(interaction: Interaction) -> bool:

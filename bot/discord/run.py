@@ -81,4 +81,4 @@ async def serve(config: DiscordConfig) -> None:
         async with bot:
             await bot.start(config.token)
     finally:
-        bot.conversations.store.close()
+        bot.conversations.turn.local.store.close()
