@@ -26,10 +26,10 @@ from collections.abc import Callable
 from typing import Any
 
 import knowledge
-from bot.web.catalog import with_catalog
 from engine.recommend import recommend
 from engine.specs import Catalog, Knowledge
 from engine.workload import Workload
+from knowledge.catalogs import with_catalog
 
 TARGET_MS = 50.0
 SIZES = (10, 100, 1_000, 10_000)

@@ -60,34 +60,31 @@ def _read_input(source: str) -> str:
 
 def _engine_command(name: str) -> Callable[[argparse.Namespace], int]:
     def command(args: argparse.Namespace) -> int:
-        import json
-
         import knowledge
-        from bot.contract import ContractError, dump, engine_payload, parse_workload
+        from bot.contract import dump, parse_workload
+        from bot.errors import InputError, error_body, refusal
         from engine.errors import EngineError
 
         run: Callable[..., Any] = getattr(importlib.import_module(f"engine.{name}"), name)
         try:
-            text = _read_input(args.json)
-            workload = parse_workload(text)
-            kb = knowledge.load(args.catalog)
-            result = run(workload, kb)
+            workload = parse_workload(_read_input(args.json))
+            result = run(workload, knowledge.load(args.catalog))
         except OSError as exc:
-            print(json.dumps({"error": {"code": "unreadable_input", "field": None, "message": str(exc)}}))
-            return EXIT_BAD_INPUT
-        except ContractError as exc:
-            print(json.dumps(exc.payload, ensure_ascii=False, indent=2))
-            return EXIT_BAD_INPUT
-        except EngineError as exc:
-            print(json.dumps(engine_payload(exc), ensure_ascii=False, indent=2))
-            return EXIT_BAD_INPUT
-        except knowledge.KnowledgeError as exc:
-            print(json.dumps({"error": {"code": "bad_catalog", "field": "catalog", "message": str(exc)}}))
-            return EXIT_BAD_INPUT
+            return _refuse(error_body("unreadable_input", str(exc)))
+        except (InputError, EngineError, knowledge.KnowledgeError) as exc:
+            return _refuse(refusal(exc))
         print(dump(result))
         return 0
 
     return command
+
+
+def _refuse(payload: dict[str, Any]) -> int:
+    """Bad input: the JSON error body (``bot.errors``) on stdout, exit status 2."""
+    import json
+
+    print(json.dumps(payload, ensure_ascii=False, indent=2))
+    return EXIT_BAD_INPUT
 
 
 def _chat(args: argparse.Namespace) -> int:
@@ -116,19 +113,20 @@ def _ask(args: argparse.Namespace) -> int:
 
 def _analyze(args: argparse.Namespace) -> int:
     """``gpu-advisor analyze [--json] FILE|-``: a configuration sheet's verdict."""
-    import json
-
     import knowledge
     from bot.dialog.sheet_render import analysis_text
+    from bot.errors import error_body
     from bot.understand.normalize import language_of
     from engine.sheet import analyze
 
     try:
         text = _read_input(args.sheet)
+        kb = knowledge.load(args.catalog)
     except (OSError, UnicodeDecodeError) as exc:
-        print(json.dumps({"error": {"code": "unreadable_input", "field": "sheet", "message": str(exc)}}))
-        return EXIT_BAD_INPUT
-    result = analyze(text, knowledge.load(args.catalog))
+        return _refuse(error_body("unreadable_input", str(exc), "sheet"))
+    except knowledge.KnowledgeError as exc:
+        return _refuse(exc.payload)
+    result = analyze(text, kb)
     if args.json:
         print(result.model_dump_json(indent=2))
     else:
@@ -232,7 +230,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         # The reader went away (`gpu-advisor ask … | head`): not an error of ours.
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
-    except Exception:
+    except Exception as exc:
+        from knowledge.reading import KnowledgeError
+
+        if isinstance(exc, KnowledgeError):  # a bad --catalog for chat or ask: the operator's input
+            return _refuse(exc.payload)
         log.exception("unexpected failure in %s", args.command)
         print('{"error": {"code": "internal", "field": null, "message": "internal error; see the log"}}')
         return 1

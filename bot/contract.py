@@ -1,26 +1,23 @@
 """The public JSON contract's edges: parse a Workload, report errors that name a field.
 
-Shared by the CLI (and later the HTTP API) so that every surface rejects bad input the
-same way: a JSON error object naming each offending field, never a traceback.
+Shared by the CLI and the HTTP API so that every surface rejects bad input the same
+way: the JSON error object of ``bot.errors`` naming each offending field, never a
+traceback. Quantity fields may be numbers in the unit their name says or text with a
+unit (``"context_len": "128k tokens"``, ``"duration_hours": "3 days"``,
+``"budget": "3 USD/hour"``), parsed in ``engine.workload`` through ``engine.units``.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
 
-from engine.errors import EngineError
+from bot.errors import InputError, engine_payload, error_body, read_json_object
 from engine.workload import MODEL_LEVEL_ERROR_FIELDS, Workload
 
-
-class ContractError(Exception):
-    """Input that does not satisfy the contract; ``payload`` is the JSON error body."""
-
-    def __init__(self, payload: dict[str, Any]) -> None:
-        super().__init__(payload.get("error", {}).get("message", "invalid input"))
-        self.payload = payload
+ContractError = InputError  # the name the surfaces catch
+__all__ = ["ContractError", "dump", "engine_payload", "parse_workload", "validation_payload"]
 
 
 def _field_of(err: Any) -> str:
@@ -36,44 +33,16 @@ def validation_payload(exc: ValidationError) -> dict[str, Any]:
         for e in exc.errors(include_url=False, include_context=False, include_input=False)
     ]
     first = errors[0] if errors else {"field": "", "message": "invalid input"}
-    return {
-        "error": {
-            "code": "invalid_input",
-            "field": first["field"],
-            "message": first["message"],
-            "errors": errors,
-        }
-    }
-
-
-def engine_payload(exc: EngineError) -> dict[str, Any]:
-    values = {k: v for k, v in exc.values.items() if isinstance(v, str | int | float)}
-    message = f"{exc.code.replace('_', ' ')}: {values.get('name', '')}".strip(": ")
-    return {"error": {"code": exc.code, "field": exc.field, "message": message, "values": values}}
+    return error_body("invalid_input", first["message"], first["field"], errors=errors)
 
 
 def parse_workload(text: str) -> Workload:
     """Strictly parse a Workload from JSON text (no silent "4096" → 4096 coercion)."""
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise ContractError(
-            {
-                "error": {
-                    "code": "invalid_json",
-                    "field": None,
-                    "message": f"not valid JSON: {exc.msg} at line {exc.lineno}",
-                }
-            }
-        ) from exc
-    if not isinstance(data, dict):
-        raise ContractError(
-            {"error": {"code": "invalid_json", "field": None, "message": "expected a JSON object"}}
-        )
+    data = read_json_object(text)
     try:
         return Workload.model_validate(data, strict=True)
     except ValidationError as exc:
-        raise ContractError(validation_payload(exc)) from exc
+        raise InputError.of(validation_payload(exc)) from exc
 
 
 def dump(model: BaseModel) -> str:

@@ -84,6 +84,14 @@ def split(text: str) -> tuple[float, str]:
     return float(number) * _COUNT.get(count or "", 1.0), unit
 
 
+def split_or_none(text: str) -> tuple[float | None, str]:
+    """``split`` that answers ``(None, "")`` for text that does not start with a number."""
+    try:
+        return split(text)
+    except ValueError:
+        return None, ""
+
+
 def magnitude(text: str, unit: str) -> float:
     """The magnitude of quantity ``text`` in ``unit``; a ``ValueError`` names what is wrong."""
     number, spelled = split(text)
@@ -111,8 +119,13 @@ def _through_pint(number: float, spelled: str, unit: str, text: str) -> float:
 
 
 def _coerce(value: Any, unit: str) -> Any:
-    """Text becomes the canonical magnitude (an int when whole); anything else passes on unchanged."""
-    if not isinstance(value, str):
+    """Text with a unit becomes the canonical magnitude (an int when whole).
+
+    Anything else passes on unchanged for the field's own type to judge: a number, and
+    text without a unit — a CSV cell ``"720"`` (read as a number in lax validation) or a
+    JSON string ``"4096"`` (refused by the contract's strict validation, as before).
+    """
+    if not isinstance(value, str) or not split_or_none(value)[1]:
         return value
     result = magnitude(value, unit)
     return int(result) if result.is_integer() else result

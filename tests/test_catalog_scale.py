@@ -7,7 +7,6 @@ from typing import Any
 import pytest
 
 from bench.catalog_bench import generated_offers
-from bot.web.catalog import parse_upload, with_catalog
 from engine import estimate as estimate_module
 from engine import training_search
 from engine.architecture import resolve
@@ -18,6 +17,7 @@ from engine.estimate import estimate
 from engine.recommend import recommend
 from engine.specs import Catalog, Knowledge, Offer
 from engine.workload import Workload
+from knowledge.catalogs import parse_upload, with_catalog
 
 
 def offer(id_: str, **kw: Any) -> Offer:

@@ -21,9 +21,8 @@ from bot.web.schemas import (
     ChatRequest,
     ChatResponse,
     ErrorResponse,
-    WebPlan,
 )
-from engine.results import Estimate
+from engine.results import Estimate, Plan
 from engine.sheet.models import SheetAnalysis
 from engine.specs import Catalog
 from engine.workload import Workload
@@ -36,7 +35,7 @@ MODELS: tuple[tuple[type[BaseModel], Mode], ...] = (
     (AnalyzeRequest, "validation"),
     (ChatResponse, "serialization"),
     (Estimate, "serialization"),
-    (WebPlan, "serialization"),
+    (Plan, "serialization"),
     (SheetAnalysis, "serialization"),
     (Catalog, "serialization"),
     (CatalogUploaded, "serialization"),
@@ -94,7 +93,7 @@ def document() -> dict[str, Any]:
                 )
             },
             "/api/recommend": {
-                "post": _operation("The catalog pick", _json(ref[Workload]), _json(ref[WebPlan]), posted, err)
+                "post": _operation("The catalog pick", _json(ref[Workload]), _json(ref[Plan]), posted, err)
             },
             "/api/analyze": {
                 "post": _operation(

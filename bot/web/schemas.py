@@ -1,8 +1,8 @@
 """The web API's own request and response bodies; the OpenAPI document is built from these.
 
-Workload, Estimate, Catalog and SheetAnalysis are the engine's models, reused as they
-are. ``WebPlan`` is the engine's Plan with each option's ``order_url`` (where the
-rental site takes the order) filled in from the active catalog.
+Workload, Estimate, Plan, Catalog and SheetAnalysis are the engine's models, reused as
+they are (each plan option carries its offer's ``order_url``, where the rental site takes
+the order). Error bodies are ``bot.errors.ErrorResponse``, the CLI's own.
 """
 
 from __future__ import annotations
@@ -13,7 +13,10 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from pydantic_core import PydanticCustomError
 
 from bot.dialog.reply import MAX_PAYLOAD_BYTES, Button, ChartKind, Section
-from engine.results import Option, Plan
+from bot.errors import ErrorResponse
+from engine.results import Plan
+
+__all__ = ["AnalyzeRequest", "CatalogUploaded", "ChatRequest", "ChatResponse", "ErrorResponse"]
 
 SESSION_ID = r"^[A-Za-z0-9_-]{16,64}$"
 
@@ -35,18 +38,6 @@ class ChatRequest(BaseModel):
         return self
 
 
-class WebOption(Option):
-    order_url: str | None = Field(None, description="the operator's order page for this offer")
-
-
-class WebPlan(Plan):
-    recommendation: WebOption | None
-    serving: WebOption | None = None
-    # Read-only output: narrowing the element type is safe though mypy sees list as invariant.
-    alternatives: list[WebOption] = Field(default_factory=list)  # type: ignore[assignment]
-    requested: WebOption | None = None
-
-
 class ChatResponse(BaseModel):
     """One reply: ``text`` is all of it as plain lines; the parts below are the same words as a card."""
 
@@ -56,7 +47,7 @@ class ChatResponse(BaseModel):
     buttons: list[Button]
     lang: str
     requirements: dict[str, Any]
-    plan: WebPlan | None
+    plan: Plan | None
     lead: list[str] = Field(default_factory=list, description="lines before the title (what was understood)")
     title: str | None = Field(None, description="the pick and its price, the question, or the card's name")
     summary: list[str] = Field(default_factory=list, description="the short answer under the title")
@@ -69,26 +60,6 @@ class AnalyzeRequest(BaseModel):
     model_config = ConfigDict(extra="forbid")
 
     text: str = Field(description="a server configuration sheet, as pasted")
-
-
-class FieldError(BaseModel):
-    field: str
-    type: str
-    message: str
-
-
-class ErrorDetail(BaseModel):
-    code: str
-    field: str | None
-    message: str
-    errors: list[FieldError] | None = None
-    values: dict[str, Any] | None = None
-    row: int | None = Field(None, description="1-based offer row of a rejected catalog")
-    retry_after: int | None = None
-
-
-class ErrorResponse(BaseModel):
-    error: ErrorDetail
 
 
 class CatalogUploaded(BaseModel):
