@@ -1,4 +1,4 @@
-"""Conversation turns in worker processes: same answers as on the loop, state in the shared store."""
+"""The one turn in worker processes: same answers as in this process, state in the shared store."""
 
 from __future__ import annotations
 
@@ -13,9 +13,10 @@ import pytest
 
 import knowledge
 import locales
-from bot.dialog import ConversationState, Dialog
+from bot.dialog import ConversationState, Dialog, Reply
 from bot.store import Store
-from bot.turns import STORAGE_ERRORS, Chat, Conversations, TurnRefused, Turns
+from bot.turn import STORAGE_ERRORS, Conversations, Turn, executor_for
+from bot.turn_calls import Chat, FirstTime, Known
 from tests.fakes.slow_dialog import STALL, SlowDialog
 
 SCRIPT = ("部署 13B 模型", "并发 8", "7×24", "/why", "/cost", "其实是70B")
@@ -26,22 +27,31 @@ def conversations(db: Path) -> Conversations:
     return Conversations(DIALOG, Store(db), "telegram")
 
 
+def pool(host: Conversations, deadline_s: float | None = None) -> Turn:
+    return Turn(host, executor_for(host, 1, deadline_s=deadline_s))
+
+
+async def reply_to(
+    turn: Turn, chat: Chat, text: str | None = None, button: str | None = None
+) -> Reply | None:
+    turned = await turn.take(chat, text, button)
+    return None if turned is None else turned.reply
+
+
 @pytest.fixture
-async def pooled(tmp_path: Path) -> AsyncIterator[Turns]:
-    turns = Turns(conversations(tmp_path / "pooled.db"), workers=1)
-    await turns.start()
-    try:
-        yield turns
-    finally:
-        await turns.stop()
+async def pooled(tmp_path: Path) -> AsyncIterator[Turn]:
+    turn = pool(conversations(tmp_path / "pooled.db"))
+    async with turn.executor:
+        yield turn
 
 
-async def test_turns_in_a_worker_read_like_turns_on_the_loop(pooled: Turns, tmp_path: Path) -> None:
-    assert pooled.pooled
-    here = Turns(conversations(tmp_path / "here.db"))
+async def test_turns_in_a_worker_read_like_turns_on_the_loop(pooled: Turn, tmp_path: Path) -> None:
+    assert pooled.executor.pooled
+    here = Turn(conversations(tmp_path / "here.db"))
     chat = Chat(5, 5, "zh")
     for text in SCRIPT:
-        there, local = await pooled.text(chat, text), await here.text(chat, text)
+        there, local = await reply_to(pooled, chat, text), await reply_to(here, chat, text)
+        assert there is not None and local is not None
         assert (there.kind, there.text, there.buttons) == (local.kind, local.text, local.buttons)
         assert there.plan is None  # the worker logged it; only text and buttons travel back
     # What the worker saved is what this process reads from the shared database.
@@ -49,83 +59,79 @@ async def test_turns_in_a_worker_read_like_turns_on_the_loop(pooled: Turns, tmp_
     assert pooled.local.store.stats()["plans"] == here.local.store.stats()["plans"] > 0
 
 
-async def test_a_redelivered_update_is_answered_once_and_its_turn_applied_once(pooled: Turns) -> None:
+async def test_a_redelivered_update_is_answered_once_and_its_turn_applied_once(pooled: Turn) -> None:
     chat = Chat(8, 8, "zh", update_id=41)
-    assert await pooled.text(chat, "部署 13B 模型") is not None
-    assert await pooled.text(chat, "部署 13B 模型") is None
+    assert await pooled.take(chat, "部署 13B 模型") is not None
+    assert await pooled.take(chat, "部署 13B 模型") is None
     assert pooled.local.load(chat).turns == 1
     assert pooled.local.store.first_time("telegram", 41) is False  # recorded in the shared store
     # Updates that run no turn (inline queries, say) are checked on their own.
-    assert await pooled.first_time(42) is True
-    assert await pooled.first_time(42) is False
+    assert await pooled.ask(FirstTime(42)) is True
+    assert await pooled.ask(FirstTime(42)) is False
 
 
-async def test_a_killed_worker_costs_no_answer_and_is_replaced(pooled: Turns) -> None:
+async def test_a_killed_worker_costs_no_answer_and_is_replaced(pooled: Turn) -> None:
     chat = Chat(6, 6, "en")
-    await pooled.text(chat, "serve a 7B model")
-    (victim,) = pooled.pids
+    await pooled.take(chat, "serve a 7B model")
+    (victim,) = pooled.executor.pids
     os.kill(victim, signal.SIGKILL)
-    reply = await pooled.text(chat, "10 concurrent users")  # answered by the replacement
-    assert reply.kind in ("question", "answer") and reply.text
+    reply = await reply_to(pooled, chat, "10 concurrent users")  # answered by the replacement
+    assert reply is not None and reply.kind in ("question", "answer") and reply.text
     for _ in range(100):
-        if pooled.pooled:
+        if pooled.executor.pooled:
             break
         await asyncio.sleep(0.1)
-    assert pooled.pooled and pooled.pids != [victim]
+    assert pooled.executor.pooled and pooled.executor.pids != [victim]
     assert pooled.local.load(chat).turns == 2  # both turns were saved exactly once
 
 
-async def test_restart_brings_up_fresh_workers(pooled: Turns) -> None:
+async def test_restart_brings_up_fresh_workers(pooled: Turn) -> None:
     """A catalog reload restarts the workers; turns run here until the new ones are up."""
-    before = pooled.pids
-    await pooled.restart()
-    await pooled.start()  # wait for them
-    assert pooled.pooled and len(pooled.pids) == 1 and pooled.pids != before
+    before = pooled.executor.pids
+    await pooled.executor.restart()
+    await pooled.executor.initialize()  # wait for them
+    assert pooled.executor.pooled and len(pooled.executor.pids) == 1 and pooled.executor.pids != before
 
 
 async def test_without_workers_turns_run_in_this_process(tmp_path: Path) -> None:
-    turns = Turns(conversations(tmp_path / "s.db"), workers=0)
-    await turns.start()
-    assert not turns.pooled and turns.pids == []
-    reply = await turns.text(Chat(1, 1, "zh"), "部署 13B 模型")
-    assert reply.kind == "question"
-    await turns.stop()
+    host = conversations(tmp_path / "s.db")
+    turn = Turn(host, executor_for(host, 0))
+    async with turn.executor:
+        assert not turn.executor.pooled and turn.executor.pids == []
+        reply = await reply_to(turn, Chat(1, 1, "zh"), "部署 13B 模型")
+    assert reply is not None and reply.kind == "question"
 
 
 # --- deadlines and a store that cannot be written -------------------------------------
 @pytest.fixture
-async def stalling(tmp_path: Path) -> AsyncIterator[Turns]:
-    slow = Conversations(SlowDialog(knowledge.load()), Store(tmp_path / "slow.db"), "telegram")
-    turns = Turns(slow, workers=1, deadline_s=2.0)
-    await turns.start()
-    try:
-        yield turns
-    finally:
-        await turns.stop()
+async def stalling(tmp_path: Path) -> AsyncIterator[Turn]:
+    turn = pool(Conversations(SlowDialog(knowledge.load()), Store(tmp_path / "slow.db"), "telegram"), 2.0)
+    async with turn.executor:
+        yield turn
 
 
-async def test_a_turn_past_its_deadline_is_answered_politely_and_its_worker_replaced(stalling: Turns) -> None:
+async def test_a_turn_past_its_deadline_is_answered_politely_and_its_worker_replaced(stalling: Turn) -> None:
     chat = Chat(9, 9, "en")
-    await stalling.text(chat, "serve a 7B model")
+    await stalling.take(chat, "serve a 7B model")
     before = stalling.local.load(chat)
-    (stuck,) = stalling.pids
-    reply = await stalling.text(chat, f"{STALL}, 10 concurrent users")
-    assert reply is not None and reply.kind == "error"
-    assert reply.text == locales.t("en", "dialog.too_slow")
+    (stuck,) = stalling.executor.pids
+    turned = await stalling.take(chat, f"{STALL}, 10 concurrent users")
+    assert turned is not None and turned.refused == "deadline" and turned.reply.kind == "error"
+    assert turned.reply.text == locales.t("en", "dialog.too_slow")
     assert stalling.local.load(chat) == before  # nothing of the stalled turn was saved
-    after = await stalling.text(chat, "10 concurrent users")  # waits for the replacement worker
+    after = await reply_to(stalling, chat, "10 concurrent users")  # waits for the replacement worker
     assert after is not None and after.kind in ("question", "answer")
-    assert stalling.pids and stalling.pids != [stuck]
+    assert stalling.executor.pids and stalling.executor.pids != [stuck]
     assert stalling.local.load(chat).slots["concurrency"] == 10
     assert stalling.local.load(chat).slots["params_b"] == before.slots["params_b"]
 
 
-async def test_a_deadline_reply_speaks_the_conversations_language(stalling: Turns) -> None:
+async def test_a_deadline_reply_speaks_the_conversations_language(stalling: Turn) -> None:
     chat = Chat(10, 10, "en")
-    await stalling.text(chat, "部署 13B 模型")  # the conversation switched to Chinese
-    reply = await stalling.press(chat, "q:concurrency:0")
+    await stalling.take(chat, "部署 13B 模型")  # the conversation switched to Chinese
+    reply = await reply_to(stalling, chat, button="q:concurrency:0")
     assert reply is not None and reply.lang == "zh"
-    stalled = await stalling.text(chat, STALL)
+    stalled = await reply_to(stalling, chat, STALL)
     assert stalled is not None and stalled.text == locales.t("zh", "dialog.too_slow")
 
 
@@ -147,22 +153,20 @@ def full_disk(store: Store) -> None:
 async def test_a_store_that_cannot_be_written_gets_a_polite_reply_not_a_traceback(
     tmp_path: Path, fault: Callable[[Store], None]
 ) -> None:
-    turns = Turns(conversations(tmp_path / "s.db"), workers=0)
-    fault(turns.local.store)
+    turn = Turn(conversations(tmp_path / "s.db"))
+    fault(turn.local.store)
     chat = Chat(11, 11, "en")  # a new conversation needs a new row
-    reply = await turns.text(chat, "serve a 7B model for 10 concurrent users")
-    assert reply is not None and reply.kind == "error"
-    assert reply.text == locales.t("en", "dialog.storage_unavailable")
-    with pytest.raises(TurnRefused) as refused:
-        await turns.converse(chat, "serve a 7B model for 10 concurrent users")
-    assert refused.value.reason == "storage"
+    turned = await turn.take(chat, "serve a 7B model for 10 concurrent users", keep_plan=True)
+    assert turned is not None and turned.refused == "storage" and turned.reply.kind == "error"
+    assert turned.reply.text == locales.t("en", "dialog.storage_unavailable")
 
 
-async def test_a_worker_that_cannot_write_hands_back_a_polite_storage_reply(pooled: Turns) -> None:
+async def test_a_worker_that_cannot_write_hands_back_a_polite_storage_reply(pooled: Turn) -> None:
     """The worker's write waits out SQLite's busy timeout (5 s) behind a lock held here."""
     chat = Chat(12, 12, "zh")
     store = pooled.local.store
     with store.transaction():
-        reply = await pooled.text(chat, "部署 13B 模型")
-    assert reply is not None and reply.text == locales.t("zh", "dialog.storage_unavailable")
-    assert pooled.pooled and not pooled.local.known(chat)
+        turned = await pooled.take(chat, "部署 13B 模型")
+    assert turned is not None and turned.refused == "storage"
+    assert turned.reply.text == locales.t("zh", "dialog.storage_unavailable")
+    assert pooled.executor.pooled and not Known(chat).run(pooled.local)
