@@ -110,7 +110,9 @@ def counted_params(arch: ModelArch) -> float:
 
 
 def resolve(workload: Workload, models: dict[str, ModelArch]) -> Resolved:
-    """The model's shape: named, or a template scaled to ``params_b`` with overrides applied."""
+    """The model's shape: from a config.json, named, or a template scaled to ``params_b``."""
+    if workload.hf_config is not None:
+        return _from_config(workload.hf_config, workload.model)
     if workload.model is not None:
         arch = find_model(workload.model, models)
         if arch is None:
@@ -118,6 +120,25 @@ def resolve(workload: Workload, models: dict[str, ModelArch]) -> Resolved:
         return Resolved(arch, ())
     assert workload.params_b is not None
     return _from_size(workload)
+
+
+def _from_config(config: dict[str, object], name: str | None) -> Resolved:
+    """The shape a pasted config.json defines, reported so the user sees what was read."""
+    from engine.model_config import arch_from_config  # it counts weights with this module
+
+    arch = arch_from_config(config, name)
+    read = finding(
+        "model_from_config",
+        name=arch.name,
+        params_b=round(arch.params_b, 2),
+        active_params_b=round(arch.active_b, 2),
+        layers=arch.layers,
+        attention=arch.attention,
+        num_experts=arch.num_experts,
+        experts_per_token=arch.experts_per_token,
+        native_dtype=arch.native_dtype,
+    )
+    return Resolved(arch, (read,))
 
 
 def find_model(name: str, models: dict[str, ModelArch]) -> ModelArch | None:
@@ -192,11 +213,12 @@ def lora_trainable_params(arch: ModelArch, rank: int, targets: str = "all_linear
         arch.num_kv_heads * arch.head_dim,
         arch.intermediate_size,
     )
+    per_layer: float
     if targets == "attention":
         per_layer = rank * ((h + q) + (h + kv))
     else:
         attn = rank * ((h + q) + 2 * (h + kv) + (q + h))
-        mlp = rank * (3 if arch.gated_mlp else 2) * (h + i)
+        mlp: float = rank * (3 if arch.gated_mlp else 2) * (h + i)
         if arch.is_moe:
             i_e = arch.expert_intermediate_size
             per_expert = rank * (3 if arch.gated_mlp else 2) * (h + i_e)

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from engine.architecture import Resolved, resolve
-from engine.defaults import runtime_for, serve_setup, train_setup
+from engine.defaults import runtime_for, serve_setup, serving_formats, train_setup
 from engine.findings import Finding
 from engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_comm
 from engine.memory import Memory, TrainSetup, kv_bytes_per_token, serving_memory, training_memory
@@ -40,6 +40,11 @@ def summary(arch: ModelArch) -> ModelSummary:
         head_dim=arch.head_dim,
         vocab_size=arch.vocab_size,
         kv_bytes_per_token=kv_bytes_per_token(arch, "fp16"),
+        attention=arch.attention,
+        num_experts=arch.num_experts,
+        experts_per_token=arch.experts_per_token,
+        sliding_window=arch.sliding_window,
+        native_dtype=arch.native_dtype,
     )
 
 
@@ -54,7 +59,7 @@ def estimate(w: Workload, kb: Knowledge) -> Estimate:
 def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     arch = res.arch
     s, assumed = serve_setup(w, arch)
-    fmt = w.weight_dtype or "bf16"
+    fmt = w.weight_dtype or serving_formats(arch)[0]
     count = w.gpu_count or 1
     gpu = kb.gpus[w.gpu] if w.gpu else None
 

@@ -60,6 +60,11 @@ class ModelSummary(_Out):
     head_dim: int
     vocab_size: int
     kv_bytes_per_token: float
+    attention: str = "mha"
+    num_experts: int = 1
+    experts_per_token: int = 1
+    sliding_window: int | None = None
+    native_dtype: str = "bf16"
 
 
 class Option(_Out):

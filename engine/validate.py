@@ -24,7 +24,7 @@ def check_references(w: Workload, kb: Knowledge) -> None:
     """Raise EngineError naming the field when the workload names something unknown."""
     if w.gpu is not None and find_gpu(w.gpu, kb.gpus) is None:
         raise EngineError("unknown_gpu", "gpu", name=w.gpu)
-    if w.model is not None and find_model(w.model, kb.models) is None:
+    if w.model is not None and w.hf_config is None and find_model(w.model, kb.models) is None:
         raise EngineError("unknown_model", "model", name=w.model)
 
 
@@ -36,7 +36,7 @@ def canonical(w: Workload, kb: Knowledge) -> Workload:
         gpu = find_gpu(w.gpu, kb.gpus)
         assert gpu is not None
         update["gpu"] = gpu.id
-    if w.model is not None:
+    if w.model is not None and w.hf_config is None:  # with a config.json, the name is a label
         arch = find_model(w.model, kb.models)
         assert arch is not None
         update["model"] = arch.id

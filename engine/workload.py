@@ -3,14 +3,20 @@
 Field names are API (rental sites integrate against them); new fields may be added,
 existing ones never renamed. Validation is strict about types and ranges so a bad
 request fails with the field's name instead of producing a confident wrong plan.
+Quantities may be numbers in the unit the field's name says, or text with a unit
+(``"context_len": "128k tokens"``, ``"duration_hours": "3 days"``, ``"ttft_ms_max":
+"2 s"``, ``"budget": "3 USD/hour"``), converted through ``engine.units``.
 """
 
 from __future__ import annotations
 
-from typing import Literal
+import re
+from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 from pydantic_core import PydanticCustomError
+
+from engine.units import in_units, per_hour
 
 Task = Literal["train", "infer", "both"]
 Method = Literal["full", "lora", "qlora"]
@@ -48,7 +54,18 @@ Claim = Literal[
 ]
 
 MAX_PARAMS_B = 10_000.0
+Tokens = Annotated[PositiveInt, in_units("token")]  # 4096, or "128k tokens"
 MAX_CONTEXT = 2_097_152
+
+
+BUDGET_TEXT = re.compile(
+    r"(?P<amount>\d+(?:\.\d+)?)\s*(?P<currency>[A-Za-z]{3})\s*(?:(?:/|per\s)\s*(?P<period>[A-Za-z]+)|(?P<total>total))?"
+)
+PERIODS: dict[str, Period] = {
+    **dict.fromkeys(("month", "mo"), "month"),
+    **dict.fromkeys(("hour", "h", "hr"), "hour"),
+    "total": "total",
+}
 
 
 class Budget(BaseModel):
@@ -58,14 +75,33 @@ class Budget(BaseModel):
     currency: str = Field("CNY", pattern=r"^[A-Z]{3}$")
     per: Period = "month"
 
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, data: Any) -> Any:
+        """``"3 USD/hour"``, ``"20000 CNY/month"``, ``"500 USD total"``; other periods (``/day``) per hour."""
+        if not isinstance(data, str):
+            return data
+        match = BUDGET_TEXT.fullmatch(data.strip())
+        if match is None:
+            raise ValueError(f"{data!r}: write a budget as '3 USD/hour', '2000 CNY/month' or '500 USD total'")
+        amount, currency = float(match["amount"]), match["currency"].upper()
+        period = "total" if match["total"] else match["period"] or "month"
+        per = PERIODS.get(period.lower())
+        if per is None:  # "/day", "/week": the same money per hour
+            return {"amount": amount / per_hour(period), "currency": currency, "per": "hour"}
+        return {"amount": amount, "currency": currency, "per": per}
+
 
 class Workload(BaseModel):
     """A request for sizing. Unset fields get documented defaults in ``engine.defaults``."""
 
-    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, populate_by_name=True)
 
     task: Task
     model: str | None = None
+    # A Hugging Face config.json, as the JSON contract's ``model_config`` (pydantic keeps
+    # that attribute name for itself, hence the alias); it defines the model exactly.
+    hf_config: dict[str, Any] | None = Field(None, alias="model_config")
     params_b: float | None = Field(None, gt=0, le=MAX_PARAMS_B)
     layers: PositiveInt | None = Field(None, le=1024)
     hidden_size: PositiveInt | None = Field(None, le=131072)
@@ -80,22 +116,22 @@ class Workload(BaseModel):
     weight_dtype: WeightDtype | None = None
     optimizer: Optimizer | None = None
     batch_size: PositiveInt | None = Field(None, le=65536)
-    seq_len: PositiveInt | None = Field(None, le=MAX_CONTEXT)
+    seq_len: Tokens | None = Field(None, le=MAX_CONTEXT)
     gradient_checkpointing: bool | None = None
     zero_stage: int | None = Field(None, ge=0, le=3)
     gpus: PositiveInt | None = Field(None, le=4096)
     lora_rank: PositiveInt | None = Field(None, le=4096)
-    train_tokens: PositiveFloat | None = Field(None, le=1e15)
+    train_tokens: Annotated[PositiveFloat | None, in_units("token")] = Field(None, le=1e15)
 
     # inference
     kv_dtype: KvDtype | None = None
-    context_len: PositiveInt | None = Field(None, le=MAX_CONTEXT)
+    context_len: Tokens | None = Field(None, le=MAX_CONTEXT)
     concurrency: PositiveInt | None = Field(None, le=100_000)
     qps: PositiveFloat | None = Field(None, le=1e6)
-    prompt_tokens: PositiveInt | None = Field(None, le=MAX_CONTEXT)
-    output_tokens: PositiveInt | None = Field(None, le=MAX_CONTEXT)
+    prompt_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
+    output_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
     tensor_parallel: PositiveInt | None = Field(None, le=64)
-    ttft_ms_max: PositiveFloat | None = Field(None, le=3_600_000)
+    ttft_ms_max: Annotated[PositiveFloat | None, in_units("ms")] = Field(None, le=3_600_000)
     runtime: Runtime | None = None
 
     # common
@@ -103,15 +139,17 @@ class Workload(BaseModel):
     gpu_count: PositiveInt | None = Field(None, le=4096)
     gpu_owned: bool | None = None
     budget: Budget | None = None
-    duration_hours: PositiveFloat | None = Field(None, le=87_600)
+    duration_hours: Annotated[PositiveFloat | None, in_units("h")] = Field(None, le=87_600)
     always_on: bool | None = None
     free_platform: bool | None = None
     claims: list[Claim] | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Workload:
-        if self.model is None and self.params_b is None:
-            raise PydanticCustomError("missing_model", "give either 'model' (a known name) or 'params_b'")
+        if self.model is None and self.params_b is None and self.hf_config is None:
+            raise PydanticCustomError(
+                "missing_model", "give 'model' (a known name), 'params_b' or 'model_config' (a config.json)"
+            )
         if self.prompt_tokens and self.context_len and self.prompt_tokens > self.context_len:
             raise PydanticCustomError("prompt_exceeds_context", "prompt_tokens exceeds context_len")
         return self

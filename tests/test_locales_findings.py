@@ -51,6 +51,16 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "vocab_size": 32000,
         "template": "Llama-2-13B config.json",
     },
+    "model_from_config": {  # engine/architecture.py, a pasted config.json
+        "name": "deepseek_v3",
+        "params_b": 671.03,
+        "active_params_b": 37.55,
+        "layers": 61,
+        "attention": "mla",
+        "num_experts": 256,
+        "experts_per_token": 8,
+        "native_dtype": "fp8",
+    },
     # reasoning (engine/reasoning.py)
     "model_shape": {
         "model": "Llama 3.1 8B",
