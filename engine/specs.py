@@ -76,7 +76,9 @@ class GpuSpec(_Record):
     compute_capability: float
     segment: Segment
     form_factor: FormFactor
-    memory_gb: Annotated[PositiveFloat, in_units("GB")] = Field(description="capacity as the vendor prints it")
+    memory_gb: Annotated[PositiveFloat, in_units("GB")] = Field(
+        description="capacity as the vendor prints it"
+    )
     memory_type: str
     usable_gib: Annotated[PositiveFloat, in_units("GiB")] = Field(description="what CUDA reports as total")
     bandwidth_gbs: Annotated[PositiveFloat, in_units("GB/s")]

@@ -46,11 +46,17 @@ SPELLINGS: dict[str, tuple[str, float]] = {
     "h": ("second", 3600.0),
     "hour": ("second", 3600.0),
     "hours": ("second", 3600.0),
+    "day": ("second", 86400.0),
+    "days": ("second", 86400.0),
     "token": ("token", 1.0),
     "tokens": ("token", 1.0),
 }
 # "128k tokens", "7B": the count suffixes people write in front of a unit (not pint's prefixes).
-_NUMBER = re.compile(r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)\s*(?:([kKMB])(?=\s|$))?\s*(.*?)\s*$")
+_NUMBER = re.compile(
+    r"^\s*([-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?)"  # the number
+    r"\s*(?:([kKMB])(?=\s|$))?"  # a count suffix: 128k, 7B
+    r"\s*(.*?)\s*$"  # the unit
+)
 _COUNT = {"k": 1e3, "K": 1e3, "M": 1e6, "B": 1e9}
 
 
@@ -113,9 +119,16 @@ def _through_pint(number: float, spelled: str, unit: str, text: str) -> float:
     try:
         return float(registry().Quantity(number, spelled).to(unit).magnitude)
     except pint.DimensionalityError:
-        raise ValueError(f"{text!r} is not a quantity in {unit} (its unit {spelled!r} measures something else)") from None
+        raise ValueError(
+            f"{text!r} is not a quantity in {unit} ({spelled!r} measures something else)"
+        ) from None
     except (pint.UndefinedUnitError, pint.errors.DefinitionSyntaxError, AssertionError, TypeError):
         raise ValueError(f"{text!r}: unknown unit {spelled!r}; expected a quantity in {unit}") from None
+
+
+def per_hour(unit: str) -> float:
+    """Hours in one ``unit`` of time (``"day"`` → 24): a rate per ``unit`` divided by this is per hour."""
+    return magnitude(f"1 {unit}", "h")
 
 
 def _coerce(value: Any, unit: str) -> Any:

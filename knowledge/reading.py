@@ -29,7 +29,8 @@ class KnowledgeError(ValueError):
     def __init__(
         self, message: str, *, file: str | None = None, entry: str | None = None, field: str | None = None
     ) -> None:
-        where = ", ".join(p for p in (file, f"entry {entry}" if entry else None, field and f"field {field}") if p)
+        parts = (file, entry and f"entry {entry}", field and f"field {field}")
+        where = ", ".join(p for p in parts if p)
         super().__init__(f"{where}: {message}" if where else message)
         self.file, self.entry, self.field, self.reason = file, entry, field, message
 
