@@ -5,8 +5,8 @@ decode step streams the weights once for every sequence in flight, so per-stream
 speed falls slowly while the replica's total climbs, until the KV-cache reads or the
 compute ceiling take over (the model in ``engine.throughput``, after the vLLM paper's
 memory-bound decode, Kwon et al. 2023). The curve is that ``ReplicaModel`` evaluated
-for the same layout the search chose — same card, runtime, weight format, tensor
-parallelism, prompt and answer lengths — at batch 1 up to the largest batch the card's
+for the same layout the search chose — same card, runtime, weight format, tensor and
+pipeline parallelism, prompt and answer lengths — at batch 1 up to the largest batch the card's
 free memory holds (``Layout.bmax``), so a chart never has to rebuild the engine's setup.
 """
 
@@ -34,8 +34,9 @@ def serving_curve(arch: ModelArch, setup: ServeSetup, pick: Candidate, kb: Knowl
     rt = kb.runtimes.get(pick.runtime or "")
     if pick.task != "infer" or rt is None:
         return []
+    pp = int(pick.memory.notes.get("machines_per_replica", 1))  # pipeline stages of one replica
     layout = serving_search.prepare(
-        arch, setup, pick.offer, pick.gpu, rt, pick.weight_dtype, pick.tensor_parallel
+        arch, setup, pick.offer, pick.gpu, rt, pick.weight_dtype, pick.tensor_parallel, pp
     )
     if layout is None:
         return []

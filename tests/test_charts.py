@@ -27,6 +27,8 @@ from engine.workload import Workload
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SERVE_8B = {"task": "infer", "model": "llama-3-8b", "concurrency": 16}
+# 10T parameters: more than the largest pipeline (four 8-GPU machines) of any offer holds.
+NOTHING_FITS = {"task": "infer", "params_b": 10000}
 TRAIN_13B = {"task": "train", "params_b": 13, "method": "full", "train_tokens": 1e8}
 
 
@@ -87,7 +89,7 @@ def test_training_plan_charts_training_speed_per_option(kb: Knowledge) -> None:
 
 
 def test_plan_where_nothing_fits_still_renders_an_explanation(kb: Knowledge) -> None:
-    plan = plan_for({"task": "infer", "params_b": 2000}, kb)
+    plan = plan_for(NOTHING_FITS, kb)
     assert plan.status == "no_fit"
     png = render_plan_png(plan, "zh", "all", kb.catalog.fx_to_cny)
     assert png.startswith(PNG_SIGNATURE) and ink(png) > 0.001
@@ -116,7 +118,7 @@ def test_plan_chart_is_the_three_panel_picture_or_nothing_without_a_pick(
     assert png is not None and png.startswith(PNG_SIGNATURE)
     height, width, _ = pixels(png).shape
     assert (width, height) == size_px("all")
-    assert plan_chart(plan_for({"task": "infer", "params_b": 2000}, kb), "zh") is None
+    assert plan_chart(plan_for(NOTHING_FITS, kb), "zh") is None
     assert plan_chart(None, "zh") is None
 
 

@@ -15,12 +15,17 @@ def plan_for(data: dict[str, object], kb: Knowledge) -> Plan:
     return recommend(Workload.model_validate(data), kb)
 
 
+# 10T parameters: more than the largest pipeline (four 8-GPU machines) of any offer holds.
+NOTHING_FITS = {"task": "infer", "params_b": 10000}
+
+
 @pytest.mark.parametrize(
     "workload",
     [
         {"task": "infer", "model": "llama-3-8b", "concurrency": 16},
         {"task": "infer", "params_b": 13},  # a bare size: the shape comes from the engine's defaults
         {"task": "infer", "params_b": 70, "concurrency": 64, "weight_dtype": "int4"},
+        {"task": "infer", "params_b": 2000},  # a replica across machines (pipeline stages)
     ],
 )
 def test_curve_passes_through_the_plans_operating_point(kb: Knowledge, workload: dict[str, object]) -> None:
@@ -52,7 +57,7 @@ def test_training_plans_have_no_curve_and_train_then_serve_plans_have_the_servin
 
 
 def test_nothing_fits_means_no_curve(kb: Knowledge) -> None:
-    assert plan_for({"task": "infer", "params_b": 2000}, kb).serving_curve == []
+    assert plan_for(NOTHING_FITS, kb).serving_curve == []
 
 
 def test_sampled_batches_are_dense_at_first_then_spaced_and_keep_the_planned_one() -> None:
