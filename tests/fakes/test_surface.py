@@ -1,0 +1,31 @@
+"""The test surface: the ``Surface`` contract at its smallest, a first-class surface.
+
+It shows a turn by keeping it, so a behaviour test can read what any surface would have
+rendered without a platform in the way (Errbot's ``NullBackend`` plays the same part).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from bot.turn import Turn, Turned
+from bot.turn_calls import Chat
+
+
+@dataclass
+class TestSurface:
+    """A surface whose screen is a list: ``shown`` holds every (chat, turn) in order."""
+
+    __test__ = False  # not a pytest test class
+
+    turn: Turn
+    platform: str = "test"
+    can_show_pictures: bool = True
+    shown: list[tuple[Chat, Turned]] = field(default_factory=list)
+
+    @property
+    def pictures(self) -> bool:
+        return self.can_show_pictures
+
+    async def show(self, chat: Chat, turned: Turned) -> None:
+        self.shown.append((chat, turned))

@@ -1,0 +1,103 @@
+"""One message through the one turn on every surface, and the plan log's one rule on each.
+
+The rule (``bot.turn``): a plan is logged when the turn produced it from the user's
+requirements; ``/why`` and a repeated ``/plan`` show it again and are not logged. Each
+surface below is driven through its real entry point (the terminal session, PTB against
+the loopback Bot API, discord.py against the loopback Discord, aiohttp's test client,
+the test surface) with the same script, and each must log exactly one plan.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import knowledge
+from bot.dialog import Dialog
+from bot.store import Store
+from bot.surface import converse
+from bot.terminal import Session
+from bot.turn import Conversations, Turn
+from bot.turn_calls import Chat
+from tests.fakes.discord_api import FakeDiscord
+from tests.fakes.telegram_api import FakeTelegram
+from tests.fakes.test_surface import TestSurface
+from tests.test_discord_bot import fake  # noqa: F401  (the loopback Discord fixture)
+from tests.test_discord_bot import running as discord_running
+from tests.test_telegram_bot import running as telegram_running
+from tests.test_web_api import post, serving
+
+# Task and model known, the rest left to defaults: "/plan" answers, "/why" and "/plan" re-display.
+SCRIPT = ("serve a 70B model 24/7 for 64 users, int4", "/plan", "/why", "/plan")
+DIALOG = Dialog(knowledge.load())
+PNG = b"\x89PNG"
+
+
+def plans_logged(db: Path) -> int:
+    store = Store(db)
+    try:
+        return int(store.stats()["plans"])
+    finally:
+        store.close()
+
+
+async def test_the_test_surface_logs_a_plan_once_and_draws_it_for_plan(tmp_path: Path) -> None:
+    surface = TestSurface(Turn(Conversations(DIALOG, Store(tmp_path / "t.db"), "test")))
+    chat = Chat(1, 1, "en")
+    for text in SCRIPT:
+        await converse(surface, chat, text)
+    kinds = [turned.reply.kind for _, turned in surface.shown]
+    assert kinds[1:] == ["answer", "answer", "answer"]
+    assert surface.shown[1][1].chart is not None and surface.shown[1][1].chart.startswith(PNG)
+    assert surface.shown[2][1].chart is None  # /why: words, no picture
+    assert plans_logged(tmp_path / "t.db") == 1
+
+
+async def test_a_surface_without_pictures_gets_no_chart(tmp_path: Path) -> None:
+    surface = TestSurface(
+        Turn(Conversations(DIALOG, Store(tmp_path / "t.db"), "test")), can_show_pictures=False
+    )
+    for text in SCRIPT[:2]:
+        await converse(surface, Chat(2, 2, "en"), text)
+    assert surface.shown[-1][1].reply.kind == "answer" and surface.shown[-1][1].chart is None
+
+
+def test_the_terminal_logs_a_plan_once(tmp_path: Path) -> None:
+    session = Session(DIALOG, Store(tmp_path / "term.db"), "me")
+    try:
+        replies = [session.send(text) for text in SCRIPT]
+    finally:
+        session.close()
+    assert replies[1].kind == "answer" and replies[1].plan is not None
+    assert plans_logged(tmp_path / "term.db") == 1
+
+
+async def test_telegram_logs_a_plan_once_and_sends_the_chart_after_plan(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    user = tg.user(3001, "T", lang="en")
+    async with telegram_running(tg, tmp_path):
+        for text in SCRIPT:
+            before = len(tg.calls_of("sendMessage"))
+            tg.send_text(user, text)
+            await tg.wait_for("sendMessage", count=before + 1)
+        await tg.wait_for("sendPhoto", count=2)  # both /plan turns, the last one included
+    assert plans_logged(tmp_path / "tg.db") == 1
+
+
+async def test_discord_logs_a_plan_once(fake: FakeDiscord, tmp_path: Path) -> None:  # noqa: F811
+    user = fake.user(3002, "d", locale="en-US")
+    async with discord_running(fake, tmp_path):
+        await fake.replies(await fake.slash(user, "advise", text=SCRIPT[0]))
+        for command in ("plan", "why", "plan"):
+            await fake.replies(await fake.slash(user, command))
+    assert plans_logged(tmp_path / "discord.db") == 1
+
+
+async def test_the_web_logs_a_plan_once(tmp_path: Path) -> None:
+    async with serving(tmp_path) as client:
+        status, first = await post(client, "/api/chat", {"text": SCRIPT[0], "lang": "en"})
+        assert status == 200
+        for text in SCRIPT[1:]:
+            status, reply = await post(client, "/api/chat", {"text": text, "session_id": first["session_id"]})
+            assert status == 200 and reply["kind"] == "answer"
+    assert plans_logged(tmp_path / "web.db") == 1
