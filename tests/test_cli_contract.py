@@ -5,15 +5,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 from typing import Any
 
 import pytest
 
 
-def run(command: str, payload: Any) -> tuple[int, dict[str, Any]]:
+def run(command: str, payload: Any, *options: str) -> tuple[int, dict[str, Any]]:
     text = payload if isinstance(payload, str) else json.dumps(payload)
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", command, "--json", "-"],
+        [sys.executable, "-m", "bot.cli", *options, command, "--json", "-"],
         input=text,
         capture_output=True,
         text=True,
@@ -96,6 +97,7 @@ def test_recommend_prints_a_plan_with_the_contracts_fields() -> None:
         ({"task": "infer"}, "model"),
         ({"task": "infer", "params_b": 7, "colour": "blue"}, "colour"),
         ({"task": "train", "params_b": 7, "budget": {"amount": -5}}, "budget.amount"),
+        ({"task": "infer", "params_b": 7, "context_len": "3 GB"}, "context_len"),  # a size, not tokens
     ],
 )
 def test_bad_input_exits_2_with_an_error_naming_the_field(payload: dict[str, Any], field: str) -> None:
@@ -103,6 +105,21 @@ def test_bad_input_exits_2_with_an_error_naming_the_field(payload: dict[str, Any
         code, out = run(command, payload)
         assert code == 2
         assert out["error"]["field"] == field
+
+
+def test_quantities_with_units_give_the_plan_their_numbers_give() -> None:
+    asked = {"task": "infer", "model": "llama-3-8b"}
+    written = asked | {"context_len": "32k tokens", "budget": "2000 CNY/month"}
+    numbers = asked | {"context_len": 32000, "budget": {"amount": 2000, "currency": "CNY", "per": "month"}}
+    assert run("recommend", written) == run("recommend", numbers)
+
+
+def test_a_bad_catalog_exits_2_naming_file_row_and_field(tmp_path: Path) -> None:
+    path = tmp_path / "prices.csv"
+    path.write_text("gpu,count,interconnect,price_month\nt4,1,none,900\ntpu-v5,1,none,900\n")
+    code, out = run("recommend", {"task": "infer", "params_b": 7}, "--catalog", str(path))
+    assert code == 2 and out["error"]["code"] == "bad_catalog"
+    assert (out["error"]["file"], out["error"]["row"], out["error"]["field"]) == (str(path), 2, "gpu")
 
 
 def test_malformed_json_exits_2() -> None:
