@@ -67,7 +67,11 @@ def test_a_quantity_of_the_wrong_kind_is_refused_in_words(text: str, unit: str, 
 
 def test_every_shipped_magnitude_is_what_it_was_before_the_units_were_written() -> None:
     kb = knowledge.load()
-    records = {"gpus": kb.gpus, "runtimes": kb.runtimes, "offers": {o.id: o for o in kb.catalog.offers}}
+    records: dict[str, dict[str, Any]] = {
+        "gpus": kb.gpus,
+        "runtimes": kb.runtimes,
+        "offers": {o.id: o for o in kb.catalog.offers},
+    }
     for kind, entries in records.items():
         assert set(entries) == set(SNAPSHOT[kind]), kind
         for entry_id, fields in SNAPSHOT[kind].items():
