@@ -41,9 +41,9 @@ from telegram.ext import Application, ContextTypes, MessageHandler, filters
 
 import knowledge
 from bot.dialog import Dialog
+from bot.execution import auto_workers
 from bot.store import Store
 from bot.telegram.app import TelegramConfig, application_builder, build_application
-from bot.execution import auto_workers
 from tests.fakes.telegram_api import FakeTelegram
 
 TOKEN = "4242:BENCH"
