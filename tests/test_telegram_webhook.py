@@ -19,7 +19,7 @@ import pytest
 from telegram.ext import Application
 
 from bot.store import Store
-from bot.telegram.app import TelegramConfig, build_application, turns_of
+from bot.telegram.app import TelegramConfig, build_application, turn_of
 from bot.telegram.run import webhook_options
 from bot.telegram.webhook import FILE_NAME, MIN_CHARS, VARIABLE, webhook_secret
 from tests.fakes.telegram_api import FakeTelegram
@@ -55,7 +55,7 @@ async def webhook_bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Applica
     )
     app = build_application(config, dialog=DIALOG, store=Store(args.db))
     async with app:
-        await turns_of(app).start()
+        await turn_of(app).executor.initialize()
         await app.start()
         assert app.updater is not None
         await app.updater.start_webhook(**webhook_options(args))
@@ -64,7 +64,7 @@ async def webhook_bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Applica
         finally:
             await asyncio.wait_for(app.updater.stop(), 5)
             await asyncio.wait_for(app.stop(), 5)
-            await turns_of(app).stop()
+            await turn_of(app).executor.shutdown()
 
 
 @pytest.fixture(autouse=True)
