@@ -1,4 +1,4 @@
-"""Every failure as the CLI's JSON error object: ``{"error": {"code", "field", "message", …}}``.
+"""Every failure as the CLI's JSON error object (``bot.errors``): ``{"error": {"code", "field", …}}``.
 
 Handlers raise ``ApiError``; the middleware in ``bot.web.guard`` turns it, and aiohttp's
 own 404/405/413, into a JSON response. Nothing else ever reaches a client.
@@ -12,6 +12,8 @@ from functools import partial
 from typing import Any
 
 from aiohttp import web
+
+from bot.errors import error_body
 
 dumps = partial(json.dumps, ensure_ascii=False)
 RETRY_AFTER_S = 60  # bot.ratelimit's window: a full window always frees a slot
@@ -38,7 +40,7 @@ class ApiError(Exception):
 
 def error(status: int, message: str, field: str | None = None, **extra: Any) -> ApiError:
     code = extra.pop("code", None) or HTTP_CODES.get(status, "error")
-    return ApiError(status, {"error": {"code": code, "field": field, "message": message, **extra}})
+    return ApiError(status, error_body(code, message, field, **extra))
 
 
 def too_large(limit: int) -> ApiError:
