@@ -5,27 +5,38 @@ claim in their words (``Workload.claims``) or the request only makes sense if th
 claim were true (e.g. planning a full fine-tune on a card that holds 2× the weights
 but not the 16 bytes/parameter that mixed-precision AdamW needs). Each finding carries
 the claimed figure and the true one.
+
+Each myth is one ``Rule`` in ``RULES`` (layout: ``engine/rules/__init__.py``): its
+finding id, the check that states the true figures, the ``claims`` patterns the chat
+surfaces use to hear it (``bot/dialog/claims.py`` compiles them; the claim id a
+``Workload.claims`` carries is the finding id without ``myth_``) and a scenario per
+branch: said in words, and, for two of them, implied by the request itself.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.candidates import Candidate
 from engine.dtypes import weight_bytes
 from engine.findings import Finding, finding
+from engine.rules.declaration import Rule, Scenario
 from engine.search_context import Context
 from engine.training import flops_per_token, mfu
 from engine.units import GB
 
 H100_DAY_TOKENS_CLAIMED = 10e12
+MythCheck = Callable[[Context], Finding]
+
+
+def claim_of(rule: Rule[MythCheck]) -> str:
+    """The claim id a ``Workload`` carries for a myth: its finding id without ``myth_``."""
+    return rule.id.removeprefix("myth_")
 
 
 def check(ctx: Context, pick: Candidate | None) -> list[Finding]:
     claims = set(ctx.workload.claims or ())
-    out = []
-    for claim, fn in _CHECKS.items():
-        if claim in claims or _implied(ctx, claim):
-            out.append(fn(ctx))
-    return out
+    return [r.check(ctx) for r in RULES if claim_of(r) in claims or _implied(ctx, claim_of(r))]
 
 
 def _implied(ctx: Context, claim: str) -> bool:
@@ -127,15 +138,105 @@ def _nvlink_inference(ctx: Context) -> Finding:
     )
 
 
-_CHECKS = {
-    "adam_doubles_memory": _adam,
-    "full_finetune_7b_fits_40gb": _seven_b,
-    "q4_405b_on_one_h100": _q4_405b,
-    "t4_int8_65_tops": _t4_int8,
-    "a100_nvlink_900": _a100_nvlink,
-    "pcie_64_gbs": _pcie,
-    "a100_4g_slice": _slice,
-    "h100_10t_tokens_per_day": _tokens_per_day,
-    "t4_high_bandwidth": _t4_bandwidth,
-    "nvlink_useless_for_inference": _nvlink_inference,
-}
+_GAP = r".{0,24}?"  # a short lazy gap between a claim's anchors keeps every pattern linear
+_USELESS = "(没用|没意义|无用|useless|pointless)"
+_BASE = {"task": "train", "params_b": 7}
+
+
+def _said(text: str) -> Scenario:
+    return Scenario(branch="claimed", said=text, workload=_BASE)
+
+
+RULES: tuple[Rule[MythCheck], ...] = (
+    Rule(
+        id="myth_adam_doubles_memory",
+        check=_adam,
+        claims=(rf"(adam|优化器){_GAP}(翻倍|乘以?2|x ?2|double)", rf"权重{_GAP}(x|乘以?) ?2"),
+        branches=("claimed", "implied"),
+        scenarios=(
+            _said("adam 只是让显存翻倍吧"),
+            Scenario(
+                branch="implied",
+                workload={"task": "train", "params_b": 7, "method": "full", "gpu": "a100-80g-sxm", "gpu_count": 1},
+            ),
+        ),
+    ),
+    Rule(
+        id="myth_full_finetune_7b_fits_40gb",
+        check=_seven_b,
+        claims=(rf"7b{_GAP}(全参|全量|full){_GAP}40 ?g", rf"40 ?g{_GAP}(全参|全量|full){_GAP}7b"),
+        branches=("claimed",),
+        scenarios=(_said("7b 全参微调 40g 显卡就够"),),
+    ),
+    Rule(
+        id="myth_q4_405b_on_one_h100",
+        check=_q4_405b,
+        claims=(rf"405b{_GAP}(一张|单卡|单张|one|single|1 ?x?) ?h100", rf"h100{_GAP}405b"),
+        branches=("claimed", "implied"),
+        scenarios=(
+            _said("405b q4 一张 h100 能跑"),
+            Scenario(
+                branch="implied",
+                workload={
+                    "task": "infer",
+                    "model": "llama-3.1-405b",
+                    "weight_dtype": "q4_k_m",
+                    "gpu": "h100-sxm",
+                    "gpu_count": 1,
+                },
+            ),
+        ),
+    ),
+    Rule(
+        id="myth_t4_int8_65_tops",
+        check=_t4_int8,
+        claims=(rf"t4{_GAP}65 ?tops",),
+        branches=("claimed",),
+        scenarios=(_said("t4 的 int8 有 65 tops"),),
+    ),
+    Rule(
+        id="myth_a100_nvlink_900",
+        check=_a100_nvlink,
+        claims=(rf"a100{_GAP}nvlink{_GAP}900", rf"a100{_GAP}900 ?gb"),
+        branches=("claimed",),
+        scenarios=(_said("a100 的 nvlink 有 900 gb/s"),),
+    ),
+    Rule(
+        id="myth_pcie_64_gbs",
+        check=_pcie,
+        claims=(rf"pcie{_GAP}64 ?gb",),
+        branches=("claimed",),
+        scenarios=(_said("pcie 4.0 x16 single direction is 64 gb/s"),),
+    ),
+    Rule(
+        id="myth_a100_4g_slice",
+        check=_slice,
+        claims=(rf"a100{_GAP}4 ?g ?(切片|slice|mig)", r"4 ?g ?(切片|slice)"),
+        branches=("claimed",),
+        scenarios=(_said("a100 最小能切 4g 切片"),),
+    ),
+    Rule(
+        id="myth_h100_10t_tokens_per_day",
+        check=_tokens_per_day,
+        claims=(rf"10 ?t{_GAP}token", rf"10 ?万亿{_GAP}token"),
+        branches=("claimed",),
+        scenarios=(_said("8 卡 h100 一天能训 10t token"),),
+    ),
+    Rule(
+        id="myth_t4_high_bandwidth",
+        check=_t4_bandwidth,
+        claims=(rf"t4{_GAP}(高带宽|high.bandwidth)",),
+        branches=("claimed",),
+        scenarios=(_said("the t4 is a high bandwidth card"),),
+    ),
+    Rule(
+        id="myth_nvlink_useless_for_inference",
+        check=_nvlink_inference,
+        claims=(
+            rf"nvlink{_GAP}(推理|inference){_GAP}{_USELESS}",
+            rf"(推理|inference){_GAP}nvlink{_GAP}{_USELESS}",
+        ),
+        branches=("claimed",),
+        scenarios=(_said("nvlink 对推理没用吧"),),
+    ),
+)

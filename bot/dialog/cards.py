@@ -17,7 +17,6 @@ from bot.dialog.workload import to_workload
 from bot.understand import extract, normalize
 from engine.errors import EngineError
 from engine.estimate import estimate
-from engine.pitfalls import INFERENCE_CLASS, TRAINING_CLASS
 from engine.specs import GpuSpec, Knowledge, Offer, Precision
 
 if TYPE_CHECKING:
@@ -37,9 +36,7 @@ def role(gpu: GpuSpec) -> str:
         return "china"
     if gpu.segment == "consumer":
         return "consumer"
-    if gpu.id in TRAINING_CLASS:
-        return "training"
-    return "inference" if gpu.id in INFERENCE_CLASS else "general"
+    return gpu.role  # training / inference / general, from knowledge/gpus.yaml
 
 
 def offers_for(kb: Knowledge, gpu: GpuSpec) -> list[Offer]:
