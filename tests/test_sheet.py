@@ -429,6 +429,26 @@ def test_junk_lines_are_reported_and_the_rest_still_read(results: dict[str, Shee
     assert a.verdict in ("training", "inference", "mixed")
 
 
+def test_a_lone_surrogate_is_echoed_as_a_replacement_character(kb: Knowledge) -> None:
+    """Half a UTF-16 pair cannot be encoded; the unparsed line we quote back must be."""
+    a = analyze("GPU：8 × A100\n\ud800junk\udfff", kb)
+    assert a.unparsed_lines == ["\ufffdjunk\ufffd"]
+    assert a.parsed.gpu_count == 8
+
+
+def test_runs_of_spaces_and_tabs_read_like_single_ones(kb: Knowledge) -> None:
+    """Whitespace runs are collapsed within a line (issue 14); tabs still separate cells."""
+    wide = analyze("GPU：8 ×" + " " * 300 + "A100\u3000\u3000 80G\n内存\t\t \t1TB DDR5", kb).parsed
+    narrow = analyze("GPU：8 × A100 80G\n内存\t1TB DDR5", kb).parsed
+    assert wide == narrow and (wide.gpu_count, wide.ram_gb) == (8, 1024)
+
+
+def test_a_network_speed_is_read_across_one_long_vendor_word(kb: Knowledge) -> None:
+    """The word between "200G" and the NIC word is bounded, not dropped (issue 14)."""
+    nics = analyze("200g mellanox-connectx7-ocp3-dualport 网卡", kb).parsed.nics
+    assert [(n.count, n.gbps) for n in nics] == [(1, 200.0)]
+
+
 def test_empty_sheet_returns_an_empty_mixed_analysis(results: dict[str, SheetAnalysis]) -> None:
     a = results["empty"]
     assert (a.verdict, a.score, a.understood_fields) == ("mixed", 0, 0)
@@ -522,7 +542,7 @@ def _emitted(results: dict[str, SheetAnalysis]) -> dict[str, dict[str, Any]]:
 
 
 def _all_keys() -> list[str]:
-    keys = [f"signal.{i}" for i in sheet_signals.RULES]
+    keys = [f"signal.{r.id}" for r in sheet_signals.RULES]
     keys += [f"pitfall.{i}" for i in sheet_pitfalls.rule_ids()]
     for sub_map, ids in sheet_verdict.all_ids().items():
         keys += [f"{sub_map}.{i}" for i in sorted(ids)]

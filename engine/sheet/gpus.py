@@ -18,9 +18,6 @@ from engine.sheet.models import FormFactor
 from engine.sheet.text import Segment
 from engine.specs import GpuSpec, Knowledge
 
-# Cards seed 004 calls inference-friendly (T4/L4/L40S/A10/L20) plus consumer cards.
-INFERENCE_CLASS = frozenset({"t4", "l4", "l40s", "a10", "l20", "rtx3090", "rtx4090", "v100-16g-pcie"})
-TRAINING_FAMILIES = frozenset({"a100", "a800", "h100", "h800", "h200", "b200", "v100"})
 # Families outside the knowledge base: class only, no numbers.
 UNLISTED = {
     "a30": "inference_friendly",

@@ -4,7 +4,8 @@ Seed 000 §8.8 gives the hidden parameters of an 8-GPU training node: at least 6
 cores and 512 GB of RAM (below that the GPUs wait for data), and 4 × 3.84 TB NVMe as
 the local-storage baseline. Per GPU that is 8 cores and 64 GB of RAM.
 
-Interconnect figures are achieved one-way bus bandwidth per GPU from
+The baselines and the NVLink sibling live in ``engine.rules.parts``, shared with the
+plan's rules. Interconnect figures are achieved one-way bus bandwidth per GPU from
 ``engine.interconnect.link_gbs``. For a PCIe card the NVLink figure is its SXM
 sibling's (same family, same memory where possible): A100 80GB PCIe is compared with
 A100 80GB SXM4, H100 PCIe with H100 SXM5. An SXM board of 8 or more cards is taken to
@@ -14,34 +15,23 @@ reduce through NVSwitch, fewer cards through direct NVLink.
 from __future__ import annotations
 
 from engine.interconnect import link_gbs
-from engine.sheet.gpus import family
+from engine.rules.parts import (
+    BASELINE_CORES,
+    BASELINE_GPUS,
+    BASELINE_NVME,
+    BASELINE_NVME_COUNT,
+    BASELINE_NVME_DRIVE_TB,
+    BASELINE_RAM_GB,
+    CORES_PER_GPU,
+    RAM_GB_PER_GPU,
+    nvlink_fabric,
+    nvlink_sibling,
+)
 from engine.sheet.models import ParsedSheet, SheetNumbers
-from engine.specs import GpuSpec, Interconnect, Knowledge
-
-BASELINE_GPUS = 8
-BASELINE_CORES = 64
-BASELINE_RAM_GB = 512
-BASELINE_NVME_COUNT = 4
-BASELINE_NVME_DRIVE_TB = 3.84
-BASELINE_NVME = "4×3.84TB"
-CORES_PER_GPU = BASELINE_CORES / BASELINE_GPUS
-RAM_GB_PER_GPU = BASELINE_RAM_GB / BASELINE_GPUS
-
+from engine.specs import GpuSpec, Knowledge
 
 def card(p: ParsedSheet, kb: Knowledge) -> GpuSpec | None:
     return kb.gpus.get(p.gpu_model or "")
-
-
-def nvlink_card(gpu: GpuSpec, kb: Knowledge) -> GpuSpec | None:
-    """The card itself if it has NVLink, else its SXM sibling with the closest memory."""
-    if gpu.nvlink_gbs > 0:
-        return gpu
-    siblings = [g for g in kb.gpus.values() if family(g.id) == family(gpu.id) and g.nvlink_gbs > 0]
-    return min(siblings, key=lambda g: abs(g.memory_gb - gpu.memory_gb), default=None)
-
-
-def nvlink_fabric(gpu_count: int | None) -> Interconnect:
-    return "nvswitch" if (gpu_count or BASELINE_GPUS) >= BASELINE_GPUS else "nvlink"
 
 
 def link_figures(p: ParsedSheet, kb: Knowledge) -> tuple[float | None, float | None, float | None]:
@@ -50,7 +40,7 @@ def link_figures(p: ParsedSheet, kb: Knowledge) -> tuple[float | None, float | N
     if gpu is None:
         return None, None, None
     pcie = link_gbs(gpu, "pcie")
-    sibling = nvlink_card(gpu, kb)
+    sibling = nvlink_sibling(gpu, kb)
     nvlink = link_gbs(sibling, nvlink_fabric(p.gpu_count)) if sibling else None
     own = link_gbs(gpu, p.interconnect) if p.interconnect else None
     return own, nvlink, pcie

@@ -17,6 +17,11 @@ Each rule returns a ``Finding`` carrying the numbers that make the point, or Non
 - ``china_variant``: A800/H800/H20/L20 against the card they were cut from.
 - ``mig_slicing_possible``: a card with MIG on a box that is not a training node can
   be sliced into up to seven isolated instances (NVIDIA MIG user guide).
+
+Each rule is declared in ``RULES`` with a sheet per branch (layout:
+``engine/rules/__init__.py``); the arithmetic the plan shares (its twins
+``pcie_card_sold_as_nvlink_trainer``, ``cpu_ram_storage_starve_gpus``,
+``consumer_card_limits``, ``china_variant_limits``) is in ``engine/rules/parts.py``.
 """
 
 from __future__ import annotations
@@ -25,24 +30,14 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.findings import Finding, finding
-from engine.interconnect import link_gbs
-from engine.sheet.gpus import TRAINING_FAMILIES, family
+from engine.rules import parts
+from engine.rules.declaration import Rule, Scenario
+from engine.rules.parts import BASELINE_GPUS, BASELINE_NVME, BASELINE_NVME_COUNT, CORES_PER_GPU, RAM_GB_PER_GPU
 from engine.sheet.models import ParsedSheet, Verdict
-from engine.sheet.numbers import (
-    BASELINE_GPUS,
-    BASELINE_NVME,
-    BASELINE_NVME_COUNT,
-    CORES_PER_GPU,
-    RAM_GB_PER_GPU,
-    card,
-    nvlink_card,
-    nvlink_fabric,
-)
+from engine.sheet.numbers import card
 from engine.sheet.signals import FAST_NIC_GBPS
 from engine.specs import Knowledge
 
-# The card each China-market variant was derived from (same die, cut interconnect or compute).
-CHINA_REFERENCE = {"a800-80g-sxm": "a100-80g-sxm", "h800-sxm": "h100-sxm", "h20": "h100-sxm", "l20": "l40s"}
 MIG_MAX_INSTANCES = 7
 MULTI_NODE_NIC_GBPS = 100
 
@@ -56,66 +51,57 @@ class Context:
     inference_score: int
 
 
-Rule = Callable[[Context], Finding | None]
+SheetCheck = Callable[[Context], Finding | None]
 
 
 def pcie_sold_as_training_node(c: Context) -> Finding | None:
     p, gpu = c.p, card(c.p, c.kb)
     n = p.gpu_count or 0
-    if gpu is None or p.interconnect != "pcie" or family(gpu.id) not in TRAINING_FAMILIES:
+    if gpu is None or p.interconnect != "pcie" or gpu.role != "training":
         return None
     if not (n >= BASELINE_GPUS or (n >= 2 and p.mentions_training and not p.mentions_inference)):
         return None
-    sibling = nvlink_card(gpu, c.kb)
-    if sibling is None:
+    gap = parts.link_gap(gpu, n, c.kb)
+    if gap is None:
         return None
-    pcie, nvlink = link_gbs(gpu, "pcie"), link_gbs(sibling, nvlink_fabric(n))
     return finding(
         "pcie_sold_as_training_node",
         "high",
         gpu=gpu.name,
         gpus=n,
-        pcie_gbs=round(pcie, 1),
-        nvlink_gbs=round(nvlink, 1),
-        sxm_gpu=sibling.name,
-        ratio=round(nvlink / pcie, 1),
+        pcie_gbs=round(gap.pcie_gbs, 1),
+        nvlink_gbs=round(gap.nvlink_gbs, 1),
+        sxm_gpu=gap.reference.name,
+        ratio=round(gap.nvlink_gbs / gap.pcie_gbs, 1),
     )
 
 
 def consumer_cards_multi_node_training(c: Context) -> Finding | None:
     p, gpu = c.p, card(c.p, c.kb)
-    if gpu is None or gpu.segment != "consumer":
+    limits = parts.consumer_limits(gpu) if gpu else None
+    if limits is None:
         return None
     fat_nic = (p.max_nic_gbps or 0) >= MULTI_NODE_NIC_GBPS or p.infiniband or p.roce
     if not (fat_nic or (p.mentions_multi_node and p.mentions_training)):
         return None
-    return finding(
-        "consumer_cards_multi_node_training",
-        "high",
-        gpu=gpu.name,
-        gpus=p.gpu_count,
-        memory_gb=gpu.memory_gb,
-        nvlink_gbs=gpu.nvlink_gbs,
-        pcie_gbs=round(link_gbs(gpu, "pcie"), 1),
-        max_nic_gbps=p.max_nic_gbps,
-    )
+    return finding("consumer_cards_multi_node_training", "high", gpus=p.gpu_count, max_nic_gbps=p.max_nic_gbps, **limits)
 
 
 def ram_starves_gpus(c: Context) -> Finding | None:
     p = c.p
     if c.verdict == "inference" or p.ram_gb is None or not p.gpu_count:
         return None
-    per_gpu = p.ram_gb / p.gpu_count
-    if per_gpu >= RAM_GB_PER_GPU:
+    feed = parts.Feed(p.gpu_count, p.cpu_cores, p.ram_gb)
+    if not feed.ram_short:
         return None
     return finding(
         "ram_starves_gpus",
         "warn",
         ram_gb=p.ram_gb,
         gpus=p.gpu_count,
-        ram_gb_per_gpu=round(per_gpu, 1),
+        ram_gb_per_gpu=round(p.ram_gb / p.gpu_count, 1),
         baseline_ram_gb_per_gpu=RAM_GB_PER_GPU,
-        need_ram_gb=RAM_GB_PER_GPU * p.gpu_count,
+        need_ram_gb=feed.need_ram_gb,
     )
 
 
@@ -123,17 +109,17 @@ def cpu_starves_gpus(c: Context) -> Finding | None:
     p = c.p
     if c.verdict == "inference" or p.cpu_cores is None or not p.gpu_count:
         return None
-    per_gpu = p.cpu_cores / p.gpu_count
-    if per_gpu >= CORES_PER_GPU:
+    feed = parts.Feed(p.gpu_count, p.cpu_cores, p.ram_gb)
+    if not feed.cpu_short:
         return None
     return finding(
         "cpu_starves_gpus",
         "warn",
         cpu_cores=p.cpu_cores,
         gpus=p.gpu_count,
-        cores_per_gpu=round(per_gpu, 1),
+        cores_per_gpu=round(p.cpu_cores / p.gpu_count, 1),
         baseline_cores_per_gpu=CORES_PER_GPU,
-        need_cores=round(CORES_PER_GPU * p.gpu_count),
+        need_cores=feed.need_cores,
     )
 
 
@@ -189,22 +175,8 @@ def labelled_inference_reads_training(c: Context) -> Finding | None:
 
 def china_variant(c: Context) -> Finding | None:
     gpu = card(c.p, c.kb)
-    ref = c.kb.gpus.get(CHINA_REFERENCE.get(gpu.id, "")) if gpu and gpu.china_variant else None
-    if gpu is None or ref is None:
-        return None
-    return finding(
-        "china_variant",
-        "info",
-        gpu=gpu.name,
-        ref_gpu=ref.name,
-        nvlink_gbs=gpu.nvlink_gbs,
-        ref_nvlink_gbs=ref.nvlink_gbs,
-        bf16_tflops=gpu.tflops("bf16"),
-        ref_bf16_tflops=ref.tflops("bf16"),
-        compute_share=round(gpu.tflops("bf16") / ref.tflops("bf16"), 3),
-        memory_gb=gpu.memory_gb,
-        bandwidth_gbs=gpu.bandwidth_gbs,
-    )
+    cut = parts.china_cut(gpu, c.kb) if gpu else None
+    return finding("china_variant", "info", **cut) if cut else None
 
 
 def mig_slicing_possible(c: Context) -> Finding | None:
@@ -221,17 +193,67 @@ def mig_slicing_possible(c: Context) -> Finding | None:
     )
 
 
-RULES: tuple[Rule, ...] = (
-    pcie_sold_as_training_node,
-    consumer_cards_multi_node_training,
-    ram_starves_gpus,
-    cpu_starves_gpus,
-    no_nvme_for_training,
-    fat_nic_on_inference_box,
-    labelled_training_reads_inference,
-    labelled_inference_reads_training,
-    china_variant,
-    mig_slicing_possible,
+def _sheet(text: str) -> tuple[Scenario, ...]:
+    return (Scenario(sheet=text),)
+
+
+RULES: tuple[Rule[SheetCheck], ...] = (
+    Rule(
+        id="pcie_sold_as_training_node",
+        check=pcie_sold_as_training_node,
+        scenarios=_sheet("8×A100 80G PCIe, 2×EPYC 7763, 1TB, 2×25GbE"),
+        twin="pcie_card_sold_as_nvlink_trainer",
+    ),
+    Rule(
+        id="consumer_cards_multi_node_training",
+        check=consumer_cards_multi_node_training,
+        scenarios=_sheet("8×RTX 4090 24G, 2×EPYC 7543, 512GB, 2×100G NIC, for multi-node training"),
+        twin="consumer_card_limits",
+    ),
+    Rule(
+        id="ram_starves_gpus",
+        check=ram_starves_gpus,
+        scenarios=_sheet("8 x H100 SXM5 80GB, 2 x Xeon 8480+, 128GB DDR5, 4 x 3.84TB NVMe, 8 x 400G IB"),
+        twin="cpu_ram_storage_starve_gpus",
+    ),
+    Rule(
+        id="cpu_starves_gpus",
+        check=cpu_starves_gpus,
+        scenarios=_sheet("8 × H100 SXM5 80GB, 1 × Xeon Silver 4314, 1TB DDR5, 4 × 3.84TB NVMe, 8 × 400G IB"),
+        twin="cpu_ram_storage_starve_gpus",
+    ),
+    Rule(
+        id="no_nvme_for_training",
+        check=no_nvme_for_training,
+        scenarios=_sheet("8 × A100 SXM4 80GB, NVSwitch, 2 × EPYC 7763, 1TB, 2 × 960GB SATA SSD, 2 × 200G IB"),
+        twin="cpu_ram_storage_starve_gpus",
+    ),
+    Rule(
+        id="fat_nic_on_inference_box",
+        check=fat_nic_on_inference_box,
+        scenarios=_sheet("4 × NVIDIA L40S 48GB PCIe\n2 × Xeon Gold 6330\n512GB DDR4\n2 × 200Gb ConnectX-7 网卡\n4U 风冷"),
+    ),
+    Rule(
+        id="labelled_training_reads_inference",
+        check=labelled_training_reads_inference,
+        scenarios=_sheet("用途：模型训练\nGPU：4 × T4 16G\n网络：2 × 25GbE\n机箱：2U 风冷"),
+    ),
+    Rule(
+        id="labelled_inference_reads_training",
+        check=labelled_inference_reads_training,
+        scenarios=_sheet("Purpose: inference serving\nGPU: 8 x H100 SXM5 80GB\nFabric: NVSwitch\nNetwork: 8 x 400G IB"),
+    ),
+    Rule(
+        id="china_variant",
+        check=china_variant,
+        scenarios=_sheet("8 × H20 96GB, NVSwitch, 2 × EPYC 9654, 2TB, 4 × 3.84TB NVMe, 4 × 200G RoCE"),
+        twin="china_variant_limits",
+    ),
+    Rule(
+        id="mig_slicing_possible",
+        check=mig_slicing_possible,
+        scenarios=_sheet("1 × A100 80G PCIe, 1 × EPYC 9124, 256GB, 1 × 25GbE"),
+    ),
 )
 # A label contradiction is not worth a line of its own when a sharper rule already explains it.
 SUBSUMES_LABEL = frozenset({"pcie_sold_as_training_node", "consumer_cards_multi_node_training"})
@@ -239,11 +261,11 @@ LABEL_RULES = frozenset({"labelled_training_reads_inference", "labelled_inferenc
 
 
 def find(c: Context) -> list[Finding]:
-    found = [f for f in (rule(c) for rule in RULES) if f is not None]
+    found = [f for f in (rule.check(c) for rule in RULES) if f is not None]
     if any(f.id in SUBSUMES_LABEL for f in found):
         found = [f for f in found if f.id not in LABEL_RULES]
     return found
 
 
 def rule_ids() -> list[str]:
-    return [rule.__name__ for rule in RULES]
+    return [rule.id for rule in RULES]

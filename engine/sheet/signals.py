@@ -10,6 +10,9 @@ air-cooled box, a single (high-clock) CPU socket and inference-class cards
 Weights say how much a sign separates the two kinds of machine (seed 002 names the
 interconnect "the core dividing line", so it weighs most; inference-class cards
 weigh as much because they rule out serious training whatever surrounds them).
+A card's class is its ``role`` in ``knowledge/gpus.yaml``. Each signal is one ``Rule``
+in ``RULES`` with its side, weight and a sheet that shows it (layout:
+``engine/rules/__init__.py``).
 """
 
 from __future__ import annotations
@@ -17,31 +20,11 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from engine.findings import Value
-from engine.sheet.gpus import INFERENCE_CLASS
-from engine.sheet.models import ParsedSheet, Side, Signal
+from engine.rules import parts
+from engine.rules.declaration import Rule, Scenario, Side
+from engine.sheet.models import ParsedSheet, Signal
 from engine.specs import Knowledge
 
-TRAINING_WEIGHTS: dict[str, int] = {
-    "gpu_count_8_dense": 2,
-    "large_memory_gpus": 1,
-    "nvlink_nvswitch": 3,
-    "high_speed_nics_200g": 2,
-    "infiniband": 1,
-    "ram_1tb": 1,
-    "nvme_array": 1,
-    "liquid_cooling": 1,
-    "chassis_8u": 1,
-    "training_wording": 1,
-}
-INFERENCE_WEIGHTS: dict[str, int] = {
-    "gpu_count_2_4": 1,
-    "pcie_interconnect": 2,
-    "nics_25_100g": 1,
-    "air_cooled_4u": 1,
-    "single_socket_high_clock": 1,
-    "inference_class_gpu": 3,
-    "inference_wording": 1,
-}
 DENSE_GPUS = 8
 FEW_GPUS = 4
 LARGE_MEMORY_GB = 80
@@ -52,7 +35,7 @@ NVME_ARRAY = 4
 TALL_CHASSIS_U = 6
 COMPACT_CHASSIS_U = 4
 
-Rule = Callable[[ParsedSheet, Knowledge], dict[str, Value] | None]
+SignalCheck = Callable[[ParsedSheet, Knowledge], dict[str, Value] | None]
 
 
 def _gpu_count_8_dense(p: ParsedSheet, kb: Knowledge) -> dict[str, Value] | None:
@@ -134,7 +117,7 @@ def _single_socket(p: ParsedSheet, kb: Knowledge) -> dict[str, Value] | None:
 def inference_class(p: ParsedSheet, kb: Knowledge) -> bool:
     gpu = kb.gpus.get(p.gpu_model or "")
     if gpu is not None:
-        return gpu.id in INFERENCE_CLASS or gpu.segment == "consumer"
+        return parts.reads_as_inference_card(gpu)
     return bool({"inference_friendly", "consumer"} & set(p.gpu_hints))
 
 
@@ -149,39 +132,41 @@ def _inference_wording(p: ParsedSheet, kb: Knowledge) -> dict[str, Value] | None
     return {} if p.mentions_inference else None
 
 
-RULES: dict[str, Rule] = {
-    "gpu_count_8_dense": _gpu_count_8_dense,
-    "large_memory_gpus": _large_memory,
-    "nvlink_nvswitch": _nvlink,
-    "high_speed_nics_200g": _fast_nics,
-    "infiniband": _infiniband,
-    "ram_1tb": _ram_1tb,
-    "nvme_array": _nvme_array,
-    "liquid_cooling": _liquid,
-    "chassis_8u": _tall_chassis,
-    "training_wording": _training_wording,
-    "gpu_count_2_4": _few_gpus,
-    "pcie_interconnect": _pcie,
-    "nics_25_100g": _service_nics,
-    "air_cooled_4u": _compact_air,
-    "single_socket_high_clock": _single_socket,
-    "inference_class_gpu": _inference_gpu,
-    "inference_wording": _inference_wording,
-}
+TRAINING_BOX = "训练用 8 × H100 SXM5 80GB, NVSwitch, 2TB, 8 × 3.84TB NVMe, 8 × 400G IB, 液冷, 8U"
+INFERENCE_BOX = "推理用 4 × L4 24GB, PCIe, 1 × EPYC 9354P 高频, 256GB, 2 × 25GbE, 4U 风冷"
 
 
-def _side(signal_id: str) -> tuple[Side, int]:
-    if signal_id in TRAINING_WEIGHTS:
-        return "training", TRAINING_WEIGHTS[signal_id]
-    return "inference", INFERENCE_WEIGHTS[signal_id]
+def _signal(id_: str, check: SignalCheck, side: Side, weight: int, sheet: str) -> Rule[SignalCheck]:
+    return Rule(id=id_, check=check, side=side, weight=weight, scenarios=(Scenario(sheet=sheet),))
+
+
+RULES: tuple[Rule[SignalCheck], ...] = (
+    _signal("gpu_count_8_dense", _gpu_count_8_dense, "training", 2, TRAINING_BOX),
+    _signal("large_memory_gpus", _large_memory, "training", 1, TRAINING_BOX),
+    _signal("nvlink_nvswitch", _nvlink, "training", 3, TRAINING_BOX),
+    _signal("high_speed_nics_200g", _fast_nics, "training", 2, TRAINING_BOX),
+    _signal("infiniband", _infiniband, "training", 1, TRAINING_BOX),
+    _signal("ram_1tb", _ram_1tb, "training", 1, TRAINING_BOX),
+    _signal("nvme_array", _nvme_array, "training", 1, TRAINING_BOX),
+    _signal("liquid_cooling", _liquid, "training", 1, TRAINING_BOX),
+    _signal("chassis_8u", _tall_chassis, "training", 1, TRAINING_BOX),
+    _signal("training_wording", _training_wording, "training", 1, TRAINING_BOX),
+    _signal("gpu_count_2_4", _few_gpus, "inference", 1, INFERENCE_BOX),
+    _signal("pcie_interconnect", _pcie, "inference", 2, INFERENCE_BOX),
+    _signal("nics_25_100g", _service_nics, "inference", 1, INFERENCE_BOX),
+    _signal("air_cooled_4u", _compact_air, "inference", 1, INFERENCE_BOX),
+    _signal("single_socket_high_clock", _single_socket, "inference", 1, INFERENCE_BOX),
+    _signal("inference_class_gpu", _inference_gpu, "inference", 3, INFERENCE_BOX),
+    _signal("inference_wording", _inference_wording, "inference", 1, INFERENCE_BOX),
+)
 
 
 def evaluate(p: ParsedSheet, kb: Knowledge) -> list[Signal]:
-    """Every signal that fires, training ones first, in the order of the weight tables."""
+    """Every signal that fires, training ones first, in the order of ``RULES``."""
     out: list[Signal] = []
-    for signal_id, rule in RULES.items():
-        values = rule(p, kb)
+    for rule in RULES:
+        values = rule.check(p, kb)
         if values is not None:
-            side, weight = _side(signal_id)
-            out.append(Signal(id=signal_id, weight=weight, side=side, values=values))
+            assert rule.side is not None
+            out.append(Signal(id=rule.id, weight=rule.weight, side=rule.side, values=values))
     return out
