@@ -157,7 +157,13 @@ RULES: tuple[Rule[MythCheck], ...] = (
             _said("adam 只是让显存翻倍吧"),
             Scenario(
                 branch="implied",
-                workload={"task": "train", "params_b": 7, "method": "full", "gpu": "a100-80g-sxm", "gpu_count": 1},
+                workload={
+                    "task": "train",
+                    "params_b": 7,
+                    "method": "full",
+                    "gpu": "a100-80g-sxm",
+                    "gpu_count": 1,
+                },
             ),
         ),
     ),
@@ -206,7 +212,7 @@ RULES: tuple[Rule[MythCheck], ...] = (
         check=_pcie,
         claims=(rf"pcie{_GAP}64 ?gb",),
         branches=("claimed",),
-        scenarios=(_said("pcie 4.0 x16 single direction is 64 gb/s"),),
+        scenarios=(_said("pcie 4.0 x16 one way is 64 gb/s"),),
     ),
     Rule(
         id="myth_a100_4g_slice",

@@ -12,8 +12,7 @@ from engine import myths
 from engine.candidates import Candidate
 from engine.findings import Finding
 from engine.results import Option
-from engine.rules import Rule
-from engine.rules import hardware, spending
+from engine.rules import Rule, hardware, spending
 from engine.rules.hardware import PlanCheck
 from engine.search_context import Context
 

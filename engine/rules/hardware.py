@@ -38,7 +38,9 @@ def inference_on_training_machine(ctx: Context, pick: Candidate | None, req: Opt
     if ctx.task != "infer" or gpu is None or pick is None or req is None:
         return None
     req_cost = req.monthly_cost
-    requested = cost.to_currency(req_cost.amount, req_cost.currency, pick.monthly.currency, ctx.kb.catalog.fx_to_cny)
+    requested = cost.to_currency(
+        req_cost.amount, req_cost.currency, pick.monthly.currency, ctx.kb.catalog.fx_to_cny
+    )
     if not (gpu.role == "training" and n >= 2) or (requested or 0.0) <= 1.5 * pick.monthly.amount:
         return None
     return finding(
@@ -109,7 +111,13 @@ def nvlink_useless_for_inference(ctx: Context, pick: Candidate | None, req: Opti
     gpu = requested_gpu(ctx)
     if gpu is None or gpu.nvlink_gbs == 0:
         return None
-    return finding("nvlink_useless_for_inference", "info", gpu=gpu.name, nvlink_gbs=gpu.nvlink_gbs, replicas=pick.replicas)
+    return finding(
+        "nvlink_useless_for_inference",
+        "info",
+        gpu=gpu.name,
+        nvlink_gbs=gpu.nvlink_gbs,
+        replicas=pick.replicas,
+    )
 
 
 def _tp_ms(ctx: Context, c: Candidate, ic: str) -> float:
@@ -120,7 +128,9 @@ def _tp_ms(ctx: Context, c: Candidate, ic: str) -> float:
     return round(s * 1e3, 2)
 
 
-def pcie_card_sold_as_nvlink_trainer(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
+def pcie_card_sold_as_nvlink_trainer(
+    ctx: Context, pick: Candidate | None, req: Option | None
+) -> Finding | None:
     """Training across PCIe-only cards; twin of the sheet's ``pcie_sold_as_training_node``."""
     gpu, n = requested_gpu(ctx), ctx.workload.gpu_count or ctx.workload.gpus or 1
     card = gpu or (pick.gpu if pick else None)
@@ -236,7 +246,12 @@ RULES: tuple[Rule[PlanCheck], ...] = (
             Scenario(
                 branch="tensor_parallel",
                 expect="nvlink_needed_for_tensor_parallel",
-                workload={"task": "infer", "model": "llama-3.1-70b", "weight_dtype": "bf16", "always_on": True},
+                workload={
+                    "task": "infer",
+                    "model": "llama-3.1-70b",
+                    "weight_dtype": "bf16",
+                    "always_on": True,
+                },
             ),
         ),
     ),

@@ -61,7 +61,9 @@ def quantize_before_deploy(ctx: Context, pick: Candidate | None, req: Option | N
     """16-bit weights where a quantised build on a cheaper machine would serve."""
     if ctx.task != "infer" or pick is None or pick.weight_dtype not in ("bf16", "fp16", "fp32"):
         return None
-    quant = [c for c in ctx.candidates if c.weight_dtype in QUANTISED and c.monthly.amount < pick.monthly.amount]
+    quant = [
+        c for c in ctx.candidates if c.weight_dtype in QUANTISED and c.monthly.amount < pick.monthly.amount
+    ]
     if not quant:
         return None
     best = min(quant, key=lambda c: c.monthly.amount)

@@ -17,7 +17,6 @@ from __future__ import annotations
 from engine.interconnect import link_gbs
 from engine.rules.parts import (
     BASELINE_CORES,
-    BASELINE_GPUS,
     BASELINE_NVME,
     BASELINE_NVME_COUNT,
     BASELINE_NVME_DRIVE_TB,
@@ -29,6 +28,7 @@ from engine.rules.parts import (
 )
 from engine.sheet.models import ParsedSheet, SheetNumbers
 from engine.specs import GpuSpec, Knowledge
+
 
 def card(p: ParsedSheet, kb: Knowledge) -> GpuSpec | None:
     return kb.gpus.get(p.gpu_model or "")

@@ -32,7 +32,13 @@ from dataclasses import dataclass
 from engine.findings import Finding, finding
 from engine.rules import parts
 from engine.rules.declaration import Rule, Scenario
-from engine.rules.parts import BASELINE_GPUS, BASELINE_NVME, BASELINE_NVME_COUNT, CORES_PER_GPU, RAM_GB_PER_GPU
+from engine.rules.parts import (
+    BASELINE_GPUS,
+    BASELINE_NVME,
+    BASELINE_NVME_COUNT,
+    CORES_PER_GPU,
+    RAM_GB_PER_GPU,
+)
 from engine.sheet.models import ParsedSheet, Verdict
 from engine.sheet.numbers import card
 from engine.sheet.signals import FAST_NIC_GBPS
@@ -84,7 +90,9 @@ def consumer_cards_multi_node_training(c: Context) -> Finding | None:
     fat_nic = (p.max_nic_gbps or 0) >= MULTI_NODE_NIC_GBPS or p.infiniband or p.roce
     if not (fat_nic or (p.mentions_multi_node and p.mentions_training)):
         return None
-    return finding("consumer_cards_multi_node_training", "high", gpus=p.gpu_count, max_nic_gbps=p.max_nic_gbps, **limits)
+    return finding(
+        "consumer_cards_multi_node_training", "high", gpus=p.gpu_count, max_nic_gbps=p.max_nic_gbps, **limits
+    )
 
 
 def ram_starves_gpus(c: Context) -> Finding | None:
@@ -231,7 +239,9 @@ RULES: tuple[Rule[SheetCheck], ...] = (
     Rule(
         id="fat_nic_on_inference_box",
         check=fat_nic_on_inference_box,
-        scenarios=_sheet("4 × NVIDIA L40S 48GB PCIe\n2 × Xeon Gold 6330\n512GB DDR4\n2 × 200Gb ConnectX-7 网卡\n4U 风冷"),
+        scenarios=_sheet(
+            "4 × NVIDIA L40S 48GB PCIe\n2 × Xeon Gold 6330\n512GB DDR4\n2 × 200Gb ConnectX-7 网卡\n4U 风冷"
+        ),
     ),
     Rule(
         id="labelled_training_reads_inference",
@@ -241,7 +251,9 @@ RULES: tuple[Rule[SheetCheck], ...] = (
     Rule(
         id="labelled_inference_reads_training",
         check=labelled_inference_reads_training,
-        scenarios=_sheet("Purpose: inference serving\nGPU: 8 x H100 SXM5 80GB\nFabric: NVSwitch\nNetwork: 8 x 400G IB"),
+        scenarios=_sheet(
+            "Purpose: inference serving\nGPU: 8 x H100 SXM5 80GB\nFabric: NVSwitch\nNetwork: 8 x 400G IB"
+        ),
     ),
     Rule(
         id="china_variant",
