@@ -16,8 +16,10 @@ most one step (16× the previous one for a quartic pattern) instead of hanging C
 
 from __future__ import annotations
 
+import importlib
+import re
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 import pytest
 
@@ -171,3 +173,55 @@ def test_digit_then_450_spaces_reads_as_fast_as_an_ordinary_message(kb: Knowledg
     """The reported case, reached by doubling: 43.8 s at 450 spaces before the fix (issue 14)."""
     vocab = vocabulary(kb)
     assert_linear(lambda text: extract(text, vocab), _run("1", " "), _ORDINARY_CHAT, limit=1 + 450 + 1)
+
+
+def test_a_turn_with_lone_surrogates_replies_in_encodable_text(dialog: Dialog) -> None:
+    for text in ("预算\ud800一万", "qwen3\ud800-32b 并发16", "\udfff", "llama\udc00-9-13b"):
+        reply, _ = dialog.handle(ConversationState(), text)
+        assert reply.model_dump_json().encode("utf-8")
+
+
+# -- the slot patterns themselves, without the normaliser -----------------------------
+#
+# The normaliser keeps whitespace runs to one character, but the patterns must not rely
+# on it alone: their adjacent ``\s*`` are possessive (``\s*+``), so a run is consumed
+# once. Every compiled pattern of these modules is checked on raw runs. Patterns that
+# begin with ``\s`` are left out: they are matched at one position (``.match``), where a
+# leading run is scanned once; under ``finditer`` they would restart inside the run.
+
+_SLOT_MODULES = ("traffic", "lengths", "size", "training", "schedule", "money", "hardware", "lexicon")
+_RAW_ANCHORS = ("1", "16 个", "并发", "上下文", "预算", "每月", "batch", "8k", "首token", "qps", "1 tokens")
+_RAW_RUNS = (" ", " \t", "\n", "\u3000")
+_RAW_LIMIT = 1024
+
+
+def _patterns(name: str, value: object) -> Iterator[tuple[str, re.Pattern[str]]]:
+    if isinstance(value, re.Pattern):
+        yield name, value
+    elif isinstance(value, tuple):
+        for index, item in enumerate(value):
+            yield from _patterns(f"{name}[{index}]", item)
+
+
+def _slot_patterns() -> dict[str, re.Pattern[str]]:
+    found: dict[str, re.Pattern[str]] = {}
+    for module_name in _SLOT_MODULES:
+        module = importlib.import_module(f"bot.understand.{module_name}")
+        for name, value in vars(module).items():
+            found |= dict(_patterns(f"{module_name}.{name}", value))
+    return {name: p for name, p in found.items() if not p.pattern.startswith(r"\s")}
+
+
+SLOT_PATTERNS = _slot_patterns()
+
+
+@pytest.mark.parametrize("name", sorted(SLOT_PATTERNS))
+def test_slot_pattern_is_linear_on_raw_whitespace_runs(name: str) -> None:
+    pattern = SLOT_PATTERNS[name]
+
+    def scan(text: str) -> object:
+        return list(pattern.finditer(text))
+
+    for anchor in _RAW_ANCHORS:
+        for unit in _RAW_RUNS:
+            assert_linear(scan, _run(anchor, unit), _ORDINARY_CHAT, _RAW_LIMIT)

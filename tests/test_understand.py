@@ -15,6 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from bot.understand import MAX_INPUT_CHARS, Extraction, Vocabulary, extract, normalize
+from bot.understand.normalize import MAX_REPEAT
 from engine.workload import Workload
 
 MODELS = {
@@ -627,6 +628,35 @@ def test_normalize_folds_width_traditional_characters_and_case() -> None:
     assert normalize("ＱＰＳ，１３Ｂ") == "qps,13b"
     assert normalize("萬億兩張訓練推理預算並發顯卡個時週") == "万亿两张训练推理预算并发显卡个时周"
     assert normalize("8×H100") == "8xh100"
+
+
+def test_normalize_turns_each_whitespace_run_into_one_space() -> None:
+    """One space per run keeps adjacent ``\\s*`` from splitting a long run (issue 14)."""
+    assert normalize("并发 \t\u3000\u00a0\u200b 16\t\tusers") == "并发 16 users"
+
+
+def test_normalize_keeps_a_run_with_a_line_break_as_one_newline() -> None:
+    """A newline ends a clause for the readers, so it must survive the collapse."""
+    assert normalize("并发 \r\n\n\t 16") == "并发\n16"
+
+
+def test_a_line_break_inside_a_whitespace_run_still_ends_the_clause(vocab: Vocabulary) -> None:
+    assert "concurrency" not in extract("并发 \n\n\t 16", vocab).slots
+
+
+def test_normalize_cuts_a_run_of_one_character_to_the_cap() -> None:
+    assert normalize("k" * 500 + "x") == "k" * MAX_REPEAT + "x"
+
+
+def test_normalize_turns_lone_surrogates_into_spaces() -> None:
+    assert normalize("并发\ud80016\udfff") == "并发 16 "
+
+
+def test_matched_spans_of_text_with_lone_surrogates_can_be_encoded(vocab: Vocabulary) -> None:
+    """A budget word reaches its amount across a few characters, a surrogate among them."""
+    result = extract("预算\ud800一万", vocab)
+    assert result.slots["budget"]["amount"] == 10000.0
+    assert [span.encode("utf-8") for span in result.matched] == ["预算 一万".encode()]
 
 
 def test_matched_lists_the_understood_spans_in_message_order(vocab: Vocabulary) -> None:

@@ -21,13 +21,15 @@ _COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=len, r
 # "a GPU" is not a count ("I don't have a GPU"); "a 4090" is.
 _BARE_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if len(w) > 2), key=len, reverse=True))
 _COUNT_BEFORE = re.compile(
-    rf"(?:(?P<num>{NUMBER})|(?<![a-z])(?P<word>{_COUNT_WORD}))\s*{_MEASURE}?\s*(?:的|nvidia\s*|英伟达)?\s*$"
+    rf"(?:(?P<num>{NUMBER})|(?<![a-z])(?P<word>{_COUNT_WORD}))\s*+{_MEASURE}?\s*+(?:的|nvidia\s*+|英伟达)?\s*+$"
 )
-_COUNT_AFTER = re.compile(rf"\s*(?:[x*]\s*(?P<num>\d+)(?![\d.a-z])|(?P<cn>{NUMBER})\s*(?:张|块|个|台|片|卡))")
+_COUNT_AFTER = re.compile(
+    rf"\s*+(?:[x*]\s*+(?P<num>\d+)(?![\d.a-z])|(?P<cn>{NUMBER})\s*+(?:张|块|个|台|片|卡))"
+)
 _COUNT_ALONE = re.compile(
-    rf"(?:(?P<num>{NUMBER})\s*(?:张|块|个|台|片)?|(?P<word>单|双)(?:张|块)?)\s*(?:显示卡|显卡|卡(?!顿))"
+    rf"(?:(?P<num>{NUMBER})\s*+(?:张|块|个|台|片)?|(?P<word>单|双)(?:张|块)?)\s*+(?:显示卡|显卡|卡(?!顿))"
     rf"|(?<![a-z\d.])(?:(?P<num2>\d+)|(?P<word2>{_BARE_COUNT_WORD}))"
-    r"\s*(?:gpus?|cards?|graphics cards?)(?![a-z])"
+    r"\s*+(?:gpus?|cards?|graphics cards?)(?![a-z])"
 )
 _WINDOW = 24
 _CUE_REACH = 12  # "I have a question about the H100" is not owning one

@@ -18,26 +18,26 @@ from bot.understand.scan import Scan
 
 BINARY_SCALES = {"k": 1024.0, "m": 1024.0**2}
 
-_LEN = rf"{SIGN}(?P<num>{NUMBER})(?:\s*(?P<suf>k|m)(?![a-z])|(?!\s*[km](?![a-z])))"
+_LEN = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|m)(?![a-z])|(?!\s*+[km](?![a-z])))"
 _NEAR = rf"{GAP}{{0,10}}?"
-_TOKENS = r"\s*(?:个)?\s*(?:tokens?(?![a-z]))?"
-_NOT_RATE = r"(?!\s*(?:个)?\s*tokens?\s*(?:/\s*s|每秒|per\s+sec))"
+_TOKENS = r"\s*+(?:个)?\s*+(?:tokens?(?![a-z]))?"
+_NOT_RATE = r"(?!\s*+(?:个)?\s*+tokens?\s*+(?:/\s*+s|每秒|per\s+sec))"
 _CONTEXT_WORD = (
     r"(?:上下文|序列长度|最大长度|(?<![a-z])(?:context|ctx|seq(?:uence)?[\s_-]*len(?:gth)?"
     r"|max[\s_-]*(?:model[\s_-]*)?(?:len|length|seq[\s_-]*len)))"
 )
 _CONTEXT = (
     re.compile(rf"{_CONTEXT_WORD}(?:长度|窗口|length|window|len|size)?{_NEAR}{_LEN}{_TOKENS}"),
-    re.compile(rf"{_LEN}\s*(?:个)?\s*(?:tokens?\s*)?(?:的|of)?\s*(?:{_CONTEXT_WORD}|序列)"),
+    re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:tokens?\s*+)?(?:的|of)?\s*+(?:{_CONTEXT_WORD}|序列)"),
 )
 _BARE_K = re.compile(
     r"(?:(?P<neg>(?<![a-z0-9.$¥])-)|(?<![a-z0-9.$¥-]))(?P<num>\d+(?:\.\d+)?)\s?(?P<suf>k)(?![a-z0-9])"
-    r"(?!\s*(?:条|个|人|用户|张|次|请求|元|块|美元|刀|(?:users?|samples?|steps?|images?|requests?|dollars?"
+    r"(?!\s*+(?:条|个|人|用户|张|次|请求|元|块|美元|刀|(?:users?|samples?|steps?|images?|requests?|dollars?"
     r"|usd|rmb|rows?|examples?)(?![a-z])))"
 )
 # "用户8k", "users: 8k": the noun before says what is counted.
 _COUNTED_BEFORE = re.compile(
-    r"(?:用户|人数|样本|数据|条数|(?<![a-z])(?:users?|samples?|rows?|examples?))\s*(?:数|量)?\s*(?:有|是|为|:|=)?\s*$"
+    r"(?:用户|人数|样本|数据|条数|(?<![a-z])(?:users?|samples?|rows?|examples?))\s*+(?:数|量)?\s*+(?:有|是|为|:|=)?\s*+$"
 )
 _OUTPUT_WORD = (
     r"(?:输出|生成|回复长度|回答长度|(?<![a-z])(?:outputs?|completions?|generat(?:e|es|ed|ion)"
@@ -51,18 +51,18 @@ _REQUEST_LENGTHS = (
     ),
     (
         "output_tokens",
-        re.compile(rf"{_LEN}\s*(?:个)?\s*(?:output|输出|generated|completion|new|生成)\s*tokens?"),
+        re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:output|输出|generated|completion|new|生成)\s*+tokens?"),
     ),
     ("prompt_tokens", re.compile(rf"{_PROMPT_WORD}(?:长度|length|tokens?)?{_NEAR}{_LEN}{_TOKENS}")),
-    ("prompt_tokens", re.compile(rf"{_LEN}\s*(?:个)?\s*(?:input|prompt|输入)\s*tokens?")),
-    ("output_tokens", re.compile(rf"{_LEN}\s*(?:个)?\s*tokens?\s*(?:of\s+|的)?(?:output|输出)")),
-    ("prompt_tokens", re.compile(rf"{_LEN}\s*(?:个)?\s*tokens?\s*(?:of\s+|的)?(?:input|prompt|输入)")),
+    ("prompt_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:input|prompt|输入)\s*+tokens?")),
+    ("output_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:output|输出)")),
+    ("prompt_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:input|prompt|输入)")),
 )
 # "每条500 token" describes the data, not a request or the window: claimed, left unset.
 _PER_SAMPLE = (
-    re.compile(rf"每(?:条|个样本|条样本|个例子|篇)\s*(?:样本|数据)?{_NEAR}{NUMBER}\s*k?{_TOKENS}"),
+    re.compile(rf"每(?:条|个样本|条样本|个例子|篇)\s*+(?:样本|数据)?{_NEAR}{NUMBER}\s*+k?{_TOKENS}"),
     re.compile(
-        rf"{NUMBER}\s*k?\s*tokens?\s*(?:each|per\s+(?:sample|example|item|row|document|conversation))"
+        rf"{NUMBER}\s*+k?\s*+tokens?\s*+(?:each|per\s+(?:sample|example|item|row|document|conversation))"
     ),
 )
 

@@ -20,11 +20,11 @@ from bot.understand.lexicon import CNY_MARK, GAP, USD_MARK
 from bot.understand.numbers import NUMBER, SIGN, signed_value
 from bot.understand.scan import Scan, plain
 
-_AMOUNT = rf"{SIGN}(?P<num>{NUMBER})(?:\s*(?P<suf>k|w)(?![a-z])|(?!\s*[kw](?![a-z])))"
+_AMOUNT = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z])|(?!\s*+[kw](?![a-z])))"
 # What may not follow an amount found by a budget word: units that make it a size,
 # a count, a duration or a latency instead, and 个/月 so that 预算一万一个月 reads 一万.
 _NOT_MONEY = (
-    r"(?![\d.]|[个月周天年]|\s*(?:亿|参数|tokens?|张|卡|台|并发|路|小时|分钟|毫秒|秒|用户|人"
+    r"(?![\d.]|[个月周天年]|\s*+(?:亿|参数|tokens?|张|卡|台|并发|路|小时|分钟|毫秒|秒|用户|人"
     r"|(?:b|bn|billion|m|qps|h|x|gpus?|cards?|ms|s|sec|seconds?|hours?|hrs?|days?|weeks?|months?|years?"
     r"|users?|requests?|concurrent|context|ctx)(?![a-z])))"
 )
@@ -36,18 +36,20 @@ _BUDGET_WORD = (
 )
 
 _CORES = (
-    re.compile(rf"[¥$]\s*{_AMOUNT}"),
-    re.compile(rf"(?<![a-z])(?:rmb|cny|usd)\s*{_AMOUNT}"),
-    re.compile(rf"{_AMOUNT}\s*{_CURRENCY_WORD}"),
+    re.compile(rf"[¥$]\s*+{_AMOUNT}"),
+    re.compile(rf"(?<![a-z])(?:rmb|cny|usd)\s*+{_AMOUNT}"),
+    re.compile(rf"{_AMOUNT}\s*+{_CURRENCY_WORD}"),
     re.compile(rf"{_BUDGET_WORD}{GAP}{{0,10}}?{_AMOUNT}{_NOT_MONEY}"),
     re.compile(
-        rf"(?:每个?月|每个?小时|月)\s*(?:不超过|最多|大概|约|控制在)?\s*{_AMOUNT}(?=\s*(?:以内|以下|之内|左右))"
+        rf"(?:每个?月|每个?小时|月)\s*+(?:不超过|最多|大概|约|控制在)?\s*+{_AMOUNT}(?=\s*+(?:以内|以下|之内|左右))"
     ),
-    re.compile(rf"{_AMOUNT}\s*(?:/|每|per|一个?|a|an)\s*(?:个)?\s*(?:月|month|mo|小时|hour|hr|h)(?![a-z])"),
+    re.compile(
+        rf"{_AMOUNT}\s*+(?:/|每|per|一个?|a|an)\s*+(?:个)?\s*+(?:月|month|mo|小时|hour|hr|h)(?![a-z])"
+    ),
 )
 _AFTER = re.compile(
-    rf"\s*{_CURRENCY_WORD}?(?:\s*(?:/|每|per|a|an|一个?|each)\s*(?:个)?\s*{_UNIT})?"
-    r"(?:\s*(?:以内|以下|之内|左右|封顶|max|or less|at most|in total|total|overall|一共|总共))?"
+    rf"\s*+{_CURRENCY_WORD}?(?:\s*+(?:/|每|per|a|an|一个?|each)\s*+(?:个)?\s*+{_UNIT})?"
+    r"(?:\s*+(?:以内|以下|之内|左右|封顶|max|or less|at most|in total|total|overall|一共|总共))?"
 )
 _BEFORE = re.compile(
     r"(?:每个?月|月度?|每个?小时|每天|每周|每年|总|一共|合计"
@@ -55,7 +57,7 @@ _BEFORE = re.compile(
     rf"|per\s+(?:hour|month|day|week|year))(?![a-z])){GAP}{{0,16}}$"
 )
 _PERIODS = (
-    ("hour", re.compile(r"小时|每时|hour|(?<![a-z])hr|/\s*h(?![a-z])|per h(?![a-z])")),
+    ("hour", re.compile(r"小时|每时|hour|(?<![a-z])hr|/\s*+h(?![a-z])|per h(?![a-z])")),
     ("day", re.compile(r"天|(?<![a-z])(?:days?|daily)(?![a-z])")),
     ("week", re.compile(r"周|星期|week")),
     ("year", re.compile(r"年|(?<![a-z])(?:years?|yearly|annual)")),

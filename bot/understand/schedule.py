@@ -36,7 +36,7 @@ _UNITS = (
 _UNIT = "|".join(f"(?P<{name}>{pattern})" for name, pattern in _UNITS)
 _EN_COUNT = "|".join(word for word in COUNT_WORDS if (word.isascii() and len(word) > 1) or word == "a")
 _DURATION = re.compile(
-    rf"{SIGN}(?:(?P<num>{NUMBER})|(?P<half>半)|(?<![a-z])(?P<word>{_EN_COUNT})\s)\s*(?:个)?\s*(?:{_UNIT})"
+    rf"{SIGN}(?:(?P<num>{NUMBER})|(?P<half>半)|(?<![a-z])(?P<word>{_EN_COUNT})\s)\s*+(?:个)?\s*+(?:{_UNIT})"
 )
 _LARGEST_YEAR_COUNT = 100  # 2024年 is a date
 

@@ -21,27 +21,27 @@ from bot.understand.numbers import DECIMAL_SCALES, NUMBER, SIGN, signed_value
 from bot.understand.scan import Scan
 
 _PARAM_WORD = (
-    r"(?:\s*(?:个)?\s*(?:参数量?|参数规模|params?|parameters?|的?模型|models?|规模|级别|量级)(?![a-z]))?"
+    r"(?:\s*+(?:个)?\s*+(?:参数量?|参数规模|params?|parameters?|的?模型|models?|规模|级别|量级)(?![a-z]))?"
 )
 
-_MIXTURE = re.compile(r"(?<![\d.a-z])\d+\s*x\s*\d+(?:\.\d+)?\s*b(?![a-z0-9])")
+_MIXTURE = re.compile(r"(?<![\d.a-z])\d+\s*+x\s*+\d+(?:\.\d+)?\s*+b(?![a-z0-9])")
 _PARAMS = (
-    re.compile(rf"{SIGN}(?P<num>{NUMBER})\s*(?P<suf>b|bn|billion|t|trillion)(?![a-z0-9]){_PARAM_WORD}"),
+    re.compile(rf"{SIGN}(?P<num>{NUMBER})\s*+(?P<suf>b|bn|billion|t|trillion)(?![a-z0-9]){_PARAM_WORD}"),
     re.compile(
-        rf"{SIGN}(?P<num>{NUMBER})\s*(?P<suf>m|million)\s*(?:参数量?|params?|parameters?|的?模型|models?)"
+        rf"{SIGN}(?P<num>{NUMBER})\s*+(?P<suf>m|million)\s*+(?:参数量?|params?|parameters?|的?模型|models?)"
     ),
 )
 # 70亿 (followed by a parameter word or nothing countable) is 7B; 2亿条数据 is not a size.
 _YI = re.compile(
     rf"{SIGN}(?P<num>{NUMBER})(?<=亿)"
-    r"(?!\s*(?:条|个(?!参数)|次|tokens?|样本|数据|元|块|美元|人|用户|字|词|请求|行|张))"
+    r"(?!\s*+(?:条|个(?!参数)|次|tokens?|样本|数据|元|块|美元|人|用户|字|词|请求|行|张))"
     rf"{_PARAM_WORD}"
 )
 _BILLION = 1e9
 
 _TRAIN_TOKENS = re.compile(
-    rf"{SIGN}(?P<num>{NUMBER})(?:\s*(?P<suf>k|w|m|b|t|thousand|million|billion|trillion)(?![a-z]))?"
-    r"\s*(?:个)?\s*tokens?(?![a-z])(?!\s*(?:/\s*s|每秒|per\s+sec))"
+    rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w|m|b|t|thousand|million|billion|trillion)(?![a-z]))?"
+    r"\s*+(?:个)?\s*+tokens?(?![a-z])(?!\s*+(?:/\s*+s|每秒|per\s+sec))"
 )
 _DATA_WORD = re.compile(r"数据|语料|训练|样本|资料|(?<![a-z])(?:data|dataset|corpus|train|training|pretrain)")
 _SMALLEST_DATASET = 1e6

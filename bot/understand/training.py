@@ -12,7 +12,7 @@ from bot.understand.numbers import NUMBER, SIGN, signed_value
 from bot.understand.scan import Scan
 
 _VALUE = (
-    rf"\s*(?:of|is|:|=|为|是|设为|设成|取|用)?\s*{SIGN}(?P<num>{NUMBER})(?![\d.]|\s*(?:b|k|m|x)(?![a-z]))"
+    rf"\s*+(?:of|is|:|=|为|是|设为|设成|取|用)?\s*+{SIGN}(?P<num>{NUMBER})(?![\d.]|\s*+(?:b|k|m|x)(?![a-z]))"
 )
 _KNOBS = (
     (
@@ -27,7 +27,7 @@ _KNOBS = (
             rf"(?:(?<![a-z])(?:lora[\s_-]*)?rank(?![a-z])|秩|(?<![a-z])lora[\s_-]*r(?![a-z])){_VALUE}"
         ),
     ),
-    ("lora_rank", re.compile(rf"(?<![a-z])r\s*=\s*{SIGN}(?P<num>{NUMBER})")),
+    ("lora_rank", re.compile(rf"(?<![a-z])r\s*+=\s*+{SIGN}(?P<num>{NUMBER})")),
 )
 
 
