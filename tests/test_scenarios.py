@@ -15,8 +15,6 @@ from engine.results import Plan
 from engine.specs import Knowledge
 from engine.workload import Workload
 
-TRAINING_CARDS = {"a100-40g-sxm", "a100-80g-sxm", "h100-sxm", "h200-sxm", "a800-80g-sxm", "h800-sxm", "b200"}
-
 
 def plan(kb: Knowledge, **fields: Any) -> Plan:
     return recommend(Workload(**fields), kb)
@@ -38,7 +36,7 @@ def test_13b_full_finetune_needs_multi_gpu_nvlink_training_machine(kb: Knowledge
     p = plan(kb, task="train", params_b=13, method="full")
     rec = p.recommendation
     assert rec is not None
-    assert rec.gpu in TRAINING_CARDS and rec.count * rec.machines >= 2
+    assert kb.gpus[rec.gpu].role == "training" and rec.count * rec.machines >= 2
     assert rec.interconnect in {"nvlink", "nvswitch"}
 
 
@@ -162,6 +160,12 @@ def test_h100_10t_tokens_a_day_is_off_by_three_orders_of_magnitude(kb: Knowledge
     p = plan(kb, task="train", params_b=7, claims=["h100_10t_tokens_per_day"])
     ratio = next(f for f in p.pitfalls if f.id == "myth_h100_10t_tokens_per_day").values["ratio"]
     assert isinstance(ratio, int | float) and ratio > 500
+
+
+def test_13b_full_finetune_on_an_l40s_is_flagged_like_any_inference_card(kb: Knowledge) -> None:
+    # The plan's old hard-coded inference list lacked the L40S the sheet analyser had (issue 15).
+    p = plan(kb, task="train", params_b=13, method="full", gpu="l40s", gpu_count=1)
+    assert "training_on_inference_card" in pitfall_ids(p)
 
 
 def test_plan_is_deterministic(kb: Knowledge) -> None:
