@@ -28,6 +28,7 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 from engine.findings import Finding, finding
+from engine.names import resolve as resolve_name
 from engine.specs import ModelArch
 from engine.workload import Workload
 
@@ -142,15 +143,8 @@ def _from_config(config: dict[str, object], name: str | None) -> Resolved:
 
 
 def find_model(name: str, models: dict[str, ModelArch]) -> ModelArch | None:
-    key = name.strip().lower()
-    if key in models:
-        return models[key]
-    squashed = key.replace("_", "-").replace(" ", "-")
-    for arch in models.values():
-        forms = {arch.id, *arch.aliases}
-        if key in forms or squashed in {f.replace(" ", "-") for f in forms}:
-            return arch
-    return None
+    """The library model ``name`` stands for, resolved as chat resolves it (see engine.names)."""
+    return resolve_name(name, models)
 
 
 def _from_size(w: Workload) -> Resolved:

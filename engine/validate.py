@@ -4,20 +4,14 @@ from __future__ import annotations
 
 from engine.architecture import find_model
 from engine.errors import EngineError
+from engine.names import resolve
 from engine.specs import GpuSpec, Knowledge
 from engine.workload import Workload
 
 
 def find_gpu(name: str, gpus: dict[str, GpuSpec]) -> GpuSpec | None:
-    key = name.strip().lower()
-    if key in gpus:
-        return gpus[key]
-    squashed = key.replace("_", " ").replace("-", " ")
-    for gpu in gpus.values():
-        forms = {gpu.id, *gpu.aliases}
-        if key in forms or squashed in {f.replace("-", " ") for f in forms}:
-            return gpu
-    return None
+    """The card ``name`` stands for, resolved as chat resolves it (see engine.names)."""
+    return resolve(name, gpus)
 
 
 def check_references(w: Workload, kb: Knowledge) -> None:

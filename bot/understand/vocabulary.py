@@ -5,7 +5,8 @@ so this package never reads YAML. People write one name many ways ("Llama-3.1-70
 "llama 3.1 70b", "llama3.1_70b", "A100 80GB", "a100-80g"), so every alias is split into
 letter and digit tokens that may be joined by "-", "_", ":", spaces or nothing (Ollama
 writes "qwen2.5:7b"), and a matched
-span is looked up by its *canonical key* (lower-case, separators removed, "80gb" → "80g").
+span is resolved by ``engine.names`` (the one resolver the JSON API and the sheet reader
+use too), so chat and the API agree on what every spelling means.
 Alternatives are tried longest first, so "a100 80g" beats "a100" and
 "llama-3.1-70b-instruct" beats "llama-3.1-70b".
 """
@@ -17,17 +18,16 @@ from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
 from bot.understand.normalize import normalize
+from engine.names import NameIndex, key
 
-_SEPARATORS = re.compile(r"[-_:\s]+")
 _TOKENS = re.compile(r"[a-z]+|\d+(?:\.\d+)*|[^\sa-z\d_:-]+")
-_GIGABYTES = re.compile(r"(?<=\d)gb")
 _JOIN = r"[-_:\s]*"
 _MIN_FAMILY = 3  # "yi" or "phi" as a family word would flag too much ordinary text
 
 
 def canonical(name: str) -> str:
-    """The lookup key of a name: normalized, separators removed, "80gb" spelled "80g"."""
-    return _GIGABYTES.sub("g", _SEPARATORS.sub("", normalize(name)))
+    """The lookup key of a name: normalized (Traditional, width), then ``engine.names.key``."""
+    return key(normalize(name))
 
 
 def _alias_pattern(alias: str) -> str:
@@ -53,14 +53,12 @@ class AliasIndex:
     """All aliases of one kind of thing (models or GPUs) as one compiled alternation."""
 
     def __init__(self, names: Mapping[str, Sequence[str]], plural: bool = False) -> None:
-        self._ids: dict[str, str] = {}
+        self.names = NameIndex({i: [normalize(a) for a in spelled] for i, spelled in names.items()})
         patterns: dict[str, str] = {}
         for name_id, aliases in names.items():
             for alias in (name_id, *aliases):
-                key = canonical(alias)
-                if key and key not in self._ids:
-                    self._ids[key] = name_id
-                    patterns[key] = _alias_pattern(alias)
+                patterns.setdefault(canonical(alias), _alias_pattern(alias))
+        patterns.pop("", None)
         ordered = sorted(patterns.values(), key=len, reverse=True)
         body = "|".join(ordered) if ordered else "(?!)"
         # A count may be glued on either side of a GPU name: 8xh100, a100x8.
@@ -71,8 +69,8 @@ class AliasIndex:
     def find(self, text: str) -> Iterator[Hit]:
         """Every alias occurrence in (normalized) text, left to right, longest at each place."""
         for match in self._pattern.finditer(text):
-            key = canonical(match.group())
-            name_id = self._ids.get(key) or self._ids.get(key.removesuffix("s"))
+            name = normalize(match.group())
+            name_id = self.names.get(name) or self.names.get(name.removesuffix("s"))
             if name_id is not None:
                 yield Hit(name_id, match.start(), match.end())
 
