@@ -21,7 +21,7 @@ from bot.dialog import ConversationState, Dialog, Reply
 
 if TYPE_CHECKING:  # `gpu-advisor ask` keeps no state: it should not load sqlite-utils (and numpy)
     from bot.store import Store
-    from bot.turn import Turn
+    from bot.turn import Turn, Turned
 
 PLATFORM = "terminal"
 BUTTON_PREFIX = "button:"
@@ -48,7 +48,13 @@ def reply_json(reply: Reply) -> dict[str, Any]:
 
 
 class Session:
-    """One terminal user's conversation, persisted through ``store``; its turns run in this process."""
+    """One terminal user's conversation, persisted through ``store``; its turns run in this process.
+
+    A ``bot.surface.Surface``: a line is a turn (``converse``), and showing it is handing the
+    reply back to whoever prints it. A terminal shows no pictures.
+    """
+
+    platform = PLATFORM
 
     def __init__(self, dialog: Dialog, store: Store, user: str, chat: str = "local") -> None:
         from bot.turn import Conversations, Turn
@@ -59,15 +65,23 @@ class Session:
 
     def send(self, line: str, lang: str | None = None) -> Reply:
         """One turn; ``lang`` is the client's language, taken by a first conversation."""
+        from bot.surface import converse
         from bot.turn_calls import Chat
 
         chat = Chat(self.chat, self.user, lang)
         if line.startswith(BUTTON_PREFIX):
-            taking = self.turn.take(chat, button=line[len(BUTTON_PREFIX) :].strip(), keep_plan=True)
+            button = line[len(BUTTON_PREFIX) :].strip()
+            taking = converse(self, None, chat, button=button, keep_plan=True)
         else:
-            taking = self.turn.take(chat, line, keep_plan=True)
-        turned = self._loop.run(taking)
-        assert turned is not None  # a terminal line has no update id to be redelivered
+            taking = converse(self, None, chat, line, keep_plan=True)
+        reply = self._loop.run(taking)
+        assert reply is not None  # a terminal line has no update id to be redelivered
+        return reply
+
+    def pictures(self, where: None) -> bool:
+        return False
+
+    async def show(self, where: None, turned: Turned) -> Reply:
         return turned.reply
 
     def state(self) -> ConversationState:

@@ -21,6 +21,9 @@ The rules, written once:
   (``"deadline"``); a store that cannot be written gets "storage unavailable"
   (``"storage"``). Nothing of a refused turn is saved.
 - **Pictures**: ``/plan`` answered on a surface that shows pictures also gets the chart.
+- **Operator commands** (``operate``): ``/stats`` reports usage, ``/reload_catalog`` rereads the
+  prices (the workers restart to read them too); whoever the surface's settings do not name
+  an operator is refused, in their language. Deduped like a turn.
 
 The dialog runs before the write transaction opens, so a slow turn never holds the lock
 the others wait for. Where a turn runs is the executor's business (``bot.execution``);
@@ -33,7 +36,8 @@ import contextlib
 import importlib
 import logging
 import sqlite3
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
 import knowledge
@@ -41,15 +45,17 @@ from bot.dialog import ConversationState, Dialog, Reply
 from bot.execution import Call, CallTimedOut, Executor, InProcess, WorkerPool
 from bot.ratelimit import ConversationLocks, RateLimiter
 from bot.store import StorageUnavailable, Store
-from bot.turn_calls import Chart, Chat, Press, Say, Text
+from bot.turn_calls import Chart, Chat, FirstTime, Press, Say, Stats, Text, client_lang
 from bot.workers import Handler
+from engine.specs import Knowledge
 
 log = logging.getLogger(__name__)
 Refusal = Literal["rate", "deadline", "storage"]
+OPERATOR_COMMANDS = ("stats", "reload_catalog")
 STORAGE_ERRORS: tuple[type[Exception], ...] = (StorageUnavailable, sqlite3.Error)
 T = TypeVar("T")
 
-__all__ = ["STORAGE_ERRORS", "Chat", "Conversations", "Turn", "Turned", "executor_for"]
+__all__ = ["OPERATOR_COMMANDS", "STORAGE_ERRORS", "Chat", "Conversations", "Turn", "Turned", "executor_for"]
 
 
 class Conversations:
@@ -68,8 +74,7 @@ class Conversations:
         """The stored state; a first conversation speaks the client's language until told otherwise."""
         state = self.store.load(self.platform, chat.chat_id, chat.user_id)
         if state.turns == 0 and not state.lang_locked and chat.language_code:
-            lang = "zh" if chat.language_code.lower().startswith("zh") else "en"
-            state = state.model_copy(update={"lang": lang})
+            state = state.model_copy(update={"lang": client_lang(chat.language_code)})
         return state
 
     def fresh(self, chat: Chat) -> bool:
@@ -180,10 +185,30 @@ class Turn:
             return turned
         return Turned(turned.reply, chart=await self.ask(Chart(chat)))
 
-    async def say(self, chat: Chat, key: str) -> Reply | None:
+    async def say(self, chat: Chat, key: str, **values: Any) -> Reply | None:
         """A fixed message in the conversation's language (deduped, the state untouched)."""
-        said = await self._guarded(chat, Say(chat, key))
+        said = await self._guarded(chat, Say(chat, key, tuple(values.items())))
         return None if said is None else said.reply
+
+    async def operate(
+        self, chat: Chat, command: str, allowed: bool, read_knowledge: Callable[[], Knowledge]
+    ) -> Reply | None:
+        """An operator command (``OPERATOR_COMMANDS``); ``None`` for a redelivered update.
+
+        ``allowed``: the surface's settings name this user an operator. ``read_knowledge``
+        reads the catalog again for ``/reload_catalog``.
+        """
+        if chat.update_id is not None and not await self.ask(FirstTime(chat.update_id)):
+            return None
+        chat = replace(chat, update_id=None)  # marked seen above
+        if not allowed:
+            return await self.say(chat, "admin.refused")
+        if command_of(command) == "/stats":
+            said = await self._guarded(chat, Stats(chat))
+            return None if said is None else said.reply
+        self.local.dialog.reload(read_knowledge())
+        await self.executor.restart()  # fresh workers read the catalog again
+        return await self.say(chat, "admin.reloaded", offers=len(self.local.dialog.kb.catalog.offers))
 
     async def ask(self, call: Call[T]) -> T:
         """Any other call where the turns run (a dedupe check, an inline card, an engine request)."""

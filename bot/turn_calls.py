@@ -9,7 +9,7 @@ it: in this process or in a worker. Replies come back without their plan unless 
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from bot.dialog import ConversationState, Reply
 from engine.specs import Catalog
@@ -64,14 +64,36 @@ class Press:
 
 @dataclass(frozen=True)
 class Say:
-    """A fixed message in the conversation's language; the state is not touched."""
+    """A fixed message in the conversation's language (``values`` fill it in); the state is not touched."""
 
     chat: Chat
     key: str
+    values: tuple[tuple[str, Any], ...] = ()
 
     def run(self, host: Conversations) -> Reply | None:
         with host.store.transaction():
-            return host.dialog.say(host.load(self.chat), "info", self.key) if host.fresh(self.chat) else None
+            if not host.fresh(self.chat):
+                return None
+            return host.dialog.say(host.load(self.chat), "info", self.key, **dict(self.values))
+
+
+@dataclass(frozen=True)
+class Stats:
+    """The operator's usage report (``Store.stats``: conversations, plans, most recommended
+    offers), in the conversation's language; ``None`` for a redelivered update."""
+
+    chat: Chat
+
+    def run(self, host: Conversations) -> Reply | None:
+        with host.store.transaction():
+            if not host.fresh(self.chat):
+                return None
+            state = host.load(self.chat)
+        usage = host.store.stats()
+        top = [f"{o['offer']} ×{o['count']}" for o in usage["top_offers"]]
+        return host.dialog.say(
+            state, "info", "admin.stats", conversations=usage["conversations"], plans=usage["plans"], top=top
+        )
 
 
 @dataclass(frozen=True)
@@ -119,10 +141,14 @@ class MoveChat:
 
 @dataclass(frozen=True)
 class Quick:
-    """One message, one answer, nothing stored (an inline query's card)."""
+    """One message, one answer, nothing stored (an inline query's card), in the client's language."""
 
     text: str
     lang: str | None
+
+    @classmethod
+    def for_client(cls, text: str, language_code: str | None) -> Quick:
+        return cls(text, client_lang(language_code))
 
     def run(self, host: Conversations) -> Reply:
         return without_plan(host.dialog.quick(self.text, self.lang, lock=False))
@@ -150,6 +176,11 @@ class UseCatalog:
 
     def run(self, host: Conversations) -> None:
         host.dialog.reload(host.dialog.kb.model_copy(update={"catalog": self.catalog}))
+
+
+def client_lang(language_code: str | None) -> str:
+    """The language a client's setting asks for: Chinese for any ``zh`` variant, else English."""
+    return "zh" if (language_code or "").lower().startswith("zh") else "en"
 
 
 def without_plan(reply: Reply) -> Reply:

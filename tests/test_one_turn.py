@@ -9,14 +9,20 @@ the test surface) with the same script, and each must log exactly one plan.
 
 from __future__ import annotations
 
+import ast
 from pathlib import Path
+
+import pytest
 
 import knowledge
 from bot.dialog import Dialog
 from bot.store import Store
-from bot.surface import converse
+from bot.discord.conversation import Conversations as DiscordChats
+from bot.surface import Surface, converse
+from bot.telegram.surface import TelegramChats
 from bot.terminal import Session
 from bot.turn import Conversations, Turn
+from bot.web.api import WebChats
 from bot.turn_calls import Chat
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
@@ -30,6 +36,15 @@ from tests.test_web_api import post, serving
 SCRIPT = ("serve a 70B model 24/7 for 64 users, int4", "/plan", "/why", "/plan")
 DIALOG = Dialog(knowledge.load())
 PNG = b"\x89PNG"
+ROOT = Path(__file__).resolve().parent.parent
+ADAPTERS = (
+    "bot/terminal.py",
+    "bot/telegram/app.py",
+    "bot/telegram/surface.py",
+    "bot/discord/app.py",
+    "bot/discord/conversation.py",
+    "bot/web/api.py",
+)
 
 
 def plans_logged(db: Path) -> int:
@@ -44,7 +59,7 @@ async def test_the_test_surface_logs_a_plan_once_and_draws_it_for_plan(tmp_path:
     surface = TestSurface(Turn(Conversations(DIALOG, Store(tmp_path / "t.db"), "test")))
     chat = Chat(1, 1, "en")
     for text in SCRIPT:
-        await converse(surface, chat, text)
+        await converse(surface, chat, chat, text)
     kinds = [turned.reply.kind for _, turned in surface.shown]
     assert kinds[1:] == ["answer", "answer", "answer"]
     assert surface.shown[1][1].chart is not None and surface.shown[1][1].chart.startswith(PNG)
@@ -57,7 +72,7 @@ async def test_a_surface_without_pictures_gets_no_chart(tmp_path: Path) -> None:
         Turn(Conversations(DIALOG, Store(tmp_path / "t.db"), "test")), can_show_pictures=False
     )
     for text in SCRIPT[:2]:
-        await converse(surface, Chat(2, 2, "en"), text)
+        await converse(surface, Chat(2, 2, "en"), Chat(2, 2, "en"), text)
     assert surface.shown[-1][1].reply.kind == "answer" and surface.shown[-1][1].chart is None
 
 
@@ -101,3 +116,39 @@ async def test_the_web_logs_a_plan_once(tmp_path: Path) -> None:
             status, reply = await post(client, "/api/chat", {"text": text, "session_id": first["session_id"]})
             assert status == 200 and reply["kind"] == "answer"
     assert plans_logged(tmp_path / "web.db") == 1
+
+
+def test_every_surface_satisfies_the_surface_contract(tmp_path: Path) -> None:
+    turn = Turn(Conversations(DIALOG, Store(tmp_path / "s.db"), "test"))
+    session = Session(DIALOG, Store(tmp_path / "term.db"), "me")
+    try:
+        surfaces = [session, TelegramChats(turn), DiscordChats(turn), WebChats(turn), TestSurface(turn)]
+        assert all(isinstance(surface, Surface) for surface in surfaces)
+        assert [s.platform for s in surfaces] == ["terminal", "telegram", "discord", "web", "test"]
+    finally:
+        session.close()
+
+
+def test_a_class_without_show_is_not_a_surface(tmp_path: Path) -> None:
+    class Mute:
+        platform = "mute"
+
+        def __init__(self, turn: Turn) -> None:
+            self.turn = turn
+
+        def pictures(self, where: object) -> bool:
+            return False
+
+    assert not isinstance(Mute(Turn(Conversations(DIALOG, Store(tmp_path / "m.db"), "mute"))), Surface)
+
+
+@pytest.mark.parametrize("path", ADAPTERS)
+def test_adapters_take_turns_only_through_converse(path: str) -> None:
+    """A thin adapter: no surface calls ``Turn.take`` itself, so none can add a rule around it."""
+    tree = ast.parse((ROOT / path).read_text(encoding="utf-8"))
+    takes = [
+        node.lineno
+        for node in ast.walk(tree)
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Attribute) and node.func.attr == "take"
+    ]
+    assert takes == [], f"{path} calls .take( on lines {takes}; use bot.surface.converse"

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import Any
 
 import discord
@@ -26,7 +27,8 @@ from bot.dialog import Reply
 from bot.dialog.state import Lang
 from bot.discord import render
 from bot.discord.views import SHARE, quick_replies
-from bot.turn import Turn
+from bot.surface import converse
+from bot.turn import Turn, Turned
 from bot.turn_calls import Chat
 from bot.turn_calls import Lang as LangOf
 
@@ -36,11 +38,43 @@ Interaction = discord.Interaction[Any]
 SHARED_COMMANDS = ("/why", "/cost")
 
 
+@dataclass(frozen=True)
+class Asked:
+    """Where a reply goes: the interaction, what it asked (the text a "share" button replays)
+    and whether it is a shared replay (public, signed, without buttons)."""
+
+    interaction: Interaction
+    invoked: str
+    shared: bool = False
+
+
 class Conversations:
-    """Everyone's conversations with the bot: interactions in, the one turn, embeds out."""
+    """Everyone's conversations with the bot: interactions in, the one turn, embeds out.
+
+    The Discord surface (``bot.surface.Surface``): a reply edits the interaction's
+    acknowledgement. Discord shows no charts (yet): an embed's picture needs an upload.
+    """
+
+    platform = PLATFORM
 
     def __init__(self, turn: Turn) -> None:
         self.turn = turn
+
+    def pictures(self, where: Asked) -> bool:
+        return False
+
+    async def show(self, where: Asked, turned: Turned) -> Reply:
+        interaction, reply = where.interaction, turned.reply
+        if where.shared:
+            # No buttons in public: another member's click would act on their own conversation.
+            reply = reply.model_copy(update={"buttons": []})
+            footer = locales.t(reply.lang, "discord.shared_by", name=interaction.user.display_name)
+            await deliver(interaction, reply, ephemeral=False, footer=footer)
+            return reply
+        private = is_private(interaction)
+        share = None if private else share_command(where.invoked, reply)
+        await deliver(interaction, reply, ephemeral=not private, share=share)
+        return reply
 
     # --- entry points ---------------------------------------------------------------
     async def command(self, interaction: Interaction, text: str) -> None:
@@ -91,11 +125,12 @@ class Conversations:
 
     def _turn_for(self, text: str, pressed: bool = False) -> Callable[[Interaction], Awaitable[None]]:
         async def work(interaction: Interaction) -> None:
-            chat = chat_of(interaction)
-            turned = await self.turn.take(chat, None if pressed else text, text if pressed else None)
-            assert turned is not None  # interactions carry no update id to be redelivered
-            share = None if is_private(interaction) else share_command(text, turned.reply)
-            await deliver(interaction, turned.reply, ephemeral=not is_private(interaction), share=share)
+            # Interactions carry no update id, so none is redelivered: every turn is shown.
+            where, chat = Asked(interaction, text), chat_of(interaction)
+            if pressed:
+                await converse(self, where, chat, button=text)
+            else:
+                await converse(self, where, chat, text)
 
         return work
 
@@ -104,12 +139,9 @@ class Conversations:
         command = payload[len(SHARE) :]
 
         async def work(interaction: Interaction) -> None:
-            turned = await self.turn.take(chat_of(interaction), command, save=False)
-            assert turned is not None
-            # No buttons in public: another member's click would act on their own conversation.
-            reply = turned.reply.model_copy(update={"buttons": []})
-            footer = locales.t(reply.lang, "discord.shared_by", name=interaction.user.display_name)
-            await deliver(interaction, reply, ephemeral=False, footer=footer)
+            await converse(
+                self, Asked(interaction, command, shared=True), chat_of(interaction), command, save=False
+            )
 
         return work
 

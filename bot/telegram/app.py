@@ -1,23 +1,23 @@
-"""The Telegram Application: handlers that translate updates to the dialog core and back.
+"""The Telegram Application: handlers that convert updates into turns and show what they give back.
 
 Shaped like python-telegram-bot's ``conversationbot.py`` / ``inlinebot.py`` examples:
-one small handler per kind of update. Conversation state is per (chat, user) in the
-shared SQLite store, so in a group each member has their own conversation and a
-restart resumes where everyone was.
+one small handler per kind of update, and Telegram mechanics only. What a turn does is
+the turn's (``bot.turn``: rate limit, dedupe, dialog, save, plan log, operator
+commands); how it is shown is the surface's (``bot.telegram.surface``); what a deep link
+says is ``bot.links``'s. Conversation state is per (chat, user) in the shared SQLite
+store, so in a group each member has their own conversation and a restart resumes where
+everyone was.
 """
 
 from __future__ import annotations
 
 import html
 import logging
-from dataclasses import dataclass, field
 
 from telegram import BotCommand, InlineQueryResultArticle, InputTextMessageContent, Message, Update, User
-from telegram.constants import ChatType, ParseMode
+from telegram.constants import ParseMode
 from telegram.ext import (
-    AIORateLimiter,
     Application,
-    ApplicationBuilder,
     ApplicationHandlerStop,
     CallbackQueryHandler,
     CommandHandler,
@@ -29,65 +29,24 @@ from telegram.ext import (
 
 import knowledge
 import locales
-from bot.dialog import Dialog, Reply
+from bot import links
+from bot.dialog import Dialog
 from bot.dialog.commands import COMMANDS
 from bot.execution import auto_workers
 from bot.ratelimit import RateLimiter
 from bot.store import Store
+from bot.surface import converse
 from bot.telegram import render
-from bot.telegram.context import CONTEXT_TYPES, BotData, Context
-from bot.telegram.request import JsonRequest
+from bot.telegram.config import TelegramConfig, application_builder
+from bot.telegram.context import BotData, Context
 from bot.telegram.send import reply_html, with_retry
-from bot.turn import Conversations, Turn, Turned, command_of, executor_for
-from bot.turn_calls import Chat, FirstTime, Lang, MoveChat, Quick
+from bot.telegram.surface import PLATFORM, TelegramChats, addressed, in_group
+from bot.turn import OPERATOR_COMMANDS, Conversations, Turn, command_of, executor_for
+from bot.turn_calls import Chat, FirstTime, MoveChat, Quick, client_lang
 
 log = logging.getLogger(__name__)
-PLATFORM = "telegram"
-ADMIN_COMMANDS = ("stats", "reload_catalog")
-GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
 
-
-@dataclass(frozen=True)
-class TelegramConfig:
-    token: str
-    base_url: str | None = None
-    base_file_url: str | None = None
-    db_path: str = "gpu-advisor.db"
-    catalog: str | None = None
-    admin_ids: frozenset[int] = field(default_factory=frozenset)
-    max_retries: int = 3
-    messages_per_minute: int = 20
-    concurrent_updates: int = 64
-    # Turn worker processes (bot.execution), each turn within the deadline; None: one per spare
-    # CPU (1 to 4). 0 runs turns on the event loop without a deadline (tests, benchmarks).
-    workers: int | None = None
-    # HTTP connections to the Bot API. PTB's default of 256 costs more than it gives: httpcore
-    # scans every pooled connection for each request it queues, and 16 connections already carry
-    # far more than Telegram's ~30 messages/s per bot.
-    connection_pool_size: int = 16
-    overall_max_rate: float = 30  # Telegram's global limit, messages per second; 0 disables (benchmarks)
-
-
-def application_builder(config: TelegramConfig) -> ApplicationBuilder:  # type: ignore[type-arg]
-    """The transport settings (token, server, rate limits, concurrency, JSON requests), without handlers.
-
-    The benchmark's echo bot is built from the same builder, so it differs from ours only in
-    what its handlers do.
-    """
-    builder = (
-        Application.builder()
-        .token(config.token)
-        .context_types(CONTEXT_TYPES)
-        .rate_limiter(
-            AIORateLimiter(overall_max_rate=config.overall_max_rate, max_retries=config.max_retries)
-        )
-        .concurrent_updates(config.concurrent_updates)
-        .request(JsonRequest(connection_pool_size=config.connection_pool_size))
-        .get_updates_request(JsonRequest(connection_pool_size=1))
-    )
-    if config.base_url:
-        builder = builder.base_url(config.base_url).base_file_url(config.base_file_url or config.base_url)
-    return builder
+__all__ = ["TelegramConfig", "application_builder", "build_application", "register_commands", "turn_of"]
 
 
 def build_application(
@@ -101,8 +60,9 @@ def build_application(
     workers = auto_workers() if config.workers is None else config.workers
     executor = executor_for(conversations, workers, config.catalog)
     data.turn = Turn(conversations, executor, RateLimiter(config.messages_per_minute))
+    data.chats = TelegramChats(data.turn)
     app.add_handler(TypeHandler(Update, drop_duplicates), group=-1)
-    app.add_handler(CommandHandler(list(ADMIN_COMMANDS), on_admin))
+    app.add_handler(CommandHandler(list(OPERATOR_COMMANDS), on_operator))
     app.add_handler(CommandHandler([*COMMANDS, "analyze"], on_command))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(InlineQueryHandler(on_inline))
@@ -133,9 +93,10 @@ async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
         await app.bot.set_my_commands(cmds, language_code=code)
 
 
-# --- conversations ----------------------------------------------------------------
-def _chat(message: Message, user: User, update: Update) -> Chat:
-    return Chat(message.chat.id, user.id, user.language_code, update.update_id)
+def _chat(message: Message, user: User, update: Update, chat_id: int | None = None) -> Chat:
+    return Chat(
+        message.chat.id if chat_id is None else chat_id, user.id, user.language_code, update.update_id
+    )
 
 
 def _redelivered(update: Update) -> None:
@@ -157,57 +118,41 @@ async def drop_duplicates(update: Update, context: Context) -> None:
 
 
 async def on_text(update: Update, context: Context) -> None:
-    message, user = update.effective_message, update.effective_user
-    if message is None or user is None or message.text is None:
+    message = update.effective_message
+    if message is None or message.text is None:
         return
-    text = message.text
-    if message.chat.type in GROUPS:
-        addressed = _strip_mention(text, context.bot.username)
-        if addressed is None and not _replies_to_bot(message, context.bot.id):
-            return  # group chatter not meant for us
-        text = addressed if addressed is not None else text
-    await _converse(update, context, message, text)
+    text = addressed(message, message.text, context.bot.username, context.bot.id)
+    if text is not None:  # else group chatter not meant for us
+        await _converse(update, context, message, text)
 
 
 async def on_command(update: Update, context: Context) -> None:
     message = update.effective_message
     if message is None or message.text is None:
         return
-    text = message.text
-    if command_of(text) == "/start" and context.args and context.args[0].startswith("why_"):
-        await _deep_link_why(update, context, context.args[0])
-        return
-    if message.chat.type in GROUPS and command_of(text) == "/why":
-        await _offer_dm(update, context, message)
-        return
-    await _converse(update, context, message, text)
+    command = command_of(message.text)
+    opened = links.opened(context.args[0]) if command == "/start" and context.args else None
+    if opened is not None:  # a deep link: that conversation's /why, here, read-only
+        await _converse(update, context, message, opened.command, chat_id=opened.chat_id, save=False)
+    elif in_group(message) and command == "/why":
+        await _offer_private(update, context, message)
+    else:
+        await _converse(update, context, message, message.text)
 
 
-async def _converse(update: Update, context: Context, message: Message, text: str) -> None:
+async def _converse(
+    update: Update,
+    context: Context,
+    message: Message,
+    text: str,
+    chat_id: int | None = None,
+    save: bool = True,
+) -> None:
     user = update.effective_user
     assert user is not None
-    group = message.chat.type in GROUPS
-    turned = await context.bot_data.turn.take(_chat(message, user, update), text, pictures=not group)
-    if turned is None:
+    chat = _chat(message, user, update, chat_id)
+    if await converse(context.bot_data.chats, message, chat, text, save=save) is None:
         _redelivered(update)
-        return
-    await _send(message, turned.reply, group=group)
-    await _send_chart(message, turned)
-
-
-async def _send_chart(message: Message, turned: Turned) -> None:
-    """The picture the turn drew (memory vs card, cost vs alternatives, speed), if it drew one."""
-    png = turned.chart
-    if png is not None:
-        caption = locales.t(turned.reply.lang, "chart.caption")
-        await with_retry(lambda: message.reply_photo(png, caption=caption))
-
-
-async def _send(message: Message, reply: Reply, group: bool) -> None:
-    chunks = render.split(render.to_html(reply))
-    for i, chunk in enumerate(chunks):
-        markup = render.keyboard(reply.buttons) if i == len(chunks) - 1 else None
-        await reply_html(message, chunk, markup, quote=group)
 
 
 async def on_button(update: Update, context: Context) -> None:
@@ -219,30 +164,17 @@ async def on_button(update: Update, context: Context) -> None:
     if not isinstance(message, Message):
         await with_retry(query.answer)
         return
-    turned = await context.bot_data.turn.take(_chat(message, user, update), button=query.data)
-    if turned is None:  # a redelivered press was acknowledged and answered the first time
-        _redelivered(update)
-        return
-    reply = turned.reply
-    await with_retry(query.answer)
-    chunks = render.split(render.to_html(reply))
-    if len(chunks) == 1:
-        await with_retry(
-            lambda: query.edit_message_text(
-                chunks[0], parse_mode=ParseMode.HTML, reply_markup=render.keyboard(reply.buttons)
-            )
-        )
-    else:
-        await _send(message, reply, group=message.chat.type in GROUPS)
+    chat = _chat(message, user, update)
+    if await converse(context.bot_data.chats, query, chat, button=query.data) is None:
+        _redelivered(update)  # a redelivered press was acknowledged and answered the first time
 
 
 async def on_inline(update: Update, context: Context) -> None:
-    """``@bot 13b qlora`` → a result card with the pick, its cost and the top pitfall."""
+    """``@bot 13b qlora`` → a result card: the reply's title, its summary, the reply itself."""
     query = update.inline_query
     if query is None:
         return
-    lang = "zh" if (query.from_user.language_code or "").startswith("zh") else "en"
-    reply = await context.bot_data.turn.ask(Quick(query.query, lang))
+    reply = await context.bot_data.turn.ask(Quick.for_client(query.query, query.from_user.language_code))
     article = InlineQueryResultArticle(
         id="plan",
         title=render.inline_title(reply),
@@ -254,32 +186,20 @@ async def on_inline(update: Update, context: Context) -> None:
     await with_retry(lambda: query.answer([article], cache_time=5, is_personal=True))
 
 
-async def on_admin(update: Update, context: Context) -> None:
+async def on_operator(update: Update, context: Context) -> None:
+    """/stats, /reload_catalog: the turn's operator commands, for the ids in ``admin_ids``."""
     message, user = update.effective_message, update.effective_user
     if message is None or user is None or message.text is None:
         return
     data = context.bot_data
-    lang = await data.turn.ask(Lang(_chat(message, user, update)))
-    if lang is None:
+    allowed = user.id in data.config.admin_ids
+    reply = await data.turn.operate(
+        _chat(message, user, update), message.text, allowed, lambda: knowledge.reload(data.config.catalog)
+    )
+    if reply is None:
         _redelivered(update)
         return
-    if user.id not in data.config.admin_ids:
-        await reply_html(message, html.escape(locales.t(lang, "admin.refused")), None, quote=True)
-        return
-    if command_of(message.text) == "/stats":
-        stats = data.store.stats()
-        text = locales.t(
-            lang,
-            "admin.stats",
-            conversations=stats["conversations"],
-            plans=stats["plans"],
-            top=[f"{o['offer']} ×{o['count']}" for o in stats["top_offers"]],
-        )
-    else:
-        data.dialog.reload(knowledge.reload(data.config.catalog))
-        await data.turn.executor.restart()  # fresh workers read the catalog again
-        text = locales.t(lang, "admin.reloaded", offers=len(data.dialog.kb.catalog.offers))
-    await reply_html(message, html.escape(text), None, quote=True)
+    await reply_html(message, html.escape(reply.text), None, quote=True)
 
 
 async def on_migrate(update: Update, context: Context) -> None:
@@ -289,35 +209,17 @@ async def on_migrate(update: Update, context: Context) -> None:
         await context.bot_data.turn.ask(MoveChat(message.chat.id, message.migrate_to_chat_id))
 
 
-async def _offer_dm(update: Update, context: Context, message: Message) -> None:
-    """In a group the long reasoning would flood the chat: offer it in a private chat instead."""
+async def _offer_private(update: Update, context: Context, message: Message) -> None:
+    """/why in a group: the offer, and a link that opens a private chat with the reasoning."""
     user = update.effective_user
     assert user is not None
     offer = await context.bot_data.turn.say(_chat(message, user, update), "telegram.why_in_dm")
     if offer is None:
         _redelivered(update)
         return
-    chat = str(message.chat.id).replace("-", "m")
-    link = f"https://t.me/{context.bot.username}?start=why_{chat}"
-    text = html.escape(offer.text)
-    await reply_html(
-        message, f'{text}\n<a href="{html.escape(link)}">{html.escape(link)}</a>', None, quote=True
-    )
-
-
-async def _deep_link_why(update: Update, context: Context, payload: str) -> None:
-    message, user = update.effective_message, update.effective_user
-    if message is None or user is None:
-        return
-    group_chat = payload.removeprefix("why_").replace("m", "-")
-    if not group_chat.lstrip("-").isdigit():
-        return
-    chat = Chat(int(group_chat), user.id, user.language_code, update.update_id)
-    turned = await context.bot_data.turn.take(chat, "/why", save=False)
-    if turned is None:
-        _redelivered(update)
-        return
-    await _send(message, turned.reply, group=False)
+    link = html.escape(f"https://t.me/{context.bot.username}?start={links.why_payload(message.chat.id)}")
+    text = f'{html.escape(offer.text)}\n<a href="{link}">{link}</a>'
+    await reply_html(message, text, None, quote=True)
 
 
 async def on_error(update: object, context: Context) -> None:
@@ -332,27 +234,9 @@ async def on_error(update: object, context: Context) -> None:
         exc_info=context.error,
     )
     if isinstance(update, Update) and update.effective_message is not None:
-        lang = (
-            "zh"
-            if (update.effective_user and (update.effective_user.language_code or "").startswith("zh"))
-            else "en"
-        )
+        user = update.effective_user
+        lang = client_lang(user.language_code if user else None)
         try:
             await update.effective_message.reply_text(locales.t(lang, "dialog.error_generic"))
         except Exception:  # the error may be the network itself; the log above has it
             log.warning("could not tell the user about the error", exc_info=True)
-
-
-def _strip_mention(text: str, username: str | None) -> str | None:
-    if not username:
-        return None
-    tag = f"@{username}"
-    if tag.lower() not in text.lower():
-        return None
-    start = text.lower().index(tag.lower())
-    return (text[:start] + text[start + len(tag) :]).strip()
-
-
-def _replies_to_bot(message: Message, bot_id: int) -> bool:
-    replied = message.reply_to_message
-    return replied is not None and replied.from_user is not None and replied.from_user.id == bot_id

@@ -14,17 +14,20 @@ from telegram.ext import CallbackContext, ContextTypes, ExtBot
 if TYPE_CHECKING:
     from bot.dialog import Dialog
     from bot.store import Store
-    from bot.telegram.app import TelegramConfig
+    from bot.telegram.config import TelegramConfig
+    from bot.telegram.surface import TelegramChats
     from bot.turn import Turn
 
 
 class BotData:
-    """What every handler shares: the settings, the dialog (its knowledge), the store, the turn."""
+    """What every handler shares: the settings, the dialog (its knowledge), the store, the turn,
+    and the surface that shows the turn's replies."""
 
     config: TelegramConfig
     dialog: Dialog  # dialog.kb is the active knowledge; /reload_catalog swaps it
-    store: Store  # read here for /stats; the turns write through their own connections
+    store: Store  # the turns read and write it (workers through their own connections)
     turn: Turn
+    chats: TelegramChats
 
 
 Context = CallbackContext[ExtBot[None], dict[Any, Any], dict[Any, Any], BotData]

@@ -24,8 +24,9 @@ from bot.contract import ContractError, engine_payload, parse_workload, validati
 from bot.engine_calls import Analyze, Estimate, Recommend
 from bot.errors import InputError, read_json_object
 from bot.execution import Call, CallTimedOut
+from bot.surface import converse
 from bot.terminal import reply_json
-from bot.turn import STORAGE_ERRORS
+from bot.turn import STORAGE_ERRORS, Turn, Turned
 from bot.turn_calls import Chat, Known, UseCatalog
 from bot.web.context import CONTEXT, WebContext
 from bot.web.errors import ApiError, error, rate_limited, unavailable
@@ -67,27 +68,49 @@ async def read_model(request: web.Request, model: type[M]) -> M:
 
 
 # --- chat ---------------------------------------------------------------------------
+class WebChats:
+    """The web surface (``bot.surface.Surface``): a session's reply is the HTTP response.
+
+    A refusal is an HTTP status: past the rate limit a 429, a store that cannot be written
+    a 503; past the deadline the polite reply is a 200 (the conversation as it was). The
+    widget shows no charts.
+    """
+
+    platform = PLATFORM
+
+    def __init__(self, turn: Turn) -> None:
+        self.turn = turn
+
+    def pictures(self, where: str) -> bool:
+        return False
+
+    async def show(self, where: str, turned: Turned) -> web.Response:
+        if turned.refused == "rate":
+            raise rate_limited("conversation")
+        if turned.refused == "storage":
+            raise unavailable(turned.reply.text)
+        reply = turned.reply
+        out = {**reply_json(reply), "session_id": where, "kind": reply.kind, "plan": reply.plan}
+        return model_response(ChatResponse.model_validate(out))
+
+
 async def chat(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
     body = await read_model(request, ChatRequest)
     session = body.session_id or secrets.token_urlsafe(18)
     chat_ = Chat(session, session, body.lang)
+    if ctx.per_session.retry_after((session, session)) > 0:  # before it could count as a new session
+        raise rate_limited("conversation")
     try:
         if body.session_id is None or not await ctx.turn.ask(Known(chat_)):
             _count_new_session(request, ctx, body.lang)
     except STORAGE_ERRORS as exc:  # Known could not read the store
         log.error("web chat could not read the store: %s", exc)
         raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable")) from None
-    turned = await ctx.turn.take(chat_, body.text, body.button, keep_plan=True)
-    if turned is None:  # web turns carry no update id, so none is ever redelivered
+    shown = await converse(WebChats(ctx.turn), session, chat_, body.text, body.button, keep_plan=True)
+    if shown is None:  # web turns carry no update id, so none is ever redelivered
         raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable"))
-    if turned.refused == "rate":
-        raise rate_limited("conversation")
-    if turned.refused == "storage":
-        raise unavailable(turned.reply.text)
-    reply = turned.reply  # past the deadline: the polite reply, the conversation as it was
-    out = {**reply_json(reply), "session_id": session, "kind": reply.kind, "plan": reply.plan}
-    return model_response(ChatResponse.model_validate(out))
+    return shown
 
 
 def _count_new_session(request: web.Request, ctx: WebContext, lang: str | None) -> None:

@@ -2,6 +2,7 @@
 
 It shows a turn by keeping it, so a behaviour test can read what any surface would have
 rendered without a platform in the way (Errbot's ``NullBackend`` plays the same part).
+Its ``where`` is the chat itself: there is no platform place apart from it.
 """
 
 from __future__ import annotations
@@ -23,9 +24,9 @@ class TestSurface:
     can_show_pictures: bool = True
     shown: list[tuple[Chat, Turned]] = field(default_factory=list)
 
-    @property
-    def pictures(self) -> bool:
+    def pictures(self, where: Chat) -> bool:
         return self.can_show_pictures
 
-    async def show(self, chat: Chat, turned: Turned) -> None:
-        self.shown.append((chat, turned))
+    async def show(self, where: Chat, turned: Turned) -> Turned:
+        self.shown.append((where, turned))
+        return turned
