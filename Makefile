@@ -24,6 +24,8 @@ test: lint
 
 bench: $(STAMP)
 	$(PY) -m bench.engine_bench
+	$(PY) -m bench.startup_bench
+	$(PY) -m bench.catalog_bench
 	$(PY) -m bench.bot_bench
 
 clean:
