@@ -23,6 +23,7 @@ import locales
 from bot.dialog import Button, ConversationState, Dialog, Reply
 from bot.discord import render, run
 from bot.discord.app import DiscordConfig, GpuAdvisorBot, build_bot
+from bot.execution import DEADLINE_S, WorkerPool
 from bot.store import Store
 from tests.fakes.discord_api import EPHEMERAL, FakeDiscord, Interaction, Json
 
@@ -361,3 +362,14 @@ def test_quick_replies_fit_discords_button_layout() -> None:
     assert len(rows) == 5 and all(len(r["components"]) == 5 for r in rows)
     assert all(len(c["custom_id"]) <= 100 and len(c["label"]) <= 80 for r in rows for c in r["components"])
     assert rows[-1]["components"][-1]["custom_id"] == "gpuadv:share:/plan"
+
+
+async def test_by_default_turns_run_in_worker_processes_with_a_deadline(tmp_path: Path) -> None:
+    """``workers=0`` (these tests) runs turns on the loop; the production default never does."""
+    bot = build_bot(DiscordConfig(token="unused", db_path=str(tmp_path / "d.db")), dialog=DIALOG)
+    try:
+        executor = bot.conversations.turn.executor
+        assert isinstance(executor, WorkerPool) and executor.count >= 1
+        assert executor.deadline_s == DEADLINE_S
+    finally:
+        bot.conversations.turn.local.store.close()

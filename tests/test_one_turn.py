@@ -11,19 +11,20 @@ from __future__ import annotations
 
 import ast
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 import knowledge
 from bot.dialog import Dialog
-from bot.store import Store
 from bot.discord.conversation import Conversations as DiscordChats
+from bot.store import Store
 from bot.surface import Surface, converse
 from bot.telegram.surface import TelegramChats
 from bot.terminal import Session
 from bot.turn import Conversations, Turn
-from bot.web.api import WebChats
 from bot.turn_calls import Chat
+from bot.web.api import WebChats
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.test_surface import TestSurface
@@ -122,7 +123,14 @@ def test_every_surface_satisfies_the_surface_contract(tmp_path: Path) -> None:
     turn = Turn(Conversations(DIALOG, Store(tmp_path / "s.db"), "test"))
     session = Session(DIALOG, Store(tmp_path / "term.db"), "me")
     try:
-        surfaces = [session, TelegramChats(turn), DiscordChats(turn), WebChats(turn), TestSurface(turn)]
+        # Typed as surfaces, so mypy checks each signature as well as the runtime check its members.
+        surfaces: list[Surface[Any, Any]] = [
+            session,
+            TelegramChats(turn),
+            DiscordChats(turn),
+            WebChats(turn),
+            TestSurface(turn),
+        ]
         assert all(isinstance(surface, Surface) for surface in surfaces)
         assert [s.platform for s in surfaces] == ["terminal", "telegram", "discord", "web", "test"]
     finally:

@@ -15,6 +15,7 @@ from telegram.ext import Application
 
 import knowledge
 from bot.dialog import Dialog
+from bot.execution import DEADLINE_S, WorkerPool
 from bot.store import Store
 from bot.telegram.app import TelegramConfig, build_application, register_commands, turn_of
 from bot.telegram.run import install_redaction
@@ -256,3 +257,14 @@ async def test_plan_in_a_private_chat_also_sends_a_chart(tg: FakeTelegram, tmp_p
         (photo,) = await tg.wait_for("sendPhoto", timeout=20)
     (png,) = photo.files.values()
     assert png.startswith(b"\x89PNG") and len(png) > 10_000
+
+
+async def test_by_default_turns_run_in_worker_processes_with_a_deadline(tmp_path: Path) -> None:
+    """``workers=0`` (these tests) runs turns on the loop; the production default never does."""
+    app = build_application(TelegramConfig(token=TOKEN, db_path=str(tmp_path / "tg.db")), dialog=DIALOG)
+    try:
+        executor = turn_of(app).executor
+        assert isinstance(executor, WorkerPool) and executor.count >= 1
+        assert executor.deadline_s == DEADLINE_S
+    finally:
+        turn_of(app).local.store.close()

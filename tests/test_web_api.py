@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import secrets
 import threading
 from collections.abc import AsyncIterator, Iterator
 from contextlib import asynccontextmanager
@@ -23,6 +24,7 @@ from hypothesis import HealthCheck, settings
 
 from bot import cli
 from bot.web import WebConfig, build_app
+from bot.web.context import CONTEXT
 from bot.web.openapi import document
 from bot.web.run import add_web_command, config_from
 from engine.results import Plan
@@ -236,6 +238,16 @@ async def test_one_conversation_is_rate_limited_with_retry_after(tmp_path: Path)
     assert response.status == 429 and int(response.headers["Retry-After"]) > 0
     assert body["error"]["code"] == "rate_limited" and body["error"]["retry_after"] > 0
     assert other_status == 200
+
+
+async def test_a_throttled_unknown_session_is_refused_before_it_counts_as_a_new_one(tmp_path: Path) -> None:
+    session = secrets.token_urlsafe(18)  # a session id this server has never stored
+    async with serving(tmp_path, session_per_minute=1) as client:
+        ctx = client.app[CONTEXT]
+        assert ctx.per_session.allow((session, session))  # its one message a minute is spent
+        status, body = await post(client, "/api/chat", {"session_id": session, "text": "hi"})
+        assert status == 429 and "conversation" in body["error"]["message"]
+        assert len(ctx.new_sessions) == 0  # the address's quota of new conversations is untouched
 
 
 async def test_one_address_is_rate_limited_across_endpoints(tmp_path: Path) -> None:
