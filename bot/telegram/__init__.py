@@ -1,5 +1,7 @@
-"""Telegram surface (python-telegram-bot v22): an adapter over the dialog core, no rules here.
+"""Telegram surface (python-telegram-bot v22): an adapter over the one turn, no rules here.
 
-``app`` builds the Application, ``render`` turns replies into HTML messages and
-keyboards, ``send`` retries transient failures, ``run`` is the command-line entry.
+``app`` holds the handlers (updates in, turns out), ``surface`` shows a turn's reply on a
+message or a pressed button, ``config`` the settings and the transport they build,
+``render`` turns replies into HTML messages and keyboards, ``send`` retries transient
+failures, ``run`` is the command-line entry.
 """
