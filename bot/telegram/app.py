@@ -39,10 +39,10 @@ from bot.surface import converse
 from bot.telegram import render
 from bot.telegram.config import TelegramConfig, application_builder
 from bot.telegram.context import BotData, Context
-from bot.telegram.send import reply_html, with_retry
+from bot.telegram.send import reply_html, report_error, with_retry
 from bot.telegram.surface import PLATFORM, TelegramChats, addressed, in_group
 from bot.turn import OPERATOR_COMMANDS, Conversations, Turn, command_of, executor_for
-from bot.turn_calls import Chat, FirstTime, MoveChat, Quick, client_lang
+from bot.turn_calls import Chat, FirstTime, MoveChat, Quick
 
 log = logging.getLogger(__name__)
 
@@ -224,19 +224,4 @@ async def _offer_private(update: Update, context: Context, message: Message) -> 
 
 async def on_error(update: object, context: Context) -> None:
     """Log once with context, tell the user politely; their state was saved before sending."""
-    where = update.to_dict() if isinstance(update, Update) else {}
-    chat = where.get("message", {}).get("chat", {}).get("id") if where else None
-    log.error(
-        "telegram handler failed (update %s, chat %s): %r",
-        where.get("update_id"),
-        chat,
-        context.error,
-        exc_info=context.error,
-    )
-    if isinstance(update, Update) and update.effective_message is not None:
-        user = update.effective_user
-        lang = client_lang(user.language_code if user else None)
-        try:
-            await update.effective_message.reply_text(locales.t(lang, "dialog.error_generic"))
-        except Exception:  # the error may be the network itself; the log above has it
-            log.warning("could not tell the user about the error", exc_info=True)
+    await report_error(update, context.error)

@@ -2,19 +2,25 @@
 
 429s are the rate limiter's job (``AIORateLimiter(max_retries=…)`` honours retry_after);
 here we retry what it does not: transient network errors and timeouts, twice, with a
-short back-off. Anything else propagates to the application's error handler.
+short back-off. Anything else propagates to the application's error handler, which
+reports it here (``report_error``).
 """
 
 from __future__ import annotations
 
 import asyncio
+import logging
 from collections.abc import Awaitable, Callable
 from typing import TypeVar
 
-from telegram import InlineKeyboardMarkup, Message
+from telegram import InlineKeyboardMarkup, Message, Update
 from telegram.constants import ParseMode
 from telegram.error import NetworkError, RetryAfter, TimedOut
 
+import locales
+from bot.turn_calls import client_lang
+
+log = logging.getLogger(__name__)
 T = TypeVar("T")
 ATTEMPTS = 3
 BACKOFF_S = 0.5
@@ -46,3 +52,23 @@ async def reply_html(
             disable_web_page_preview=True,
         )
     )
+
+
+async def report_error(update: object, error: BaseException | None) -> None:
+    """A handler failed: log it once with the update's ids, tell the user politely in their language."""
+    where = update.to_dict() if isinstance(update, Update) else {}
+    chat = where.get("message", {}).get("chat", {}).get("id") if where else None
+    log.error(
+        "telegram handler failed (update %s, chat %s): %r",
+        where.get("update_id"),
+        chat,
+        error,
+        exc_info=error,
+    )
+    if isinstance(update, Update) and update.effective_message is not None:
+        user = update.effective_user
+        lang = client_lang(user.language_code if user else None)
+        try:
+            await update.effective_message.reply_text(locales.t(lang, "dialog.error_generic"))
+        except Exception:  # the error may be the network itself; the log above has it
+            log.warning("could not tell the user about the error", exc_info=True)
