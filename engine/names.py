@@ -22,6 +22,7 @@ from typing import Protocol, TypeVar
 
 _SEPARATORS = re.compile(r"[-_:\s]++")
 _GIGABYTES = re.compile(r"(?<=\d)gb")
+_LONGEST_NAME = 64
 
 
 def key(name: str) -> str:
@@ -46,8 +47,9 @@ class NameIndex:
         return self._ids.get(key(name))
 
     def closest(self, name: str) -> str | None:
-        """The id whose name or alias is most like ``name`` (None when nothing is alike)."""
-        found = difflib.get_close_matches(key(name), list(self._ids), n=1, cutoff=0.5)
+        """The id whose name or alias is most like ``name`` (None only for an empty index)."""
+        # Capped: difflib is quadratic in the lengths it compares, and no name is longer.
+        found = difflib.get_close_matches(key(name)[:_LONGEST_NAME], list(self._ids), n=1, cutoff=0.0)
         return self._ids[found[0]] if found else None
 
 

@@ -92,6 +92,11 @@ def _families() -> dict[str, Callable[[int], str]]:
     families["infiniband_speeds"] = _run("ib ", "1gb")
     families["table_rows"] = _run("", "|1\n")
     families["mixed_everything"] = _run("1", "一 \t并发1.gb k\u3000")
+    families["moe_shapes"] = _run("", "30b-a3b 8x7b ")
+    families["gpu_like_names"] = _run("", "h300 rtx 5080 ")
+    families["near_miss_model_name"] = _run("llama9", "ab")
+    families["config_json_nesting"] = _run('{"num_hidden_layers": ', "[", "}")
+    families["config_json_braces"] = _run('"architectures" ', "{", "}")
     return families
 
 
@@ -189,7 +194,18 @@ def test_a_turn_with_lone_surrogates_replies_in_encodable_text(dialog: Dialog) -
 # begin with ``\s`` are left out: they are matched at one position (``.match``), where a
 # leading run is scanned once; under ``finditer`` they would restart inside the run.
 
-_SLOT_MODULES = ("traffic", "lengths", "size", "training", "schedule", "money", "hardware", "lexicon")
+_SLOT_MODULES = (
+    "traffic",
+    "lengths",
+    "size",
+    "training",
+    "schedule",
+    "money",
+    "hardware",
+    "lexicon",
+    "shapes",
+    "vocabulary",
+)
 _RAW_ANCHORS = ("1", "16 个", "并发", "上下文", "预算", "每月", "batch", "8k", "首token", "qps", "1 tokens")
 _RAW_RUNS = (" ", " \t", "\n", "\u3000")
 _RAW_LIMIT = 1024

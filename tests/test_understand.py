@@ -483,7 +483,7 @@ def test_mixtral_8x7b_is_a_model_not_eight_gpus_nor_a_7b_size(vocab: Vocabulary)
 def test_unknown_mixture_of_experts_size_is_reported_not_guessed(vocab: Vocabulary) -> None:
     result = extract("部署 8x22B", vocab)
     assert result.slots == {"task": "infer"}
-    assert [(issue.id, issue.values) for issue in result.issues] == [("unknown_model", {"name": "8x22b"})]
+    assert [(issue.id, issue.values["name"]) for issue in result.issues] == [("unknown_model", "8x22b")]
 
 
 def test_known_model_suppresses_params_b(vocab: Vocabulary) -> None:
@@ -495,7 +495,7 @@ def test_unknown_model_of_a_known_family_keeps_its_size_and_says_so(vocab: Vocab
     result = extract("qwen3-32b 推理", vocab)
     assert result.slots == {"task": "infer", "params_b": 32.0}
     assert [issue.id for issue in result.issues] == ["unknown_model"]
-    assert result.issues[0].values == {"name": "qwen3-32b"}
+    assert result.issues[0].values["name"] == "qwen3-32b"
 
 
 def test_longest_gpu_alias_wins_and_gigabytes_spelling_is_tolerated(vocab: Vocabulary) -> None:

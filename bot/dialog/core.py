@@ -212,7 +212,7 @@ class Dialog:
         return out
 
     def _understood_line(self, lang: str, ext: Extraction) -> str:
-        parts = [label_slot(lang, k, v) for k, v in ext.slots.items()]
+        parts = [label_slot(lang, k, v) for k, v in ext.slots.items() if k != "hf_config"]  # said by an issue
         return locales.t(lang, "dialog.understood", items=parts)
 
     def _repeat_question(self, state: ConversationState, key: str, notes: list[str]) -> Reply:

@@ -47,7 +47,7 @@ QUESTIONS: dict[str, Question] = {
         ),
         Question(
             "model",
-            ("model", "params_b"),
+            ("model", "params_b", "hf_config"),
             (
                 Choice("choice.size_7b", {"params_b": 7.0}),
                 Choice("choice.size_13b", {"params_b": 13.0}),

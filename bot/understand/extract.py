@@ -3,8 +3,10 @@
 Order is the design. Each reader claims the characters it understood, so a reader that
 runs earlier protects its numbers from the readers after it:
 
-1. model names, then always-on phrases, then GPU names with their counts: names and
-   "7×24" hold numbers that are not quantities (Mixtral 8x7B, A100 80G, 24/7);
+0. a pasted config.json, blanked out so its numbers are not read as anything else;
+1. model names, then mixture-of-experts shapes (30B-A3B, 8x7B), then always-on phrases,
+   then GPU names with their counts: names and "7×24" hold numbers that are not
+   quantities (Mixtral 8x7B, A100 80G, 24/7);
 2. keyword choices (method, precision, task, skip), which only note what they saw;
 3. latency, request lengths and context windows with their keywords;
 4. money, which takes 每月/一个月/per hour with it so durations cannot;
@@ -17,7 +19,10 @@ is that long, and the cap bounds the work a hostile message can cause.
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.understand.choices import read_method, read_precision, read_skip, read_task
+from bot.understand.config_paste import MAX_CONFIG_CHARS, find_config, parse_config
 from bot.understand.hardware import read_gpus, read_models
 from bot.understand.lengths import read_bare_k, read_context, read_request_lengths
 from bot.understand.money import read_budget
@@ -25,6 +30,7 @@ from bot.understand.normalize import language_of, normalize
 from bot.understand.result import Extraction
 from bot.understand.scan import Scan
 from bot.understand.schedule import read_always_on, read_duration
+from bot.understand.shapes import read_shapes
 from bot.understand.size import read_params, read_train_tokens
 from bot.understand.traffic import read_load, read_ttft
 from bot.understand.training import read_training_knobs
@@ -36,9 +42,16 @@ MAX_INPUT_CHARS = 4000
 
 def extract(text: str, vocab: Vocabulary) -> Extraction:
     """Everything a free-text message says about the workload, deterministically."""
+    config_span = find_config(text[: MAX_INPUT_CHARS + MAX_CONFIG_CHARS])
+    config = parse_config(text[slice(*config_span)]) if config_span else None
+    if config_span is not None:
+        text = text[: config_span[0]] + " " + text[config_span[1] :]
     clipped = text[:MAX_INPUT_CHARS]
     scan = Scan(source=normalize(clipped), lang=language_of(clipped))
+    if config_span is not None:
+        _read_config(scan, config)
     read_models(scan, vocab)
+    read_shapes(scan, vocab)
     read_always_on(scan)
     read_gpus(scan, vocab)
     read_precision(scan)
@@ -56,3 +69,12 @@ def extract(text: str, vocab: Vocabulary) -> Extraction:
     read_training_knobs(scan)
     read_bare_k(scan)
     return scan.result()
+
+
+def _read_config(scan: Scan, config: dict[str, Any] | None) -> None:
+    """A pasted config.json is the model: the ``hf_config`` slot, or an issue saying why not."""
+    if config is None:
+        scan.report("model_config_unreadable", "hf_config", limit=MAX_CONFIG_CHARS)
+        return
+    scan.put("hf_config", config)
+    scan.report("model_config_read", "hf_config")

@@ -41,12 +41,18 @@ def read_models(scan: Scan, vocab: Vocabulary) -> None:
         if scan.is_free(hit.start, hit.end):
             scan.put("model", hit.id)
             scan.claim(hit.start, hit.end)
-    for match in scan.matches(vocab.near_miss):
-        scan.report("unknown_model", "model", name=match.group().rstrip("._-"))
+    match = next(scan.matches(vocab.near_miss), None)  # the first unknown name is said
+    if match is not None:
+        name = match.group().rstrip("._-")
+        scan.report("unknown_model", "model", name=name, closest=vocab.closest_model(name))
 
 
 def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
-    """GPU names with their counts; an owned GPU is preferred when several are named."""
+    """GPU names with their counts; an owned GPU is preferred when several are named.
+
+    A name written like a card that no card has ("H300", "RTX 5080") is said aloud as an
+    ``unknown_gpu`` issue with the closest known card, never dropped silently.
+    """
     hits = [hit for hit in vocab.gpus.find(scan.text) if scan.is_free(hit.start, hit.end)]
     readings = [_read_gpu(scan, hit) for hit in hits]
     for gpu_id, count, owned, span in sorted(readings, key=lambda reading: not reading[2]):
@@ -55,6 +61,10 @@ def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
             scan.put_number("gpu_count", count, span)
         scan.gpu_owned = scan.gpu_owned or (owned and scan.slots["gpu"] == gpu_id)
         scan.claim(*span)
+    for match in scan.matches(vocab.gpu_near_miss):
+        if not scan.has_issue("unknown_gpu"):  # the first unknown card is said, once
+            scan.report("unknown_gpu", "gpu", name=match.group(), closest=vocab.closest_gpu(match.group()))
+        scan.claim(*match.span(), understood=False)
     _read_bare_counts(scan)
 
 

@@ -11,8 +11,15 @@ into a sentence in the user's language. Issue ids emitted by this package:
 - ``period_assumed`` (field ``budget``; value ``per``): no 每月/per hour/总 word given
 - ``budget_period_converted`` (field ``budget``; values ``from``, ``amount``): a per-day,
   per-week or per-year budget restated per month
-- ``unknown_model`` (field ``model``; value ``name``): looks like a model name of a known
-  family, or a mixture-of-experts size such as 8x22b, but is not in the vocabulary
+- ``unknown_model`` (field ``model``; values ``name``, ``closest``): looks like a model
+  name of a known family, or a mixture-of-experts shape such as 16x3b, but is not in the
+  vocabulary; ``closest`` is the known model id most like it
+- ``unknown_gpu`` (field ``gpu``; values ``name``, ``closest``): written like a card
+  (H300, RTX 5080, 昇腾910C) but not one we know; ``closest`` is the nearest card id
+- ``model_from_shape`` (field ``model``; values ``name``, ``model``): a shape such as
+  235b-a22b or 8x7b read as the library model it names
+- ``model_config_read`` / ``model_config_unreadable`` (field ``hf_config``; ``limit``):
+  a pasted config.json was taken as the model, or could not be
 - ``conflicting_values`` (any field; values ``kept``, ``ignored``): the message gives two
   different values; the first one is kept
 """

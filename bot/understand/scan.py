@@ -91,6 +91,10 @@ class Scan:
     def report(self, issue_id: str, field_name: str | None, **values: str | float | int) -> None:
         self.issues.append(Issue(id=issue_id, field=field_name, values=values))
 
+    def has_issue(self, issue_id: str) -> bool:
+        """Whether ``issue_id`` was already reported (unknown names are said once a message)."""
+        return any(issue.id == issue_id for issue in self.issues)
+
     def put(self, name: str, value: Any) -> None:
         """Set a slot; a second, different value for it is reported, the first one kept."""
         if name not in self.slots:

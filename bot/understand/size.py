@@ -24,7 +24,6 @@ _PARAM_WORD = (
     r"(?:\s*+(?:个)?\s*+(?:参数量?|参数规模|params?|parameters?|的?模型|models?|规模|级别|量级)(?![a-z]))?"
 )
 
-_MIXTURE = re.compile(r"(?<![\d.a-z])\d+\s*+x\s*+\d+(?:\.\d+)?\s*+b(?![a-z0-9])")
 _PARAMS = (
     re.compile(rf"{SIGN}(?P<num>{NUMBER})\s*+(?P<suf>b|bn|billion|t|trillion)(?![a-z0-9]){_PARAM_WORD}"),
     re.compile(
@@ -65,9 +64,6 @@ def _says_data(scan: Scan, start: int) -> bool:
 
 def read_params(scan: Scan) -> None:
     """Parameter counts in billions; a known model makes them redundant (claimed, unset)."""
-    for match in scan.matches(_MIXTURE):
-        scan.report("unknown_model", "model", name=match.group())
-        scan.claim(*match.span(), understood=False)
     patterns = (*_PARAMS, _YI)
     readings = [(match, _billions(match)) for pattern in patterns for match in scan.matches(pattern)]
     for match, value in readings:

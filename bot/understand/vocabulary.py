@@ -22,6 +22,13 @@ from engine.names import NameIndex, key
 
 _TOKENS = re.compile(r"[a-z]+|\d+(?:\.\d+)*|[^\sa-z\d_:-]+")
 _JOIN = r"[-_:\s]*"
+# Something written like a card: a vendor letter prefix and a model number ("h300",
+# "b300", "rtx 5080", "mi355x", "昇腾910c"), a suffix letter other than "b" (a3b is an
+# active-parameter count). Known cards are claimed before this runs.
+GPU_LIKE = re.compile(
+    r"(?<![a-z0-9])(?:(?:rtx|gtx|geforce) ?\d{4}(?: ?ti)?|(?:mi ?|[hablvt])\d{2,3}[xdsge]?"
+    r"|(?:昇腾|ascend|华为|huawei) ?9\d0[a-z]?)(?![a-z0-9])"
+)
 _MIN_FAMILY = 3  # "yi" or "phi" as a family word would flag too much ordinary text
 
 
@@ -81,6 +88,7 @@ class Vocabulary:
     def __init__(self, models: Mapping[str, Sequence[str]], gpus: Mapping[str, Sequence[str]]) -> None:
         self.models = AliasIndex(models)
         self.gpus = AliasIndex(gpus, plural=True)
+        self.model_ids = list(models)
         # Family words ("llama", "qwen", "mixtral") glued to a version let us notice a model
         # name we do not know ("qwen3-32b") and say so instead of silently reading its size.
         families = {re.split(r"[^a-z]", normalize(model_id), maxsplit=1)[0] for model_id in models}
@@ -88,3 +96,12 @@ class Vocabulary:
         self.near_miss = re.compile(
             rf"(?<![a-z0-9])(?:{'|'.join(known)})[-_:]?v?\d[a-z0-9._-]*" if known else "(?!)"
         )
+        self.gpu_near_miss = GPU_LIKE
+
+    def closest_model(self, name: str) -> str:
+        """The known model most like ``name``, for "I don't know X; closest known: Y"."""
+        return self.models.names.closest(name) or "-"
+
+    def closest_gpu(self, name: str) -> str:
+        """The known card most like ``name`` ("h300" → an H100/H200 id)."""
+        return self.gpus.names.closest(name) or "-"
