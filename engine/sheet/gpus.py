@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from engine.names import NameIndex, index_of
 from engine.sheet.draft import Draft
 from engine.sheet.models import FormFactor
 from engine.sheet.text import Segment
@@ -72,6 +73,7 @@ class GpuIndex:
     """The knowledge base's cards grouped by family, with one pattern to find any of them."""
 
     def __init__(self, kb: Knowledge) -> None:
+        self.names = index_of(kb.gpus.values())  # the resolver chat and the JSON API use
         self.by_family: dict[str, list[GpuSpec]] = {}
         for gpu in kb.gpus.values():
             self.by_family.setdefault(family(gpu.id), []).append(gpu)
@@ -85,7 +87,8 @@ class GpuIndex:
             return None
         fam = m.group(1).removesuffix("d") if m.group(1)[:-1].isdigit() else m.group(1)
         cards = self.by_family.get(fam)
-        gpu = _pick(cards, fam, _memory(text[m.end() : m.end() + 24]), _form(text)) if cards else None
+        memory = _memory(text[m.end() : m.end() + 24])
+        gpu = _pick(cards, self.names, fam, memory, _form(text)) if cards else None
         return GpuMatch(fam, gpu, m.start(), m.end())
 
 
@@ -103,13 +106,16 @@ def _form(text: str) -> FormFactor | None:
     return "sxm" if re.search(r"nvlink|nvswitch", text) else None
 
 
-def _pick(cards: list[GpuSpec], fam: str, memory: float | None, form: FormFactor | None) -> GpuSpec:
+def _pick(
+    cards: list[GpuSpec], names: NameIndex, fam: str, memory: float | None, form: FormFactor | None
+) -> GpuSpec:
+    """The card of the family that fits memory and form; ties go to what the bare word names."""
     pool = cards
     if memory is not None:
         pool = [g for g in pool if g.memory_gb == memory] or pool
     if form is not None:
         pool = [g for g in pool if card_form(g) == form] or pool
-    default = [g for g in pool if fam in g.aliases or g.id == fam]
+    default = [g for g in pool if g.id == names.get(fam)]
     return (default or pool)[0]
 
 
