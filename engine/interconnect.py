@@ -120,3 +120,29 @@ def expert_parallel_bytes_per_token(
     if nodes <= 1:
         return 0.0
     return moe_layers * experts_per_token * hidden * 3.0 * (nodes - 1) / nodes
+
+
+# What the network between a replica's machines must carry. Each token that a replica
+# processes (a prompt token in prefill, a generated token in decode) hands one bf16
+# hidden state across every stage boundary: h·2 bytes per token per boundary (vLLM's
+# pipeline parallel sends the residual stream between stages). A MoE replica spread
+# over machines with expert parallelism instead sends the all-to-all of
+# ``expert_parallel_bytes_per_token``. A link run above half its capacity queues: in an
+# M/M/1 queue the wait equals the service time at utilisation ρ = 0.5 (Kleinrock,
+# Queueing Systems vol. 1, 1975), so we ask for twice the sustained rate.
+LINK_HEADROOM = 2.0
+
+
+def pipeline_bytes_per_token(hidden: int) -> float:
+    """Bytes one token sends across one pipeline-stage boundary: its bf16 hidden state."""
+    return hidden * 2.0
+
+
+def network_gbps_needed(bytes_per_token: float, tokens_per_s: float) -> float:
+    """Gbit/s a link must offer to carry ``tokens_per_s`` tokens of ``bytes_per_token`` at ρ ≤ 0.5.
+
+    need = LINK_HEADROOM · bytes_per_token · tokens_per_s · 8 / 1e9. DeepSeek-V3's
+    pipeline (h = 7168) at 500 tokens/s: 2 · 14336 · 500 · 8 / 1e9 ≈ 0.11 Gbit/s; its
+    expert all-to-all over 2 machines at the same rate: 2 · 4.99 MB · 500 · 8 / 1e9 ≈ 40 Gbit/s.
+    """
+    return LINK_HEADROOM * bytes_per_token * tokens_per_s * 8.0 / 1e9

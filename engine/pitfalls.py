@@ -1,7 +1,7 @@
 """Pitfalls: the expensive mistakes from the seed articles, checked against a plan.
 
 The rules are declared in their families (``engine/rules/hardware.py``,
-``engine/rules/spending.py``, ``engine/myths.py``; the layout is in
+``engine/rules/serving.py``, ``engine/rules/spending.py``, ``engine/myths.py``; the layout is in
 ``engine/rules/__init__.py``). This module only says in which order a plan lists them:
 myths first (the user's own words were wrong), then the costliest mistakes.
 """
@@ -12,7 +12,7 @@ from engine import myths
 from engine.candidates import Candidate
 from engine.findings import Finding
 from engine.results import Option
-from engine.rules import Rule, hardware, spending
+from engine.rules import Rule, hardware, serving, spending
 from engine.rules.hardware import PlanCheck
 from engine.search_context import Context
 
@@ -22,6 +22,7 @@ ORDER = (
     "training_on_inference_card",
     "pcie_card_sold_as_nvlink_trainer",
     "slow_network_for_multi_node",
+    "multi_node_replica",
     "monthly_rental_for_short_job",
     "quantize_before_deploy",
     "kv_cache_dominates",
@@ -37,7 +38,7 @@ ORDER = (
 
 
 def _ordered() -> tuple[Rule[PlanCheck], ...]:
-    by_id = {r.id: r for r in (*hardware.RULES, *spending.RULES)}
+    by_id = {r.id: r for r in (*hardware.RULES, *serving.RULES, *spending.RULES)}
     if set(by_id) != set(ORDER):
         raise ValueError(f"ORDER and the plan rule families disagree: {sorted(set(by_id) ^ set(ORDER))}")
     return tuple(by_id[i] for i in ORDER)

@@ -89,6 +89,9 @@ class Option(_Out):
     method: str | None = None
     tensor_parallel: int | None = None
     replicas: int | None = None
+    machines_per_replica: int | None = Field(
+        None, description="machines one serving replica spans (its pipeline stages); 1 inside one machine"
+    )
     batch: int | None = None
     zero_stage: int | None = None
     gradient_checkpointing: bool | None = None
@@ -130,6 +133,7 @@ class Option(_Out):
             method=c.method,
             tensor_parallel=c.tensor_parallel if c.task == "infer" else None,
             replicas=c.replicas if c.task == "infer" else None,
+            machines_per_replica=_stages(c),
             batch=c.batch if c.task == "infer" else None,
             zero_stage=c.zero_stage,
             gradient_checkpointing=c.gradient_checkpointing,
@@ -145,6 +149,11 @@ class Option(_Out):
             meets_latency=c.meets_latency,
             order_url=c.offer.order_url,
         )
+
+
+def _stages(c: Candidate) -> int | None:
+    """Pipeline stages of a serving candidate (``serving_search`` notes them), None for training."""
+    return int(c.memory.notes.get("machines_per_replica", 1)) if c.task == "infer" else None
 
 
 class CurvePoint(_Out):

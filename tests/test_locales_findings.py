@@ -183,6 +183,20 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "sync_s": 14.5,
         "compute_s": 4.1,
     },
+    "multi_node_replica": {
+        "machines": 4,
+        "replicas": 1,
+        "tokens_per_s": 83,
+        "need_gbps": 0.1,
+        "network_gbps": 200,
+    },
+    "multi_node_replica_network_short": {
+        "machines": 2,
+        "replicas": 1,
+        "tokens_per_s": 1900,
+        "need_gbps": 152.0,
+        "network_gbps": 10,
+    },
     "monthly_rental_for_short_job": {
         "hours": 6.5,
         "billed": 2800,

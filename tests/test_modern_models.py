@@ -174,3 +174,31 @@ def test_routed_experts_use_the_expert_intermediate_size(kb: Knowledge) -> None:
     # Qwen3-30B-A3B config.json: 48 layers × 128 experts × 3 × 2048 × 768.
     arch = kb.models["qwen3-30b-a3b"]
     assert routed_expert_params(arch) == 48 * 128 * 3 * 2048 * 768
+
+
+def test_a_replica_over_two_h100_machines_says_so_and_warns_that_10_gbps_is_short(kb: Knowledge) -> None:
+    # DeepSeek-R1 FP8 (~630 GiB) needs 2 × 8 × H100 80 GB; the shipped offer states 10 Gbit/s.
+    p = recommend(Workload(task="infer", model="DeepSeek-R1", weight_dtype="fp8", concurrency=8), kb)
+    assert p.recommendation is not None and p.recommendation.machines_per_replica == 2
+    f = next(f for f in p.pitfalls if f.id == "multi_node_replica_network_short")
+    # Expert all-to-all (DeepEP: FP8 dispatch + bf16 combine), config.json: 58 MoE layers,
+    # 8 experts per token, hidden 7168; half of it leaves the machine over 2 machines.
+    per_token = 58 * 8 * 7168 * 3 * (2 - 1) / 2
+    expected = 2 * per_token * f.values["tokens_per_s"] * 8 / 1e9  # link kept at ≤ 50 % load
+    assert f.values["need_gbps"] == pytest.approx(expected, rel=0.01)
+    assert f.values["need_gbps"] > f.values["network_gbps"] == 10
+
+
+def test_a_dense_405b_pipeline_over_four_machines_needs_little_bandwidth(kb: Knowledge) -> None:
+    # Llama 3.1 405B bf16 (~810 GB) on 4 × 8 × A100 40 GB joined by 200 Gbit/s: one bf16
+    # hidden state (16384 · 2 bytes) per token per boundary is well under 1 Gbit/s.
+    p = recommend(Workload(task="infer", model="llama-3.1-405b", weight_dtype="bf16", concurrency=8), kb)
+    assert p.recommendation is not None and p.recommendation.machines_per_replica == 4
+    f = next(f for f in p.pitfalls if f.id == "multi_node_replica")
+    assert f.severity == "info" and f.values["need_gbps"] < 1 < f.values["network_gbps"]
+
+
+def test_a_replica_inside_one_machine_reports_one_stage_and_no_network_finding(kb: Knowledge) -> None:
+    p = recommend(Workload(task="infer", model="qwen2.5-7b", concurrency=8), kb)
+    assert p.recommendation is not None and p.recommendation.machines_per_replica == 1
+    assert not [f for f in p.pitfalls if f.id.startswith("multi_node_replica")]

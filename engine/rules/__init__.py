@@ -13,6 +13,7 @@ family         module                       locale file            key
 =============  ===========================  =====================  ====================
 plan_hardware  engine/rules/hardware.py     findings.yaml          finding.<id>
 plan_spending  engine/rules/spending.py     findings.yaml          finding.<id>
+plan_serving   engine/rules/serving.py      findings.yaml          finding.<id>
 myth           engine/myths.py              findings.yaml          finding.<id>
 sheet_pitfall  engine/sheet/pitfalls.py     sheet.yaml             sheet.pitfall.<id>
 sheet_signal   engine/sheet/signals.py      sheet.yaml             sheet.signal.<id>
@@ -41,13 +42,14 @@ __all__ = ["Family", "Rule", "Scenario", "families"]
 def families() -> tuple[Family, ...]:
     """Every rule family, imported on demand so a family module may import the engine freely."""
     from engine import myths
-    from engine.rules import hardware, spending
+    from engine.rules import hardware, serving, spending
     from engine.sheet import pitfalls as sheet_pitfalls
     from engine.sheet import signals as sheet_signals
 
     return (
         Family("plan_hardware", "findings", "finding.", hardware.RULES),
         Family("plan_spending", "findings", "finding.", spending.RULES),
+        Family("plan_serving", "findings", "finding.", serving.RULES),
         Family("myth", "findings", "finding.", myths.RULES),
         Family("sheet_pitfall", "sheet", "sheet.pitfall.", sheet_pitfalls.RULES),
         Family("sheet_signal", "sheet", "sheet.signal.", sheet_signals.RULES),
