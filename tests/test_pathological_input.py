@@ -153,6 +153,7 @@ def entry_points(kb: Knowledge, dialog: Dialog) -> dict[str, tuple[Parse, str, i
         "claims": (claims_in, _ORDINARY_CHAT, MAX_INPUT_CHARS),
         "free_platform": (mentions_free_platform, _ORDINARY_CHAT, MAX_INPUT_CHARS),
         "dialog_clean": (raw_text_checks, _ORDINARY_CHAT, MAX_INPUT_CHARS),
+        "dialog_clean_sheet": (lambda text: raw_text_checks("/analyze " + text), _ORDINARY_SHEET, MAX_CHARS),
         "dialog_turn": (
             lambda text: dialog.handle(ConversationState(), text),
             _ORDINARY_CHAT,
@@ -162,7 +163,15 @@ def entry_points(kb: Knowledge, dialog: Dialog) -> dict[str, tuple[Parse, str, i
     }
 
 
-ENTRY_POINTS = ("extract", "claims", "free_platform", "dialog_clean", "dialog_turn", "sheet")
+ENTRY_POINTS = (
+    "extract",
+    "claims",
+    "free_platform",
+    "dialog_clean",
+    "dialog_clean_sheet",
+    "dialog_turn",
+    "sheet",
+)
 
 
 @pytest.mark.parametrize("family", sorted(FAMILIES))

@@ -17,6 +17,7 @@ from typing import Any
 import locales
 from bot.dialog import render
 from bot.dialog.claims import claims_in, mentions_free_platform
+from bot.dialog.limits import limit_of
 from bot.dialog.plancache import PlanCache, View
 from bot.dialog.questions import QUESTIONS, Question, missing, next_question
 from bot.dialog.reply import Button, Content, Reply, ReplyKind
@@ -37,9 +38,10 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f]")
 
 
 def clean(text: str) -> tuple[str, bool]:
-    """Strip control characters and cut at the parser's limit; says whether it was cut."""
+    """Strip control characters and cut at the cap for its kind (bot.dialog.limits); says if cut."""
     text = _CONTROL.sub(" ", unicodedata.normalize("NFC", text)).strip()
-    return text[:MAX_INPUT_CHARS], len(text) > MAX_INPUT_CHARS
+    limit = limit_of(text)
+    return text[:limit], len(text) > limit
 
 
 def has_words(text: str) -> bool:
