@@ -67,7 +67,8 @@ def _engine_command(name: str) -> Callable[[argparse.Namespace], int]:
 
         run: Callable[..., Any] = getattr(importlib.import_module(f"engine.{name}"), name)
         try:
-            workload = parse_workload(_read_input(args.json))
+            config = _read_input(args.model_config) if args.model_config else None
+            workload = parse_workload(_read_input(args.json), config)
             result = run(workload, knowledge.load(args.catalog))
         except OSError as exc:
             return _refuse(error_body("unreadable_input", str(exc)))
@@ -141,6 +142,9 @@ def _add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser
     ):
         p = sub.add_parser(name, help=text)
         p.add_argument("--json", required=True, metavar="FILE|-", help="Workload JSON file, or - for stdin")
+        p.add_argument(
+            "--model-config", metavar="FILE", help="Hugging Face config.json of a model the library lacks"
+        )
         p.set_defaults(func=_engine_command(name))
 
 

@@ -36,9 +36,18 @@ def validation_payload(exc: ValidationError) -> dict[str, Any]:
     return error_body("invalid_input", first["message"], first["field"], errors=errors)
 
 
-def parse_workload(text: str) -> Workload:
-    """Strictly parse a Workload from JSON text (no silent "4096" → 4096 coercion)."""
+def parse_workload(text: str, model_config: str | None = None) -> Workload:
+    """Strictly parse a Workload from JSON text (no silent "4096" → 4096 coercion).
+
+    ``model_config`` is the text of a Hugging Face ``config.json``; it becomes the
+    workload's ``model_config`` (what ``gpu-advisor recommend --model-config FILE`` passes).
+    """
     data = read_json_object(text)
+    if model_config is not None:
+        try:
+            data["model_config"] = read_json_object(model_config)
+        except InputError as exc:
+            raise InputError(exc.payload["error"]["code"], f"--model-config: {exc}", "model_config") from exc
     try:
         return Workload.model_validate(data, strict=True)
     except ValidationError as exc:

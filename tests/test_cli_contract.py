@@ -11,10 +11,10 @@ from typing import Any
 import pytest
 
 
-def run(command: str, payload: Any, *options: str) -> tuple[int, dict[str, Any]]:
+def run(command: str, payload: Any, *options: str, after: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:
     text = payload if isinstance(payload, str) else json.dumps(payload)
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *options, command, "--json", "-"],
+        [sys.executable, "-m", "bot.cli", *options, command, "--json", "-", *after],
         input=text,
         capture_output=True,
         text=True,
@@ -165,3 +165,24 @@ def test_analyze_text_mode_answers_in_the_sheets_language() -> None:
         check=True,
     )
     assert "推理" in proc.stdout
+
+
+CONFIGS = Path(__file__).parent / "calibration" / "configs"
+
+
+def test_model_config_file_sizes_a_model_the_library_does_not_know() -> None:
+    # DeepSeek-V3's own config.json: 671B total, ~37B active, MLA cache 61 × 576 × 2 bytes per token.
+    config = str(CONFIGS / "deepseek_v3.json")
+    workload = {"task": "infer", "model": "my-deepseek", "concurrency": 4}
+    for command in ("estimate", "recommend"):
+        code, out = run(command, workload, after=("--model-config", config))
+        assert code == 0, out
+        assert out["model"]["num_experts"] == 256 and out["model"]["attention"] == "mla"
+        assert out["model"]["kv_bytes_per_token"] == 61 * 576 * 2
+
+
+def test_an_unreadable_model_config_file_exits_2_naming_the_field(tmp_path: Path) -> None:
+    bad = tmp_path / "config.json"
+    bad.write_text("[1, 2]", encoding="utf-8")
+    code, out = run("recommend", {"task": "infer", "model": "x"}, after=("--model-config", str(bad)))
+    assert code == 2 and out["error"]["field"] == "model_config"
