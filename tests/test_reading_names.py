@@ -15,7 +15,9 @@ from bot.contract import parse_workload
 from bot.dialog.core import Dialog
 from bot.dialog.state import ConversationState
 from bot.dialog.vocab import vocabulary
-from bot.understand import Extraction, Vocabulary, extract
+from bot.understand import Extraction, Vocabulary, extract, normalize
+from engine.hanzi import TRADITIONAL, simplified
+from engine.sheet.text import fold
 from engine.specs import Knowledge
 from engine.validate import canonical
 
@@ -242,3 +244,13 @@ def test_an_unreadable_config_is_reported_not_used(text: str, vocab: Vocabulary)
 def test_a_config_pasted_in_the_dialog_sizes_the_model(kb: Knowledge) -> None:
     reply, state = Dialog(kb).handle(ConversationState(), "部署这个模型 " + json.dumps(CONFIG))
     assert state.slots.get("hf_config") == CONFIG and "model" not in reply.missing
+
+
+# --- one Traditional table for chat and sheets -------------------------------------
+def test_chat_and_sheet_readers_fold_every_traditional_character_alike() -> None:
+    expected = list(simplified(TRADITIONAL))
+    assert [normalize(c) for c in TRADITIONAL] == [fold(c) for c in TRADITIONAL] == expected
+
+
+def test_a_traditional_sheet_word_is_read_in_chat_too(vocab: Vocabulary) -> None:
+    assert read("昇騰910B 訓練 7B", vocab).slots == {"gpu": "ascend-910b", "task": "train", "params_b": 7.0}

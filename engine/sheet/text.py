@@ -8,8 +8,9 @@ optional key and its value split into segments. Every segment carries two forms:
 - ``raw``: NFKC-normalised as written (full-width letters, digits and punctuation folded
   to ASCII), for the ``*_raw`` fields;
 - ``text``: what the readers match: ``raw`` with traditional characters of the key
-  words mapped to simplified ones, lower-cased, Chinese and English number words turned
-  into digits ("双路" → "2路", "八卡" → "8卡", "dual" → "2 x") and every count written
+  words mapped to simplified ones (``engine.hanzi``, the table chat uses too),
+  lower-cased, Chinese and English number words turned into digits ("双路" → "2路",
+  "八卡" → "8卡", "dual" → "2 x") and every count written
   as "N x " ("8×A100", "2x25GbE", "4 * 3.84TB" → "8 x a100", "2 x 25gbe", "4 x 3.84tb").
 
 The readers' patterns must stay linear in the length of what anyone pastes, so before
@@ -26,19 +27,10 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
+from engine.hanzi import SURROGATE, simplified, without_control
+
 MAX_CHARS = 20_000
 
-# Traditional → simplified, only for characters that occur in the words the readers look
-# for (記憶體, 顯示卡, 網路, 電源, 散熱, 機殼, 雙路, 硬碟, 氣冷, 訓練, 節點 …).
-_TRADITIONAL_PAIRS = (
-    "記记 憶忆 體体 顯显 網网 絡络 電电 熱热 風风 機机 處处 盤盘 統统 數数 據据 資资 聯联 連连 雙双 單单"
-    " 張张 臺台 練练 節节 點点 餘余 頻频 儲储 線线 個个 規规 號号 萬万 傳传 輸输 種种 類类 擴扩 適适 於于"
-    " 業业 務务 實实 際际 價价 貴贵 為为 與与 內内 態态 殼壳 頭头 條条 組组 顆颗 塊块 訓训 寬宽 帶带 達达"
-    " 設设 備备 級级 標标 準准 軟软 鏈链 層层 讀读 寫写 載载 緩缓 裝装 對对 應应 場场 間间 區区 兩两 選选"
-    " 項项 驅驱 動动 廠厂 質质 額额 長长 穩稳 測测 試试 壓压 產产 報报 說说 專专 並并 後后 來来 氣气 們们"
-    " 這这 圖图 碼码 雲云 擬拟 虛虚 轉转 換换 蓋盖 製制 構构 歸归 叢丛 撲扑 閃闪 頻频 際际 鍵键 極极"
-)
-_TRADITIONAL = str.maketrans({pair[0]: pair[1] for pair in _TRADITIONAL_PAIRS.split()})
 _CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _MEASURE = r"(?:卡|张|块|路|口|端口|颗|个|台|片|根|条|u\b)"
 _CN_COUNT = re.compile(rf"([一二两三四五六七八九十]{{1,3}})(?=\s*{_MEASURE})")
@@ -59,7 +51,6 @@ _HORIZONTAL_RUN = re.compile(r"[^\S\n]{2,}+")
 MAX_REPEAT = 32
 """Longest run of one repeated character the readers see; rules and numbers need fewer."""
 _REPEAT_RUN = re.compile(rf"(\S)\1{{{MAX_REPEAT},}}+")
-_SURROGATE = re.compile(r"[\ud800-\udfff]")
 _BULLET = re.compile(r"^\s*(?:[-*+•·●○▪■◦‣⁃>]+|\d{1,2}[.)、](?!\d)|[a-z][.)](?=\s)|[①-⑳])\s*")
 _SPLIT = re.compile(r"[;|、\t]|,(?!(?<=\d,)\d{3}(?!\d))")
 _TABLE_RULE = re.compile(r"^\s*:?-{2,}:?\s*$")
@@ -110,7 +101,7 @@ def _cn_number(word: str) -> int:
 
 def fold(s: str) -> str:
     """The matching form of an already ``display``-ed string."""
-    s = s.translate(_TRADITIONAL).lower()
+    s = simplified(s).lower()
     s = s.replace("万兆", "10gbe ").replace("千兆", "1gbe ")
     s = _CN_COUNT.sub(lambda m: str(_cn_number(m.group(1))), s)
     s = _PAIR.sub("2", s)
@@ -187,7 +178,7 @@ def _next_bodies(bodies: list[str]) -> list[str]:
 
 def split_lines(text: str) -> list[Line]:
     """Non-blank lines of ``text`` (already capped at MAX_CHARS), each with key and segments."""
-    raw_lines = [ln.strip() for ln in _SURROGATE.sub("\ufffd", text).splitlines()]
+    raw_lines = [ln.strip() for ln in SURROGATE.sub("\ufffd", without_control(text)).splitlines()]
     bodies = [_BULLET.sub("", display(ln)) for ln in raw_lines]
     after = _next_bodies(bodies)
     out: list[Line] = []

@@ -1,0 +1,47 @@
+"""Chinese text as our readers expect it: Simplified characters, no control characters.
+
+One table for every reader of user text (chat messages in ``bot.understand``, pasted
+sheets in ``engine.sheet``), so a Traditional word one of them understands the other
+understands too. The table maps, character by character, the Traditional characters
+that occur in the readers' keywords, number words and the phrases around them (萬 億 兩
+張 訓練 記憶體 顯示卡 網路 …); a full OpenCC table is megabytes and buys nothing here.
+
+Control characters (junk bytes, NUL) are what a copy from a terminal or a spreadsheet
+leaves behind; they become spaces so they separate words instead of gluing them. Tab,
+newline and carriage return are kept: they are the structure of a sheet. Lone
+surrogates (half a UTF-16 pair) cannot be encoded; each reader decides what they become.
+"""
+
+from __future__ import annotations
+
+import re
+
+TRADITIONAL = (
+    "萬億兩張訓練預並發顯個時週參數調與塊單雙臺長駐續間鐘輸務隨認識點線買總錢費價於遲頭實際應對請問現麼麽"
+    "這們沒嗎還開機體條樣據層種類產語為門貴幾當從裡裏優穩記憶儲讓況達過內約選場環構啟戶詢復複題碼處壓縮載"
+    "級將盡標準邊輕態讀寫測試驗換進階專業網絡關團隊負責決聽說話誤錯則號統計劃稱慮擇夠確寬帶頻顆齊許員訊適"
+    "電腦視圖學習連斷歷雲屬權熱輪陣較後倆歲衝貸餘佔幣圓紀錄設備運維護擴雜簡詞彙檔閱覽響獨銷額無謂規擁經繼"
+    "給頂別論執資禮併貳陸區購賣頁滿騰風盤聯節傳殼組軟鏈緩裝項驅動廠質報來氣擬虛轉蓋製歸叢撲閃鍵極"
+)
+SIMPLIFIED = (
+    "万亿两张训练预并发显个时周参数调与块单双台长驻续间钟输务随认识点线买总钱费价于迟头实际应对请问现么么"
+    "这们没吗还开机体条样据层种类产语为门贵几当从里里优稳记忆储让况达过内约选场环构启户询复复题码处压缩载"
+    "级将尽标准边轻态读写测试验换进阶专业网络关团队负责决听说话误错则号统计划称虑择够确宽带频颗齐许员讯适"
+    "电脑视图学习连断历云属权热轮阵较后俩岁冲贷余占币圆纪录设备运维护扩杂简词汇档阅览响独销额无谓规拥经继"
+    "给顶别论执资礼并贰陆区购卖页满腾风盘联节传壳组软链缓装项驱动厂质报来气拟虚转盖制归丛扑闪键极"
+)
+TO_SIMPLIFIED = str.maketrans(TRADITIONAL, SIMPLIFIED)
+"""``str.translate`` table: each Traditional character above to its Simplified form."""
+
+CONTROL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")
+SURROGATE = re.compile(r"[\ud800-\udfff]")
+
+
+def simplified(text: str) -> str:
+    """``text`` with the table's Traditional characters written in Simplified."""
+    return text.translate(TO_SIMPLIFIED)
+
+
+def without_control(text: str) -> str:
+    """``text`` with control characters as spaces (tab, newline and CR kept)."""
+    return CONTROL.sub(" ", text)
