@@ -149,3 +149,10 @@ def test_a_quantity_the_contract_cannot_read_names_its_field(field: str, value: 
         parse_workload(json.dumps({"task": "infer", "params_b": 7, field: value}))
     assert caught.value.payload["error"]["field"] == field
     assert caught.value.payload["error"]["code"] == "invalid_input"
+
+
+@pytest.mark.parametrize("spelled", ["(", "))", "((((", "tokens/(", "a" * 500])
+def test_an_unparseable_unit_is_a_value_error_naming_the_text(spelled: str) -> None:
+    # "1 (" made pint's tokenizer raise TokenError, a 500 from /api/estimate (schemathesis found it).
+    with pytest.raises(ValueError, match="unknown unit"):
+        magnitude(f"1 {spelled}", "tokens")
