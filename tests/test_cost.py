@@ -48,5 +48,6 @@ def test_a_price_range_quotes_the_low_end_and_keeps_the_high(kb: Knowledge) -> N
 
 
 def test_currency_conversion_goes_through_the_catalog_rate(kb: Knowledge) -> None:
-    assert cost.to_currency(100, "USD", "CNY", kb.catalog.fx_to_cny) == pytest.approx(718.84)  # CFETS 2024-12-31
+    # CFETS central parity 2024-12-31: 1 USD = 7.1884 CNY (knowledge/catalog.yaml fx_date).
+    assert cost.to_currency(100, "USD", "CNY", kb.catalog.fx_to_cny) == pytest.approx(718.84)
     assert cost.to_currency(100, "EUR", "CNY", kb.catalog.fx_to_cny) is None
