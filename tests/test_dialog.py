@@ -218,3 +218,10 @@ def test_a_users_own_capable_card_is_recommended_before_renting(dialog: Dialog) 
     assert reply.plan.requested.cost.amount == 0
     assert reply.plan.pitfalls[0].id == "own_hardware_is_enough"
     assert "4090" in reply.text
+
+
+def test_a_one_shot_answer_still_says_which_card_it_did_not_know(dialog: Dialog) -> None:
+    # quick() runs the message and then /plan; the first turn's notes used to vanish.
+    reply = dialog.quick("部署 H300 跑 99B 模型", "zh")
+    assert reply.kind == "answer" and reply.plan is not None
+    assert "h300" in reply.text.lower() and reply.text.index("h300") < reply.text.index(reply.title or "")

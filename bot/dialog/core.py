@@ -74,10 +74,11 @@ class Dialog:
         without them the reply is the question that would come next.
         """
         state = ConversationState(lang=lang or "zh", lang_locked=lock and lang is not None)
-        reply, state = self.handle(state, text)
-        if reply.kind == "question" and not {"task", "model"} & set(reply.missing):
-            reply, state = self.handle(state, "/plan")
-        return reply
+        first, state = self.handle(state, text)
+        if first.kind != "question" or {"task", "model"} & set(first.missing):
+            return first
+        reply, state = self.handle(state, "/plan")
+        return _led_by(reply, first.lead)
 
     # --- entry points -------------------------------------------------------------
     def handle(self, state: ConversationState, text: str) -> tuple[Reply, ConversationState]:
@@ -279,3 +280,16 @@ def label_slot(lang: str, key: str, value: Any) -> str:
     else:
         shown = str(value)
     return locales.t(lang, "dialog.slot", name=name, value=shown)
+
+
+def _led_by(reply: Reply, lead: list[str]) -> Reply:
+    """``reply`` with ``lead`` (what the message was understood as, and what was not) first.
+
+    A one-shot answer runs the message, then ``/plan``; the notes of the first turn (an
+    unknown card or model said aloud, a cut message) must reach the user all the same.
+    """
+    if not lead or not reply.structured:
+        return reply
+    led = reply.model_copy(update={"lead": [*lead, *reply.lead]})
+    led.text = led.as_text()
+    return led
