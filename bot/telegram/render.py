@@ -51,7 +51,7 @@ def inline_title(reply: Reply) -> str:
 
 def inline_description(reply: Reply) -> str:
     """Under the title: the short answer's first two lines (or what preceded a question)."""
-    lines = [*reply.summary, *reply.lead] if reply.structured else [reply.text]
+    lines = (reply.summary or reply.lead) if reply.structured else [reply.text]
     return " · ".join(lines[:2])[:MAX_INLINE_DESCRIPTION]
 
 
