@@ -107,6 +107,7 @@ class Option(_Out):
     meets_latency: bool = True
     order_url: str | None = Field(None, description="the operator's order page for this offer")
 
+    order_label: str | None = Field(None, description="the operator's words for its order button")
     @classmethod
     def of(cls, c: Candidate, kind: str, within_budget: bool | None = None) -> Option:
         def r(v: float | None, nd: int = 1) -> float | None:
@@ -149,6 +150,7 @@ class Option(_Out):
             meets_latency=c.meets_latency,
             order_url=c.offer.order_url,
         )
+            order_label=c.offer.order_label,
 
 
 def _stages(c: Candidate) -> int | None:

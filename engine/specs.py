@@ -309,6 +309,9 @@ class Offer(_Record):
     nvme_tb: Annotated[NonNegativeFloat | None, in_units("TB")] = None
     network_gbps: Annotated[NonNegativeFloat | None, in_units("Gbit/s")] = None
     order_url: str | None = None
+    # The order button's words on the operator's site ("立即租用", "Rent now"); surfaces
+    # fall back to their own "下单 / Order" when it is absent.
+    order_label: str | None = Field(None, max_length=40)
     owned: bool = False
     source: str = Field(min_length=4)
 
