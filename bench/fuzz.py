@@ -19,8 +19,8 @@ from collections.abc import Callable
 import knowledge
 from bot.contract import ContractError, parse_workload
 from bot.dialog.vocab import vocabulary
-from bot.understand import extract
 from engine.sheet import analyze
+from reading.requirements import extract
 
 WORDS = (
     "部署",

@@ -117,8 +117,8 @@ def _analyze(args: argparse.Namespace) -> int:
     import knowledge
     from bot.dialog.sheet_render import analysis_text
     from bot.errors import error_body
-    from bot.understand.normalize import language_of
     from engine.sheet import analyze
+    from reading.normalize import language_of
 
     try:
         text = _read_input(args.sheet)

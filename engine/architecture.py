@@ -28,9 +28,9 @@ from dataclasses import dataclass
 
 from engine.errors import EngineError
 from engine.findings import Finding, finding
-from engine.names import resolve as resolve_name
 from engine.specs import ModelArch
 from engine.workload import Workload
+from reading.names import resolve as resolve_name
 
 # Bare-size templates: (max params_b, layers, hidden, heads, kv_heads, inter/hidden, vocab, source).
 # Below 30B we assume full multi-head attention (Llama-2 style), which is the conservative
@@ -143,7 +143,7 @@ def _from_config(config: dict[str, object], name: str | None) -> Resolved:
 
 
 def find_model(name: str, models: dict[str, ModelArch]) -> ModelArch | None:
-    """The library model ``name`` stands for, resolved as chat resolves it (see engine.names)."""
+    """The library model ``name`` stands for, resolved as chat resolves it (see reading.names)."""
     return resolve_name(name, models)
 
 

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from engine.architecture import find_model
 from engine.errors import EngineError
-from engine.names import resolve
 from engine.specs import GpuSpec, Knowledge
 from engine.workload import Workload
+from reading.names import resolve
 
 
 def find_gpu(name: str, gpus: dict[str, GpuSpec]) -> GpuSpec | None:
-    """The card ``name`` stands for, resolved as chat resolves it (see engine.names)."""
+    """The card ``name`` stands for, resolved as chat resolves it (see reading.names)."""
     return resolve(name, gpus)
 
 

@@ -6,10 +6,10 @@ from collections import defaultdict
 
 import pytest
 
-from bot.understand.normalize import normalize
-from bot.understand.vocabulary import Vocabulary, canonical
 from engine.architecture import find_model
 from engine.specs import Knowledge, ModelArch
+from reading.normalize import normalize
+from reading.requirements.vocabulary import Vocabulary, canonical
 
 
 def _attention_params(arch: ModelArch) -> float:

@@ -15,11 +15,11 @@ from bot.contract import parse_workload
 from bot.dialog.core import Dialog
 from bot.dialog.state import ConversationState
 from bot.dialog.vocab import vocabulary
-from bot.understand import Extraction, Vocabulary, extract, normalize
-from engine.hanzi import TRADITIONAL, simplified
-from engine.sheet.text import fold
 from engine.specs import Knowledge
 from engine.validate import canonical
+from reading.hanzi import TRADITIONAL, simplified
+from reading.requirements import Extraction, Vocabulary, extract, normalize
+from reading.sheet_lines import fold
 
 
 @pytest.fixture(scope="module")

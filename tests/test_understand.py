@@ -1,4 +1,4 @@
-"""Behaviour of the zh/en free-text understanding layer (bot.understand).
+"""Behaviour of the zh/en free-text understanding layer (reading.requirements).
 
 The tables are first messages as users type them, each with the exact slots it must
 yield: the whole slots dict is compared, so an extra wrong slot fails as surely as a
@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from bot.understand import MAX_INPUT_CHARS, Extraction, Vocabulary, extract, normalize
-from bot.understand.normalize import MAX_REPEAT
 from engine.workload import Workload
+from reading.normalize import MAX_REPEAT
+from reading.requirements import MAX_INPUT_CHARS, Extraction, Vocabulary, extract, normalize
 
 MODELS = {
     "llama-2-13b": ["llama 2 13b", "llama2 13b", "llama-2-13b-chat"],

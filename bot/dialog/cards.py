@@ -14,10 +14,10 @@ import locales
 from bot.dialog.reply import Content
 from bot.dialog.state import ConversationState
 from bot.dialog.workload import to_workload
-from bot.understand import extract, normalize
 from engine.errors import EngineError
 from engine.estimate import estimate
 from engine.specs import GpuSpec, Knowledge, Offer, Precision
+from reading.requirements import extract, normalize
 
 if TYPE_CHECKING:
     from bot.dialog.core import Dialog

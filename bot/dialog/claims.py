@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from bot.understand import normalize
 from engine.myths import RULES, claim_of
+from reading.requirements import normalize
 
 CLAIM_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     claim_of(rule): tuple(re.compile(p) for p in rule.claims) for rule in RULES if rule.claims

@@ -14,8 +14,8 @@ from bot.dialog.plancache import View
 from bot.dialog.questions import QUESTIONS
 from bot.dialog.reply import Content, Reply
 from bot.dialog.state import ConversationState
-from bot.understand.normalize import language_of
 from engine.sheet import analyze as analyze_sheet
+from reading.normalize import language_of
 
 if TYPE_CHECKING:
     from bot.dialog.core import Dialog

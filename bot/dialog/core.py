@@ -24,11 +24,11 @@ from bot.dialog.reply import Button, Content, Reply, ReplyKind
 from bot.dialog.state import ConversationState
 from bot.dialog.vocab import vocabulary
 from bot.dialog.workload import to_workload, workload_fields
-from bot.understand import MAX_INPUT_CHARS, Extraction, Vocabulary, extract
 from engine.errors import EngineError
 from engine.recommend import recommend
 from engine.results import Plan
 from engine.specs import Knowledge
+from reading.requirements import MAX_INPUT_CHARS, Extraction, Vocabulary, extract
 
 log = logging.getLogger(__name__)
 

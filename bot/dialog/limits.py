@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from bot.understand import MAX_INPUT_CHARS
 from engine.sheet import MAX_CHARS
+from reading.requirements import MAX_INPUT_CHARS
 
 CHAT_CHARS = MAX_INPUT_CHARS
 SHEET_CHARS = MAX_CHARS

@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
-from bot.understand import Vocabulary
 from engine.specs import Knowledge
+from reading.requirements import Vocabulary
 
 
 def vocabulary(kb: Knowledge) -> Vocabulary:

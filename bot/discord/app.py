@@ -28,7 +28,7 @@ from bot.ratelimit import RateLimiter
 from bot.store import Store
 from bot.turn import Conversations as Host
 from bot.turn import Turn, executor_for
-from bot.understand import MAX_INPUT_CHARS
+from reading.requirements import MAX_INPUT_CHARS
 
 log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]

@@ -30,8 +30,8 @@ from engine.sheet.models import (
 from engine.sheet.numbers import compute
 from engine.sheet.parse import parse
 from engine.sheet.signals import evaluate
-from engine.sheet.text import MAX_CHARS
 from engine.specs import Knowledge
+from reading.sheet_lines import MAX_CHARS
 
 __all__ = [
     "MAX_CHARS",

@@ -19,7 +19,7 @@ from dataclasses import replace
 from engine.sheet.cpus import find_cpu
 from engine.sheet.draft import Draft
 from engine.sheet.models import Nic
-from engine.sheet.text import Segment
+from reading.sheet_lines import Segment
 
 NIC_SPEEDS = frozenset({1, 10, 25, 40, 50, 100, 200, 400, 800})
 IB_GRADES = {"edr": 100.0, "hdr": 200.0, "ndr": 400.0, "xdr": 800.0}

@@ -13,11 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from engine.names import NameIndex, index_of
 from engine.sheet.draft import Draft
 from engine.sheet.models import FormFactor
-from engine.sheet.text import Segment
 from engine.specs import GpuSpec, Knowledge
+from reading.names import NameIndex, index_of
+from reading.sheet_lines import Segment
 
 # Families outside the knowledge base: class only, no numbers.
 UNLISTED = {

@@ -21,8 +21,8 @@ from engine.sheet import fields as f
 from engine.sheet.draft import Draft, finish
 from engine.sheet.gpus import GpuIndex, read_gpu, read_gpu_count
 from engine.sheet.models import ParsedSheet
-from engine.sheet.text import Line, Segment, split_lines
 from engine.specs import Knowledge
+from reading.sheet_lines import Line, Segment, split_lines
 
 _CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("interconnect", re.compile(r"互联|互连|interconnect|topolog|拓扑|nvlink|nvswitch|fabric")),

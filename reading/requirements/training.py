@@ -8,8 +8,8 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.numbers import NUMBER, SIGN, signed_value
-from bot.understand.scan import Scan
+from reading.numbers import NUMBER, SIGN, signed_value
+from reading.requirements.scan import Scan
 
 _VALUE = (
     rf"\s*+(?:of|is|:|=|为|是|设为|设成|取|用)?\s*+{SIGN}(?P<num>{NUMBER})(?![\d.]|\s*+(?:b|k|m|x)(?![a-z]))"

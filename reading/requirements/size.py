@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.lengths import BINARY_SCALES
-from bot.understand.lexicon import CLAUSE_BREAK
-from bot.understand.numbers import DECIMAL_SCALES, NUMBER, SIGN, signed_value
-from bot.understand.scan import Scan
+from reading.numbers import DECIMAL_SCALES, NUMBER, SIGN, signed_value
+from reading.requirements.lengths import BINARY_SCALES
+from reading.requirements.lexicon import CLAUSE_BREAK
+from reading.requirements.scan import Scan
 
 _PARAM_WORD = (
     r"(?:\s*+(?:个)?\s*+(?:参数量?|参数规模|params?|parameters?|的?模型|models?|规模|级别|量级)(?![a-z]))?"

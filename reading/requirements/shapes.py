@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.scan import Scan
-from bot.understand.vocabulary import Vocabulary
-from engine.names import key
+from reading.names import key
+from reading.requirements.scan import Scan
+from reading.requirements.vocabulary import Vocabulary
 
 _NUMBER = r"\d{1,4}(?:\.\d{1,2})?"
 _TOTAL_ACTIVE = re.compile(rf"(?<![\w.])(?P<total>{_NUMBER}) ?b[-_ ]?a(?P<active>{_NUMBER})b(?![a-z0-9])")

@@ -11,10 +11,10 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.lexicon import CLAUSE_BREAK, NEGATION, OWNED_CUE
-from bot.understand.numbers import COUNT_WORDS, NUMBER, parse_number
-from bot.understand.scan import Scan
-from bot.understand.vocabulary import Hit, Vocabulary
+from reading.numbers import COUNT_WORDS, NUMBER, parse_number
+from reading.requirements.lexicon import CLAUSE_BREAK, NEGATION, OWNED_CUE
+from reading.requirements.scan import Scan
+from reading.requirements.vocabulary import Hit, Vocabulary
 
 _MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs)"
 _COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=len, reverse=True))

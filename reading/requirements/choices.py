@@ -11,8 +11,8 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.lexicon import INFER, KV_CACHE, METHODS, OPTIMIZER_BITS, SKIP, TRAIN, WEIGHT_DTYPES
-from bot.understand.scan import Scan
+from reading.requirements.lexicon import INFER, KV_CACHE, METHODS, OPTIMIZER_BITS, SKIP, TRAIN, WEIGHT_DTYPES
+from reading.requirements.scan import Scan
 
 # Quantization formats name their bit width already: int4 beside AWQ adds nothing.
 _FORMATS = frozenset({"awq", "gptq", "q4_k_m", "q8_0", "nf4"})

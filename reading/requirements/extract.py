@@ -21,20 +21,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from bot.understand.choices import read_method, read_precision, read_skip, read_task
-from bot.understand.config_paste import MAX_CONFIG_CHARS, find_config, parse_config
-from bot.understand.hardware import read_gpus, read_models
-from bot.understand.lengths import read_bare_k, read_context, read_request_lengths
-from bot.understand.money import read_budget
-from bot.understand.normalize import language_of, normalize
-from bot.understand.result import Extraction
-from bot.understand.scan import Scan
-from bot.understand.schedule import read_always_on, read_duration
-from bot.understand.shapes import read_shapes
-from bot.understand.size import read_params, read_train_tokens
-from bot.understand.traffic import read_load, read_ttft
-from bot.understand.training import read_training_knobs
-from bot.understand.vocabulary import Vocabulary
+from reading.normalize import language_of, normalize
+from reading.requirements.choices import read_method, read_precision, read_skip, read_task
+from reading.requirements.config_paste import MAX_CONFIG_CHARS, find_config, parse_config
+from reading.requirements.hardware import read_gpus, read_models
+from reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
+from reading.requirements.money import read_budget
+from reading.requirements.result import Extraction
+from reading.requirements.scan import Scan
+from reading.requirements.schedule import read_always_on, read_duration
+from reading.requirements.shapes import read_shapes
+from reading.requirements.size import read_params, read_train_tokens
+from reading.requirements.traffic import read_load, read_ttft
+from reading.requirements.training import read_training_knobs
+from reading.requirements.vocabulary import Vocabulary
 
 MAX_INPUT_CHARS = 4000
 """Characters of a message that are parsed; the rest is ignored."""

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.lexicon import GAP
-from bot.understand.numbers import DECIMAL_SCALES, NUMBER, SIGN, signed_value
-from bot.understand.scan import Scan
+from reading.numbers import DECIMAL_SCALES, NUMBER, SIGN, signed_value
+from reading.requirements.lexicon import GAP
+from reading.requirements.scan import Scan
 
 BINARY_SCALES = {"k": 1024.0, "m": 1024.0**2}
 

@@ -9,9 +9,9 @@ regular expressions, and ``cn2an`` on matched number spans only. Input is cut at
 :data:`MAX_INPUT_CHARS` characters before parsing.
 """
 
-from bot.understand.extract import MAX_INPUT_CHARS, extract
-from bot.understand.normalize import normalize
-from bot.understand.result import Extraction, Issue
-from bot.understand.vocabulary import Vocabulary
+from reading.normalize import normalize
+from reading.requirements.extract import MAX_INPUT_CHARS, extract
+from reading.requirements.result import Extraction, Issue
+from reading.requirements.vocabulary import Vocabulary
 
 __all__ = ["MAX_INPUT_CHARS", "Extraction", "Issue", "Vocabulary", "extract", "normalize"]

@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.lexicon import GAP
-from bot.understand.numbers import NUMBER, SIGN, signed_value
-from bot.understand.scan import Scan
+from reading.numbers import NUMBER, SIGN, signed_value
+from reading.requirements.lexicon import GAP
+from reading.requirements.scan import Scan
 
 _NUM = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z])|(?!\s*+[kw](?![a-z])))"
 _NEAR = rf"{GAP}{{0,10}}?"

@@ -30,7 +30,7 @@ from typing import Any
 
 from pydantic import BaseModel, Field
 
-from bot.understand.normalize import Lang
+from reading.normalize import Lang
 
 
 class Issue(BaseModel):

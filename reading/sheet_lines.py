@@ -8,7 +8,7 @@ optional key and its value split into segments. Every segment carries two forms:
 - ``raw``: NFKC-normalised as written (full-width letters, digits and punctuation folded
   to ASCII), for the ``*_raw`` fields;
 - ``text``: what the readers match: ``raw`` with traditional characters of the key
-  words mapped to simplified ones (``engine.hanzi``, the table chat uses too),
+  words mapped to simplified ones (``reading.hanzi``, the table chat uses too),
   lower-cased, Chinese and English number words turned into digits ("双路" → "2路",
   "八卡" → "8卡", "dual" → "2 x") and every count written
   as "N x " ("8×A100", "2x25GbE", "4 * 3.84TB" → "8 x a100", "2 x 25gbe", "4 x 3.84tb").
@@ -27,7 +27,7 @@ import re
 import unicodedata
 from dataclasses import dataclass
 
-from engine.hanzi import SURROGATE, simplified, without_control
+from reading.hanzi import SURROGATE, simplified, without_control
 
 MAX_CHARS = 20_000
 

@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 
-from bot.understand.lexicon import ALWAYS_ON
-from bot.understand.numbers import COUNT_WORDS, NUMBER, SIGN, parse_number
-from bot.understand.scan import Scan
+from reading.numbers import COUNT_WORDS, NUMBER, SIGN, parse_number
+from reading.requirements.lexicon import ALWAYS_ON
+from reading.requirements.scan import Scan
 
 HOURS_PER: dict[str, float] = {
     "minute": 1 / 60,

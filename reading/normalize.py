@@ -27,7 +27,7 @@ import re
 import unicodedata
 from typing import Literal
 
-from engine.hanzi import SURROGATE, TO_SIMPLIFIED, without_control
+from reading.hanzi import SURROGATE, TO_SIMPLIFIED, without_control
 
 Lang = Literal["zh", "en"]
 
@@ -35,9 +35,9 @@ Lang = Literal["zh", "en"]
 # Width-independent symbols NFKC leaves alone: multiplication signs become "x" (8×H100,
 # 7×24), the various minus signs and dashes become "-".
 _SYMBOLS = {"×": "x", "✕": "x", "✖": "x", "⨯": "x", "−": "-", "‐": "-", "‑": "-", "‒": "-", "–": "-"}
-_TABLE = TO_SIMPLIFIED | str.maketrans(_SYMBOLS)  # one Traditional table (engine.hanzi)
+_TABLE = TO_SIMPLIFIED | str.maketrans(_SYMBOLS)  # one Traditional table (reading.hanzi)
 
-# Control characters (engine.hanzi.CONTROL) and lone surrogates become spaces so they
+# Control characters (reading.hanzi.CONTROL) and lone surrogates become spaces so they
 # separate words instead of gluing them; zero-width characters vanish.
 _ZERO_WIDTH = re.compile(r"[\u200b-\u200d\u2060\ufeff]")
 MAX_REPEAT = 32

@@ -16,9 +16,9 @@ from __future__ import annotations
 import math
 import re
 
-from bot.understand.lexicon import CNY_MARK, GAP, USD_MARK
-from bot.understand.numbers import NUMBER, SIGN, signed_value
-from bot.understand.scan import Scan, plain
+from reading.numbers import NUMBER, SIGN, signed_value
+from reading.requirements.lexicon import CNY_MARK, GAP, USD_MARK
+from reading.requirements.scan import Scan, plain
 
 _AMOUNT = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z])|(?!\s*+[kw](?![a-z])))"
 # What may not follow an amount found by a budget word: units that make it a size,

@@ -5,7 +5,7 @@ so this package never reads YAML. People write one name many ways ("Llama-3.1-70
 "llama 3.1 70b", "llama3.1_70b", "A100 80GB", "a100-80g"), so every alias is split into
 letter and digit tokens that may be joined by "-", "_", ":", spaces or nothing (Ollama
 writes "qwen2.5:7b"), and a matched
-span is resolved by ``engine.names`` (the one resolver the JSON API and the sheet reader
+span is resolved by ``reading.names`` (the one resolver the JSON API and the sheet reader
 use too), so chat and the API agree on what every spelling means.
 Alternatives are tried longest first, so "a100 80g" beats "a100" and
 "llama-3.1-70b-instruct" beats "llama-3.1-70b".
@@ -17,8 +17,8 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
-from bot.understand.normalize import normalize
-from engine.names import NameIndex, key
+from reading.names import NameIndex, key
+from reading.normalize import normalize
 
 _TOKENS = re.compile(r"[a-z]+|\d+(?:\.\d+)*|[^\sa-z\d_:-]+")
 _JOIN = r"[-_:\s]*"
@@ -33,7 +33,7 @@ _MIN_FAMILY = 3  # "yi" or "phi" as a family word would flag too much ordinary t
 
 
 def canonical(name: str) -> str:
-    """The lookup key of a name: normalized (Traditional, width), then ``engine.names.key``."""
+    """The lookup key of a name: normalized (Traditional, width), then ``reading.names.key``."""
     return key(normalize(name))
 
 

@@ -1,6 +1,6 @@
 """Chinese text as our readers expect it: Simplified characters, no control characters.
 
-One table for every reader of user text (chat messages in ``bot.understand``, pasted
+One table for every reader of user text (chat messages in ``reading.requirements``, pasted
 sheets in ``engine.sheet``), so a Traditional word one of them understands the other
 understands too. The table maps, character by character, the Traditional characters
 that occur in the readers' keywords, number words and the phrases around them (萬 億 兩

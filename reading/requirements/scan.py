@@ -18,9 +18,9 @@ from dataclasses import dataclass, field
 from functools import cache
 from typing import Annotated, Any, get_args, get_origin
 
-from bot.understand.normalize import Lang
-from bot.understand.result import Extraction, Issue
 from engine.workload import Workload
+from reading.normalize import Lang
+from reading.requirements.result import Extraction, Issue
 
 FILLER = "\x00"
 
