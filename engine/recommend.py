@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from engine import pitfalls, reasoning, serving_search, training_search, whatifs
+from engine import launch, pitfalls, reasoning, serving_search, training_search, whatifs
 from engine.architecture import resolve
 from engine.candidates import Candidate
 from engine.cost import to_currency
@@ -109,7 +109,13 @@ def _plan(ctx: Context) -> Plan:
         what_ifs=whatifs.for_pick(ctx, pick),
         assumptions=ctx.assumed,
         serving_curve=serving_curve(ctx.arch, ctx.serve, pick, ctx.kb) if ctx.serve else [],
+        launch=_launch(Option.of(pick, "pick"), ctx),
     )
+
+
+def _launch(o: Option, ctx: Context) -> list[launch.LaunchSpec]:
+    rt = ctx.kb.runtimes.get(o.runtime or "")
+    return launch.for_option(o, ctx.arch, ctx.serve, ctx.train, rt)
 
 
 def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> list[Option]:
@@ -236,6 +242,7 @@ def _both(w: Workload, kb: Knowledge, arch: ModelArch, assumed: list[Finding]) -
             "what_ifs": [*train.what_ifs, *serve.what_ifs],
             "assumptions": _unique([*train.assumptions, *serve.assumptions]),
             "serving_curve": serve.serving_curve,
+            "launch": [*train.launch, *[s.model_copy(update={"option": "serving"}) for s in serve.launch]],
         }
     )
 

@@ -10,6 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from engine.candidates import Candidate
 from engine.cost import Quote
 from engine.findings import Finding
+from engine.launch import LaunchSpec
 from engine.units import GiB
 
 
@@ -106,8 +107,8 @@ class Option(_Out):
     within_budget: bool | None = None
     meets_latency: bool = True
     order_url: str | None = Field(None, description="the operator's order page for this offer")
-
     order_label: str | None = Field(None, description="the operator's words for its order button")
+
     @classmethod
     def of(cls, c: Candidate, kind: str, within_budget: bool | None = None) -> Option:
         def r(v: float | None, nd: int = 1) -> float | None:
@@ -149,8 +150,8 @@ class Option(_Out):
             within_budget=within_budget,
             meets_latency=c.meets_latency,
             order_url=c.offer.order_url,
-        )
             order_label=c.offer.order_label,
+        )
 
 
 def _stages(c: Candidate) -> int | None:
@@ -197,4 +198,8 @@ class Plan(_Out):
     serving_curve: list[CurvePoint] = Field(
         default_factory=list,
         description="decode speed vs batch for the serving pick's replica (empty for training or no fit)",
+    )
+    launch: list[LaunchSpec] = Field(
+        default_factory=list,
+        description="commands that run the pick (and the serving pick), planned runtime first",
     )

@@ -1,6 +1,6 @@
 """Slash commands, the same names on every surface.
 
-/start /help /new /plan /why /cost /compare A B [for …] /gpu NAME /lang zh|en
+/start /help /new /plan /why /cost /cmd (/命令) /compare A B [for …] /gpu NAME /lang zh|en
 """
 
 from __future__ import annotations
@@ -9,7 +9,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 import locales
-from bot.dialog import cards, render, sheet_render
+from bot.dialog import cards, launch_view, render, sheet_render
 from bot.dialog.plancache import View
 from bot.dialog.questions import QUESTIONS
 from bot.dialog.reply import Content, Reply
@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from bot.dialog.core import Dialog
 
 Result = tuple[Reply, ConversationState]
-COMMANDS = ("start", "help", "new", "plan", "why", "cost", "compare", "gpu", "analyze", "lang")
+COMMANDS = ("start", "help", "new", "plan", "why", "cost", "cmd", "compare", "gpu", "analyze", "lang")
 
 
 def run(dialog: Dialog, state: ConversationState, text: str) -> Result:
@@ -79,6 +79,11 @@ def cost(dialog: Dialog, state: ConversationState, arg: str) -> Result:
     return _with_plan(dialog, state, render.costs)
 
 
+def cmd(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    """/cmd: the commands and config files that run the plan's pick."""
+    return _with_plan(dialog, state, launch_view.commands)
+
+
 def gpu(dialog: Dialog, state: ConversationState, arg: str) -> Result:
     card = cards.find_gpu(dialog, arg)
     if card is None:
@@ -115,6 +120,8 @@ HANDLERS: dict[str, Callable[[Dialog, ConversationState, str], Result]] = {
     "plan": plan,
     "why": why,
     "cost": cost,
+    "cmd": cmd,
+    "命令": cmd,
     "compare": compare,
     "gpu": gpu,
     "analyze": analyze,

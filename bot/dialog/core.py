@@ -183,7 +183,8 @@ class Dialog:
         # The pick and its cost come first; what was understood follows, for the record.
         content = self.view(state, plan, render.answer).around(footer=notes)
         buttons = [
-            Button(label=locales.t(state.lang, f"button.{c}"), payload=f"/{c}") for c in ("why", "cost")
+            Button(label=locales.t(state.lang, f"button.{c}"), payload=f"/{c}")
+            for c in ("why", "cost", "cmd")
         ]
         return self.reply(state, "answer", content, buttons, plan), state
 

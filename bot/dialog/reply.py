@@ -43,9 +43,10 @@ class Section(BaseModel):
     heading: str | None = None
     bullet: str = "•"
     lines: list[str]
+    code: bool = Field(False, description="lines to copy verbatim (commands, config files): monospace")
 
     def text_lines(self) -> list[str]:
-        body = [f"{self.bullet} {line}" for line in self.lines]
+        body = [f"{self.bullet} {line}" if self.bullet else line for line in self.lines]
         return [self.heading, *body] if self.heading is not None else body
 
 
