@@ -386,6 +386,15 @@ class Catalog(_Record):
         return self._index
 
 
+class CardClassEfficiency(_Record):
+    """A runtime's decode and prefill shares on one card class, fitted on the ``split: fit``
+    rows of tests/calibration/measurements.yaml; ``source`` names those rows."""
+
+    decode_bw: float | None = Field(default=None, gt=0, le=1)
+    prefill_mfu: float | None = Field(default=None, gt=0, le=1)
+    source: str = Field(min_length=8)
+
+
 class RuntimeProfile(_Record):
     """How well a serving runtime turns a card's peak into tokens.
 
@@ -398,11 +407,36 @@ class RuntimeProfile(_Record):
     ``format_compute_efficiency`` where low-precision kernels reach a smaller share of
     their (doubled) peak, as FP8 does. All are calibrated on public
     measurements in tests/calibration/measurements.yaml.
+
+    A runtime's kernels are tuned per card class, so ``card_classes`` overrides the
+    decode and prefill shares for ``<architecture>-<segment>`` (``ampere-datacenter``)
+    or a whole ``<architecture>``; a card matching neither falls back to the
+    runtime-wide figures (llama.cpp reaches ~0.8 of an RTX 4090's FP16 rate in pp512 but
+    ~0.35 of an A100's). ``parallelism`` is how it spreads a model over several GPUs:
+    ``tensor`` (each layer split, speed grows with GPUs) or ``layer`` (llama.cpp's
+    default ``--split-mode layer``: whole layers per GPU, memory divided, one token still
+    crosses every GPU in turn, so speed stays about one GPU's).
     """
 
-    def bandwidth_gbs(self, card_gbs: float, fmt: str) -> float:
+    def card_class(self, gpu: GpuSpec) -> CardClassEfficiency | None:
+        """This runtime's efficiencies for ``gpu``'s class, most specific key first."""
+        classes = self.card_classes
+        return classes.get(f"{gpu.architecture}-{gpu.segment}") or classes.get(gpu.architecture)
+
+    def decode_share(self, gpu: GpuSpec) -> float:
+        """Achieved/peak bandwidth in batch-1 16-bit decode on ``gpu``."""
+        entry = self.card_class(gpu)
+        return entry.decode_bw if entry and entry.decode_bw else self.decode_bw_efficiency
+
+    def prefill_share(self, gpu: GpuSpec) -> float:
+        """Share of ``gpu``'s dense tensor peak reached in prompt processing."""
+        entry = self.card_class(gpu)
+        return entry.prefill_mfu if entry and entry.prefill_mfu else self.prefill_mfu
+
+    def bandwidth_gbs(self, card_gbs: float, fmt: str, share: float | None = None) -> float:
         """Bandwidth this runtime actually streams weights at on a card with ``card_gbs``."""
-        achieved = card_gbs * self.decode_bw_efficiency * self.format_bw_efficiency.get(fmt, 1.0)
+        base = self.decode_bw_efficiency if share is None else share
+        achieved = card_gbs * base * self.format_bw_efficiency.get(fmt, 1.0)
         return min(achieved, self.max_decode_bw_gbs) if self.max_decode_bw_gbs else achieved
 
     id: str
@@ -422,6 +456,8 @@ class RuntimeProfile(_Record):
     max_batch: PositiveInt
     formats: list[str]
     min_compute_capability: dict[str, float] = Field(default_factory=dict)
+    parallelism: Literal["tensor", "layer"] = "tensor"
+    card_classes: dict[str, CardClassEfficiency] = Field(default_factory=dict)
     source: str = Field(min_length=8)
 
 

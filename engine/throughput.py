@@ -21,6 +21,15 @@ form (DeepSeek-V2 §2.1.3) with d = kv_lora_rank + qk_rope_head_dim/2 per head.
 
 Prefill is compute-bound: 2 · active params · prompt tokens, plus causal attention
 2 · layers · prompt² · q-dim, at the runtime's prefill MFU on the dense tensor rate.
+Both η_bw and the prefill MFU belong to the runtime *and* the card class
+(RuntimeProfile.decode_share / prefill_share): llama.cpp's pp512 reaches ~0.8 of an
+RTX 4090's FP16 rate but ~0.35 of an A100's (llama.cpp PRs #4766, #6017).
+
+Several GPUs: a tensor-parallel runtime (vLLM, SGLang, TensorRT-LLM) divides each step's
+weights and FLOPs by the TP degree and pays the all-reduces; llama.cpp's default layer
+split keeps whole layers on each GPU, so memory divides but a token still walks every
+layer in turn — its speed is one GPU's (llama.cpp issue #4747: "splitting models across
+multiple GPUs at the layer level ... is now the default behavior").
 
 A continuously batching runtime with B sequences in flight completes requests at
     rps(B) = 1 / (output_tokens · t(B) / B + t_prefill),
@@ -116,13 +125,15 @@ class ReplicaModel:
         stages: tuple[int, float] = (1, 0.0),
     ) -> None:
         """``stages``: pipeline stages (machines) and the seconds one stage boundary costs."""
+        if rt.parallelism == "layer":
+            tp, tp_comm = 1, (0.0, 0.0)  # layer split: each token walks all GPUs in turn
         weights = serving_weight_bytes(arch, fmt, tp)
         self._arch = arch
         self._expert_w = expert_weight_bytes(arch, fmt) / tp
         self._dense_w = weights - self._expert_w
         self._avg_ctx = prompt + output / 2.0
         self._kv_seq = kv_bytes_per_sequence(arch, kv_dtype, self._avg_ctx, tp)
-        self._inv_bw = 1.0 / (rt.bandwidth_gbs(gpu.bandwidth_gbs, fmt) * 1e9)
+        self._inv_bw = 1.0 / (rt.bandwidth_gbs(gpu.bandwidth_gbs, fmt, rt.decode_share(gpu)) * 1e9)
         self._flops_tok = 2.0 * arch.active_b * 1e9 / tp
         span = attended_layer_tokens(arch, self._avg_ctx)
         self._attn_flops = 4.0 * arch.num_heads * attention_head_dim(arch) * span / tp
@@ -179,9 +190,12 @@ class ReplicaModel:
 
 
 def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> float:
+    """Seconds to process ``prompt`` tokens: FLOPs at the runtime's prefill share of this card."""
+    if rt.parallelism == "layer":
+        tp = 1  # one micro-batch crosses the GPUs one after another
     flops = 2.0 * arch.active_b * 1e9 * prompt
     flops += 2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim
-    compute = flops / tp / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_mfu)
+    compute = flops / tp / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_share(gpu))
     return compute + (rt.prefill_overhead_ms + rt.step_overhead_ms) / 1e3
 
 

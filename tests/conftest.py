@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Iterator
 
 import pytest
 
 import knowledge
 from engine.specs import Knowledge
+from tests.calibration.report import pytest_collection_modifyitems, pytest_terminal_summary  # noqa: F401
 from tests.fakes import FakeTelegram, User
 
 
@@ -25,3 +26,39 @@ async def tg() -> AsyncIterator[FakeTelegram]:
 @pytest.fixture
 def alice(tg: FakeTelegram) -> User:
     return tg.user(42, "Alice")
+
+
+# ---- storage backends: every behaviour test that takes ``store_at`` runs on SQLite and PostgreSQL ----
+
+from collections.abc import Callable  # noqa: E402
+from pathlib import Path  # noqa: E402
+from typing import Any  # noqa: E402
+
+from bot.storage import Storage  # noqa: E402
+from tests.pg import Cluster, pg_cluster  # noqa: E402, F401  (a session fixture)
+
+OpenStore = Callable[..., Storage]
+
+
+@pytest.fixture(params=["sqlite", "postgres"])
+def database(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str], str]:
+    """``database(name)``: the URL of database ``name`` on this test's backend (the same name, the same one)."""
+    if request.param == "sqlite":
+        return lambda name: str(tmp_path / f"{name}.db")
+    cluster: Cluster = request.getfixturevalue("pg_cluster")
+    urls: dict[str, str] = {}
+    return lambda name: urls.setdefault(name, cluster.fresh_url())
+
+
+@pytest.fixture
+def store_at(database: Callable[[str], str]) -> Iterator[OpenStore]:
+    """``store_at(name, **options)`` opens database ``name`` on this test's backend."""
+    opened: list[Storage] = []
+
+    def open_store(name: str = "s", **options: Any) -> Storage:
+        opened.append(Storage(database(name), **options))
+        return opened[-1]
+
+    yield open_store
+    for store in opened:
+        store.close()

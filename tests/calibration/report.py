@@ -1,0 +1,34 @@
+"""A pytest plugin (imported by tests/conftest.py) that prints the calibration report
+at the end of any run that collected calibration tests.
+
+The table shows, per runtime × card class × phase, the median and worst error on the
+rows used for fitting and, separately, on the rows held out of it (the ``split`` field
+in measurements.yaml). It appears without ``-s``: pytest's terminal summary is written
+after capture ends.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+import knowledge
+from tests.calibration.serving import error_table
+
+_COLLECTED: dict[str, bool] = {"calibration": False}
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    _COLLECTED["calibration"] = any("calibration" in item.nodeid for item in items)
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if not _COLLECTED["calibration"]:
+        return
+    terminalreporter.section("calibration: fitted vs held-out error per runtime and card class")
+    terminalreporter.write_line(
+        f"{'runtime':13} {'card class':20} {'phase':8} {'split':8} {'rows':>4} {'median':>7} {'worst':>7}"
+    )
+    for runtime, klass, phase, split, n, median, worst in error_table(knowledge.load()):
+        terminalreporter.write_line(
+            f"{runtime:13} {klass:20} {phase:8} {split:8} {n:4d} {median:7.1%} {worst:7.1%}"
+        )
