@@ -42,7 +42,7 @@ OpenStore = Callable[..., Storage]
 
 @pytest.fixture(params=["sqlite", "postgres"])
 def database(request: pytest.FixtureRequest, tmp_path: Path) -> Callable[[str], str]:
-    """``database(name)``: the URL of database ``name`` on this test's backend (the same name, the same one)."""
+    """``database(name)``: the URL of database ``name`` on this test's backend (one per name)."""
     if request.param == "sqlite":
         return lambda name: str(tmp_path / f"{name}.db")
     cluster: Cluster = request.getfixturevalue("pg_cluster")

@@ -1,4 +1,5 @@
-"""SQLite state: persistence, WAL, migrations, two writers, and a plan log without message text."""
+"""Stored state: persistence, dedupe, retention and the plan log on both backends (``store_at``);
+WAL, migrations, two writers and SQLite's own failures on SQLite."""
 
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ from bot.store import (
     PRUNE_BATCH,
     PRUNE_INTERVAL_S,
     Retention,
+    SQLiteStore,
+    Storage,
     StorageUnavailable,
     Store,
     unavailable,
@@ -25,10 +28,19 @@ from bot.store import (
 from engine.recommend import recommend
 from engine.specs import Knowledge
 from engine.workload import Workload
+from tests.conftest import OpenStore
 
 
-def test_state_round_trips_per_platform_chat_and_user(tmp_path: Path) -> None:
-    store = Store(tmp_path / "s.db")
+def logged_texts(store: Storage) -> list[str | None]:
+    """The plan log's text column, read through the store's own connection."""
+    if isinstance(store, SQLiteStore):
+        return [row["text"] for row in store.db.table("plans_log").rows]
+    with store._connection() as conn:  # type: ignore[attr-defined]
+        return [row[0] for row in conn.execute("select text from plans_log")]
+
+
+def test_state_round_trips_per_platform_chat_and_user(store_at: OpenStore) -> None:
+    store = store_at()
     a = ConversationState(lang="en", slots={"task": "infer", "params_b": 13.0}, pending="traffic")
     store.save("telegram", -100123, 42, a)
     assert store.load("telegram", -100123, 42) == a
@@ -54,13 +66,13 @@ def test_an_old_schema_is_migrated_in_place(tmp_path: Path) -> None:
     assert any("updated_at" in name for name in indexes)
 
 
-def test_plan_log_keeps_no_message_text_unless_enabled(tmp_path: Path, kb: Knowledge) -> None:
+def test_plan_log_keeps_no_message_text_unless_enabled(store_at: OpenStore, kb: Knowledge) -> None:
     plan = recommend(Workload(task="infer", params_b=7, always_on=True), kb)
-    quiet, chatty = Store(tmp_path / "a.db"), Store(tmp_path / "b.db", log_text=True)
+    quiet, chatty = store_at("a"), store_at("b", log_text=True)
     quiet.log_plan("terminal", plan, text="my secret prompt")
     chatty.log_plan("terminal", plan, text="my secret prompt")
-    assert next(quiet.db.table("plans_log").rows)["text"] is None
-    assert next(chatty.db.table("plans_log").rows)["text"] == "my secret prompt"
+    assert logged_texts(quiet) == [None]
+    assert logged_texts(chatty) == ["my secret prompt"]
     assert quiet.stats()["plans"] == 1 and quiet.stats()["top_offers"][0]["count"] == 1
 
 
@@ -101,13 +113,13 @@ def test_a_locked_database_waits_instead_of_failing(tmp_path: Path) -> None:
     release.join()
 
 
-def test_an_update_id_is_new_only_once_even_after_a_restart(tmp_path: Path) -> None:
-    store = Store(tmp_path / "u.db")
+def test_an_update_id_is_new_only_once_even_after_a_restart(store_at: OpenStore) -> None:
+    store = store_at("u")
     assert store.first_time("telegram", 1001) is True
     assert store.first_time("telegram", 1001) is False
     assert store.first_time("discord", 1001) is True  # ids are per platform
     store.close()
-    assert Store(tmp_path / "u.db").first_time("telegram", 1001) is False
+    assert store_at("u").first_time("telegram", 1001) is False
 
 
 # ---- retention ---------------------------------------------------------------------------------
@@ -126,19 +138,19 @@ class Clock:
         self.now += days * DAY_S
 
 
-def test_a_conversation_idle_past_the_retention_is_deleted_on_open(tmp_path: Path) -> None:
+def test_a_conversation_idle_past_the_retention_is_deleted_on_open(store_at: OpenStore) -> None:
     clock = Clock()
-    store = Store(tmp_path / "r.db", clock=clock)
+    store = store_at("r", clock=clock)
     store.save("telegram", 1, 1, ConversationState(turns=5))
     store.close()
     clock.advance(31)
-    again = Store(tmp_path / "r.db", clock=clock)
+    again = store_at("r", clock=clock)
     assert again.load("telegram", 1, 1) == ConversationState()
 
 
-def test_a_conversation_used_within_the_retention_is_kept(tmp_path: Path) -> None:
+def test_a_conversation_used_within_the_retention_is_kept(store_at: OpenStore) -> None:
     clock = Clock()
-    store = Store(tmp_path / "r.db", clock=clock)
+    store = store_at("r", clock=clock)
     store.save("telegram", 1, 1, ConversationState(turns=5))
     clock.advance(29)
     store.save("telegram", 1, 1, ConversationState(turns=6))
@@ -147,9 +159,9 @@ def test_a_conversation_used_within_the_retention_is_kept(tmp_path: Path) -> Non
     assert store.load("telegram", 1, 1).turns == 6
 
 
-def test_plan_log_rows_expire_after_their_own_longer_retention(tmp_path: Path, kb: Knowledge) -> None:
+def test_plan_log_rows_expire_after_their_own_longer_retention(store_at: OpenStore, kb: Knowledge) -> None:
     clock = Clock()
-    store = Store(tmp_path / "r.db", clock=clock)
+    store = store_at("r", clock=clock)
     store.log_plan("web", recommend(Workload(task="infer", params_b=7, always_on=True), kb))
     clock.advance(60)
     assert store.prune()["plans_log"] == 0  # older than a conversation may be, younger than 90 days
@@ -157,32 +169,32 @@ def test_plan_log_rows_expire_after_their_own_longer_retention(tmp_path: Path, k
     assert store.prune()["plans_log"] == 1 and store.stats()["plans"] == 0
 
 
-def test_the_save_path_prunes_at_most_once_per_interval(tmp_path: Path) -> None:
-    clock = Clock()
-    store = Store(tmp_path / "r.db", clock=clock)  # opening ran a pass
-    stale = ("web", "old", "u", "{}", "en", clock.now - 31 * DAY_S)  # another process wrote it, long ago
-    store.db.execute("insert into conversations values (?, ?, ?, ?, ?, ?)", stale)
+def test_the_save_path_prunes_at_most_once_per_interval(store_at: OpenStore) -> None:
+    clock, long_ago = Clock(), Clock(Clock().now - 31 * DAY_S)
+    store = store_at("r", clock=clock)  # opening ran a pass
+    store_at("r", clock=long_ago).save("web", "old", "u", ConversationState())  # another process, long ago
     store.save("web", "new", "u", ConversationState())
-    assert store.db.table("conversations").count == 2  # the next pass is not due yet
+    assert store.stats()["conversations"] == 2  # the next pass is not due yet
     clock.now += PRUNE_INTERVAL_S
     store.save("web", "new", "u", ConversationState())
-    assert store.db.table("conversations").count == 1
+    assert store.stats()["conversations"] == 1
 
 
-def test_a_backlog_is_deleted_one_bounded_batch_per_pass(tmp_path: Path) -> None:
+def test_a_backlog_is_deleted_one_bounded_batch_per_pass(store_at: OpenStore) -> None:
     clock = Clock()
-    store = Store(tmp_path / "r.db", clock=clock)
-    rows = [("web", str(i), "u", "{}", "en", clock.now) for i in range(PRUNE_BATCH + 10)]
-    store.db.conn.executemany("insert into conversations values (?, ?, ?, ?, ?, ?)", rows)
+    store = store_at("r", clock=clock)
+    with store.transaction():
+        for i in range(PRUNE_BATCH + 10):
+            store.save("web", str(i), "u", ConversationState())
     clock.advance(31)
     assert store.prune()["conversations"] == PRUNE_BATCH
     store.save("web", "fresh", "u", ConversationState())  # a full batch leaves the next pass due
-    assert store.db.table("conversations").count == 1
+    assert store.stats()["conversations"] == 1
 
 
-def test_zero_days_keeps_conversations_forever(tmp_path: Path) -> None:
+def test_zero_days_keeps_conversations_forever(store_at: OpenStore) -> None:
     clock = Clock()
-    store = Store(tmp_path / "r.db", retention=Retention(conversations_days=0), clock=clock)
+    store = store_at("r", retention=Retention(conversations_days=0), clock=clock)
     store.save("web", "s", "u", ConversationState(turns=2))
     clock.advance(3650)
     assert "conversations" not in store.prune() and store.load("web", "s", "u").turns == 2
