@@ -189,13 +189,17 @@ def _hours(arch: ModelArch, s: TrainSetup, card: GpuSpec, tokens: float) -> floa
     ic: Interconnect = "nvlink" if card.nvlink_gbs else "pcie"
     trainable = training_memory(arch, s).notes["trainable_params"]
     step_tokens = s.batch_size * s.seq_len * 16
-    compute = step_compute_s(arch, card, s.method, s.gradient_checkpointing, step_tokens, s.weight_dtype)
+    compute = step_compute_s(
+        arch, card, s.method, s.gradient_checkpointing, step_tokens, s.weight_dtype, s.seq_len
+    )
     eff = (
         scaling_efficiency(compute, gradient_sync_s(trainable, s.gpus, s.zero_stage, card, ic))
         if s.gpus > 1
         else 1.0
     )
-    return training_hours(arch, card, s.method, s.gradient_checkpointing, tokens, s.weight_dtype, s.gpus, eff)
+    return training_hours(
+        arch, card, s.method, s.gradient_checkpointing, tokens, s.weight_dtype, s.gpus, eff, s.seq_len
+    )
 
 
 def _r(v: float | None, nd: int = 1) -> float | None:

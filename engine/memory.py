@@ -9,8 +9,14 @@ Training (per GPU, Ψ = parameters, N = data-parallel GPUs):
   Transformer Models" (2022), Eq. 1: s·b·h·(34 + 5·a·s/h) bytes per layer, generalised
   here to grouped-query attention, gated MLPs and no dropout; flash attention removes
   the a·s² score terms; full recomputation keeps only each layer's input (2·s·b·h)
-  plus one layer being recomputed. The LM head's logits are upcast to fp32 for the loss
-  and their gradient is fp32 too: 8·s·b·V bytes, large for 128k-token vocabularies.
+  plus one layer being recomputed. The LM head's logits follow the framework: Hugging
+  Face upcasts them to fp32 for the loss and their gradient is fp32 too, 8·s·b·V bytes,
+  large for 128k-token vocabularies; a fused, chunked cross-entropy (Liger's
+  FusedLinearCrossEntropy, torchtune, unsloth; ``fused_ce``) materialises logits for
+  chunks of ~s·b·h/V tokens, so about 8·s·b·h bytes.
+- QLoRA dequantises each NF4 weight to bf16 just before its matmul (bitsandbytes
+  ``dequantize_4bit``) and frees it after: a workspace of the largest matrix of a layer
+  in bf16, 2·h·i bytes (0.44 GiB for a 70B's MLP), on top of the NF4 base.
 - LoRA freezes the base (no gradients or optimizer for it) and trains r·(in+out)
   parameters per targeted matrix in fp32 (16 bytes each with AdamW). It does not
   shrink activations. QLoRA stores the frozen base in NF4 with double quantisation
@@ -91,6 +97,7 @@ class TrainSetup:
     gpus: int = 1
     lora_rank: int = 16
     dropout: bool = False
+    fused_ce: bool = False
 
 
 OPTIMIZER_BYTES = {"adamw": 8.0, "adamw_8bit": 2.0, "sgd": 4.0}
@@ -171,8 +178,21 @@ def activations(arch: ModelArch, s: TrainSetup, checkpointing: bool | None = Non
         stored = arch.layers * 2.0 * arch.hidden_size * tokens + one_layer
     else:
         stored = arch.layers * one_layer
-    logits = 8.0 * tokens * arch.vocab_size
-    return stored + logits
+    return stored + logits_bytes(arch, s, tokens) + dequant_workspace_bytes(arch, s)
+
+
+def logits_bytes(arch: ModelArch, s: TrainSetup, tokens: float) -> float:
+    """fp32 logits and their gradient (Hugging Face), or one chunk's worth when fused."""
+    width = min(arch.hidden_size, arch.vocab_size) if s.fused_ce else arch.vocab_size
+    return 8.0 * tokens * width
+
+
+def dequant_workspace_bytes(arch: ModelArch, s: TrainSetup) -> float:
+    """QLoRA: the largest base matrix of a layer dequantised to bf16 (2·h·max(i, q))."""
+    if s.method != "qlora":
+        return 0.0
+    widest = max(arch.intermediate_size, arch.num_heads * arch.head_dim)
+    return 2.0 * arch.hidden_size * widest
 
 
 def with_activations(states: Memory, activation_bytes: float, shard: int) -> Memory:

@@ -6,6 +6,14 @@ forward: 8·Ψ. LoRA/QLoRA skip the weight-gradient matmuls of the frozen base, 
 forward 2 + activation-gradient 2 = 4·Ψ (+2 with recomputation); the adapters' own
 FLOPs are below 1 %. Mixture-of-experts models use their *active* parameters.
 
+Attention adds FLOPs that no parameter count sees: QKᵀ and AV cost 2·2·s·d per token
+and layer forward (d = heads × head_dim, s = tokens attended), three times that with
+backward — 12·L·d·s per token (PaLM, Chowdhery et al. 2022, App. B: "6N + 12LHQT",
+the accounting published MFUs use). It is the same for LoRA (attention has no frozen
+weights to skip) and recomputation adds another forward, 4·L·d·s. Sliding-window
+layers attend over at most the window. At 65k tokens this term is ~2× the 6·Ψ of an
+8B model, so leaving it out predicts a long-sequence run ~3× too fast.
+
 MFU (model FLOPs utilisation, Chowdhery et al. 2022) is achieved model FLOPs over the
 dense bf16 peak. It depends on the architecture more than on the model: published
 FSDP/Megatron runs reach 0.52-0.64 on A100 (LLM Foundry 7B on 8 GPUs 0.64, torchtitan
@@ -22,6 +30,7 @@ PyTorch's matmuls use (half the FP16-accumulate number NVIDIA prints first).
 from __future__ import annotations
 
 from engine.specs import GpuSpec, ModelArch
+from engine.throughput import attended_layer_tokens
 
 MFU_FULL = {"ampere": 0.50, "hopper": 0.40, "blackwell": 0.40, "ada": 0.40, "volta": 0.35, "turing": 0.30}
 METHOD_SHARE = {"full": 1.0, "lora": 0.75, "qlora": 0.55}
@@ -31,10 +40,20 @@ def mfu(gpu: GpuSpec, method: str) -> float:
     return MFU_FULL.get(gpu.architecture, 0.35) * METHOD_SHARE[method]
 
 
-def flops_per_token(arch: ModelArch, method: str, recompute: bool) -> float:
+def flops_per_token(arch: ModelArch, method: str, recompute: bool, seq_len: int = 0) -> float:
+    """Training FLOPs per token: parameter matmuls plus attention over ``seq_len`` tokens."""
     params = arch.active_b * 1e9
     factor = 6.0 if method == "full" else 4.0
-    return (factor + (2.0 if recompute else 0.0)) * params
+    matmuls = (factor + (2.0 if recompute else 0.0)) * params
+    return matmuls + attention_flops_per_token(arch, recompute, seq_len)
+
+
+def attention_flops_per_token(arch: ModelArch, recompute: bool, seq_len: int) -> float:
+    """12·d·Σ_layers(tokens attended) (+4 with recomputation); PaLM App. B."""
+    if seq_len <= 0:
+        return 0.0
+    factor = 16.0 if recompute else 12.0
+    return factor * arch.num_heads * arch.head_dim * attended_layer_tokens(arch, float(seq_len))
 
 
 def training_peak_tflops(gpu: GpuSpec, dtype: str) -> float:
@@ -45,11 +64,17 @@ def training_peak_tflops(gpu: GpuSpec, dtype: str) -> float:
 
 
 def step_compute_s(
-    arch: ModelArch, gpu: GpuSpec, method: str, recompute: bool, tokens: float, dtype: str
+    arch: ModelArch,
+    gpu: GpuSpec,
+    method: str,
+    recompute: bool,
+    tokens: float,
+    dtype: str,
+    seq_len: int = 0,
 ) -> float:
-    """Seconds of pure compute for ``tokens`` on one GPU."""
+    """Seconds of pure compute for ``tokens`` on one GPU, in sequences of ``seq_len``."""
     peak = training_peak_tflops(gpu, dtype) * 1e12
-    return flops_per_token(arch, method, recompute) * tokens / (peak * mfu(gpu, method))
+    return flops_per_token(arch, method, recompute, seq_len) * tokens / (peak * mfu(gpu, method))
 
 
 def training_hours(
@@ -61,7 +86,8 @@ def training_hours(
     dtype: str,
     n: int,
     efficiency: float,
+    seq_len: int = 0,
 ) -> float:
     """Wall-clock hours for ``tokens`` on ``n`` GPUs at the given scaling efficiency."""
-    per_gpu = step_compute_s(arch, gpu, method, recompute, tokens, dtype) / n
+    per_gpu = step_compute_s(arch, gpu, method, recompute, tokens, dtype, seq_len) / n
     return per_gpu / max(efficiency, 1e-6) / 3600.0

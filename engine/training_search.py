@@ -96,18 +96,15 @@ def evaluate(
         return None
     setup, mem = found
     step_tokens = setup.batch_size * setup.seq_len * grad_accumulation(setup.batch_size)
-    compute = step_compute_s(arch, gpu, setup.method, setup.gradient_checkpointing, step_tokens, dtype)
+    ckpt, seq = setup.gradient_checkpointing, setup.seq_len
+    compute = step_compute_s(arch, gpu, setup.method, ckpt, step_tokens, dtype, seq)
     trainable = mem.notes["trainable_params"]
     eff = (
         scaling_efficiency(compute, sync_s(trainable, setup, gpu, offer, per_machine, machines))
         if n > 1
         else 1.0
     )
-    hours = (
-        training_hours(arch, gpu, setup.method, setup.gradient_checkpointing, tokens, dtype, n, eff)
-        if tokens
-        else None
-    )
+    hours = training_hours(arch, gpu, setup.method, ckpt, tokens, dtype, n, eff, seq) if tokens else None
     held = hours or duration_hours
     rate = n * training_peak_tflops(gpu, dtype) * 1e12 * mfu(gpu, setup.method) * eff
     cand = Candidate(
@@ -127,7 +124,7 @@ def evaluate(
         training_hours=hours,
         scaling_efficiency=eff,
     )
-    cand.extras["tokens_per_s"] = rate / flops_per_token(arch, setup.method, setup.gradient_checkpointing)
+    cand.extras["tokens_per_s"] = rate / flops_per_token(arch, setup.method, ckpt, seq)
     cand.extras["sync_s"] = sync_s(trainable, setup, gpu, offer, per_machine, machines)
     cand.extras["compute_s"] = compute
     return cand

@@ -1,0 +1,51 @@
+"""Training at long sequences: attention FLOPs, the logits buffer and QLoRA's workspace."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from engine.memory import TrainSetup, activations, dequant_workspace_bytes, logits_bytes
+from engine.specs import Knowledge
+from engine.training import flops_per_token
+
+
+def test_a_65k_sequence_costs_about_three_times_the_6p_flops(kb: Knowledge) -> None:
+    # PaLM (Chowdhery et al. 2022) App. B: 6N + 12·L·H·Q·T per token. Llama-3-8B:
+    # 12 · 32 layers · 4096 · 65,536 = 1.03e11 against 6 · 8.03e9 = 4.8e10, ≈ 3.1× in all.
+    arch = kb.models["llama-3-8b"]
+    short = flops_per_token(arch, "full", False, 0)
+    long = flops_per_token(arch, "full", False, 65_536)
+    assert long / short == pytest.approx(3.1, rel=0.1)
+
+
+def test_attention_flops_are_negligible_at_short_sequences(kb: Knowledge) -> None:
+    arch = kb.models["llama-3-8b"]
+    assert flops_per_token(arch, "full", False, 512) / flops_per_token(arch, "full", False) < 1.05
+
+
+def test_lora_pays_the_same_attention_flops_as_full_training(kb: Knowledge) -> None:
+    arch = kb.models["llama-3-8b"]
+    full = flops_per_token(arch, "full", False, 32_768) - flops_per_token(arch, "full", False)
+    lora = flops_per_token(arch, "lora", False, 32_768) - flops_per_token(arch, "lora", False)
+    assert lora == pytest.approx(full)
+
+
+def test_fused_cross_entropy_shrinks_the_logits_buffer_by_vocab_over_hidden(kb: Knowledge) -> None:
+    # Hugging Face: fp32 logits + fp32 gradient, 8·tokens·V; chunked (Liger/unsloth): ≈ 8·tokens·h.
+    arch = kb.models["llama-3-8b"]
+    hf = TrainSetup(method="lora", seq_len=8192)
+    fused = replace(hf, fused_ce=True)
+    assert logits_bytes(arch, hf, 8192) == pytest.approx(8 * 8192 * arch.vocab_size)
+    assert logits_bytes(arch, hf, 8192) / logits_bytes(arch, fused, 8192) == pytest.approx(
+        arch.vocab_size / arch.hidden_size
+    )
+    assert activations(arch, fused) < activations(arch, hf)
+
+
+def test_qlora_holds_one_dequantised_matrix_and_lora_none(kb: Knowledge) -> None:
+    # Llama-2-70B MLP matrix 8192 × 28672 in bf16 = 0.44 GiB (bitsandbytes dequantize_4bit).
+    arch = kb.models["llama-2-70b"]
+    assert dequant_workspace_bytes(arch, TrainSetup(method="qlora")) / 2**30 == pytest.approx(0.44, rel=0.02)
+    assert dequant_workspace_bytes(arch, TrainSetup(method="lora")) == 0.0
