@@ -85,7 +85,7 @@ def phase(entry: dict[str, Any]) -> str:
 def speed_ratio(entry: dict[str, Any], kb: Knowledge) -> float:
     """measured / predicted speed (TTFT is a time, so its ratio is inverted)."""
     ratio = entry["value"] / predict(entry, kb)
-    return 1.0 / ratio if entry["kind"] == "ttft_ms" else ratio
+    return float(1.0 / ratio if entry["kind"] == "ttft_ms" else ratio)
 
 
 def error_table(kb: Knowledge) -> list[tuple[str, str, str, str, int, float, float]]:
