@@ -119,4 +119,5 @@ def test_the_json_contract_keeps_text_and_adds_the_parts(dialog: Dialog) -> None
         "heading": reply.sections[0].heading,
         "bullet": "•",
         "lines": reply.sections[0].lines,
+        "code": False,
     }
