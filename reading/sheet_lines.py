@@ -9,7 +9,7 @@ optional key and its value split into segments. Every segment carries two forms:
   to ASCII), for the ``*_raw`` fields;
 - ``text``: what the readers match: ``raw`` with traditional characters of the key
   words mapped to simplified ones (``reading.hanzi``, the table chat uses too),
-  lower-cased, Chinese and English number words turned into digits ("双路" → "2路",
+  lower-cased, Chinese (``reading.numbers``) and English number words turned into digits ("双路" → "2路",
   "八卡" → "8卡", "dual" → "2 x") and every count written
   as "N x " ("8×A100", "2x25GbE", "4 * 3.84TB" → "8 x a100", "2 x 25gbe", "4 x 3.84tb").
 
@@ -28,10 +28,10 @@ import unicodedata
 from dataclasses import dataclass
 
 from reading.hanzi import SURROGATE, simplified, without_control
+from reading.numbers import chinese_value
 
 MAX_CHARS = 20_000
 
-_CN_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _MEASURE = r"(?:卡|张|块|路|口|端口|颗|个|台|片|根|条|u\b)"
 _CN_COUNT = re.compile(rf"([一二两三四五六七八九十]{{1,3}})(?=\s*{_MEASURE})")
 _PAIR = re.compile(rf"(?:双|两)(?=\s*{_MEASURE})")
@@ -92,18 +92,17 @@ def _capped(run: re.Match[str]) -> str:
     return run.group()[:MAX_REPEAT]
 
 
-def _cn_number(word: str) -> int:
-    if "十" not in word:
-        return _CN_DIGITS.get(word[-1], 1)
-    tens, _, ones = word.partition("十")
-    return _CN_DIGITS.get(tens, 1) * 10 + _CN_DIGITS.get(ones, 0)
+def _count(numeral: re.Match[str]) -> str:
+    """八卡 → 8卡, 十六路 → 16路, by the chat's number reader; a non-number stays as written."""
+    value = chinese_value(numeral.group(1))
+    return numeral.group(1) if value is None else str(int(value))
 
 
 def fold(s: str) -> str:
     """The matching form of an already ``display``-ed string."""
     s = simplified(s).lower()
     s = s.replace("万兆", "10gbe ").replace("千兆", "1gbe ")
-    s = _CN_COUNT.sub(lambda m: str(_cn_number(m.group(1))), s)
+    s = _CN_COUNT.sub(_count, s)
     s = _PAIR.sub("2", s)
     s = _ONE.sub("1", s)
     s = _PAIR_BEFORE_WORD.sub("2 x ", s)

@@ -1,0 +1,74 @@
+"""The one number reader (reading.numbers), as chat slots and the sheet reader use it."""
+
+from __future__ import annotations
+
+import pytest
+
+from reading.numbers import chinese_value, parse_number
+from reading.requirements import Vocabulary, extract
+from reading.sheet_lines import fold
+
+
+@pytest.mark.parametrize(
+    ("span", "value"),
+    [
+        ("七百亿", 7e10),
+        ("十三", 13),
+        ("一千零五", 1005),
+        ("一万零五", 10005),
+        ("一百零五万", 1_050_000),
+        ("三千五百万", 35_000_000),
+        ("二〇二四", 2024),
+        ("壹佰贰拾", 120),
+        ("两", 2),
+        ("千亿", 1e11),
+        ("1.5万", 15_000),
+        ("5百万", 5_000_000),
+        ("1万5千", 15_000),
+        ("1万50", 10_050),
+        ("1,024", 1024),
+    ],
+)
+def test_numeral_spans_read_as_written(span: str, value: float) -> None:
+    assert parse_number(span) == value
+
+
+@pytest.mark.parametrize(
+    ("span", "value"),
+    [
+        ("一万五", 15_000),
+        ("三千五", 3_500),
+        ("两百五", 250),
+        ("一亿五", 1.5e8),
+        ("1万5", 15_000),
+        ("两万5", 25_000),
+    ],
+)
+def test_spoken_shorthand_counts_the_last_digit_in_the_unit_below(span: str, value: float) -> None:
+    assert parse_number(span) == value
+
+
+@pytest.mark.parametrize("span", ["五六万", "三点五", "", "abc"])
+def test_what_is_not_one_number_reads_as_none(span: str) -> None:
+    assert parse_number(span) is None
+
+
+def test_sheet_counts_use_the_same_reader() -> None:
+    assert fold("十六卡 A100") == "16卡 a100"
+    assert fold("二十张") == "20张"
+    assert chinese_value("十六") == 16
+
+
+def test_chat_reads_chinese_scale_numbers_in_slots() -> None:
+    got = extract("微调一个七百亿参数的模型，预算每月一万五", Vocabulary({}, {}))
+    assert got.slots["params_b"] == 70
+    assert got.slots["budget"]["amount"] == 15_000
+
+
+def test_the_number_reader_does_not_import_cn2an() -> None:
+    import subprocess
+    import sys
+
+    code = "import sys, reading.numbers, reading.requirements; print('cn2an' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "False"
