@@ -37,6 +37,7 @@ import importlib
 import logging
 import sqlite3
 from collections.abc import Callable
+from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
 from typing import Any, Literal, TypeVar
 
@@ -77,6 +78,10 @@ class Conversations:
             state = state.model_copy(update={"lang": client_lang(chat.language_code)})
         return state
 
+    def hold(self, chat: Chat) -> AbstractContextManager[None]:
+        """This conversation's turns one at a time across processes sharing the database."""
+        return self.store.hold(self.platform, chat.chat_id, chat.user_id)
+
     def fresh(self, chat: Chat) -> bool:
         """Not a redelivered update (marks it seen; call inside the turn's transaction)."""
         return chat.update_id is None or self.store.first_time(self.platform, chat.update_id)
@@ -99,16 +104,17 @@ class Conversations:
 
 
 def worker_host(
-    catalog: str | None, db_path: str, platform: str, log_text: bool, dialog: str = "bot.dialog:Dialog"
+    catalog: str | None, db_url: str, platform: str, log_text: bool, dialog: str = "bot.dialog:Dialog"
 ) -> Handler:
-    """Runs in a fresh worker process: its own dialog from the catalog, its own store connection.
+    """Runs in a fresh worker process: its own dialog from the catalog, its own store connection
+    (to the parent's database: ``db_url`` is its path or URL).
 
     ``dialog`` names the class (``module:name``) that the parent's dialog is, so a test's
     instrumented dialog runs in the workers too.
     """
     module, _, name = dialog.partition(":")
     dialog_class: type[Dialog] = getattr(importlib.import_module(module), name)
-    host = Conversations(dialog_class(knowledge.load(catalog)), Store(db_path, log_text=log_text), platform)
+    host = Conversations(dialog_class(knowledge.load(catalog)), Store(db_url, log_text=log_text), platform)
 
     def handle(method: str, args: tuple[Any, ...]) -> Any:
         call: Call[Any] = args[0]
@@ -126,7 +132,7 @@ def executor_for(
     store, dialog = conversations.store, type(conversations.dialog)
     args = {
         "catalog": catalog,
-        "db_path": store.path,
+        "db_url": store.url,
         "platform": conversations.platform,
         "log_text": store.log_text,
         "dialog": f"{dialog.__module__}:{dialog.__qualname__}",

@@ -39,10 +39,11 @@ class Text:
     keep_plan: bool = False
 
     def run(self, host: Conversations) -> Reply | None:
-        before = host.load(self.chat)
-        reply, state = host.dialog.handle(before, self.text)
-        if not host.finish(self.chat, before, state, reply, self.save):
-            return None
+        with host.hold(self.chat):
+            before = host.load(self.chat)
+            reply, state = host.dialog.handle(before, self.text)
+            if not host.finish(self.chat, before, state, reply, self.save):
+                return None
         return reply if self.keep_plan else without_plan(reply)
 
 
@@ -55,10 +56,11 @@ class Press:
     keep_plan: bool = False
 
     def run(self, host: Conversations) -> Reply | None:
-        before = host.load(self.chat)
-        reply, state = host.dialog.press(before, self.payload)
-        if not host.finish(self.chat, before, state, reply, True):
-            return None
+        with host.hold(self.chat):
+            before = host.load(self.chat)
+            reply, state = host.dialog.press(before, self.payload)
+            if not host.finish(self.chat, before, state, reply, True):
+                return None
         return reply if self.keep_plan else without_plan(reply)
 
 

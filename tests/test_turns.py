@@ -23,7 +23,7 @@ SCRIPT = ("部署 13B 模型", "并发 8", "7×24", "/why", "/cost", "其实是7
 DIALOG = Dialog(knowledge.load())
 
 
-def conversations(db: Path) -> Conversations:
+def conversations(db: Path | str) -> Conversations:
     return Conversations(DIALOG, Store(db), "telegram")
 
 
@@ -39,7 +39,15 @@ async def reply_to(
 
 
 @pytest.fixture
-async def pooled(tmp_path: Path) -> AsyncIterator[Turn]:
+async def pooled(database: Callable[[str], str]) -> AsyncIterator[Turn]:
+    """One worker over the shared database, on each backend (SQLite and PostgreSQL)."""
+    turn = pool(conversations(database("pooled")))
+    async with turn.executor:
+        yield turn
+
+
+@pytest.fixture
+async def pooled_sqlite(tmp_path: Path) -> AsyncIterator[Turn]:
     turn = pool(conversations(tmp_path / "pooled.db"))
     async with turn.executor:
         yield turn
@@ -85,8 +93,9 @@ async def test_a_killed_worker_costs_no_answer_and_is_replaced(pooled: Turn) -> 
     assert pooled.local.load(chat).turns == 2  # both turns were saved exactly once
 
 
-async def test_restart_brings_up_fresh_workers(pooled: Turn) -> None:
+async def test_restart_brings_up_fresh_workers(pooled_sqlite: Turn) -> None:
     """A catalog reload restarts the workers; turns run here until the new ones are up."""
+    pooled = pooled_sqlite
     before = pooled.executor.pids
     await pooled.executor.restart()
     await pooled.executor.initialize()  # wait for them
@@ -161,8 +170,9 @@ async def test_a_store_that_cannot_be_written_gets_a_polite_reply_not_a_tracebac
     assert turned.reply.text == locales.t("en", "dialog.storage_unavailable")
 
 
-async def test_a_worker_that_cannot_write_hands_back_a_polite_storage_reply(pooled: Turn) -> None:
+async def test_a_worker_that_cannot_write_hands_back_a_polite_storage_reply(pooled_sqlite: Turn) -> None:
     """The worker's write waits out SQLite's busy timeout (5 s) behind a lock held here."""
+    pooled = pooled_sqlite
     chat = Chat(12, 12, "zh")
     store = pooled.local.store
     with store.transaction():
