@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import os
 import time
-from abc import ABC, abstractmethod
 from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
@@ -163,8 +162,9 @@ def plan_row(ts: float, platform: str, plan: Plan, text: str | None) -> tuple[An
     return tuple(row[c] for c in PLAN_COLUMNS)
 
 
-class Storage(ABC):
-    """What a turn needs of a database. ``Storage(target)`` opens the backend ``target`` names."""
+class Storage:
+    """What a turn needs of a database. ``Storage(target)`` opens the backend ``target`` names;
+    each backend implements every method that raises ``NotImplementedError`` here."""
 
     url: str
     log_text: bool
@@ -188,56 +188,56 @@ class Storage(ABC):
         self.prune()
         return self
 
-    def __init__(self, *args: Any, **kwargs: Any) -> None:  # noqa: B027 (opened in __new__)
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         """Everything is done in ``__new__`` (``open``), whichever class was called."""
 
-    @abstractmethod
     def open(self, url: str) -> None:
         """Connect and bring the schema up to date (every process may do this at once)."""
+        raise NotImplementedError
 
-    @abstractmethod
     def transaction(self) -> AbstractContextManager[None]:
         """One write transaction; nested use joins the outer one."""
+        raise NotImplementedError
 
-    @abstractmethod
     def hold(self, platform: str, chat_id: str | int, user_id: str | int) -> AbstractContextManager[None]:
         """This conversation's turns one at a time, whichever process runs them."""
+        raise NotImplementedError
 
-    @abstractmethod
     def load(self, platform: str, chat_id: str | int, user_id: str | int) -> ConversationState:
         """The stored state, or a fresh one."""
+        raise NotImplementedError
 
-    @abstractmethod
     def save(self, platform: str, chat_id: str | int, user_id: str | int, state: ConversationState) -> None:
         """Write the state (and prune, if a pass is due)."""
+        raise NotImplementedError
 
-    @abstractmethod
     def first_time(self, platform: str, update_id: str | int) -> bool:
         """True the first time an update id is seen: a redelivered update must not be answered twice.
 
         Telegram redelivers updates whose offset was never confirmed (say the bot was killed
         between answering and the next poll); the id is kept for a day.
         """
+        raise NotImplementedError
 
-    @abstractmethod
     def move_chat(self, platform: str, old_chat: str | int, new_chat: str | int) -> None:
         """A chat changed id (Telegram group → supergroup): keep everyone's conversation."""
+        raise NotImplementedError
 
-    @abstractmethod
     def log_plan(self, platform: str, plan: Plan, text: str | None = None) -> None:
         """Append to the plan log (``text`` only when the operator turned that on)."""
+        raise NotImplementedError
 
-    @abstractmethod
     def stats(self) -> dict[str, Any]:
         """Operator statistics: conversations, plans, and the most recommended offers."""
+        raise NotImplementedError
 
-    @abstractmethod
     def delete_older(self, table: str, column: str, cutoff: float) -> int:
         """Delete at most ``PRUNE_BATCH`` rows of ``table`` older than ``cutoff``; how many went."""
+        raise NotImplementedError
 
-    @abstractmethod
     def close(self) -> None:
         """Let the connection go."""
+        raise NotImplementedError
 
     def prune(self) -> dict[str, int]:
         """Delete what the retention policy no longer keeps, at most ``PRUNE_BATCH`` rows a table.
