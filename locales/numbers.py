@@ -117,3 +117,13 @@ def big(lang: str, value: Real) -> str:
 def is_number(value: object) -> bool:
     """A value the numeric format specs apply to (bools are words, not numbers)."""
     return isinstance(value, int | float | Decimal) and not isinstance(value, bool)
+
+
+def plural_form(lang: str, count: Real) -> str:
+    """CLDR plural category of ``count``: 'one' / 'other' in English, always 'other' in Chinese."""
+    d = as_decimal(count)
+    if not d.is_finite():
+        return "other"
+    if d == d.to_integral_value():
+        d = d.to_integral_value()  # 1.0 billed months is one month, not "1.0 months"
+    return str(BABEL[lang].plural_form(abs(d)))

@@ -57,9 +57,10 @@ def test_never_asks_what_was_already_said(dialog: Dialog) -> None:
     assert reply.kind == "answer"
 
 
-def test_the_answer_leads_with_the_pick_and_its_cost(dialog: Dialog) -> None:
+def test_the_answer_confirms_the_request_then_leads_with_the_pick_and_its_cost(dialog: Dialog) -> None:
     reply, _ = talk(dialog, "部署 13B 聊天机器人，7×24，并发 4")
-    first = reply.text.splitlines()[0]
+    ack, first = reply.text.splitlines()[:2]
+    assert ack.startswith("收到") and "4 路并发" in ack
     assert "T4" in first or "3090" in first
     assert "¥" in first and "/月" in first
 

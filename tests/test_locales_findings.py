@@ -419,10 +419,19 @@ def test_both_languages_have_the_same_keys() -> None:
     assert _file_keys("zh") == _file_keys("en")
 
 
-def test_only_finding_and_common_keys_are_defined() -> None:
+def test_only_finding_caveat_and_common_keys_are_defined() -> None:
     for lang in FILES:
-        assert {k.split(".")[0] for k in _file_keys(lang)} == {"finding", "common"}
+        assert {k.split(".")[0] for k in _file_keys(lang)} == {"finding", "caveat", "common"}
         assert {"common.yes", "common.no"} <= _file_keys(lang)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_caveat_is_a_short_form_of_a_finding_and_renders_from_its_values(lang: str) -> None:
+    for key in sorted(k for k in _file_keys(lang) if k.startswith("caveat.")):
+        finding = key.removeprefix("caveat.")
+        assert f"finding.{finding}" in _file_keys(lang), key
+        text = locales.t(lang, key, **SAMPLES[finding])
+        assert "?" not in text and len(text) <= 100, (key, text)
 
 
 def test_every_sampled_finding_has_a_template() -> None:

@@ -32,12 +32,13 @@ def talk(dialog: Dialog, *messages: str, lang: str = "en") -> Reply:
     return reply
 
 
-def test_an_answer_has_the_pick_and_price_as_title_and_its_details_as_sections(dialog: Dialog) -> None:
+def test_an_answer_has_the_pick_and_price_as_title_and_leaves_details_to_the_buttons(dialog: Dialog) -> None:
     reply = talk(dialog, "serve a 13B model for 4 users 24/7", "/plan")
     assert reply.kind == "answer" and reply.plan is not None and reply.plan.recommendation is not None
-    assert reply.title is not None and reply.plan.recommendation.offer in reply.title and "CN¥" in reply.title
-    assert reply.summary and [s.id for s in reply.sections][:1] == ["reasoning"]
-    assert reply.text == reply.as_text() and reply.text.startswith(reply.title)
+    assert reply.title is not None and reply.pick and reply.price and "CN¥" in reply.price
+    assert reply.pick in reply.title and reply.price in reply.title
+    assert reply.summary and not reply.sections
+    assert reply.text == reply.as_text() and reply.text.startswith(reply.lead[0] + "\n" + reply.title)
     assert reply.chart == "all"
 
 
@@ -65,8 +66,10 @@ def test_why_and_cost_are_structured_too(dialog: Dialog) -> None:
     _, state = dialog.handle(state, "/plan")
     why, _ = dialog.handle(state, "/why")
     cost, _ = dialog.handle(state, "/cost")
-    assert {"reasoning", "assumptions"} <= {s.id for s in why.sections}
-    assert cost.title is not None and cost.summary and cost.title not in cost.body()
+    everything, _ = dialog.handle(state, "/why all")
+    assert {"reasoning"} <= {s.id for s in why.sections}
+    assert {"reasoning", "assumptions"} <= {s.id for s in everything.sections}
+    assert cost.title is not None and cost.sections and cost.title not in cost.body()
 
 
 def test_text_that_disagrees_with_the_parts_is_refused() -> None:
@@ -111,7 +114,7 @@ def test_discord_embed_title_is_the_replys_title_and_is_not_repeated_below() -> 
 
 
 def test_the_json_contract_keeps_text_and_adds_the_parts(dialog: Dialog) -> None:
-    reply = talk(dialog, "serve a 13B model for 4 users 24/7", "/plan")
+    reply = talk(dialog, "serve a 13B model for 4 users 24/7", "/plan", "/why")
     out = reply_json(reply)
     assert out["text"] == reply.text and out["title"] == reply.title and out["chart"] == "all"
     assert out["sections"][0] == {

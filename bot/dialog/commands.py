@@ -1,6 +1,7 @@
 """Slash commands, the same names on every surface.
 
-/start /help /new /plan /why /cost /cmd (/命令) /compare A B [for …] /gpu NAME /lang zh|en
+/start /help /new /plan /why [all] /cost /alt /whatif /order /cmd (/命令)
+/compare A B [for …] /gpu NAME /lang zh|en
 """
 
 from __future__ import annotations
@@ -21,7 +22,22 @@ if TYPE_CHECKING:
     from bot.dialog.core import Dialog
 
 Result = tuple[Reply, ConversationState]
-COMMANDS = ("start", "help", "new", "plan", "why", "cost", "cmd", "compare", "gpu", "analyze", "lang")
+COMMANDS = (
+    "start",
+    "help",
+    "new",
+    "plan",
+    "why",
+    "cost",
+    "alt",
+    "whatif",
+    "order",
+    "cmd",
+    "compare",
+    "gpu",
+    "analyze",
+    "lang",
+)
 
 
 def run(dialog: Dialog, state: ConversationState, text: str) -> Result:
@@ -72,11 +88,26 @@ def _with_plan(dialog: Dialog, state: ConversationState, show: View[Content]) ->
 
 
 def why(dialog: Dialog, state: ConversationState, arg: str) -> Result:
-    return _with_plan(dialog, state, render.why)
+    """/why: one screen of the numbers; /why all: every step."""
+    return _with_plan(dialog, state, render.why_all if arg.lower() == "all" else render.why)
 
 
 def cost(dialog: Dialog, state: ConversationState, arg: str) -> Result:
     return _with_plan(dialog, state, render.costs)
+
+
+def alt(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    """/alt: the other options side by side, and the what-ifs that change the pick or its price."""
+    return _with_plan(dialog, state, render.alternatives)
+
+
+def whatif(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    return _with_plan(dialog, state, render.what_ifs)
+
+
+def order(dialog: Dialog, state: ConversationState, arg: str) -> Result:
+    """/order: the offer's order link, for surfaces whose buttons cannot open a link."""
+    return _with_plan(dialog, state, render.order)
 
 
 def cmd(dialog: Dialog, state: ConversationState, arg: str) -> Result:
@@ -120,6 +151,9 @@ HANDLERS: dict[str, Callable[[Dialog, ConversationState, str], Result]] = {
     "plan": plan,
     "why": why,
     "cost": cost,
+    "alt": alt,
+    "whatif": whatif,
+    "order": order,
     "cmd": cmd,
     "命令": cmd,
     "compare": compare,

@@ -16,6 +16,7 @@ from typing import Any
 
 import locales
 from bot.dialog import render
+from bot.dialog.ack import ack_line, is_ack
 from bot.dialog.claims import claims_in, mentions_free_platform
 from bot.dialog.limits import limit_of
 from bot.dialog.plancache import PlanCache, View
@@ -180,13 +181,11 @@ class Dialog:
             text = "\n".join([*notes, error or locales.t(state.lang, "dialog.error_generic")])
             return self.reply(state, "error", text), state
         state.answered = True
-        # The pick and its cost come first; what was understood follows, for the record.
-        content = self.view(state, plan, render.answer).around(footer=notes)
-        buttons = [
-            Button(label=locales.t(state.lang, f"button.{c}"), payload=f"/{c}")
-            for c in ("why", "cost", "cmd")
-        ]
-        return self.reply(state, "answer", content, buttons, plan), state
+        # One line confirms the whole request before the card; the question's own echo gives way to it.
+        ack = ack_line(state.lang, self._named(state.slots), label_slot)
+        lead = [ack, *(n for n in notes if not is_ack(state.lang, n))]
+        content = self.view(state, plan, render.answer).around(lead=lead)
+        return self.reply(state, "answer", content, render.answer_buttons(state.lang, plan), plan), state
 
     # --- helpers ------------------------------------------------------------------
     def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]:
@@ -216,8 +215,12 @@ class Dialog:
         return out
 
     def _understood_line(self, lang: str, ext: Extraction) -> str:
-        parts = [label_slot(lang, k, v) for k, v in ext.slots.items() if k != "hf_config"]  # said by an issue
-        return locales.t(lang, "dialog.understood", items=parts)
+        return ack_line(lang, self._named(ext.slots), label_slot)  # hf_config is said by an issue
+
+    def _named(self, slots: dict[str, Any]) -> dict[str, Any]:
+        """The slots with a model id replaced by the model's name, for people to read."""
+        model = self.kb.models.get(str(slots.get("model")))
+        return {**slots, "model": model.name} if model is not None else slots
 
     def _repeat_question(self, state: ConversationState, key: str, notes: list[str]) -> Reply:
         q = QUESTIONS.get(state.pending or "")

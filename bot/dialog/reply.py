@@ -2,7 +2,8 @@
 
 A reply is laid out as a card, top to bottom: ``lead`` (what came before the point:
 what was understood, what went wrong), the ``title`` (the pick and its price, the
-question, the card's name), the ``summary`` (the short answer), the detail
+question, the card's name; an answer also carries ``pick`` and ``price`` apart, so a
+surface can show the price large), the ``summary`` (the short answer), the detail
 ``sections`` (reasoning, pitfalls, alternatives…, each a heading and bulleted lines)
 and the ``footer`` (hints, what was understood for the record). ``text`` is all of it
 as plain lines, in that order (``as_text``) — what the JSON contracts carry and what a surface
@@ -30,8 +31,11 @@ MAX_PAYLOAD_BYTES = 64
 
 
 class Button(BaseModel):
+    """A quick reply; with ``url`` a link button (surfaces that cannot open links send ``payload``)."""
+
     label: str
     payload: str = Field(max_length=MAX_PAYLOAD_BYTES)
+    url: str | None = None
 
 
 class Section(BaseModel):
@@ -55,6 +59,8 @@ class Content(BaseModel):
 
     lead: list[str] = Field(default_factory=list)
     title: str | None = None
+    pick: str | None = Field(None, description="an answer's pick in words (also in the title): 1 张 RTX 3090")
+    price: str | None = Field(None, description="an answer's price with its unit, for surfaces to show large")
     summary: list[str] = Field(default_factory=list)
     sections: list[Section] = Field(default_factory=list)
     footer: list[str] = Field(default_factory=list)
@@ -73,7 +79,13 @@ class Content(BaseModel):
     def parts(self) -> Content:
         """Only the words (a Reply is Content plus what surfaces act on)."""
         return Content(
-            lead=self.lead, title=self.title, summary=self.summary, sections=self.sections, footer=self.footer
+            lead=self.lead,
+            title=self.title,
+            pick=self.pick,
+            price=self.price,
+            summary=self.summary,
+            sections=self.sections,
+            footer=self.footer,
         )
 
     def around(self, lead: list[str] | None = None, footer: list[str] | None = None) -> Content:
