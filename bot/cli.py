@@ -196,6 +196,12 @@ def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
             metavar="DAYS",
             help=f"delete {what} after DAYS days (default ${variable}, else {default}; 0 keeps forever)",
         )
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="the shared database for every surface: postgresql://… or sqlite:///path"
+        " (default $GPU_ADVISOR_DATABASE_URL, else each surface's --db file)",
+    )
     sub = parser.add_subparsers(dest="command", required=True)
     _add_engine_commands(sub)
     _add_local_commands(sub)
@@ -226,6 +232,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     args = parse(argv)
     _export_retention(args)
+    if args.database_url:  # in the environment, so worker and server processes open the same database
+        os.environ["GPU_ADVISOR_DATABASE_URL"] = args.database_url
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -16,6 +16,7 @@ import json
 import logging
 import os
 import signal
+import sys
 from typing import Any
 
 from bot.web.config import WebConfig
@@ -60,6 +61,19 @@ def add_web_command(sub: Any) -> None:
 def _add_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--workers", type=int, default=None, help="chat turn worker processes (default: CPUs - 1, at least 1)"
+    )
+    p.add_argument(
+        "--processes",
+        type=int,
+        default=1,
+        help="server processes sharing the port (SO_REUSEPORT), each with its own turn workers;"
+        " more than one wants --database-url postgresql://… (default 1)",
+    )
+    p.add_argument(
+        "--database-url",
+        default=argparse.SUPPRESS,  # the same as the global option
+        metavar="URL",
+        help="postgresql://… or sqlite:///path, instead of --db (default $GPU_ADVISOR_DATABASE_URL)",
     )
     p.add_argument(
         "--turn-deadline",
@@ -114,6 +128,10 @@ def main(args: argparse.Namespace) -> int:
     from knowledge import CatalogError
 
     config = config_from(args)
+    if args.processes > 1:
+        from bot.web.processes import serve_processes
+
+        return serve_processes(args.processes, sys.argv[1:])
     try:
         app = build_app(config)
     except CatalogError as exc:

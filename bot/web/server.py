@@ -19,6 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from bot.web.config import WebConfig
+from bot.web.processes import reuse_port
 
 log = logging.getLogger(__name__)
 
@@ -82,5 +83,7 @@ async def listen(app: web.Application, config: WebConfig, port: int | None = Non
             manager, counts, limit, loop=loop, keepalive_timeout=config.keepalive_timeout_s, access_log=None
         )
 
-    server = await loop.create_server(handler, config.host, config.port if port is None else port)
+    server = await loop.create_server(
+        handler, config.host, config.port if port is None else port, reuse_port=reuse_port() or None
+    )
     return Listening(runner, server)
