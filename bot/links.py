@@ -42,3 +42,48 @@ def opened(payload: str) -> Opened | None:
     if not digits.isdigit() or not digits.isascii():
         return None
     return Opened(int(chat))
+
+
+# --- button ownership ---------------------------------------------------------------
+# In a group every member sees the same buttons, but the conversation behind a card is its
+# asker's: a press by anyone else must not act on it. The asker's id rides in the button's
+# callback data (Telegram keeps ≤ 64 bytes of it), base 36 before a "|": ``"kf12oi|/why"``.
+# A payload too long to carry an owner stays unbound (anyone may press it, as before), and
+# so do buttons sent before owners were written.
+OWNER_SEP = "|"
+_DIGITS36 = "0123456789abcdefghijklmnopqrstuvwxyz"
+
+
+@dataclass(frozen=True)
+class Pressed:
+    """What a pressed button carries: the dialog payload, and whose conversation it belongs to."""
+
+    payload: str
+    owner: int | None = None
+
+    def allowed(self, user_id: int) -> bool:
+        """Anyone may press an unbound button; a bound one only its owner."""
+        return self.owner is None or self.owner == user_id
+
+
+def bind(payload: str, owner: int) -> str:
+    """The callback data for ``payload`` pressed by ``owner`` only (unbound if it would not fit)."""
+    data = _base36(owner) + OWNER_SEP + payload
+    return data if len(data.encode()) <= MAX_PAYLOAD and owner >= 0 else payload
+
+
+def pressed(data: str) -> Pressed:
+    """Read callback data back: a bound payload and its owner, or the payload as it is."""
+    owner, sep, payload = data.partition(OWNER_SEP)
+    if not sep or not owner or not set(owner) <= set(_DIGITS36):
+        return Pressed(data)
+    return Pressed(payload, int(owner, 36))
+
+
+def _base36(number: int) -> str:
+    digits = ""
+    while True:
+        number, digit = divmod(number, 36)
+        digits = _DIGITS36[digit] + digits
+        if number == 0:
+            return digits

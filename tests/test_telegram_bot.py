@@ -17,7 +17,7 @@ import knowledge
 from bot.dialog import Dialog
 from bot.execution import DEADLINE_S, WorkerPool
 from bot.store import Store
-from bot.telegram.app import TelegramConfig, build_application, register_commands, turn_of
+from bot.telegram.app import TelegramConfig, build_application, describe_bot, register_commands, turn_of
 from bot.telegram.run import install_redaction
 from tests.fakes.telegram_api import Call, FakeTelegram
 
@@ -47,6 +47,7 @@ async def running(
     async with app:
         await turn_of(app).executor.initialize()  # what post_init does under run_polling
         await register_commands(app)
+        await describe_bot(app)
         await app.start()
         assert app.updater is not None
         await app.updater.start_polling(poll_interval=0, timeout=1)
@@ -99,7 +100,7 @@ async def test_private_conversation_with_buttons_reaches_a_priced_answer(
         tg.press(alice, question, data)
         edits = await tg.wait_for("editMessageText", count=2)
     answer = str(edits[-1].params["text"])
-    assert "推荐" in answer and "¥" in answer and "/月" in answer
+    assert "<b>" in answer and "¥" in answer and "/月" in answer  # the card: a bold title, priced
 
 
 async def test_group_members_keep_separate_conversations_and_get_quoted_replies(
@@ -113,9 +114,9 @@ async def test_group_members_keep_separate_conversations_and_get_quoted_replies(
         tg.send_text(bob, "@gpu_advisor_test_bot fine-tune a 70B model", chat=group, chat_type="supergroup")
         sent = await tg.wait_for("sendMessage", count=2)
     assert len(tg.calls_of("sendMessage")) == 2  # the chatter got no reply
-    by_lang = {("推荐" in t): c for c, t in zip(sent, texts(sent), strict=True)}
-    assert by_lang[True].params["chat_id"] == group
-    assert all("reply_parameters" in c.params for c in sent)  # each answer quotes its asker
+    by_asker = {c.result["reply_to_message"]["from"]["id"]: c for c in sent}  # each answer quotes its asker
+    assert set(by_asker) == {1, 2} and all(c.params["chat_id"] == group for c in sent)
+    assert "¥" in str(by_asker[1].params["text"])  # Alice's question was complete: a priced card
     assert any("fine-tune" in t or "train" in t.lower() for t in texts(sent))
 
 
@@ -130,8 +131,8 @@ async def test_why_in_a_group_offers_a_private_chat_instead_of_flooding(
         await tg.wait_for("sendMessage")
         tg.send_text(alice, "/why@gpu_advisor_test_bot", chat=-100777, chat_type="supergroup")
         sent = await tg.wait_for("sendMessage", count=2)
-        link = str(sent[-1].params["text"])
-        assert "start=why_m100777" in link and len(link) < 400
+        (button,) = sent[-1].params["reply_markup"]["inline_keyboard"][0]
+        assert button["url"].endswith("?start=why_m100777") and "t.me/" not in str(sent[-1].params["text"])
         tg.send_text(alice, "/start why_m100777")  # the deep link opens the private chat
         dm = await tg.wait_for("sendMessage", count=3)
     assert dm[-1].params["chat_id"] == 1 and "•" in str(dm[-1].params["text"])
@@ -143,7 +144,7 @@ async def test_inline_query_returns_a_result_card(tg: FakeTelegram, tmp_path: Pa
         tg.inline(carol, "70B int4 inference 24/7")
         (call,) = await tg.wait_for("answerInlineQuery")
     (result,) = call.params["results"]
-    assert "Rent" in result["title"] and result["input_message_content"]["parse_mode"] == "HTML"
+    assert "¥" in result["title"] and result["input_message_content"]["parse_mode"] == "HTML"
 
 
 async def test_a_429_is_retried_after_retry_after_and_delivered_once(

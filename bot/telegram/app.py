@@ -6,7 +6,9 @@ the turn's (``bot.turn``: rate limit, dedupe, dialog, save, plan log, operator
 commands); how it is shown is the surface's (``bot.telegram.surface``); what a deep link
 says is ``bot.links``'s. Conversation state is per (chat, user) in the shared SQLite
 store, so in a group each member has their own conversation and a restart resumes where
-everyone was.
+everyone was. A card's buttons are its asker's (``bot.links.bind``): another member's press
+gets an alert and changes nothing. At start-up the bot says what it is (command menus,
+description and short description in English and Chinese) and logs how it runs.
 """
 
 from __future__ import annotations
@@ -40,13 +42,22 @@ from bot.telegram import render
 from bot.telegram.config import TelegramConfig, application_builder
 from bot.telegram.context import BotData, Context
 from bot.telegram.send import reply_html, report_error, with_retry
-from bot.telegram.surface import PLATFORM, TelegramChats, addressed, in_group
+from bot.telegram.surface import PLATFORM, Privately, TelegramChats, addressed, in_group, offer_private
 from bot.turn import OPERATOR_COMMANDS, Conversations, Turn, command_of, executor_for
-from bot.turn_calls import Chat, FirstTime, MoveChat, Quick
+from bot.turn_calls import Chat, FirstTime, MoveChat, Quick, client_lang
 
 log = logging.getLogger(__name__)
 
-__all__ = ["TelegramConfig", "application_builder", "build_application", "register_commands", "turn_of"]
+__all__ = [
+    "TelegramConfig",
+    "application_builder",
+    "build_application",
+    "describe_bot",
+    "register_commands",
+    "turn_of",
+]
+MENU = COMMANDS  # the command menu, each command once (``/analyze`` is one of them)
+PRIVATE_COMMANDS = ("/why",)  # a card's buttons whose answer goes to the asker's private chat in a group
 
 
 def build_application(
@@ -63,7 +74,7 @@ def build_application(
     data.chats = TelegramChats(data.turn)
     app.add_handler(TypeHandler(Update, drop_duplicates), group=-1)
     app.add_handler(CommandHandler(list(OPERATOR_COMMANDS), on_operator))
-    app.add_handler(CommandHandler([*COMMANDS, "analyze"], on_command))
+    app.add_handler(CommandHandler(list(MENU), on_command))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(InlineQueryHandler(on_inline))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
@@ -75,10 +86,27 @@ def build_application(
 async def on_startup(app: Application) -> None:  # type: ignore[type-arg]
     await turn_of(app).executor.initialize(wait=False)  # turns run here until the workers are up
     await register_commands(app)
+    await describe_bot(app)
+    data: BotData = app.bot_data
+    log.info(
+        "telegram bot @%s answering by %s; database %s; %s",
+        app.bot.username,
+        data.config.mode,
+        data.config.db_path,
+        _workers(turn_of(app)),
+    )
 
 
 async def on_shutdown(app: Application) -> None:  # type: ignore[type-arg]
+    data: BotData = app.bot_data
+    log.info("telegram bot @%s stopping: letting the turn workers finish", app.bot.username)
     await turn_of(app).executor.shutdown()
+    log.info("telegram bot stopped; conversations are saved in %s", data.config.db_path)
+
+
+def _workers(turn: Turn) -> str:
+    count = getattr(turn.executor, "count", 0)
+    return f"{count} turn worker process(es)" if turn.executor.pooled else "turns on the event loop"
 
 
 def turn_of(app: Application) -> Turn:  # type: ignore[type-arg]
@@ -89,8 +117,17 @@ def turn_of(app: Application) -> Turn:  # type: ignore[type-arg]
 async def register_commands(app: Application) -> None:  # type: ignore[type-arg]
     """Command menus in English (default) and Chinese."""
     for lang, code in (("en", None), ("zh", "zh")):
-        cmds = [BotCommand(c, locales.t(lang, f"commands.{c}")) for c in (*COMMANDS, "analyze")]
+        cmds = [BotCommand(c, locales.t(lang, f"commands.{c}")) for c in MENU]
         await app.bot.set_my_commands(cmds, language_code=code)
+
+
+async def describe_bot(app: Application) -> None:  # type: ignore[type-arg]
+    """What a user sees before the first message (description) and on the profile (short description)."""
+    for lang, code in (("en", None), ("zh", "zh")):
+        await app.bot.set_my_description(locales.t(lang, "telegram.description"), language_code=code)
+        await app.bot.set_my_short_description(
+            locales.t(lang, "telegram.short_description"), language_code=code
+        )
 
 
 def _chat(message: Message, user: User, update: Update, chat_id: int | None = None) -> Chat:
@@ -156,7 +193,7 @@ async def _converse(
 
 
 async def on_button(update: Update, context: Context) -> None:
-    """A quick reply: acknowledge it, then edit the question in place with what follows."""
+    """A quick reply on a card: only its asker's press counts; the surface shows what follows."""
     query, user = update.callback_query, update.effective_user
     if query is None or user is None or query.data is None:
         return
@@ -164,8 +201,17 @@ async def on_button(update: Update, context: Context) -> None:
     if not isinstance(message, Message):
         await with_retry(query.answer)
         return
-    chat = _chat(message, user, update)
-    if await converse(context.bot_data.chats, query, chat, button=query.data) is None:
+    pressed = links.pressed(query.data)
+    if not pressed.allowed(user.id):  # someone else's card: say so, touch nothing
+        alert = locales.t(client_lang(user.language_code), "telegram.not_yours")
+        await with_retry(lambda: query.answer(alert, show_alert=True))
+        return
+    chat, chats = _chat(message, user, update), context.bot_data.chats
+    if in_group(message) and pressed.payload in PRIVATE_COMMANDS:
+        shown = await converse(chats, Privately(query, message), chat, pressed.payload, save=False)
+    else:
+        shown = await converse(chats, query, chat, button=pressed.payload)
+    if shown is None:
         _redelivered(update)  # a redelivered press was acknowledged and answered the first time
 
 
@@ -217,9 +263,7 @@ async def _offer_private(update: Update, context: Context, message: Message) -> 
     if offer is None:
         _redelivered(update)
         return
-    link = html.escape(f"https://t.me/{context.bot.username}?start={links.why_payload(message.chat.id)}")
-    text = f'{html.escape(offer.text)}\n<a href="{link}">{link}</a>'
-    await reply_html(message, text, None, quote=True)
+    await offer_private(message, offer.lang, context.bot.username, quote=True)
 
 
 async def on_error(update: object, context: Context) -> None:

@@ -33,6 +33,7 @@ class TelegramConfig:
     # far more than Telegram's ~30 messages/s per bot.
     connection_pool_size: int = 16
     overall_max_rate: float = 30  # Telegram's global limit, messages per second; 0 disables (benchmarks)
+    mode: str = "long polling"  # how updates arrive, for the start-up log line ("webhook at <url>")
 
 
 def application_builder(config: TelegramConfig) -> ApplicationBuilder:  # type: ignore[type-arg]

@@ -5,23 +5,28 @@ The dialog core writes plain text in parts (``bot.dialog.reply``); we escape all
 own tags: the reply's title and its section headings are bold. A plain reply (no
 parts) is escaped and nothing more.
 Quick replies become an inline keyboard whose callback_data is the button payload
-(ASCII, ≤ 64 bytes by construction in ``bot.dialog.reply``).
+(ASCII, ≤ 64 bytes by construction in ``bot.dialog.reply``) bound to the asker
+(``bot.links.bind``), so in a group nobody else's press acts on their card; a button with
+a ``url`` (the offer's "Order" link) opens it instead. A reply with a chart goes out as
+one photo whose caption is the card when it fits Telegram's 1,024 caption characters.
 """
 
 from __future__ import annotations
 
 import html
+import re
 from functools import lru_cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
-from bot import textsplit
+from bot import cardparts, links, textsplit
 from bot.dialog import Button, Reply
 
-MAX_MESSAGE = 4096
+MAX_MESSAGE, MAX_CAPTION = 4096, 1024
 MAX_INLINE_TITLE, MAX_INLINE_DESCRIPTION = 256, 512
 BUTTONS_PER_ROW = 3
 INLINE_FALLBACK_TITLE = "GPU Advisor"
+_TAGS = re.compile(r"<[^<>]*>")
 
 
 def to_html(reply: Reply) -> str:
@@ -31,6 +36,9 @@ def to_html(reply: Reply) -> str:
     lines = [html.escape(line) for line in reply.lead]
     if reply.title is not None:
         lines.append(_bold(reply.title))
+    price = cardparts.price_line(reply)
+    if price is not None:
+        lines.append(_bold(price))
     lines += [html.escape(line) for line in reply.summary]
     for section in reply.sections:
         if section.lines:
@@ -60,17 +68,45 @@ def split(text: str, limit: int = MAX_MESSAGE) -> list[str]:
     return textsplit.split(text, limit) or [text[:limit]]
 
 
-def keyboard(buttons: list[Button]) -> InlineKeyboardMarkup | None:
+def caption(reply: Reply) -> str | None:
+    """The card as a photo's caption, or ``None`` when it is longer than a caption may be."""
+    text = to_html(reply)
+    return text if len(html.unescape(_TAGS.sub("", text))) <= MAX_CAPTION else None
+
+
+def keyboard(buttons: list[Button], owner: int | None = None) -> InlineKeyboardMarkup | None:
+    """The quick replies, each pressable by ``owner`` only (anyone's when ``owner`` is None)."""
     if not buttons:
         return None
-    return _markup(tuple((b.label, b.payload) for b in buttons))
+    return _markup(tuple(_key(b, owner) for b in buttons))
+
+
+def link_button(label: str, url: str) -> InlineKeyboardMarkup:
+    """One button that opens ``url`` (a deep link, an order page) instead of a raw link in the text."""
+    return InlineKeyboardMarkup([[InlineKeyboardButton(label, url=url)]])
+
+
+def _key(button: Button, owner: int | None) -> tuple[str, str, bool]:
+    url: str | None = getattr(button, "url", None)  # the offer's order page, where the card has one
+    if url:
+        return button.label, url, True
+    data = button.payload if owner is None else links.bind(button.payload, owner)
+    return button.label, data, False
 
 
 @lru_cache(maxsize=512)
-def _markup(buttons: tuple[tuple[str, str], ...]) -> InlineKeyboardMarkup:
+def _markup(buttons: tuple[tuple[str, str, bool], ...]) -> InlineKeyboardMarkup:
     """Built once per distinct keyboard: PTB's objects are immutable, and building one costs
     more than rendering the reply's text (the dialog asks the same few questions)."""
     rows = [buttons[i : i + BUTTONS_PER_ROW] for i in range(0, len(buttons), BUTTONS_PER_ROW)]
     return InlineKeyboardMarkup(
-        [[InlineKeyboardButton(label, callback_data=payload) for label, payload in row] for row in rows]
+        [
+            [
+                InlineKeyboardButton(label, url=target)
+                if is_url
+                else InlineKeyboardButton(label, callback_data=target)
+                for label, target, is_url in row
+            ]
+            for row in rows
+        ]
     )

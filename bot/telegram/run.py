@@ -95,7 +95,9 @@ def main(args: argparse.Namespace) -> int:
         catalog=getattr(args, "catalog", None),
         admin_ids=admins,
         workers=args.workers,  # None: one per spare CPU (bot.execution.auto_workers)
+        mode=f"webhook at {args.webhook_url}" if args.webhook_url else "long polling",
     )
+    log.info("starting the Telegram bot (%s, database %s)", config.mode, config.db_path)
     app = build_application(config)
     try:
         if options is not None:
@@ -104,4 +106,5 @@ def main(args: argparse.Namespace) -> int:
             app.run_polling()
     except InvalidToken:
         raise SystemExit(REJECTED) from None
+    log.info("the Telegram bot has stopped")
     return 0

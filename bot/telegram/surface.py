@@ -1,27 +1,47 @@
 """The Telegram surface (``bot.surface.Surface``): where a reply goes, and how it is shown there.
 
 A reply goes to a message (sent as HTML chunks under 4096, the quick replies on the
-last one, quoting the asker in a group) or to a pressed button (the question is
-edited in place into what follows, or answered anew when it no longer fits one
-message). A chart follows a reply in a private chat only: in a group it would flood
-everyone. Which messages in a group are meant for the bot is read here too: a
-mention or a reply to one of its messages.
+last one, quoting the asker in a group), to a pressed button, or to the presser's
+private chat. A button that answers the card's question edits the question in place;
+a command button ("为什么", "费用") answers as a reply under the card, which stays. Its
+buttons are bound to the asker (``bot.links.bind``). In a group the asker's "为什么"
+goes to their private chat (``Privately``), as ``/why`` does, or — when the bot may not
+message them yet — a button opening that chat is posted instead. A chart is sent in a
+private chat only, as one photo whose caption is the card when the card fits a caption.
+Which messages in a group are meant for the bot is read here too: a mention or a reply
+to one of its messages.
 """
 
 from __future__ import annotations
 
-from telegram import CallbackQuery, Message
+import logging
+from dataclasses import dataclass
+
+from telegram import Bot, CallbackQuery, Message
 from telegram.constants import ChatType, ParseMode
+from telegram.error import BadRequest, Forbidden
 
 import locales
+from bot import links
 from bot.dialog import Reply
 from bot.telegram import render
 from bot.telegram.send import reply_html, with_retry
 from bot.turn import Turn, Turned
 
+log = logging.getLogger(__name__)
 PLATFORM = "telegram"
 GROUPS = (ChatType.GROUP, ChatType.SUPERGROUP)
-Where = Message | CallbackQuery
+
+
+@dataclass(frozen=True)
+class Privately:
+    """A group card's button whose answer goes to the presser's private chat (its ``/why``)."""
+
+    query: CallbackQuery
+    group: Message
+
+
+Where = Message | CallbackQuery | Privately
 
 
 class TelegramChats:
@@ -36,39 +56,86 @@ class TelegramChats:
         return isinstance(where, Message) and not in_group(where)
 
     async def show(self, where: Where, turned: Turned) -> Reply:
-        if isinstance(where, CallbackQuery):
-            await _edit(where, turned.reply)
-            return turned.reply
-        await send(where, turned.reply, group=in_group(where))
-        if turned.chart is not None:
-            caption = locales.t(turned.reply.lang, "chart.caption")
-            png = turned.chart
-            await with_retry(lambda: where.reply_photo(png, caption=caption))
+        if isinstance(where, Privately):
+            await _to_private_chat(where, turned.reply)
+        elif isinstance(where, CallbackQuery):
+            await _answer_press(where, turned.reply)
+        elif turned.chart is not None:
+            await _send_with_chart(where, turned.reply, turned.chart)
+        else:
+            await send(where, turned.reply, group=in_group(where), owner=_asker(where))
         return turned.reply
 
 
-async def send(message: Message, reply: Reply, group: bool) -> None:
-    """The reply as HTML chunks; the quick replies ride on the last one."""
+async def send(message: Message, reply: Reply, group: bool, owner: int | None = None) -> None:
+    """The reply as HTML chunks; the quick replies (pressable by ``owner``) ride on the last one."""
     chunks = render.split(render.to_html(reply))
     for i, chunk in enumerate(chunks):
-        markup = render.keyboard(reply.buttons) if i == len(chunks) - 1 else None
+        markup = render.keyboard(reply.buttons, owner) if i == len(chunks) - 1 else None
         await reply_html(message, chunk, markup, quote=group)
 
 
-async def _edit(query: CallbackQuery, reply: Reply) -> None:
-    """Acknowledge the press, then edit the question into the reply (or answer anew if it is long)."""
+async def _send_with_chart(message: Message, reply: Reply, png: bytes) -> None:
+    """One photo whose caption is the card; a card too long for a caption goes first, then the photo."""
+    caption = render.caption(reply)
+    markup = render.keyboard(reply.buttons, _asker(message))
+    if caption is None:
+        await send(message, reply, group=in_group(message), owner=_asker(message))
+        caption, markup = locales.t(reply.lang, "chart.caption"), None
+    text = caption
+    await with_retry(
+        lambda: message.reply_photo(png, caption=text, parse_mode=ParseMode.HTML, reply_markup=markup)
+    )
+
+
+async def _answer_press(query: CallbackQuery, reply: Reply) -> None:
+    """Acknowledge the press; an answer to the card's question replaces it, a command answers below it."""
     await with_retry(query.answer)
     message = query.message
     assert isinstance(message, Message)  # the handler answers presses on inaccessible messages itself
+    owner, group = query.from_user.id, in_group(message)
     chunks = render.split(render.to_html(reply))
-    if len(chunks) == 1:
-        await with_retry(
-            lambda: query.edit_message_text(
-                chunks[0], parse_mode=ParseMode.HTML, reply_markup=render.keyboard(reply.buttons)
-            )
-        )
-    else:
-        await send(message, reply, group=in_group(message))
+    command = links.pressed(query.data or "").payload.startswith("/")
+    if len(chunks) > 1 or command or message.text is None:  # a photo's caption is not edited into text
+        await send(message, reply, group=group, owner=owner)
+        return
+    markup = render.keyboard(reply.buttons, owner)
+    await with_retry(
+        lambda: query.edit_message_text(chunks[0], parse_mode=ParseMode.HTML, reply_markup=markup)
+    )
+
+
+async def _to_private_chat(where: Privately, reply: Reply) -> None:
+    """The reasoning in the presser's private chat; if the bot may not write there, a button opening it."""
+    query, bot = where.query, where.query.get_bot()
+    user = query.from_user.id
+    try:
+        for chunk in render.split(render.to_html(reply)):
+            await _send_to(bot, user, chunk)
+    except (Forbidden, BadRequest) as exc:  # never started a chat with the bot, or blocked it
+        log.info("cannot message user %s privately (%s); offering a link", user, exc.message)
+        await with_retry(query.answer)
+        await offer_private(where.group, reply.lang, bot.username, quote=True)
+        return
+    await with_retry(lambda: query.answer(locales.t(reply.lang, "telegram.sent_privately")))
+
+
+async def _send_to(bot: Bot, chat_id: int, html_text: str) -> None:
+    await with_retry(
+        lambda: bot.send_message(chat_id, html_text, parse_mode=ParseMode.HTML, disable_web_page_preview=True)
+    )
+
+
+async def offer_private(message: Message, lang: str, username: str, quote: bool) -> None:
+    """The offer to continue in a private chat, with a button that opens it on the group's ``/why``."""
+    url = f"https://t.me/{username}?start={links.why_payload(message.chat.id)}"
+    markup = render.link_button(locales.t(lang, "telegram.open_private"), url)
+    text = render.to_html(Reply(kind="info", lang=lang, text=locales.t(lang, "telegram.why_in_dm")))
+    await reply_html(message, text, markup, quote=quote)
+
+
+def _asker(message: Message) -> int | None:
+    return message.from_user.id if message.from_user is not None else None
 
 
 def in_group(message: Message) -> bool:

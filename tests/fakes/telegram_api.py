@@ -45,9 +45,10 @@ MemberStatus = Literal["member", "left", "kicked"]
 _STRING_PARAMS = frozenset(
     {"text", "caption", "query", "data", "parse_mode", "callback_query_id", "inline_query_id"}
     | {"inline_message_id", "url", "secret_token", "language_code", "action", "next_offset", "photo"}
-    | {"ip_address", "business_connection_id", "message_effect_id"}
+    | {"ip_address", "business_connection_id", "message_effect_id", "description", "short_description"}
 )
 _MAX_TEXT, _MAX_CAPTION, _MAX_CALLBACK_DATA, _MAX_INLINE_RESULTS = 4096, 1024, 64, 50
+_MAX_CALLBACK_ANSWER = 200
 _HTML_TAGS = frozenset(
     {"b", "strong", "i", "em", "u", "ins", "s", "strike", "del", "a", "code", "pre", "span"}
     | {"tg-spoiler", "tg-emoji", "blockquote"}
@@ -167,6 +168,8 @@ class FakeTelegram:
         self._files: dict[str, bytes] = {}
         self._open_queries: set[str] = set()
         self._commands: dict[tuple[str, str], list[Json]] = {}
+        self.descriptions: dict[tuple[str, str], str] = {}  # (kind, language_code) → text
+        self._not_started: set[int] = set()  # users who never opened a private chat with the bot
         self._faults: dict[str, list[_Fault]] = {}
         self._duplicate_next = False
         self._poll_generation = 0
@@ -189,6 +192,8 @@ class FakeTelegram:
             "sendPhoto": self._send_photo,
             "sendChatAction": self._send_chat_action,
             "setMyCommands": self._set_my_commands,
+            "setMyDescription": self._set_my_description,
+            "setMyShortDescription": self._set_my_short_description,
             "getMyCommands": self._get_my_commands,
             "deleteMyCommands": self._delete_my_commands,
             "setWebhook": self._set_webhook,
@@ -371,10 +376,16 @@ class FakeTelegram:
 
     # ---- test-side injectors ---------------------------------------------------------------
 
-    def user(self, id: int, first_name: str, lang: str = "zh", username: str | None = None) -> User:
-        """A user who has opened a private chat with the bot, so the bot may message them."""
-        private: Json = {"id": id, "type": "private", "first_name": first_name}
-        self._chats.setdefault(id, private | ({"username": username} if username else {}))
+    def user(
+        self, id: int, first_name: str, lang: str = "zh", username: str | None = None, started: bool = True
+    ) -> User:
+        """A user who has opened a private chat with the bot, so the bot may message them;
+        ``started=False``: one who has not (a group member), whom the bot may not message first."""
+        if started:
+            private: Json = {"id": id, "type": "private", "first_name": first_name}
+            self._chats.setdefault(id, private | ({"username": username} if username else {}))
+        else:
+            self._not_started.add(id)
         return User(id, first_name, lang, username)
 
     def send_text(
@@ -444,6 +455,7 @@ class FakeTelegram:
 
     def _chat_for(self, user: User, chat: int | None, chat_type: ChatType) -> Json:
         if chat is None or chat == user.id:
+            self._not_started.discard(user.id)  # writing to the bot opens the private chat
             return self._chats.setdefault(
                 user.id, {"id": user.id, "type": "private", "first_name": user.first_name}
             )
@@ -590,7 +602,10 @@ class FakeTelegram:
         return self._replace(key, old, reply_markup=_inline_markup(call.params.get("reply_markup")))
 
     async def _answer_callback_query(self, call: Call) -> bool:
+        """A toast, or with ``show_alert`` an alert the user must dismiss; at most 200 characters."""
         self._close_query(call.params["callback_query_id"])
+        if len(str(call.params.get("text", ""))) > _MAX_CALLBACK_ANSWER:
+            raise ApiError(400, "Bad Request: MESSAGE_TOO_LONG")
         return True
 
     async def _answer_inline_query(self, call: Call) -> bool:
@@ -610,6 +625,19 @@ class FakeTelegram:
         self._commands[_commands_key(call.params.get("scope"), call.params.get("language_code", ""))] = list(
             call.params["commands"]
         )
+        return True
+
+    async def _set_my_description(self, call: Call) -> bool:
+        return self._describe("description", call.params, limit=512)
+
+    async def _set_my_short_description(self, call: Call) -> bool:
+        return self._describe("short_description", call.params, limit=120)
+
+    def _describe(self, kind: str, params: Json, limit: int) -> bool:
+        text = str(params.get(kind, ""))
+        if len(text) > limit:
+            raise ApiError(400, f"Bad Request: {kind.upper()}_TOO_LONG")
+        self.descriptions[(kind, str(params.get("language_code", "")))] = text
         return True
 
     async def _get_my_commands(self, call: Call) -> list[Json]:
@@ -650,6 +678,8 @@ class FakeTelegram:
         if chat_id in self._migrated:
             parameters = {"migrate_to_chat_id": self._migrated[chat_id]}
             raise ApiError(400, "Bad Request: group chat was upgraded to a supergroup chat", parameters)
+        if chat_id in self._not_started:
+            raise ApiError(403, "Forbidden: bot can't initiate conversation with a user")
         chat = self._chats.get(chat_id) if isinstance(chat_id, int) else None
         if chat is None:
             raise ApiError(400, "Bad Request: chat not found")
