@@ -15,6 +15,7 @@ from engine.dtypes import FORMATS
 from engine.findings import Finding, finding
 from engine.lengths import serving_lengths
 from engine.memory import TrainSetup
+from engine.queueing import UTILISATION_TARGET
 from engine.specs import GpuSpec, ModelArch
 from engine.workload import Workload
 
@@ -38,6 +39,11 @@ class ServeSetup:
     ttft_ms_max: float | None
     runtime: str | None
     tensor_parallel: int | None
+    ttft_p99_s: float | None = None
+    tpot_p99_s: float | None = None
+    utilisation: float = UTILISATION_TARGET
+    shared_prefix: int = 0
+    resident_tokens: int = 0  # KV tokens one user holds: the stated context, else prompt + answer
 
 
 def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:
@@ -63,8 +69,28 @@ def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]
         ttft_ms_max=w.ttft_ms_max,
         runtime=w.runtime,
         tensor_parallel=w.tensor_parallel,
+        ttft_p99_s=w.ttft_ms_p99 / 1e3 if w.ttft_ms_p99 else None,
+        tpot_p99_s=w.tpot_ms_p99 / 1e3 if w.tpot_ms_p99 else None,
+        utilisation=w.utilisation_target or UTILISATION_TARGET,
+        shared_prefix=min(w.shared_prefix_tokens or 0, lengths.prompt),
+        resident_tokens=resident_tokens(w, lengths.context, lengths.prompt + lengths.output),
     )
+    if w.qps is not None and w.utilisation_target is None:
+        assumed.append(finding("assumed_utilisation_target", value=UTILISATION_TARGET))
     return setup, assumed
+
+
+def resident_tokens(w: Workload, context: int, request: int) -> int:
+    """KV tokens each concurrent user holds: the window the user stated, else prompt + answer.
+
+    "4 users at 4,096 tokens of context" promises each user the whole window, which is
+    what ``estimate`` reserves; without a stated window vLLM's paged cache holds only
+    what a request has (Kwon et al. 2023), the prompt and the answer. A stated prompt
+    says how long requests really are, so it wins over the window.
+    """
+    if w.context_len is not None and w.prompt_tokens is None:
+        return max(context, request)
+    return request
 
 
 def serving_formats(arch: ModelArch) -> tuple[str, ...]:

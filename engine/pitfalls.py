@@ -12,7 +12,7 @@ from engine import myths
 from engine.candidates import Candidate
 from engine.findings import Finding
 from engine.results import Option
-from engine.rules import Rule, hardware, serving, spending
+from engine.rules import Rule, deadline, hardware, serving, spending, tail_latency
 from engine.rules.hardware import PlanCheck
 from engine.search_context import Context
 
@@ -23,6 +23,8 @@ ORDER = (
     "pcie_card_sold_as_nvlink_trainer",
     "slow_network_for_multi_node",
     "multi_node_replica",
+    "p99_target_unreachable",
+    "deadline_missed",
     "monthly_rental_for_short_job",
     "quantize_before_deploy",
     "kv_cache_dominates",
@@ -38,7 +40,8 @@ ORDER = (
 
 
 def _ordered() -> tuple[Rule[PlanCheck], ...]:
-    by_id = {r.id: r for r in (*hardware.RULES, *serving.RULES, *spending.RULES)}
+    families = (*hardware.RULES, *serving.RULES, *spending.RULES, *deadline.RULES, *tail_latency.RULES)
+    by_id = {r.id: r for r in families}
     if set(by_id) != set(ORDER):
         raise ValueError(f"ORDER and the plan rule families disagree: {sorted(set(by_id) ^ set(ORDER))}")
     return tuple(by_id[i] for i in ORDER)

@@ -149,12 +149,17 @@ def erlang_c(servers: int, offered: float) -> float:
     b = 1.0
     for k in range(1, servers + 1):
         b = offered * b / (k + offered * b)
+        if b < 1e-15:  # B only falls once k > a: no arrival ever waits
+            return 0.0
     return b / (1.0 - (offered / servers) * (1.0 - b))
 
 
 def _sum_quantile(waits: tuple[tuple[float, float], ...], q: float) -> float:
     """Quantile ``q`` of W1 + W2, each 0 or else exponential: P(Wi > t) = p_i·exp(−r_i·t)."""
     (p1, r1), (p2, r2) = waits
+    if min(p1, p2) < 1e-4 * (1.0 - q):  # one wait all but never happens: invert the other's tail
+        p, r = (p2, r2) if p1 < p2 else (p1, r1)
+        return math.log(p / (1.0 - q)) / r if p > 1.0 - q else 0.0
 
     def tail(t: float) -> float:
         both = p1 * p2 * _hypoexp_tail(r1, r2, t)
@@ -165,7 +170,7 @@ def _sum_quantile(waits: tuple[tuple[float, float], ...], q: float) -> float:
     lo, hi = 0.0, 1.0 / min(r1, r2)
     while tail(hi) > 1.0 - q:
         hi *= 2.0
-    for _ in range(60):
+    while hi - lo > 1e-4 * hi:
         mid = (lo + hi) / 2.0
         lo, hi = (mid, hi) if tail(mid) > 1.0 - q else (lo, mid)
     return hi
@@ -179,12 +184,16 @@ def _hypoexp_tail(r1: float, r2: float, t: float) -> float:
 
 
 def poisson_quantile(mean: float, q: float) -> int:
-    """Smallest k with P(Poisson(mean) ≤ k) ≥ q (normal approximation past a mean of 500)."""
+    """Smallest k with P(Poisson(mean) ≤ k) ≥ q.
+
+    Past a mean of 30, the Cornish–Fisher expansion k ≈ μ + z·√μ + (z² − 1)/6 (one
+    skewness term) is within one of the exact count; below it the pmf is summed.
+    """
     if mean <= 0.0:
         return 0
-    if mean > 500.0:
-        z = 2.326 if q >= 0.99 else 0.0 if q == 0.5 else _z(q)
-        return max(0, math.ceil(mean + z * math.sqrt(mean) - 0.5))
+    if mean > 30.0:
+        z = _z(q)
+        return max(0, math.ceil(mean + z * math.sqrt(mean) + (z * z - 1.0) / 6.0 - 0.5))
     pmf = math.exp(-mean)
     cdf, k = pmf, 0
     while cdf < q:
@@ -194,8 +203,13 @@ def poisson_quantile(mean: float, q: float) -> int:
     return k
 
 
+Z_TABLE = {0.5: 0.0, 0.99: 2.3263478740408408}
+
+
 def _z(q: float) -> float:
-    """Standard normal quantile by bisection on erf (only for unusual quantiles)."""
+    """Standard normal quantile: tabled for p50 and p99, else by bisection on erf."""
+    if q in Z_TABLE:
+        return Z_TABLE[q]
     lo, hi = -8.0, 8.0
     for _ in range(60):
         mid = (lo + hi) / 2.0
@@ -218,7 +232,7 @@ def break_qps(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float |
     lo, hi = 0.0, cap
     if not holds(cap * 1e-6):
         return 0.0
-    for _ in range(40):
+    while hi - lo > 1e-4 * cap:
         mid = (lo + hi) / 2.0
         lo, hi = (mid, hi) if holds(mid) else (lo, mid)
     return lo

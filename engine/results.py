@@ -8,7 +8,7 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.candidates import Candidate
-from engine.cost import Quote
+from engine.cost import HOURS_PER_MONTH, Quote
 from engine.findings import Finding
 from engine.launch import LaunchSpec
 from engine.units import GiB
@@ -38,6 +38,11 @@ class Cost(_Out):
             billed_units=q.billed_units,
             unit=q.unit,
         )
+
+
+class Money(_Out):
+    amount: float
+    currency: str
 
 
 class FitRow(_Out):
@@ -107,6 +112,17 @@ class Option(_Out):
     within_budget: bool | None = None
     meets_latency: bool = True
     order_url: str | None = Field(None, description="the operator's order page for this offer")
+    ttft_ms_p50: float | None = Field(
+        None, description="median time to first token at the target QPS (Poisson arrivals)"
+    )
+    ttft_ms_p99: float | None = None
+    tpot_ms_p50: float | None = Field(None, description="median time per output token at the target QPS")
+    tpot_ms_p99: float | None = None
+    break_qps: float | None = Field(
+        None, description="requests/s at which the p99 targets (or, without any, the queue) break"
+    )
+    tokens_per_s_replica_under_load: float | None = None
+    cost_per_million_output_tokens: Money | None = None
     order_label: str | None = Field(None, description="the operator's words for its order button")
 
     @classmethod
@@ -150,8 +166,32 @@ class Option(_Out):
             within_budget=within_budget,
             meets_latency=c.meets_latency,
             order_url=c.offer.order_url,
+            **_under_load(c),
             order_label=c.offer.order_label,
         )
+
+
+def _under_load(c: Candidate) -> dict[str, float | Money | None]:
+    """Latency quantiles, break-point QPS, per-replica tokens/s and cost per million output tokens.
+
+    Cost per million output tokens = monthly price / (output tokens/s × 720 h × 3,600 s) × 10⁶,
+    at the traffic the option was sized for (the user's QPS, else its concurrency).
+    """
+    if c.task != "infer":
+        return {}
+    x = c.extras
+    out: dict[str, float | Money | None] = {
+        k: round(x[k], 2) if k in x else None
+        for k in ("ttft_ms_p50", "ttft_ms_p99", "tpot_ms_p50", "tpot_ms_p99", "break_qps")
+    }
+    tokens = x.get("output_tokens_per_s")
+    if tokens:
+        out["tokens_per_s_replica_under_load"] = round(x["tokens_per_s_replica_under_load"], 1)
+        per_million = c.monthly.amount / (tokens * HOURS_PER_MONTH * 3600) * 1e6
+        out["cost_per_million_output_tokens"] = Money(
+            amount=round(per_million, 4), currency=c.monthly.currency
+        )
+    return out
 
 
 def _stages(c: Candidate) -> int | None:

@@ -17,17 +17,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine import cost
+from engine import cost, serving_capacity
 from engine.candidates import Candidate
 from engine.defaults import ServeSetup, runtime_for
 from engine.dtypes import FORMATS
 from engine.interconnect import pipeline_hop_s, tp_decode_comm
 from engine.memory import Memory, kv_bytes_per_sequence, serving_overhead_bytes, serving_weight_bytes
+from engine.queueing import ReplicaShape
+from engine.serving_capacity import Load
 from engine.specs import GpuSpec, Knowledge, ModelArch, Offer, RuntimeProfile
 from engine.throughput import ReplicaModel, max_batch_for_memory
 from engine.units import GiB
 
-MAX_REPLICAS = 256
 TP_DEGREES = (1, 2, 4, 8)
 PIPELINE_NODES = (2, 4)
 
@@ -87,6 +88,7 @@ class Layout:
     bmax: int
     model: ReplicaModel
     pp: int = 1
+    shape: ReplicaShape | None = None  # the queue one replica is (engine.queueing)
 
 
 def prepare(
@@ -103,7 +105,8 @@ def prepare(
     weights = serving_weight_bytes(arch, fmt, tp) / pp
     overhead = serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp)
     kv_full = kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, tp) / pp
-    kv_seq = kv_bytes_per_sequence(arch, s.kv_dtype, s.prompt_tokens + s.output_tokens, tp) / pp
+    per_user = max(s.resident_tokens, s.prompt_tokens + s.output_tokens)
+    kv_seq = kv_bytes_per_sequence(arch, s.kv_dtype, per_user, tp) / pp
     free = usable - weights - overhead
     if free < kv_full:
         return None
@@ -115,49 +118,22 @@ def prepare(
     model = ReplicaModel(
         arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, (pp, hop)
     )
-    return Layout(offer, gpu, rt, fmt, tp, weights, overhead, kv_seq, kv_full, bmax, model, pp)
+    shape = serving_capacity.replica_shape(model, s, bmax, (arch, gpu, rt, fmt, tp))
+    return Layout(offer, gpu, rt, fmt, tp, weights, overhead, kv_seq, kv_full, bmax, model, pp, shape)
 
 
-def _batch_for_rps(model: ReplicaModel, target_rps: float, bmax: int) -> int | None:
-    """Smallest batch whose request rate reaches ``target_rps`` (rps grows with batch)."""
-    if model.rps(bmax) < target_rps:
-        return None
-    guess = model.smallest_batch_for(target_rps)
-    lo, hi = (min(bmax, max(1, math.ceil(guess))), bmax) if guess < math.inf else (1, bmax)
-    if model.rps(lo) >= target_rps:
-        if lo == 1 or model.rps(lo - 1) < target_rps:
-            return lo
-        lo, hi = 1, lo
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if model.rps(mid) >= target_rps:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def _replicas_and_batch(layout: Layout, concurrency: int, qps: float | None) -> tuple[int, int] | None:
-    bmax = layout.bmax
-    replicas = math.ceil(concurrency / bmax)
-    if qps is None:
-        return replicas, math.ceil(concurrency / replicas)
-    best = layout.model.rps(bmax)
-    replicas = max(replicas, math.ceil(qps / best))
-    while replicas <= MAX_REPLICAS:
-        b = _batch_for_rps(layout.model, qps / replicas, bmax)
-        if b is not None:
-            return replicas, max(b, math.ceil(concurrency / replicas))
-        replicas += 1
-    return None
+def _load(layout: Layout, s: ServeSetup) -> Load | None:
+    """Replicas and batch for ``s``'s traffic, sized by ``engine.serving_capacity`` (tail latency)."""
+    assert layout.shape is not None
+    return serving_capacity.size(layout.shape, s)
 
 
 def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None) -> Candidate | None:
     """How many replicas (and machines) the layout needs for ``s``'s concurrency or QPS."""
-    found = _replicas_and_batch(layout, s.concurrency, s.qps)
-    if found is None:
+    load = _load(layout, s)
+    if load is None:
         return None
-    replicas, batch = found
+    replicas, batch = load.replicas, load.batch
     point = layout.model.point(batch)
     offer = layout.offer
     machines = _machines(layout, replicas)
@@ -185,7 +161,8 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
         ttft_ms=point.ttft_ms,
         requests_per_s=point.requests_per_s * replicas,
         bound=point.bound,
-        meets_latency=s.ttft_ms_max is None or point.ttft_ms <= s.ttft_ms_max,
+        meets_latency=(s.ttft_ms_max is None or point.ttft_ms <= s.ttft_ms_max) and load.meets_p99,
+        extras=serving_capacity.extras(load, s, point.tokens_per_s * replicas),
     )
 
 
@@ -240,10 +217,10 @@ def cheapest(found: list[Layout], s: ServeSetup, duration_hours: float | None) -
     """
     best: tuple[float, Layout] | None = None
     for layout in found:
-        sized = _replicas_and_batch(layout, s.concurrency, s.qps)
-        if sized is None:
+        load = _load(layout, s)
+        if load is None or not load.meets_p99:
             continue
-        replicas, batch = sized
+        replicas, batch = load.replicas, load.batch
         if s.ttft_ms_max is not None and layout.model.point(batch).ttft_ms > s.ttft_ms_max:
             continue
         machines = _machines(layout, replicas)

@@ -13,7 +13,7 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 from pydantic_core import PydanticCustomError
 
 from engine.units import in_units, per_hour
@@ -133,6 +133,13 @@ class Workload(BaseModel):
     tensor_parallel: PositiveInt | None = Field(None, le=64)
     ttft_ms_max: Annotated[PositiveFloat | None, in_units("ms")] = Field(None, le=3_600_000)
     runtime: Runtime | None = None
+    # tail-latency targets (engine.queueing): p99 time to first token and per output token
+    ttft_ms_p99: Annotated[PositiveFloat | None, in_units("ms")] = Field(None, le=3_600_000)
+    tpot_ms_p99: Annotated[PositiveFloat | None, in_units("ms")] = Field(
+        None, le=60_000, validation_alias=AliasChoices("tpot_ms_p99", "itl_ms_p99")
+    )
+    utilisation_target: float | None = Field(None, gt=0.05, le=1.0)
+    shared_prefix_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
 
     # common
     gpu: str | None = None
@@ -140,6 +147,9 @@ class Workload(BaseModel):
     gpu_owned: bool | None = None
     budget: Budget | None = None
     duration_hours: Annotated[PositiveFloat | None, in_units("h")] = Field(None, le=87_600)
+    # a training job must finish within this many hours ("一周内训完", "within 48 hours"):
+    # plans that take longer are not offered as the pick (engine.deadline)
+    deadline_hours: Annotated[PositiveFloat | None, in_units("h")] = Field(None, le=87_600)
     always_on: bool | None = None
     free_platform: bool | None = None
     claims: list[Claim] | None = None
@@ -152,8 +162,18 @@ class Workload(BaseModel):
             )
         if self.prompt_tokens and self.context_len and self.prompt_tokens > self.context_len:
             raise PydanticCustomError("prompt_exceeds_context", "prompt_tokens exceeds context_len")
+        if (
+            self.shared_prefix_tokens
+            and self.prompt_tokens
+            and self.shared_prefix_tokens > self.prompt_tokens
+        ):
+            raise PydanticCustomError("prefix_exceeds_prompt", "shared_prefix_tokens exceeds prompt_tokens")
         return self
 
 
 # Which field a whole-model validation error is about, for error messages that name a field.
-MODEL_LEVEL_ERROR_FIELDS = {"missing_model": "model", "prompt_exceeds_context": "prompt_tokens"}
+MODEL_LEVEL_ERROR_FIELDS = {
+    "missing_model": "model",
+    "prompt_exceeds_context": "prompt_tokens",
+    "prefix_exceeds_prompt": "shared_prefix_tokens",
+}

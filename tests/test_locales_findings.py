@@ -24,6 +24,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     # assumptions (engine/defaults.py, engine/architecture.py)
     "assumed_batch_size": {"value": 1},
     "assumed_concurrency": {"value": 4},
+    "assumed_utilisation_target": {"value": 0.7},
     "assumed_context_len": {"value": 4096},
     "assumed_gradient_checkpointing": {"value": True},
     "assumed_kv_dtype": {"value": "fp16"},
@@ -197,6 +198,8 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "need_gbps": 152.0,
         "network_gbps": 10,
     },
+    "p99_ttft_unreachable": {"target_ms": 200.0, "best_ms": 5316.2, "qps": 1.0},
+    "p99_tpot_unreachable": {"target_ms": 2.0, "best_ms": 9.6, "qps": 1.0},
     "monthly_rental_for_short_job": {
         "hours": 6.5,
         "billed": 2800,

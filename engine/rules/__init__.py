@@ -14,6 +14,8 @@ family         module                       locale file            key
 plan_hardware  engine/rules/hardware.py     findings.yaml          finding.<id>
 plan_spending  engine/rules/spending.py     findings.yaml          finding.<id>
 plan_serving   engine/rules/serving.py      findings.yaml          finding.<id>
+plan_deadline  engine/rules/deadline.py     findings.yaml          finding.<id>
+plan_latency   engine/rules/tail_latency.py findings.yaml          finding.<id>
 myth           engine/myths.py              findings.yaml          finding.<id>
 sheet_pitfall  engine/sheet/pitfalls.py     sheet.yaml             sheet.pitfall.<id>
 sheet_signal   engine/sheet/signals.py      sheet.yaml             sheet.signal.<id>
@@ -42,7 +44,7 @@ __all__ = ["Family", "Rule", "Scenario", "families"]
 def families() -> tuple[Family, ...]:
     """Every rule family, imported on demand so a family module may import the engine freely."""
     from engine import myths
-    from engine.rules import hardware, serving, spending
+    from engine.rules import deadline, hardware, serving, spending, tail_latency
     from engine.sheet import pitfalls as sheet_pitfalls
     from engine.sheet import signals as sheet_signals
 
@@ -50,6 +52,8 @@ def families() -> tuple[Family, ...]:
         Family("plan_hardware", "findings", "finding.", hardware.RULES),
         Family("plan_spending", "findings", "finding.", spending.RULES),
         Family("plan_serving", "findings", "finding.", serving.RULES),
+        Family("plan_deadline", "findings", "finding.", deadline.RULES),
+        Family("plan_latency", "findings", "finding.", tail_latency.RULES),
         Family("myth", "findings", "finding.", myths.RULES),
         Family("sheet_pitfall", "sheet", "sheet.pitfall.", sheet_pitfalls.RULES),
         Family("sheet_signal", "sheet", "sheet.signal.", sheet_signals.RULES),
