@@ -7,11 +7,13 @@ import io
 import json
 import logging
 import warnings
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import numpy as np
 import pytest
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
@@ -20,8 +22,10 @@ from PIL import Image
 import locales
 from bot.charts import KINDS, fonts, plan_chart, render_plan_png, size_px
 from bot.charts.cli import add_chart_command
+from bot.charts.cost import draw_cost
+from bot.charts.speed import draw_speed
 from engine.recommend import recommend
-from engine.results import Plan
+from engine.results import Cost, Plan
 from engine.specs import Knowledge
 from engine.workload import Workload
 
@@ -233,3 +237,48 @@ def test_chart_command_names_the_unknown_model_like_recommend_does(
     assert run_cli(["chart", "--json", str(source), "-o", str(tmp_path / "x.png")]) == 2
     error = json.loads(capsys.readouterr().out)["error"]
     assert error["code"] == "unknown_model" and error["field"] == "model"
+
+
+SERVE_3_DAYS = {"task": "infer", "params_b": 13, "concurrency": 8, "duration_hours": 72}
+
+
+def _panel(draw: Callable[[Axes], None]) -> Axes:
+    fig = Figure()
+    ax = fig.add_subplot()
+    draw(ax)
+    return ax
+
+
+def _texts(ax: Axes) -> list[str]:
+    return [t.get_text() for a in ax.figure.axes for t in a.texts]
+
+
+def test_cost_panel_draws_the_budget_line_at_the_budget(serve_plan: Plan, kb: Knowledge) -> None:
+    budget = Cost(amount=1500, currency="CNY", per="month")
+    ax = _panel(lambda ax: draw_cost(ax, serve_plan, "zh", dict(kb.catalog.fx_to_cny), budget))
+    dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert [line.get_xdata()[0] for line in dashed] == [1500]
+    assert any("预算 ¥1,500" in t for t in _texts(ax))
+
+
+def test_cost_panel_without_a_budget_has_no_budget_line(serve_plan: Plan, kb: Knowledge) -> None:
+    ax = _panel(lambda ax: draw_cost(ax, serve_plan, "zh", dict(kb.catalog.fx_to_cny)))
+    assert not [line for line in ax.lines if line.get_linestyle() == "--"]
+
+
+def test_cost_panel_charts_a_one_off_job_as_its_job_cost_not_a_month(kb: Knowledge) -> None:
+    plan = plan_for(SERVE_3_DAYS, kb)
+    pick = plan.recommendation
+    assert pick is not None and pick.job_cost is not None
+    ax = _panel(lambda ax: draw_cost(ax, plan, "en", dict(kb.catalog.fx_to_cny)))
+    assert ax.get_title(loc="left") == locales.t("en", "chart.title.cost_job")
+    assert ax.patches[0].get_width() == pytest.approx(pick.job_cost.amount)
+    assert not any("/mo" in t for t in _texts(ax))
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_speed_panel_titles_both_y_axes(serve_plan: Plan, lang: str) -> None:
+    ax = _panel(lambda ax: draw_speed(ax, serve_plan, lang))
+    left, right = ax.figure.axes
+    assert left.get_ylabel() == locales.t(lang, "chart.axis.per_stream")
+    assert right.get_ylabel() == locales.t(lang, "chart.axis.aggregate")

@@ -19,7 +19,7 @@ from bot.charts import style
 from bot.charts.cost import draw_cost
 from bot.charts.memory import draw_memory
 from bot.charts.speed import draw_speed
-from engine.results import Plan
+from engine.results import Cost, Plan
 
 PANELS = ("memory", "cost", "speed")
 KINDS = (*PANELS, "all")
@@ -31,12 +31,17 @@ def size_px(kind: str) -> tuple[int, int]:
 
 
 def render_plan_png(
-    plan: Plan, lang: str, kind: str = "all", fx_to_cny: Mapping[str, float] | None = None
+    plan: Plan,
+    lang: str,
+    kind: str = "all",
+    fx_to_cny: Mapping[str, float] | None = None,
+    budget: Cost | None = None,
 ) -> bytes:
     """PNG bytes of ``kind`` ("memory", "cost", "speed" or "all" — three panels stacked) in ``lang``.
 
     ``fx_to_cny`` is the catalog's rate table (``Catalog.fx_to_cny``) the plan was priced
-    with; without it the shipped catalog's rates convert the cost bars.
+    with; without it the shipped catalog's rates convert the cost bars. ``budget`` (the
+    workload's, as a Cost with ``per`` month, hour or total) draws the budget line.
     """
     if kind not in KINDS:
         raise ValueError(f"unknown chart kind {kind!r}; expected one of {KINDS}")
@@ -46,22 +51,31 @@ def render_plan_png(
     kinds = PANELS if kind == "all" else (kind,)
     axes = fig.subplots(len(kinds), 1, squeeze=False)[:, 0]
     for name, ax in zip(kinds, axes, strict=True):
-        _draw(name, ax, plan, lang, fx_to_cny)
+        _draw(name, ax, plan, lang, fx_to_cny, budget)
     return style.png_bytes(fig)
 
 
-def plan_chart(plan: Plan | None, lang: str, fx_to_cny: Mapping[str, float] | None = None) -> bytes | None:
+def plan_chart(
+    plan: Plan | None, lang: str, fx_to_cny: Mapping[str, float] | None = None, budget: Cost | None = None
+) -> bytes | None:
     """The picture a chat answer attaches (all three panels); None when there is no pick to draw."""
     if plan is None or plan.recommendation is None:
         return None
-    return render_plan_png(plan, lang, "all", fx_to_cny)
+    return render_plan_png(plan, lang, "all", fx_to_cny, budget)
 
 
-def _draw(name: str, ax: Axes, plan: Plan, lang: str, fx_to_cny: Mapping[str, float] | None) -> None:
+def _draw(
+    name: str,
+    ax: Axes,
+    plan: Plan,
+    lang: str,
+    fx_to_cny: Mapping[str, float] | None,
+    budget: Cost | None = None,
+) -> None:
     if name == "memory":
         draw_memory(ax, plan, lang)
     elif name == "cost":
         rates = knowledge.load().catalog.fx_to_cny if fx_to_cny is None else fx_to_cny
-        draw_cost(ax, plan, lang, dict(rates))
+        draw_cost(ax, plan, lang, dict(rates), budget)
     else:
         draw_speed(ax, plan, lang)

@@ -1,6 +1,6 @@
 """Speed panel: how fast the pick decodes as more sequences share a replica, or how fast each option trains.
 
-Serving: per-stream tokens/s (left axis) falls slowly with batch while the replica's
+Serving: per-stream tokens/s (left axis, titled) falls slowly with batch while the replica's
 total (right axis) climbs, because each decode step streams the weights once for
 every sequence in flight until the KV cache reads or the compute ceiling take over
 (the model in ``engine.throughput``). The points are the plan's own ``serving_curve``,
@@ -55,6 +55,8 @@ def _serving(ax: Axes, plan: Plan, lang: str) -> None:
         ),
     ]
     ax.set_xlabel(_t(lang, "batch"), fontsize=style.LABEL_PT)
+    ax.set_ylabel(_t(lang, "per_stream"), fontsize=style.LABEL_PT, color=style.PICK)
+    total_ax.set_ylabel(_t(lang, "aggregate"), fontsize=style.LABEL_PT, color=AGGREGATE)
     ax.set_xlim(1, max(batches[-1], 2))
     for axis, values, colour in ((ax, per_stream, style.PICK), (total_ax, totals, AGGREGATE)):
         axis.set_ylim(0, max(values) * 1.2)
