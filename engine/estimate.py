@@ -14,7 +14,7 @@ from engine.defaults import runtime_for, serve_setup, serving_formats, train_set
 from engine.findings import Finding
 from engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_comm
 from engine.memory import Memory, TrainSetup, kv_bytes_per_token, serving_memory, training_memory
-from engine.results import Estimate, FitRow, ModelSummary
+from engine.results import Estimate, FitRow, ModelSummary, Verdict
 from engine.serving_search import card_format
 from engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch
 from engine.throughput import serving_point
@@ -86,6 +86,7 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     tok = ttft = rps = None
     if gpu:
         tok, ttft, rps = speed(gpu, count)
+    requested = _verdict(gpu, count, mem_on, tok) if gpu else None
     settings = {
         "weight_dtype": fmt,
         "kv_dtype": s.kv_dtype,
@@ -99,6 +100,7 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         model=summary(arch),
         memory_gib=mem.gib(),
         fits=rows,
+        requested=requested,
         gpu=w.gpu,
         gpu_count=count,
         decode_tokens_per_s=_r(tok),
@@ -131,6 +133,21 @@ def _fit_row(card: GpuSpec, mem_on, speed, arch: ModelArch) -> FitRow:  # type: 
         fits=False,
         total_gib=round(mem.total / GiB, 2),
         capacity_gib=round(cap / GiB, 2),
+    )
+
+
+def _verdict(card: GpuSpec, n: int, mem_on, tok: float | None) -> Verdict:  # type: ignore[no-untyped-def]
+    """Exactly ``n`` × ``card``: fits or not, and the GiB per GPU it is short."""
+    mem, cap = mem_on(card, n)
+    fits = mem.total <= cap
+    return Verdict(
+        gpu=card.id,
+        count=n,
+        fits=fits,
+        total_gib=round(mem.total / GiB, 2),
+        capacity_gib=round(cap / GiB, 2),
+        shortfall_gib=round(max(0.0, mem.total - cap) / GiB, 2),
+        decode_tokens_per_s=_r(tok) if fits else None,
     )
 
 
@@ -176,6 +193,7 @@ def _training_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         model=summary(arch),
         memory_gib=mem.gib(),
         fits=rows,
+        requested=_verdict(gpu, count, mem_on, None) if gpu else None,
         gpu=w.gpu,
         gpu_count=count,
         training_gpu_hours=_r(gpu_hours),

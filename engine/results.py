@@ -54,6 +54,12 @@ class FitRow(_Out):
     decode_tokens_per_s: float | None = None
 
 
+class Verdict(FitRow):
+    """The direct answer for the hardware the user named: does it fit, and by how much not."""
+
+    shortfall_gib: float = 0.0
+
+
 class ModelSummary(_Out):
     id: str
     name: str
@@ -212,6 +218,9 @@ class Estimate(_Out):
     model: ModelSummary
     memory_gib: dict[str, float]
     fits: list[FitRow]
+    requested: Verdict | None = Field(
+        None, description="exactly the given gpu × gpu_count: fits or short by how much"
+    )
     gpu: str | None = None
     gpu_count: int = 1
     decode_tokens_per_s: float | None = None
