@@ -21,6 +21,7 @@ from engine.estimate import summary
 from engine.findings import Finding
 from engine.offer_search import Searches
 from engine.results import Option, Plan
+from engine.rules.deadline import on_time
 from engine.search_context import Context
 from engine.serving_curve import serving_curve
 from engine.specs import Knowledge, ModelArch, Offer
@@ -48,7 +49,8 @@ def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: li
     gpu = kb.gpus[w.gpu] if w.gpu else None
     base, more = train_setup(w, arch, gpu, w.gpus or w.gpu_count or 1)
     fixed = (w.zero_stage is not None, w.gradient_checkpointing is not None)
-    cands = searches.train(base, w.gpus, w.train_tokens, w.duration_hours, fixed)
+    held = w.duration_hours or w.deadline_hours  # a job due in a week is rented for at most a week
+    cands = searches.train(base, w.gpus, w.train_tokens, held, fixed)
     return Context(w, kb, arch, task, cands, [*assumed, *more], train=base, fixed=fixed, searches=searches)
 
 
@@ -79,7 +81,7 @@ def within_budget(c: Candidate, ctx: Context) -> bool | None:
 
 
 def _plan(ctx: Context) -> Plan:
-    ranked = sorted(ctx.candidates, key=lambda c: rank_key(c, ctx))
+    ranked = on_time(ctx, sorted(ctx.candidates, key=lambda c: rank_key(c, ctx)))
     requested = _requested(ctx)
     if not ranked:
         return Plan(
