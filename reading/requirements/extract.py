@@ -24,6 +24,7 @@ from typing import Any
 from reading.normalize import language_of, normalize
 from reading.requirements.choices import read_method, read_precision, read_skip, read_task
 from reading.requirements.config_paste import MAX_CONFIG_CHARS, find_config, parse_config
+from reading.requirements.deadline import read_deadline
 from reading.requirements.hardware import read_gpus, read_models
 from reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
 from reading.requirements.money import read_budget
@@ -58,6 +59,7 @@ def extract(text: str, vocab: Vocabulary) -> Extraction:
     read_method(scan)
     read_task(scan)
     read_skip(scan)
+    read_deadline(scan)  # before durations: "一周内" is a deadline, not a rental period
     read_ttft(scan)
     read_request_lengths(scan)
     read_context(scan)
