@@ -20,9 +20,10 @@ from discord.ext import commands
 
 import knowledge
 from bot.dialog import Dialog
+from bot.discord import modals
 from bot.discord import translate as tr
-from bot.discord.conversation import PLATFORM, Conversations
-from bot.discord.views import PayloadButton
+from bot.discord.conversation import PLATFORM, Conversations, lang_of
+from bot.discord.views import ContinueButton, PayloadButton
 from bot.execution import auto_workers
 from bot.ratelimit import RateLimiter
 from bot.store import Store
@@ -34,6 +35,7 @@ log = logging.getLogger(__name__)
 Interaction = discord.Interaction[Any]
 Text = app_commands.Range[str, 1, MAX_INPUT_CHARS]
 Name = app_commands.Range[str, 1, 100]
+Sheet = app_commands.Range[str, 1, modals.SHEET_MAX]
 
 
 @dataclass(frozen=True)
@@ -68,7 +70,7 @@ class GpuAdvisorBot(commands.Bot):
         self.tree.error(self.report_command_error)
         await self.tree.set_translator(tr.LocaleTranslator())
         await self.add_cog(AdvisorCog(self.conversations))
-        self.add_dynamic_items(PayloadButton)
+        self.add_dynamic_items(PayloadButton, ContinueButton)
         if self.config.sync:
             synced = await self.sync_commands()
             log.info("synced %d slash commands (guild %s)", len(synced), self.config.guild_id)
@@ -87,6 +89,10 @@ class GpuAdvisorBot(commands.Bot):
 
     async def on_press(self, interaction: Interaction, payload: str) -> None:
         await self.conversations.press(interaction, payload)
+
+    async def on_text(self, interaction: Interaction, text: str) -> None:
+        """What a form submitted: the next answer, or ``/analyze`` and the pasted sheet."""
+        await self.conversations.command(interaction, text)
 
     async def report_command_error(
         self, interaction: Interaction, error: app_commands.AppCommandError
@@ -153,8 +159,11 @@ class AdvisorCog(commands.Cog):
     @app_commands.command(name="analyze", description=tr.text("commands.analyze"))
     @app_commands.rename(sheet=tr.option("sheet"))
     @app_commands.describe(sheet=tr.option_help("sheet"))
-    async def analyze(self, interaction: Interaction, sheet: Text) -> None:
-        await self.conversations.command(interaction, f"/analyze {sheet}")
+    async def analyze(self, interaction: Interaction, sheet: Sheet | None = None) -> None:
+        if sheet is None:  # the form: a pasted sheet keeps its lines there
+            await interaction.response.send_modal(modals.sheet(lang_of(interaction.locale)))
+        else:
+            await self.conversations.command(interaction, f"/analyze {sheet}")
 
     @app_commands.command(name="new", description=tr.text("commands.new"))
     async def new(self, interaction: Interaction) -> None:

@@ -7,6 +7,8 @@ replaces its question) and only then takes the one turn every surface takes
 and edits the acknowledgement into the answer; what does not fit one message
 follows as follow-ups. In a server replies are ephemeral (only the asker sees them) and
 answers carry a "share" button that posts them publicly; in DMs nothing is ephemeral.
+Questions and answers carry a "continue" button whose form (``bot.discord.modals``) takes
+the next answer; what a form submits is a turn like a command's text.
 
 State is per (channel, user) in the shared store, platform ``discord``. A failure is
 logged once with the interaction's context, the user is told politely in their
@@ -36,6 +38,7 @@ log = logging.getLogger(__name__)
 PLATFORM = "discord"
 Interaction = discord.Interaction[Any]
 SHARED_COMMANDS = ("/why", "/cost")
+CONTINUED = ("question", "answer")  # replies the conversation goes on from: they get "continue"
 
 
 @dataclass(frozen=True)
@@ -73,17 +76,19 @@ class Conversations:
             return reply
         private = is_private(interaction)
         share = None if private else share_command(where.invoked, reply)
-        await deliver(interaction, reply, ephemeral=not private, share=share)
+        more = reply.kind in CONTINUED
+        await deliver(interaction, reply, ephemeral=not private, share=share, more=more)
         return reply
 
     # --- entry points ---------------------------------------------------------------
     async def command(self, interaction: Interaction, text: str) -> None:
-        """A slash command, passed to the core as the text it stands for ("/plan", "/gpu H100")."""
+        """A slash command, passed to the core as the text it stands for ("/plan", "/gpu H100"),
+        or what a form submitted (the next answer, a pasted sheet)."""
 
         async def ack() -> None:
             await interaction.response.defer(ephemeral=not is_private(interaction), thinking=True)
 
-        what = f"/{interaction.command.name}" if interaction.command else "command"
+        what = f"/{interaction.command.name}" if interaction.command else "form"
         await self._serve(interaction, what, ack, self._turn_for(text))
 
     async def press(self, interaction: Interaction, payload: str) -> None:
@@ -171,10 +176,11 @@ async def deliver(
     ephemeral: bool,
     share: str | None = None,
     footer: str | None = None,
+    more: bool = False,
 ) -> None:
     """Edit the acknowledgement into the first page; further pages follow, buttons on the last."""
     pages = render.messages(reply, footer)
-    view = quick_replies(reply.buttons, reply.lang, share)
+    view = quick_replies(reply.buttons, reply.lang, share, more)
     await interaction.edit_original_response(embeds=pages[0], view=view if len(pages) == 1 else None)
     for number, page in enumerate(pages[1:], start=2):
         if number == len(pages) and view is not None:

@@ -4,7 +4,9 @@ Limits (https://discord.com/developers/docs/resources/message#embed-object-embed
 a title holds 256 characters, a description 4096, a footer 2048; the embeds of one
 message hold 6000 characters together, and a message holds at most 10 embeds. The
 reply's title (the pick, the question, the card's name) becomes the embed's title; the
-rest is cut at line breaks into descriptions. The core writes plain text, so every markdown
+rest is cut at line breaks into descriptions. An answer's headline facts (pick, price,
+fit, speed: ``bot.cardparts``) are fields of the first embed, and its summary is left out
+of the description that they replace. The core writes plain text, so every markdown
 character in it is escaped: a model called ``my_model*2`` is shown, not formatted.
 """
 
@@ -12,10 +14,14 @@ from __future__ import annotations
 
 import discord
 
+import locales
+from bot import cardparts
 from bot.dialog import Reply
 from bot.textsplit import split
 
 TITLE, DESCRIPTION, FOOTER, TOTAL, EMBEDS_PER_MESSAGE = 256, 4096, 2048, 6000, 10
+FIELD_VALUE = 1024
+FACTS = ("pick", "price", "fit", "speed")
 COLOURS = {
     "answer": 0x2ECC71,
     "question": 0x5865F2,
@@ -30,15 +36,35 @@ EMPTY = "…"
 def messages(reply: Reply, footer: str | None = None) -> list[list[discord.Embed]]:
     """The reply as messages of embeds, each message within the limits; ``footer`` goes on the last."""
     title, body = _title_and_body(reply)
+    facts = _facts(reply) if title is not None else None
+    if facts is not None:
+        body = "\n".join([*reply.lead, *reply.body_lines()[len(reply.lead) + len(reply.summary) :]])
     colour = COLOURS.get(reply.kind, COLOURS["info"])
     chunks = split(escape(body), DESCRIPTION) if body.strip() else []
     embeds = [discord.Embed(title=title, description=chunks[0] if chunks else None, colour=colour)]
     embeds += [discord.Embed(description=chunk, colour=colour) for chunk in chunks[1:]]
+    if facts is not None:
+        add_facts(embeds[0], facts, reply.lang)
     if title is None and not chunks:
         embeds[0].description = EMPTY
     if footer:
         embeds[-1].set_footer(text=footer[:FOOTER])
     return pack(embeds)
+
+
+def _facts(reply: Reply) -> cardparts.Headline | None:
+    """An answer's facts, when each fits a field (else the summary stays a paragraph)."""
+    facts = cardparts.headline(reply)
+    values = [getattr(facts, name) or "" for name in FACTS] if facts is not None else []
+    return facts if all(len(escape(v)) <= FIELD_VALUE for v in values) else None
+
+
+def add_facts(embed: discord.Embed, facts: cardparts.Headline, lang: str) -> None:
+    """Pick, price, fit and speed as inline fields, each one that the answer states."""
+    for name in FACTS:
+        value = getattr(facts, name)
+        if value:
+            embed.add_field(name=locales.t(lang, f"surface.{name}"), value=escape(value))
 
 
 def _title_and_body(reply: Reply) -> tuple[str | None, str]:

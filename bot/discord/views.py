@@ -7,6 +7,8 @@ possible custom_id we register one :class:`discord.ui.DynamicItem` whose templat
 matches them all (``bot.add_dynamic_items`` at startup): a click on a message sent by
 an earlier process is rebuilt from its custom_id and routed to the bot, which loads the
 clicker's stored state. Views have ``timeout=None``: nothing expires in memory.
+A "continue" button (``ContinueButton``, custom_id ``gpuadv-next``) opens a form for the
+next answer (``bot.discord.modals``), so nobody retypes ``/advise`` each turn.
 
 Layout limits: 5 buttons per row, 5 rows, labels of 80 characters.
 """
@@ -21,9 +23,11 @@ import discord
 
 import locales
 from bot.dialog import Button
+from bot.discord import modals
 
 log = logging.getLogger(__name__)
 PREFIX = "gpuadv:"
+CONTINUE = "gpuadv-next"
 SHARE = "share:"
 MAX_CUSTOM_ID, MAX_LABEL, PER_ROW, MAX_BUTTONS = 100, 80, 5, 25
 
@@ -68,9 +72,35 @@ class PayloadButton(
             log.warning("button %r pressed on a client that cannot handle it", self.payload)
 
 
-def quick_replies(buttons: list[Button], lang: str, share: str | None = None) -> discord.ui.View | None:
-    """The reply's buttons, five to a row, plus a "share" button (replaying ``share``) if given."""
-    items = [PayloadButton(b.payload, b.label) for b in buttons if fits(b.payload)]
+class ContinueButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]], template=CONTINUE):
+    """Opens the form for the next answer, in the clicker's language; it carries no state."""
+
+    def __init__(self, label: str = "…") -> None:
+        button: discord.ui.Button[discord.ui.View] = discord.ui.Button(
+            label=label[:MAX_LABEL], custom_id=CONTINUE, style=discord.ButtonStyle.success
+        )
+        super().__init__(button)
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction[Any], item: discord.ui.Item[Any], match: re.Match[str], /
+    ) -> Self:
+        return cls(item.label if isinstance(item, discord.ui.Button) and item.label else "…")
+
+    async def callback(self, interaction: discord.Interaction[Any]) -> None:
+        lang = "zh" if interaction.locale.value.startswith("zh") else "en"
+        await interaction.response.send_modal(modals.next_answer(lang))
+
+
+def quick_replies(
+    buttons: list[Button], lang: str, share: str | None = None, more: bool = False
+) -> discord.ui.View | None:
+    """The reply's buttons, five to a row, then "continue" (``more``) and "share" (replaying ``share``)."""
+    items: list[discord.ui.Item[Any]] = [
+        _item(b) for b in buttons if getattr(b, "url", None) or fits(b.payload)
+    ]
+    if more:
+        items = [*items[: MAX_BUTTONS - 2], ContinueButton(locales.t(lang, "surface.continue"))]
     if share is not None and fits(SHARE + share):
         label = locales.t(lang, "discord.share")
         items = [*items[: MAX_BUTTONS - 1], PayloadButton(SHARE + share, label, discord.ButtonStyle.primary)]
@@ -81,6 +111,14 @@ def quick_replies(buttons: list[Button], lang: str, share: str | None = None) ->
         item.row = i // PER_ROW
         view.add_item(item)
     return view
+
+
+def _item(button: Button) -> discord.ui.Item[Any]:
+    """A quick reply, or a link button where the reply's button has a ``url`` (an offer's order page)."""
+    url: str | None = getattr(button, "url", None)
+    if url:
+        return discord.ui.Button(label=button.label[:MAX_LABEL] or "?", url=url)
+    return PayloadButton(button.payload, button.label)
 
 
 def fits(payload: str) -> bool:

@@ -132,7 +132,7 @@ class Interaction:
 
     id: str
     token: str
-    kind: int  # 2 application command, 3 component
+    kind: int  # 2 application command, 3 component, 5 modal submit
     sent_at: float
     user: User
     channel_id: str
@@ -142,6 +142,8 @@ class Interaction:
     callback_at: float | None = None
     original: str | None = None  # message id behind @original
     messages: list[str] = field(default_factory=list)  # created or edited for it, first to last
+    modal: Json | None = None  # the form the bot opened in answer (response type 9)
+    dm: bool = False
 
 
 @dataclass
@@ -242,6 +244,30 @@ class FakeDiscord:
         dm = current.get("_dm", False)
         return await self._interact(user, 3, data, dm=dm, message=current)
 
+    async def submit(self, opened: Interaction, **values: str) -> Interaction:
+        """The user fills in the form the bot opened for ``opened`` (inputs by custom_id) and sends it."""
+        modal = opened.modal
+        if modal is None:
+            raise ValueError(f"interaction {opened.id} opened no form (its response was {opened.callback})")
+        inputs = [c for row in modal["components"] for c in _inputs(row)]
+        unknown = set(values) - {c["custom_id"] for c in inputs}
+        if unknown:
+            raise ValueError(
+                f"the form has no input {sorted(unknown)}; it has {[c['custom_id'] for c in inputs]}"
+            )
+        rows = [
+            {
+                "type": 1,
+                "components": [
+                    {"type": 4, "custom_id": c["custom_id"], "value": values.get(c["custom_id"], "")}
+                ],
+            }
+            for c in inputs
+        ]
+        data = {"custom_id": modal["custom_id"], "components": rows}
+        message = self.messages.get(opened.component_message or "")
+        return await self._interact(opened.user, 5, data, dm=opened.dm, message=message)
+
     async def _interact(
         self, user: User, kind: int, data: Json, dm: bool, message: Json | None = None
     ) -> Interaction:
@@ -249,7 +275,7 @@ class FakeDiscord:
         ix_id, token = str(next(self._ids)), f"interaction-token-{next(self._ids)}"
         channel = self._dm_channel(user) if dm else self.channel_id
         ix = Interaction(ix_id, token, kind, time.monotonic(), user, channel, None if dm else self.guild_id)
-        ix.component_message = message["id"] if message else None
+        ix.component_message, ix.dm = (message["id"] if message else None), dm
         self._interactions[ix_id] = self._by_token[token] = ix
         payload = self._interaction_payload(ix, data, dm) | ({"message": _public(message)} if message else {})
         await self._dispatch("INTERACTION_CREATE", payload)
@@ -503,13 +529,16 @@ class FakeDiscord:
         if ix.callback is not None:
             raise ApiError(400, 40060, "Interaction has already been acknowledged.")
         kind, data = int(body["type"]), body.get("data") or {}
-        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}}[ix.kind]
-        if kind not in allowed:
+        allowed = {2: {4, 5, 9}, 3: {4, 5, 6, 7, 9}, 5: {4, 5, 6, 7} if ix.component_message else {4, 5}}
+        if kind not in allowed[ix.kind]:
             raise ApiError.invalid(
                 "type", f"response type {kind} is not valid for interaction type {ix.kind}"
             )
         if kind in (4, 7):
             _check_message(data)
+        if kind == 9:
+            _check_modal(data)
+            ix.modal = data
         ix.callback, ix.callback_at = kind, time.monotonic()
         if kind in (6, 7):
             ix.original = ix.component_message
@@ -639,6 +668,13 @@ def _check_components(rows: list[Json]) -> None:
         if row.get("type") != 1 or not 1 <= len(buttons) <= 5:
             raise ApiError.invalid(f"components.{i}", "an action row holds 1 to 5 buttons")
         for j, button in enumerate(buttons):
+            if button.get("style") == 5:  # a link button: a URL, no custom_id
+                if (
+                    not str(button.get("url", "")).startswith(("https://", "http://"))
+                    or "custom_id" in button
+                ):
+                    raise ApiError.invalid(f"components.{i}.components.{j}", "a link button has a url only")
+                continue
             custom_id = button.get("custom_id") or ""
             if not 1 <= len(custom_id) <= 100 or len(button.get("label") or "") > 80:
                 raise ApiError.invalid(f"components.{i}.components.{j}", "custom_id 1-100, label ≤ 80")
@@ -647,6 +683,30 @@ def _check_components(rows: list[Json]) -> None:
                     f"components.{i}.components.{j}.custom_id", "COMPONENT_CUSTOM_ID_DUPLICATED"
                 )
             seen.add(custom_id)
+
+
+def _check_modal(data: Json) -> None:
+    """A form: a custom_id, a title of 1-45, 1-5 text inputs (label 1-45, max_length up to 4000)."""
+    if not 1 <= len(data.get("custom_id") or "") <= 100 or not 1 <= len(data.get("title") or "") <= 45:
+        raise ApiError.invalid("data", "a modal needs a custom_id and a title of 1-45 characters")
+    inputs = [c for row in data.get("components") or [] for c in _inputs(row)]
+    if not 1 <= len(inputs) <= 5:
+        raise ApiError.invalid("data.components", "a modal holds 1 to 5 text inputs")
+    for i, text in enumerate(inputs):
+        label = text.get("label") or ""
+        if (
+            text.get("type") != 4
+            or not 1 <= len(label) <= 45
+            or not 1 <= int(text.get("max_length", 4000)) <= 4000
+        ):
+            raise ApiError.invalid(f"data.components.{i}", "text input: label 1-45, max_length 1-4000")
+
+
+def _inputs(row: Json) -> list[Json]:
+    """The inputs of one top-level modal component: an action row's, or a label's one."""
+    if row.get("type") == 18:
+        return [row["component"]]
+    return list(row.get("components") or [])
 
 
 def _check_command(where: str, command: Json) -> None:
