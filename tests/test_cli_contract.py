@@ -186,3 +186,32 @@ def test_an_unreadable_model_config_file_exits_2_naming_the_field(tmp_path: Path
     bad.write_text("[1, 2]", encoding="utf-8")
     code, out = run("recommend", {"task": "infer", "model": "x"}, after=("--model-config", str(bad)))
     assert code == 2 and out["error"]["field"] == "model_config"
+
+
+def test_recommend_json_carries_tail_latency_break_point_and_cost_per_million_tokens() -> None:
+    payload = {
+        "task": "infer",
+        "model": "llama-3.1-8b",
+        "qps": 10,
+        "prompt_tokens": 1000,
+        "output_tokens": 300,
+        "ttft_ms_p99": "1 s",
+        "itl_ms_p99": 50,
+    }
+    code, out = run("recommend", payload)
+    assert code == 0
+    option = out["recommendation"]
+    for field in ("ttft_ms_p50", "ttft_ms_p99", "tpot_ms_p50", "tpot_ms_p99", "break_qps"):
+        assert option[field] > 0, field
+    assert option["ttft_ms_p99"] <= 1000 and option["tpot_ms_p99"] <= 50
+    assert option["break_qps"] >= 10
+    assert option["tokens_per_s_replica_under_load"] > 0
+    assert set(option["cost_per_million_output_tokens"]) == {"amount", "currency"}
+
+
+def test_estimate_json_answers_for_exactly_the_requested_hardware() -> None:
+    payload = {"task": "train", "params_b": 13, "method": "full", "gpu": "a100-80g-sxm", "gpu_count": 1}
+    code, out = run("estimate", payload)
+    assert code == 0
+    assert set(out["requested"]) >= {"gpu", "count", "fits", "total_gib", "capacity_gib", "shortfall_gib"}
+    assert out["requested"]["fits"] is False and out["requested"]["shortfall_gib"] > 100
