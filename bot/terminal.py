@@ -2,8 +2,10 @@
 
 An adapter only: it reads lines, hands each to the one turn every surface takes
 (``bot.turn.Turn``, run in this process: state, dialog, save, plan log) and prints the
-reply. In interactive mode a number presses the matching quick-reply button; in script
-mode a line ``button:<payload>`` does.
+reply. In interactive mode a reply is printed as a card: the title (the pick and its price)
+bold and coloured, section headings bold, the price on its own line when the core gives it
+apart; a number presses the matching quick-reply button, and how to leave (/quit) and get
+help (/help) is said at the start. In script mode a line ``button:<payload>`` presses one.
 """
 
 from __future__ import annotations
@@ -17,6 +19,8 @@ import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
+import locales
+from bot import cardparts
 from bot.dialog import ConversationState, Dialog, Reply
 
 if TYPE_CHECKING:  # `gpu-advisor ask` keeps no state: it should not load sqlite-utils (and numpy)
@@ -26,6 +30,7 @@ if TYPE_CHECKING:  # `gpu-advisor ask` keeps no state: it should not load sqlite
 PLATFORM = "terminal"
 BUTTON_PREFIX = "button:"
 COLOURS = {"question": "\033[36m", "answer": "\033[32m", "error": "\033[33m", "reset": "\033[0m"}
+BOLD, DIM = "\033[1m", "\033[2m"
 
 
 def default_db() -> Path:
@@ -106,12 +111,39 @@ def _script(session: Session, lines: IO[str], out: IO[str]) -> int:
     return 0
 
 
+def card_text(reply: Reply, colour: bool) -> str:
+    """The reply as the terminal shows it: the card's parts styled (when ``colour``), then numbered buttons."""
+    lines = _card_lines(reply, colour) if reply.structured else [_styled(reply.text, _tint(reply, colour))]
+    lines += [f"  [{i}] {b.label}" for i, b in enumerate(reply.buttons, start=1)]
+    return "\n".join(lines)
+
+
+def _card_lines(reply: Reply, colour: bool) -> list[str]:
+    bold = BOLD if colour else ""
+    lines = list(reply.lead)
+    if reply.title is not None:
+        lines.append(_styled(reply.title, bold + _tint(reply, colour)))
+    price = cardparts.price_line(reply)
+    if price is not None:
+        lines.append(_styled(price, bold))
+    lines += reply.summary
+    for section in reply.sections:
+        if section.lines:
+            heading = [_styled(section.heading, bold)] if section.heading else []
+            lines += [*heading, *(f"{section.bullet} {line}" for line in section.lines)]
+    return lines + [_styled(line, DIM if colour else "") for line in reply.footer]
+
+
+def _tint(reply: Reply, colour: bool) -> str:
+    return COLOURS.get(reply.kind, "") if colour else ""
+
+
+def _styled(text: str, style: str) -> str:
+    return f"{style}{text}{COLOURS['reset']}" if style else text
+
+
 def _show(reply: Reply, colour: bool) -> None:
-    start = COLOURS.get(reply.kind, "") if colour else ""
-    end = COLOURS["reset"] if colour and start else ""
-    print(f"{start}{reply.text}{end}")
-    for i, b in enumerate(reply.buttons, start=1):
-        print(f"  [{i}] {b.label}")
+    print(card_text(reply, colour))
 
 
 def run_interactive(session: Session) -> int:
@@ -125,6 +157,7 @@ def run_interactive(session: Session) -> int:
 def _chat(session: Session, colour: bool) -> int:
     last = session.send("/start")
     _show(last, colour)
+    print(_styled(locales.t(last.lang, "surface.quit_help"), DIM if colour else ""))
     while True:
         try:
             line = input("> ").strip()

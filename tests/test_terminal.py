@@ -8,6 +8,10 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from bot.dialog import Button, Reply
+from bot.dialog.reply import Section
+from bot.terminal import BOLD, COLOURS, card_text
+
 
 def script(*lines: str, db: Path | None = None) -> list[dict[str, Any]]:
     cmd = [sys.executable, "-m", "bot.cli", "chat", "--script"] + (["--db", str(db)] if db else [])
@@ -21,7 +25,7 @@ def test_script_prints_one_json_reply_per_line_with_the_contract_fields() -> Non
     replies = script("I want to serve a 13B model", "16 concurrent users", "24/7")
     assert len(replies) == 3
     contract = {"text", "buttons", "lang", "requirements", "plan"}
-    parts = {"lead", "title", "summary", "sections", "footer", "chart"}
+    parts = {"lead", "title", "pick", "price", "summary", "sections", "footer", "chart"}
     assert all(set(r) == contract | parts for r in replies)
     assert replies[-1]["plan"]["recommendation"]["offer"]
     assert replies[-1]["requirements"] == {
@@ -88,3 +92,38 @@ def test_ask_without_a_model_returns_the_question_and_no_plan() -> None:
     )
     data = json.loads(out.stdout)
     assert data["plan"] is None and "model" in data["missing"]
+
+
+def chat(*lines: str, db: Path) -> str:
+    """The interactive chat with its input piped in (no terminal, so no colour)."""
+    cmd = [sys.executable, "-m", "bot.cli", "chat", "--db", str(db)]
+    proc = subprocess.run(
+        cmd, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, check=True
+    )
+    return proc.stdout
+
+
+def test_the_chat_says_how_to_leave_and_get_help_before_the_first_question(tmp_path: Path) -> None:
+    out = chat("/quit", db=tmp_path / "state.db")
+    assert "/quit" in out and "/help" in out
+
+
+def test_the_chat_prints_the_answer_as_a_card_with_its_price_and_numbered_buttons(tmp_path: Path) -> None:
+    out = chat("部署 7B，7×24，并发 4", "/quit", db=tmp_path / "state.db")
+    card = out.split("> ", 1)[1]
+    assert "¥" in card and "/月" in card and "  [1] " in card and "\033[" not in card
+
+
+def test_a_card_in_colour_has_a_bold_title_and_bold_headings() -> None:
+    reply = Reply(
+        kind="answer",
+        lang="en",
+        title="✅ 1× T4 · $120/mo",
+        summary=["fits in 11 of 15 GiB"],
+        sections=[Section(id="reasoning", heading="Why:", lines=["bandwidth"])],
+        buttons=[Button(label="Why?", payload="/why")],
+    )
+    lines = card_text(reply, colour=True).splitlines()
+    assert lines[0] == f"{BOLD}{COLOURS['answer']}✅ 1× T4 · $120/mo{COLOURS['reset']}"
+    assert lines[2] == f"{BOLD}Why:{COLOURS['reset']}" and lines[-1] == "  [1] Why?"
+    assert card_text(reply, colour=False).splitlines()[0] == "✅ 1× T4 · $120/mo"
