@@ -112,7 +112,7 @@ def _script(session: Session, lines: IO[str], out: IO[str]) -> int:
 
 
 def card_text(reply: Reply, colour: bool) -> str:
-    """The reply as the terminal shows it: the card's parts styled (when ``colour``), then numbered buttons."""
+    """The reply as the terminal shows it: the card's parts, styled with ``colour``, then its buttons."""
     lines = _card_lines(reply, colour) if reply.structured else [_styled(reply.text, _tint(reply, colour))]
     lines += [f"  [{i}] {b.label}" for i, b in enumerate(reply.buttons, start=1)]
     return "\n".join(lines)
