@@ -40,7 +40,13 @@ ORDER = (
 
 
 def _ordered() -> tuple[Rule[PlanCheck], ...]:
-    families = (*hardware.RULES, *serving.RULES, *spending.RULES, *deadline.RULES, *tail_latency.RULES)
+    families: tuple[Rule[PlanCheck], ...] = (
+        *hardware.RULES,
+        *serving.RULES,
+        *spending.RULES,
+        *deadline.RULES,
+        *tail_latency.RULES,
+    )
     by_id = {r.id: r for r in families}
     if set(by_id) != set(ORDER):
         raise ValueError(f"ORDER and the plan rule families disagree: {sorted(set(by_id) ^ set(ORDER))}")

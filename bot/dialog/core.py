@@ -18,6 +18,7 @@ import locales
 from bot.dialog import render
 from bot.dialog.ack import ack_line, is_ack
 from bot.dialog.claims import claims_in, mentions_free_platform
+from bot.dialog.direct import direct_answer
 from bot.dialog.limits import limit_of
 from bot.dialog.plancache import PlanCache, View
 from bot.dialog.questions import QUESTIONS, Question, missing, next_question
@@ -114,6 +115,8 @@ class Dialog:
 
     # --- steps --------------------------------------------------------------------
     def _understand(self, state: ConversationState, text: str, cut: bool) -> tuple[Reply, ConversationState]:
+        if (direct := direct_answer(self, state, text)) is not None:
+            return direct  # a yes/no verdict or a concept answer comes before the requirement flow
         ext = extract(text, self.vocab)
         new = state.model_copy(deep=True)
         if not new.lang_locked and has_words(text):

@@ -18,6 +18,7 @@ from engine.candidates import Candidate
 from engine.findings import Finding, finding
 from engine.results import Option
 from engine.rules.declaration import Rule, Scenario
+from engine.rules.hardware import PlanCheck
 from engine.search_context import Context
 
 
@@ -52,7 +53,7 @@ def deadline_missed(ctx: Context, pick: Candidate | None, req: Option | None) ->
     )
 
 
-RULES = (
+RULES: tuple[Rule[PlanCheck], ...] = (
     Rule(
         id="deadline_missed",
         check=deadline_missed,
