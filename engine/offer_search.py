@@ -17,7 +17,11 @@ from engine.candidates import Candidate, fan_out, repriced
 from engine.catalog_index import EngineKey, engine_key
 from engine.defaults import ServeSetup
 from engine.memory import TrainSetup
-from engine.specs import Knowledge, ModelArch, Offer
+from engine.specs import GpuSpec, Knowledge, ModelArch, Offer
+from engine.workload import Workload
+
+DOMESTIC_VENDORS = frozenset({"huawei", "hygon", "cambricon", "moore_threads", "biren", "iluvatar", "metax"})
+"""Vendors headquartered in mainland China: what "只用国产卡" (domestic cards only) keeps."""
 
 TrainKey = tuple[TrainSetup, int | None, float | None, float | None, tuple[bool, bool]]
 
@@ -30,19 +34,43 @@ def _machines(offers: list[Offer]) -> list[Offer]:
     return list(seen.values())
 
 
+def allowed_gpus(w: Workload, kb: Knowledge) -> frozenset[str] | None:
+    """The card ids the user leaves in play, or None when they ruled nothing out.
+
+    "不要 3090" names cards (``exclude_gpus``), "no consumer cards" a market segment
+    (``exclude_segments``), "只用英伟达" one vendor (``only_vendor``) and "只用国产卡"
+    the Chinese vendors (``domestic_only``). A card the user owns and named is
+    evaluated apart (``recommend._requested``) and is never filtered here.
+    """
+    if not (w.exclude_gpus or w.exclude_segments or w.only_vendor or w.domestic_only):
+        return None
+    return frozenset(g.id for g in kb.gpus.values() if _kept(g, w))
+
+
+def _kept(g: GpuSpec, w: Workload) -> bool:
+    return not (
+        g.id in (w.exclude_gpus or ())
+        or g.segment in (w.exclude_segments or ())
+        or (w.only_vendor is not None and g.vendor != w.only_vendor)
+        or (w.domestic_only and g.vendor not in DOMESTIC_VENDORS)
+    )
+
+
 @dataclass(slots=True)
 class Searches:
-    """Memoised searches for one plan: one model, one knowledge base."""
+    """Memoised searches for one plan: one model, one knowledge base, the cards allowed."""
 
     arch: ModelArch
     kb: Knowledge
+    allowed: frozenset[str] | None = None
     _train: dict[TrainKey, list[Candidate]] = field(default_factory=dict)
     _layouts: dict[ServeSetup, list[serving_search.Layout]] = field(default_factory=dict)
     _serve: dict[tuple[ServeSetup, float | None], list[Candidate]] = field(default_factory=dict)
 
     @property
     def offers(self) -> list[Offer]:
-        return self.kb.catalog.index.offers
+        offers = self.kb.catalog.index.offers
+        return offers if self.allowed is None else [o for o in offers if o.gpu in self.allowed]
 
     def train(
         self,

@@ -19,7 +19,7 @@ from engine.defaults import serve_setup, train_setup
 from engine.dtypes import QUALITY_RANK
 from engine.estimate import summary
 from engine.findings import Finding
-from engine.offer_search import Searches
+from engine.offer_search import Searches, allowed_gpus
 from engine.results import Option, Plan
 from engine.rules.deadline import on_time
 from engine.search_context import Context
@@ -40,7 +40,7 @@ def recommend(w: Workload, kb: Knowledge) -> Plan:
 
 
 def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: list[Finding]) -> Context:
-    searches = Searches(arch, kb)
+    searches = Searches(arch, kb, allowed_gpus(w, kb))
     if task == "infer":
         s, more = serve_setup(w, arch)
         duration = None if w.always_on else w.duration_hours

@@ -16,6 +16,7 @@ from typing import Annotated, Any, Literal
 from pydantic import AliasChoices, BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 from pydantic_core import PydanticCustomError
 
+from engine.specs import Segment
 from engine.units import in_units, per_hour
 
 Task = Literal["train", "infer", "both"]
@@ -151,6 +152,12 @@ class Workload(BaseModel):
     # plans that take longer are not offered as the pick (engine.deadline)
     deadline_hours: Annotated[PositiveFloat | None, in_units("h")] = Field(None, le=87_600)
     always_on: bool | None = None
+    # cards the user rules out or in ("不要 3090", "no consumer cards", "只用国产卡"); the
+    # search leaves the rest out (engine.offer_search.allowed_gpus), the reply echoes them
+    exclude_gpus: list[str] | None = None
+    exclude_segments: list[Segment] | None = None
+    only_vendor: str | None = None
+    domestic_only: bool | None = None
     free_platform: bool | None = None
     claims: list[Claim] | None = None
 

@@ -15,13 +15,13 @@ import unicodedata
 from typing import Any
 
 import locales
-from bot.dialog import render
+from bot.dialog import followups, render
 from bot.dialog.ack import ack_line, is_ack
-from bot.dialog.claims import claims_in, mentions_free_platform
 from bot.dialog.direct import direct_answer
 from bot.dialog.limits import limit_of
+from bot.dialog.merge import merge
 from bot.dialog.plancache import PlanCache, View
-from bot.dialog.questions import QUESTIONS, Question, missing, next_question
+from bot.dialog.questions import EXPECTS, QUESTIONS, Question, missing, next_question
 from bot.dialog.reply import Button, Content, Reply, ReplyKind
 from bot.dialog.state import ConversationState
 from bot.dialog.vocab import vocabulary
@@ -117,14 +117,21 @@ class Dialog:
     def _understand(self, state: ConversationState, text: str, cut: bool) -> tuple[Reply, ConversationState]:
         if (direct := direct_answer(self, state, text)) is not None:
             return direct  # a yes/no verdict or a concept answer comes before the requirement flow
-        ext = extract(text, self.vocab)
+        expecting = EXPECTS.get(state.pending or "")
+        current = state.lang if state.turns or state.lang_locked else None
+        ext = extract(text, self.vocab, expecting=expecting, current_lang=current)
         new = state.model_copy(deep=True)
         if not new.lang_locked and has_words(text):
             new.lang = ext.lang
+        asked = self._follow_up(new, text, ext)
+        if asked is not None:
+            return asked, state.model_copy(update={"lang": new.lang})
         notes = [locales.t(new.lang, "dialog.cut", limit=MAX_INPUT_CHARS)] if cut else []
         hard = [i for i in ext.issues if i.id not in SOFT_ISSUES]
-        understood = self._merge(new, ext, text)
+        merged = merge(new, ext, text, expecting)
+        understood = merged.understood
         notes += [locales.t(new.lang, f"issue.{i.id}", **i.values) for i in ext.issues]
+        notes += [self._unapplied(new.lang, slot) for slot in merged.unapplied]
         if not understood and not ext.skip and state.pending is None and not state.answered:
             # Nothing usable yet: say so, then ask the first question with its buttons.
             key = "dialog.bad_value" if hard else "dialog.not_understood"
@@ -138,29 +145,23 @@ class Dialog:
             new.skipped.append(new.pending)
         new.turns += 1
         if understood:
-            notes.insert(0, self._understood_line(new.lang, ext))
+            notes.insert(0, ack_line(new.lang, self._named(merged.said), label_slot))
         return self.advance(new, notes)
 
-    def _merge(self, state: ConversationState, ext: Extraction, text: str) -> bool:
-        """Copy what the message said into the slots; later messages correct earlier ones."""
-        slots = dict(ext.slots)
-        if "model" in slots:
-            state.slots.pop("params_b", None)
-        if "params_b" in slots:
-            state.slots.pop("model", None)
-        if "always_on" in slots:
-            state.slots.pop("duration_hours", None)
-        if "duration_hours" in slots:
-            state.slots.pop("always_on", None)
-        state.slots.update(slots)
-        claims = claims_in(text)
-        if claims:
-            state.slots["claims"] = sorted({*state.slots.get("claims", []), *claims})
-        if mentions_free_platform(text):
-            state.slots["free_platform"] = True
-        if ext.gpu_owned:
-            state.gpu_owned = True
-        return bool(slots or claims)
+    def _follow_up(self, state: ConversationState, text: str, ext: Extraction) -> Reply | None:
+        """After an answer, a question about the plan ("有没有更便宜的", "why not a T4?") gets its answer."""
+        if not state.answered:
+            return None
+        intent = followups.intent_of(text, ext)
+        describes = bool(ext.edits or ext.constraints.any() or set(ext.slots) - {"gpu"})
+        if intent is None or (describes and intent not in ("why_not", "swap")):
+            return None
+        return followups.answer(self, state, intent, ext)
+
+    def _unapplied(self, lang: str, slot: str) -> str:
+        """An edit with nothing to change ("预算再少一半" before any budget): said, not dropped."""
+        name = locales.t(lang, f"slot.{slot}") if slot and locales.has(lang, f"slot.{slot}") else "?"
+        return locales.t(lang, "followup.edit_nothing", slot=name)
 
     def advance(self, state: ConversationState, notes: list[str]) -> tuple[Reply, ConversationState]:
         question = next_question(state)
@@ -187,10 +188,22 @@ class Dialog:
         # One line confirms the whole request before the card; the question's own echo gives way to it.
         ack = ack_line(state.lang, self._named(state.slots), label_slot)
         lead = [ack, *(n for n in notes if not is_ack(state.lang, n))]
-        content = self.view(state, plan, render.answer).around(lead=lead)
+        content = self._owned(state, plan, self.view(state, plan, render.answer).around(lead=lead))
         return self.reply(state, "answer", content, render.answer_buttons(state.lang, plan), plan), state
 
     # --- helpers ------------------------------------------------------------------
+    def _owned(self, state: ConversationState, plan: Plan, content: Content) -> Content:
+        """Cards the user owns are judged first: "你的两张 4090D 够用" heads the card when they suffice."""
+        own = plan.requested if state.gpu_owned else None
+        if own is None:
+            return content
+        gpus = locales.t(state.lang, "followup.gpus", count=own.count * own.machines, gpu=own.gpu_name)
+        if own.headroom_gib >= 0 and own.meets_latency:
+            return content.model_copy(
+                update={"title": locales.t(state.lang, "followup.owned_enough", gpus=gpus)}
+            )
+        return content.around(lead=[locales.t(state.lang, "followup.owned_short", gpus=gpus)])
+
     def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]:
         """The plan for the current slots, or a localized reason why there is none."""
         try:
@@ -217,13 +230,21 @@ class Dialog:
             out.append(Button(label=locales.t(lang, "choice.skip"), payload=f"q:{q.id}:skip"))
         return out
 
-    def _understood_line(self, lang: str, ext: Extraction) -> str:
-        return ack_line(lang, self._named(ext.slots), label_slot)  # hf_config is said by an issue
-
     def _named(self, slots: dict[str, Any]) -> dict[str, Any]:
         """The slots with a model id replaced by the model's name, for people to read."""
         model = self.kb.models.get(str(slots.get("model")))
-        return {**slots, "model": model.name} if model is not None else slots
+        named = {**slots, "model": model.name} if model is not None else dict(slots)
+        for key in ("gpu", "exclude_gpus"):
+            if key in named:
+                named[key] = self._gpu_names(named[key])
+        return named
+
+    def _gpu_names(self, ids: Any) -> Any:
+        """Card ids ("rtx3090", or a list of them) as their names ("NVIDIA GeForce RTX 3090")."""
+        if isinstance(ids, list):
+            return [self._gpu_names(i) for i in ids]
+        spec = self.kb.gpus.get(str(ids))
+        return spec.name if spec is not None else ids
 
     def _repeat_question(self, state: ConversationState, key: str, notes: list[str]) -> Reply:
         q = QUESTIONS.get(state.pending or "")
@@ -282,6 +303,12 @@ def label_slot(lang: str, key: str, value: Any) -> str:
         shown = locales.t(lang, flag if locales.has(lang, flag) else ("common.yes" if value else "common.no"))
     elif isinstance(value, str) and locales.has(lang, f"value.{key}.{value}"):
         shown = locales.t(lang, f"value.{key}.{value}")
+    elif isinstance(value, list):
+        words = [
+            locales.t(lang, f"value.{key}.{v}") if locales.has(lang, f"value.{key}.{v}") else str(v)
+            for v in value
+        ]
+        shown = ("、" if lang == "zh" else ", ").join(words)
     elif isinstance(value, float | int):
         shown = locales.big(lang, value) if value >= 1e5 else locales.number(lang, value)
     else:

@@ -98,6 +98,17 @@ QUESTIONS: dict[str, Question] = {
     )
 }
 
+EXPECTS = {
+    "task": "task",
+    "model": "params_b",
+    "method": "method",
+    "data": "train_tokens",
+    "traffic": "concurrency",
+    "schedule": "duration_hours",
+}
+"""The slot a bare answer fills after each question ("1亿" after the data question is
+tokens, not a model size): passed to the reader as ``expecting``."""
+
 REFINING = {"train": ("method", "data"), "infer": ("traffic", "schedule"), "both": ("method", "traffic")}
 
 

@@ -25,6 +25,8 @@ class ConversationState(BaseModel):
     asked: list[str] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)
     pending: str | None = None
+    # the number the user last gave or was asked for: "make it 2000 instead" changes it
+    last_slot: str | None = None
     gpu_owned: bool = False
     answered: bool = False
     turns: int = 0
