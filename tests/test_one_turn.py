@@ -93,9 +93,10 @@ async def test_telegram_logs_a_plan_once_and_sends_the_chart_after_plan(
     user = tg.user(3001, "T", lang="en")
     async with telegram_running(tg, tmp_path):
         for text in SCRIPT:
-            before = len(tg.calls_of("sendMessage"))
+            sent = "sendPhoto" if text == "/plan" else "sendMessage"  # a short answer is the photo's caption
+            before = len(tg.calls_of(sent))
             tg.send_text(user, text)
-            await tg.wait_for("sendMessage", count=before + 1)
+            await tg.wait_for(sent, count=before + 1)
         await tg.wait_for("sendPhoto", count=2)  # both /plan turns, the last one included
     assert plans_logged(tmp_path / "tg.db") == 1
 
