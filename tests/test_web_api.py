@@ -378,6 +378,33 @@ async def test_widget_and_page_are_served_with_their_words_filled_in(tmp_path: P
     assert f"frame-ancestors 'self' {SITE}" in page.headers["Content-Security-Policy"]
 
 
+async def test_the_widget_carries_the_operators_human_link_and_plans_carry_the_order_label(
+    tmp_path: Path,
+) -> None:
+    catalog = tmp_path / "prices.csv"
+    catalog.write_text(
+        "id,gpu,count,interconnect,price_month,order_url,order_label,source\n"
+        "t4-one,t4,1,none,900,https://rent.example/o/t4,立即租用,our list 2026-12\n"
+        "3090-one,rtx3090,1,none,1750,https://rent.example/o/3090,立即租用,our list 2026-12\n",
+        encoding="utf-8",
+    )
+    human = "https://rent.example/help?from=<advisor>"
+    async with serving(tmp_path, human_url=human, catalog=str(catalog)) as client:
+        js = await (await client.get("/widget.js")).text()
+        _, answer = await post(
+            client, "/api/chat", {"text": "部署 13B 聊天机器人，并发 8，7×24", "lang": "zh"}
+        )
+    assert '{"human_url": "https://rent.example/help?from=\\u003cadvisor>"}' in js  # no "<" in the script
+    assert "/*CONFIG*/" not in js
+    assert answer["plan"]["recommendation"]["order_label"] == "立即租用"
+
+
+def test_a_human_link_that_is_not_a_web_or_mail_address_is_refused() -> None:
+    with pytest.raises(ValueError, match="not an https:, http: or mailto: URL"):
+        WebConfig(human_url="javascript:alert(1)")
+    assert WebConfig(human_url="mailto:sales@rent.example").human_url == "mailto:sales@rent.example"
+
+
 async def test_openapi_document_lists_every_api_route(tmp_path: Path) -> None:
     async with serving(tmp_path) as client:
         served = await (await client.get("/openapi.json")).json()
@@ -410,6 +437,11 @@ def test_web_command_flags_become_the_config(monkeypatch: pytest.MonkeyPatch) ->
     assert config.cors_origins == ("https://a.example", "https://b.example")
     assert config.admin_token == "t" * 32
     assert config_from(parser.parse_args(["web", "--catalog", "mine.yaml"])).catalog == "mine.yaml"
+    assert config.human_url is None
+    human = config_from(parser.parse_args(["web", "--human-url", "https://rent.example/help"]))
+    assert human.human_url == "https://rent.example/help"
+    with pytest.raises(SystemExit, match="--human-url"):
+        config_from(parser.parse_args(["web", "--human-url", "javascript:alert(1)"]))
 
 
 # --- schemathesis against the live server -------------------------------------------

@@ -1,8 +1,10 @@
 """The widget in a real browser: Debian's Chromium driven by Playwright, everything on loopback.
 
 A rental site's page (its own server, so its own origin) embeds the widget with one
-script tag; a phone-sized browser opens the bubble, asks in Chinese and must see a
-priced recommendation. Skipped only when Chromium or Playwright is genuinely absent.
+script tag; a phone-sized browser opens the bubble, asks in Chinese and must see the
+answer as a card: the operator's order button on top, the price in its own element, the
+details folded, all on one screen. The main test writes docs/widget-phone.png (the README
+shows it). Skipped only when Chromium or Playwright is genuinely absent.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import pytest
 from aiohttp import web
@@ -35,6 +37,19 @@ QUESTION = "部署 13B 聊天机器人，并发 8，7×24"
 TIMEOUT_MS = 20_000
 SHADOW = "document.querySelector('#gpu-advisor-widget').shadowRoot"
 BUSY_GONE = f"() => !{SHADOW}.querySelector('.busy')"
+README_SHOT = Path(__file__).resolve().parents[1] / "docs" / "widget-phone.png"
+ORDER_LABEL = "立即租用"
+HUMAN_URL = "https://rent.example/contact"
+# Characters only an emoji or symbol font draws (the ✅ showed as a box): none may reach the screen.
+SYMBOLS = r"/[\u2190-\u21ff\u2022\u2600-\u27bf\u2b00-\u2bff\ufe0f]|[\u{1f000}-\u{1faff}]/u"
+VISIBLE_TEXT = f"""() => {{
+  const walk = document.createTreeWalker({SHADOW}, NodeFilter.SHOW_TEXT);
+  const out = [];
+  while (walk.nextNode()) {{
+    if (walk.currentNode.parentElement.tagName !== 'STYLE') out.push(walk.currentNode.data);
+  }}
+  return out.join('\\n');
+}}"""
 
 pytestmark = [
     pytest.mark.skipif(not CHROMIUM.exists(), reason=f"{CHROMIUM} missing (apt-get install chromium)"),
@@ -44,7 +59,7 @@ pytestmark = [
 ]
 
 HOST_PAGE = """<!doctype html>
-<html lang="zh-CN"><head><meta charset="utf-8">
+<html lang="zh-CN" style="color-scheme:{scheme}"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1"><title>Example GPU Rental</title></head>
 <body style="margin:0;font-family:sans-serif;background:#fafafa">
 <h1 style="padding:16px">Example GPU Rental · 算力租赁</h1>
@@ -60,32 +75,60 @@ class Sites:
     rental: str  # the rental site embedding the widget, on another origin
 
 
+def operator_catalog(path: Path, rental: str) -> str:
+    """The operator's prices, each offer linked to its order page and its button's words."""
+    rows = [("t4", 1, 900), ("rtx3090", 1, 1750), ("a100-40g-sxm", 1, 2800), ("h100-sxm", 8, 150000)]
+    lines = ["gpu,count,interconnect,price_month,order_url,order_label,source"]
+    for gpu, count, price in rows:
+        wiring = "nvswitch" if count > 1 else "none"
+        lines.append(f"{gpu},{count},{wiring},{price},{rental}/order/{gpu},{ORDER_LABEL},test prices 2026-12")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return str(path)
+
+
 @asynccontextmanager
-async def sites(tmp_path: Path) -> AsyncIterator[Sites]:
+async def sites(tmp_path: Path, human_url: str | None = None) -> AsyncIterator[Sites]:
     holder: dict[str, str] = {}
 
     async def host_page(request: web.Request) -> web.Response:
-        return web.Response(text=HOST_PAGE.format(advisor=holder["advisor"]), content_type="text/html")
+        page = HOST_PAGE.format(advisor=holder["advisor"], scheme=request.query.get("scheme", "normal"))
+        return web.Response(text=page, content_type="text/html")
+
+    async def order_page(request: web.Request) -> web.Response:
+        return web.Response(
+            text=f"<title>order {request.match_info['gpu']}</title>", content_type="text/html"
+        )
 
     rental_app = web.Application()
     rental_app.router.add_get("/", host_page)
+    rental_app.router.add_get("/order/{gpu}", order_page)
     async with TestServer(rental_app, host="127.0.0.1") as rental:
         rental_origin = str(rental.make_url("/")).rstrip("/")
-        config = WebConfig(db_path=str(tmp_path / "web.db"), cors_origins=(rental_origin,))
+        config = WebConfig(
+            db_path=str(tmp_path / "web.db"),
+            cors_origins=(rental_origin,),
+            catalog=operator_catalog(tmp_path / "prices.csv", rental_origin),
+            human_url=human_url,
+        )
         async with TestServer(build_app(config), host="127.0.0.1") as advisor:
             holder["advisor"] = str(advisor.make_url("/")).rstrip("/")
             yield Sites(advisor=holder["advisor"], rental=rental_origin)
 
 
 @asynccontextmanager
-async def phone() -> AsyncIterator[Any]:
+async def phone(color_scheme: Literal["light", "dark"] = "light") -> AsyncIterator[Any]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         try:
             context = await browser.new_context(
-                viewport=PHONE, device_scale_factor=1, is_mobile=True, has_touch=True, locale="zh-CN"
+                viewport={"width": PHONE["width"], "height": PHONE["height"]},
+                device_scale_factor=1,
+                is_mobile=True,
+                has_touch=True,
+                locale="zh-CN",
+                color_scheme=color_scheme,
             )
             page = await context.new_page()
             page.set_default_timeout(TIMEOUT_MS)
@@ -104,26 +147,118 @@ def not_blank(png: Path) -> bool:
     return bool(sized and len(colours) > 20 and pixels.std() > 0.05)
 
 
-async def test_one_script_tag_gives_a_rental_site_a_bubble_that_answers_in_chinese_with_a_price(
+async def ask_on_the_rental_site(page: Any, s: Sites) -> Any:
+    """Open the bubble on the rental site, ask the question, wait for the answer card."""
+    await page.goto(s.rental)
+    await page.click("[data-role=bubble]")
+    await page.locator("[data-role=bot]", has_text="训练").first.wait_for()  # the welcome question
+    await page.fill("[data-role=input]", QUESTION)
+    await page.press("[data-role=input]", "Enter")
+    card = page.locator("[data-role=card]").last
+    await card.wait_for()
+    await page.locator("[data-role=quick] button").first.wait_for()
+    return card
+
+
+async def test_one_script_tag_gives_a_rental_site_an_answer_card_that_fits_a_phone_screen(
     tmp_path: Path,
 ) -> None:
     async with sites(tmp_path) as s, phone() as page:
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
+        card = await ask_on_the_rental_site(page, s)
+        price = await card.locator("[data-role=price]").text_content() or ""
+        order = await card.locator("[data-role=order]").bounding_box()
+        price_box = await card.locator("[data-role=price]").bounding_box()
+        box = await card.bounding_box()
+        folded = await card.locator("details[open]").count()
+        shown = await page.evaluate(VISIBLE_TEXT)
+        symbols = await page.evaluate(f"() => ({VISIBLE_TEXT})().match({SYMBOLS})")
+        README_SHOT.parent.mkdir(exist_ok=True)
+        await page.screenshot(path=str(README_SHOT))
+    assert (
+        price.startswith("¥") and price.endswith("/月") and "1,750" in price
+    )  # the 3090 at the operator's price
+    assert order and price_box and box and order["y"] < price_box["y"]  # the order button heads the card
+    assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]  # the whole card on one screen
+    assert folded == 0 and "为什么" in shown and "/why" not in shown  # details folded; buttons, not /commands
+    assert symbols is None, f"{symbols} needs an emoji font the reader may not have"
+    assert errors == []
+    assert not_blank(README_SHOT)
+
+
+async def test_the_order_button_carries_the_operators_words_and_opens_its_order_page(tmp_path: Path) -> None:
+    async with sites(tmp_path) as s, phone() as page:
+        card = await ask_on_the_rental_site(page, s)
+        order = card.locator("[data-role=order]")
+        label = await order.text_content()
+        async with page.context.expect_page() as opened:
+            await order.click()
+        shop = await opened.value
+        await shop.wait_for_load_state()
+        title = await shop.title()
+    assert label == ORDER_LABEL  # the catalog's words, not the offer id
+    assert title == "order rtx3090"
+
+
+async def test_the_conversation_survives_a_reload_and_carries_on_in_the_same_session(tmp_path: Path) -> None:
+    async with sites(tmp_path) as s, phone() as page:
+        await ask_on_the_rental_site(page, s)
+        await page.reload()
+        restored = page.locator("[data-role=card] [data-role=price]")
+        await restored.wait_for()  # reopened, with the card, without pressing the bubble
+        asked = await page.locator("[data-role=user]").first.text_content()
+        await page.fill("[data-role=input]", "其实是 70B")  # only a known conversation can price this
+        await page.press("[data-role=input]", "Enter")
+        await page.locator("[data-role=price]").nth(1).wait_for()
+        welcomes = await page.locator("[data-role=bot]", has_text="你好").count()
+        kept = await page.evaluate("Object.keys(sessionStorage).filter((k) => k.startsWith('gpu-advisor'))")
+    assert asked == QUESTION
+    assert welcomes == 1  # the server still knew the conversation: no second welcome
+    assert len(kept) == 1
+
+
+async def test_tap_targets_are_44px_and_escape_closes_the_panel(tmp_path: Path) -> None:
+    async with sites(tmp_path) as s, phone() as page:
+        card = await ask_on_the_rental_site(page, s)
+        await card.locator("summary", has_text="为什么").click()  # a fold opens on tap, with the reasons
+        await card.locator("details[open] .item", has_text="显存带宽").first.wait_for()
+        opened = await card.locator("details[open]").count()
+        targets = await page.evaluate(
+            f"""() => [...{SHADOW}.querySelectorAll('button, a, summary, input')]
+                .map((n) => n.getBoundingClientRect()).filter((r) => r.width)
+                .map((r) => Math.min(r.width, r.height))"""
+        )
+        await page.keyboard.press("Escape")
+        await page.locator("[data-role=input]").wait_for(state="hidden")
+        bubble = await page.locator("[data-role=bubble]").is_visible()
+    assert opened == 1
+    assert targets and min(targets) >= 44, targets
+    assert bubble
+
+
+async def test_the_panel_follows_a_dark_reader_unless_the_page_says_light(tmp_path: Path) -> None:
+    panel_bg = f"() => getComputedStyle({SHADOW}.querySelector('.panel')).backgroundColor"
+    async with sites(tmp_path) as s, phone(color_scheme="dark") as page:
         await page.goto(s.rental)
         await page.click("[data-role=bubble]")
-        await page.locator("[data-role=bot]", has_text="训练").first.wait_for()  # the welcome question
-        await page.fill("[data-role=input]", QUESTION)
-        await page.press("[data-role=input]", "Enter")
-        answer = page.locator("[data-role=bot]", has_text="¥")
-        await answer.first.wait_for()
-        text = await answer.first.text_content() or ""
-        await page.locator("[data-role=quick] button").first.wait_for()
-        shot = tmp_path / "widget-phone.png"
-        await page.screenshot(path=str(shot))
-    assert "推荐" in text and "/月" in text
-    assert errors == []
-    assert not_blank(shot)
+        await page.locator("[data-role=bot]").first.wait_for()
+        dark = await page.evaluate(panel_bg)
+        await page.goto(s.rental + "/?scheme=light")
+        await page.locator("[data-role=bot]").first.wait_for()  # reopened from the tab's history
+        light = await page.evaluate(panel_bg)
+    assert dark == "rgb(17, 24, 39)"
+    assert light == "rgb(255, 255, 255)"
+
+
+async def test_a_human_link_and_the_requirements_to_hand_over(tmp_path: Path) -> None:
+    async with sites(tmp_path, human_url=HUMAN_URL) as s, phone() as page:
+        await ask_on_the_rental_site(page, s)
+        human = await page.locator("[data-role=human]").get_attribute("href")
+        await page.locator("[data-role=handover]").click()
+        handed = await page.locator("[data-role=handover-text] textarea").input_value()
+    assert human == HUMAN_URL
+    assert QUESTION in handed and "concurrency: 8" in handed and "¥1,750/月" in handed
 
 
 async def test_the_chat_page_on_a_phone_reaches_an_answer_by_quick_reply_buttons(tmp_path: Path) -> None:
@@ -132,11 +267,11 @@ async def test_the_chat_page_on_a_phone_reaches_an_answer_by_quick_reply_buttons
         quick = page.locator("[data-role=quick] button")
         for _ in range(5):
             await quick.first.wait_for()
-            if await page.locator("[data-role=bot]", has_text="¥").count():
+            if await page.locator("[data-role=price]").count():
                 break
             await quick.nth(1 if await quick.count() > 1 else 0).click()  # "推理/部署", then defaults
             await page.wait_for_function(BUSY_GONE)
-        priced = await page.locator("[data-role=bot]", has_text="¥").count()
+        priced = await page.locator("[data-role=price]", has_text="¥").count()
         width = await page.evaluate("document.documentElement.scrollWidth")
         await page.screenshot(path=str(tmp_path / "page-phone.png"))
     assert priced >= 1

@@ -3,9 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from urllib.parse import urlsplit
 
 KIB = 1024
+HUMAN_URL_SCHEMES = ("https", "http", "mailto")
 MIN_TOKEN_CHARS = 32  # a bearer token guards the price list: 32 random characters or more
+
+
+def check_human_url(url: str) -> str:
+    if urlsplit(url).scheme not in HUMAN_URL_SCHEMES or len(url) > 2000:
+        raise ValueError(f"{url[:80]!r} is not an https:, http: or mailto: URL")
+    return url
 
 
 @dataclass(frozen=True)
@@ -16,6 +24,9 @@ class WebConfig:
     catalog: str | None = None  # the operator's price list, YAML or CSV; default: the shipped one
     cors_origins: tuple[str, ...] = ()  # sites that embed the widget, e.g. "https://rent.example"
     admin_token: str | None = None  # bearer token for PUT /api/admin/catalog; None disables it
+    # The widget's "talk to a human" link (https:, http: or mailto:); a script tag's
+    # data-human-url overrides it. None: no such link.
+    human_url: str | None = None
     max_body_bytes: int = 64 * KIB
     max_catalog_bytes: int = 1024 * KIB
     ip_per_minute: int = 120  # every /api/ request from one client address
@@ -36,6 +47,8 @@ class WebConfig:
     connections_per_ip: int = 64
 
     def __post_init__(self) -> None:
+        if self.human_url is not None:
+            check_human_url(self.human_url)
         if self.admin_token is not None and len(self.admin_token) < MIN_TOKEN_CHARS:
             raise ValueError(
                 f"the admin token has {len(self.admin_token)} characters; use {MIN_TOKEN_CHARS} or more"

@@ -3,7 +3,9 @@
 The widget's own words (title, placeholder, button labels) come from
 ``locales/*/web.yaml`` and are written into the script where it reads ``/*UI*/ {}``,
 as JSON with every ``<`` escaped; everything the server says is set with
-``textContent`` by the script, never parsed as HTML.
+``textContent`` by the script, never parsed as HTML. The operator's settings the widget
+needs (``human_url``, the "talk to a human" link) are written where it reads
+``/*CONFIG*/ {}`` the same way.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ import locales
 from bot.web.context import CONTEXT
 
 UI_MARKER = "/*UI*/ {}"
+CONFIG_MARKER = "/*CONFIG*/ {}"
 UI_PREFIX = "web.widget."
 
 
@@ -34,18 +37,23 @@ def ui_strings() -> dict[str, dict[str, str]]:
     }
 
 
-@lru_cache(maxsize=1)
-def widget_source() -> str:
+def _as_js(value: object) -> str:
+    return json.dumps(value, ensure_ascii=True).replace("<", "\\u003c")
+
+
+@lru_cache(maxsize=4)
+def widget_source(human_url: str | None = None) -> str:
     js = _static("widget.js")
-    if UI_MARKER not in js:
-        raise RuntimeError("widget.js lost its /*UI*/ marker")
-    strings = json.dumps(ui_strings(), ensure_ascii=True).replace("<", "\\u003c")
-    return js.replace(UI_MARKER, strings, 1)
+    for marker in (UI_MARKER, CONFIG_MARKER):
+        if marker not in js:
+            raise RuntimeError(f"widget.js lost its {marker} marker")
+    js = js.replace(UI_MARKER, _as_js(ui_strings()), 1)
+    return js.replace(CONFIG_MARKER, _as_js({"human_url": human_url} if human_url else {}), 1)
 
 
 async def widget(request: web.Request) -> web.Response:
     return web.Response(
-        text=widget_source(),
+        text=widget_source(request.app[CONTEXT].config.human_url),
         content_type="text/javascript",
         headers={"Cache-Control": "public, max-age=300", "Cross-Origin-Resource-Policy": "cross-origin"},
     )

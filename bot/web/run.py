@@ -19,7 +19,7 @@ import signal
 import sys
 from typing import Any
 
-from bot.web.config import WebConfig
+from bot.web.config import WebConfig, check_human_url
 
 log = logging.getLogger(__name__)
 TOKEN_ENV = "GPU_ADVISOR_ADMIN_TOKEN"
@@ -47,6 +47,12 @@ def add_web_command(sub: Any) -> None:
         dest="cors_origins",
         metavar="ORIGIN",
         help="a site allowed to embed the widget, e.g. https://rent.example (repeatable)",
+    )
+    p.add_argument(
+        "--human-url",
+        default=None,
+        metavar="URL",
+        help="the widget's 'talk to a human' link (https: or mailto:), beside the requirements to hand over",
     )
     p.add_argument(
         "--admin-token-env", default=TOKEN_ENV, help=f"env var holding the admin token (default {TOKEN_ENV})"
@@ -106,6 +112,10 @@ def config_from(args: argparse.Namespace) -> WebConfig:
     except ValueError as exc:
         raise SystemExit(f"--cors-origin: {exc}") from exc
     try:
+        human_url = args.human_url and check_human_url(args.human_url)
+    except ValueError as exc:
+        raise SystemExit(f"--human-url: {exc}") from exc
+    try:
         return WebConfig(
             host=args.host,
             port=args.port,
@@ -113,6 +123,7 @@ def config_from(args: argparse.Namespace) -> WebConfig:
             catalog=getattr(args, "catalog", None),
             cors_origins=origins,
             admin_token=token,
+            human_url=human_url or None,
             trust_forwarded_for=args.trust_forwarded_for,
             workers=auto_workers() if args.workers is None else args.workers,
             turn_deadline_s=args.turn_deadline,

@@ -54,6 +54,8 @@ class ChatResponse(BaseModel):
     sections: list[Section] = Field(default_factory=list, description="details: reasoning, pitfalls…")
     footer: list[str] = Field(default_factory=list, description="lines after the details (hints)")
     chart: ChartKind | None = Field(None, description="a chart of the plan can be drawn (its kind)")
+    pick: str | None = Field(None, description="the pick in words, without its price (an answer card)")
+    price: str | None = Field(None, description="the pick's price, formatted (an answer card)")
 
 
 class AnalyzeRequest(BaseModel):
