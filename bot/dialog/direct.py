@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from bot.dialog import verdicts
+from bot.dialog import faq, verdicts
 from bot.dialog.reply import Reply
 from bot.dialog.state import ConversationState
 
@@ -21,4 +21,4 @@ def direct_answer(
     dialog: Dialog, state: ConversationState, text: str
 ) -> tuple[Reply, ConversationState] | None:
     """The verdict or the concept answer for ``text``, or None when it states a requirement."""
-    return verdicts.answer(dialog, state, text)
+    return verdicts.answer(dialog, state, text) or faq.answer(dialog, state, text)
