@@ -15,6 +15,7 @@ import contextlib
 import getpass
 import json
 import os
+import re
 import sys
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
@@ -146,6 +147,22 @@ def _show(reply: Reply, colour: bool) -> None:
     print(card_text(reply, colour))
 
 
+def button_for(line: str, last: Reply) -> str | None:
+    """The payload a typed line presses, or None when the line is a message.
+
+    Only ASCII digits alone, in reply to a question's list of choices, press a button:
+    "2" after "how many users?" picks the second choice, but "2 个人", "２" or a "3"
+    typed after an answer card are words for the dialog ("3" may be three users).
+    """
+    if last.kind != "question" or not _BUTTON_NUMBER.fullmatch(line):
+        return None
+    index = int(line)
+    return last.buttons[index - 1].payload if 1 <= index <= len(last.buttons) else None
+
+
+_BUTTON_NUMBER = re.compile(r"[0-9]{1,2}")
+
+
 def run_interactive(session: Session) -> int:
     """A readline chat; a bare number presses that button, Ctrl-D or /quit leaves."""
     with contextlib.suppress(ImportError):
@@ -166,9 +183,8 @@ def _chat(session: Session, colour: bool) -> int:
             return 0
         if line in ("/quit", "/exit"):
             return 0
-        if line.isdigit() and 1 <= int(line) <= len(last.buttons):
-            line = BUTTON_PREFIX + last.buttons[int(line) - 1].payload
-        last = session.send(line)
+        pressed = button_for(line, last)
+        last = session.send(BUTTON_PREFIX + pressed if pressed is not None else line)
         _show(last, colour)
 
 

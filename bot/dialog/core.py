@@ -194,15 +194,18 @@ class Dialog:
     # --- helpers ------------------------------------------------------------------
     def _owned(self, state: ConversationState, plan: Plan, content: Content) -> Content:
         """Cards the user owns are judged first: "你的两张 4090D 够用" heads the card when they suffice."""
-        own = plan.requested if state.gpu_owned else None
-        if own is None:
+        gpu = state.slots.get("gpu")
+        if not state.gpu_owned or gpu is None:
             return content
-        gpus = locales.t(state.lang, "followup.gpus", count=own.count * own.machines, gpu=own.gpu_name)
-        if own.headroom_gib >= 0 and own.meets_latency:
+        own = plan.requested
+        count = own.count * own.machines if own else int(state.slots.get("gpu_count") or 1)
+        gpus = locales.t(state.lang, "followup.gpus", count=count, gpu=self._gpu_names(gpu))
+        if own is not None and own.headroom_gib >= 0 and own.meets_latency:
             return content.model_copy(
                 update={"title": locales.t(state.lang, "followup.owned_enough", gpus=gpus)}
             )
-        return content.around(lead=[locales.t(state.lang, "followup.owned_short", gpus=gpus)])
+        short = locales.t(state.lang, "followup.owned_short", gpus=gpus)  # after the ack line
+        return content.model_copy(update={"lead": [*content.lead[:1], short, *content.lead[1:]]})
 
     def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]:
         """The plan for the current slots, or a localized reason why there is none."""

@@ -119,13 +119,14 @@ def why_not(dialog: Dialog, state: ConversationState, pick: Option, said: dict[s
     trial.slots.pop("gpu_count", None)
     trial.slots.update({k: said[k] for k in ("gpu", "gpu_count") if k in said})
     trial.gpu_owned = False
-    plan, _ = dialog.plan_for(trial)
-    other = plan.requested if plan is not None else None
-    if other is None:
-        return [locales.t(lang, "followup.why_not_unlisted", gpu=name, pick=_name(lang, pick))]
-    used = other.memory_gib.get("total", 0.0)
-    if other.headroom_gib < 0:
+    other = _requested(dialog, trial)
+    if other is None:  # not rentable here: judge it as a card the user would bring
+        trial.gpu_owned = True
+        other = _requested(dialog, trial)
+    if other is None or other.headroom_gib < 0:
         key = "followup.why_not_too_small"
+    elif other.cost.amount == 0:
+        key = "followup.why_not_unlisted"
     elif other.cost.amount > pick.cost.amount:
         key = "followup.why_not_dearer"
     else:
@@ -135,15 +136,20 @@ def why_not(dialog: Dialog, state: ConversationState, pick: Option, said: dict[s
             lang,
             key,
             gpu=name,
-            used=used,
-            capacity=other.capacity_gib,
-            price=_price(lang, other),
+            used=other.memory_gib.get("total") if other else None,
+            capacity=other.capacity_gib if other else None,
+            price=_price(lang, other) if other else None,
             pick=_name(lang, pick),
             pick_price=_price(lang, pick),
-            speed=_speed(other),
+            speed=_speed(other) if other else None,
             pick_speed=_speed(pick),
         )
     ]
+
+
+def _requested(dialog: Dialog, trial: ConversationState) -> Option | None:
+    plan, _ = dialog.plan_for(trial)
+    return plan.requested if plan is not None else None
 
 
 HANDLERS: dict[str, Callable[[str, Plan, Option], list[str]]] = {
