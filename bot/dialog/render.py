@@ -92,7 +92,7 @@ def answer(lang: str, plan: Plan) -> Content:
 def _top_caveat(lang: str, plan: Plan) -> str | None:
     """Over budget or too slow beats any pitfall; else the most severe pitfall, shortened."""
     if plan.status != "ok":
-        return locales.t(lang, f"answer.status.{plan.status}")
+        return locales.t(lang, f"answer.status.{plan.status}").removeprefix("⚠ ")
     ranked = sorted(plan.pitfalls, key=lambda f: SEVERITY_ORDER.get(f.severity, 3))
     return caveat(lang, ranked[0]) if ranked else None
 

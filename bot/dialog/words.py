@@ -102,8 +102,9 @@ def finding_text(lang: str, f: Finding, names: Mapping[str, str] | None = None) 
     """A finding's sentence, with any offer id it carries replaced by the option's name."""
     values = dict(f.values)
     for key in _OFFER_KEYS & values.keys():
-        if isinstance(values[key], str):
-            values[key] = (names or {}).get(values[key]) or offer_words(values[key])
+        offer = values[key]
+        if isinstance(offer, str):
+            values[key] = (names or {}).get(offer) or offer_words(offer)
     return locales.render_finding(lang, f.id, values)
 
 
