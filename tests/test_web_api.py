@@ -399,6 +399,13 @@ async def test_the_widget_carries_the_operators_human_link_and_plans_carry_the_o
     assert answer["plan"]["recommendation"]["order_label"] == "立即租用"
 
 
+def test_readme_shows_the_phone_screenshot_the_browser_test_draws() -> None:
+    root = Path(__file__).resolve().parents[1]
+    shot = root / "docs" / "widget-phone.png"  # written by tests/test_web_e2e.py
+    assert shot.read_bytes().startswith(b"\x89PNG")
+    assert 'src="docs/widget-phone.png"' in (root / "README.md").read_text(encoding="utf-8")
+
+
 def test_a_human_link_that_is_not_a_web_or_mail_address_is_refused() -> None:
     with pytest.raises(ValueError, match="not an https:, http: or mailto: URL"):
         WebConfig(human_url="javascript:alert(1)")
