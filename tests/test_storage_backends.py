@@ -1,0 +1,90 @@
+"""What several processes sharing one database rely on, on both backends (``store_at``); each
+thread opens its own store, so its own connection, as a process would: dedupe under a race,
+one conversation's turns in order, all-or-nothing transactions, migrations applied once by
+connections that open together, the backend picked by URL."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+
+from bot.dialog.state import ConversationState
+from bot.storage import Storage, database_url
+from bot.storage.sqlite import SQLiteStore
+from tests.conftest import OpenStore
+
+
+def together(count: int, target: Callable[[], object]) -> list[object]:
+    """``target`` in ``count`` threads at once, each with its own store (its own connection)."""
+    with ThreadPoolExecutor(count) as pool:
+        return list(pool.map(lambda _: target(), range(count)))
+
+
+def test_a_redelivered_update_raced_by_four_connections_is_first_for_one(store_at: OpenStore) -> None:
+    url = store_at("race").url
+
+    def claim() -> bool:
+        store = Storage(url)
+        try:
+            return store.first_time("telegram", 77)
+        finally:
+            store.close()
+
+    assert sorted(together(4, claim)) == [False, False, False, True]  # type: ignore[type-var]
+
+
+def test_one_conversations_turns_from_two_connections_are_applied_in_turn(store_at: OpenStore) -> None:
+    store = store_at("order")
+    if isinstance(store, SQLiteStore):
+        pytest.skip("SQLite serves one machine, where the server orders a chat's turns itself")
+
+    def count_turns() -> None:
+        """Read, add one, write — under ``hold``, as a turn does; any interleaving loses counts."""
+        mine = Storage(store.url)
+        for _ in range(40):
+            with mine.hold("web", "s", "u"):
+                state = mine.load("web", "s", "u")
+                with mine.transaction():
+                    mine.save("web", "s", "u", state.model_copy(update={"turns": state.turns + 1}))
+        mine.close()
+
+    together(2, count_turns)
+    assert store.load("web", "s", "u").turns == 80
+
+
+def test_a_failed_transaction_leaves_nothing_behind(store_at: OpenStore) -> None:
+    store = store_at()
+
+    def failing_turn() -> None:
+        with store.transaction():
+            store.save("web", "s", "u", ConversationState(turns=3))
+            store.first_time("web", 9)
+            raise RuntimeError("the turn failed after writing")
+
+    with pytest.raises(RuntimeError):
+        failing_turn()
+    assert store.load("web", "s", "u") == ConversationState()
+    assert store.first_time("web", 9) is True  # the id was not marked either
+
+
+def test_connections_opening_a_new_database_together_migrate_it_once(store_at: OpenStore) -> None:
+    url = store_at("fresh").url
+    together(3, lambda: Storage(url).close())
+    store = Storage(url)
+    assert store.schema_version == 4  # type: ignore[attr-defined]
+    store.save("web", "s", "u", ConversationState(turns=1))
+    assert store.load("web", "s", "u").turns == 1
+    store.close()
+
+
+def test_the_database_url_picks_the_backend(tmp_path: Path) -> None:
+    assert type(Storage(f"sqlite:///{tmp_path}/a.db")) is SQLiteStore
+    assert (tmp_path / "a.db").exists()
+    assert (
+        database_url("x.db", {"GPU_ADVISOR_DATABASE_URL": "postgresql://db/advisor"})
+        == "postgresql://db/advisor"
+    )
+    assert database_url("x.db", {}) == "x.db"
