@@ -68,6 +68,44 @@ def _capped(run: re.Match[str]) -> str:
     return run.group()[:MAX_REPEAT]
 
 
-def language_of(text: str) -> Lang:
-    """Chinese if the raw text holds any Han character or Chinese-IME punctuation, else English."""
-    return "zh" if _CHINESE.search(text) else "en"
+def language_of(text: str, current: Lang | None = None) -> Lang:
+    """The language to answer in; with ``current``, it sticks unless the text is clearly the other.
+
+    Without a conversation language: Chinese if the raw text holds any Han character or
+    Chinese-IME punctuation, else English. Inside a conversation a Chinese user types
+    "7x24", "13B", "LoRA" or "20 QPS" without leaving Chinese, so the language changes
+    only on a clearly English sentence (:func:`clearly_english`) or, in an English
+    conversation, on text with at least :data:`HAN_TO_SWITCH` Han characters.
+    """
+    if current is None:
+        return "zh" if _CHINESE.search(text) else "en"
+    if current == "zh":
+        return "en" if clearly_english(text) else "zh"
+    return "zh" if len(_HAN.findall(text)) >= HAN_TO_SWITCH else "en"
+
+
+HAN_TO_SWITCH = 2
+"""Han characters that switch an English conversation to Chinese (one may be a name)."""
+ENGLISH_WORDS_TO_SWITCH = 3
+"""Ordinary English words (2+ letters, not units, models or acronyms) that make a sentence English."""
+_HAN = re.compile(r"[\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\U00020000-\U0003134f]")
+_LATIN_WORD = re.compile(r"(?<![a-z0-9])[a-z]{2,}+(?![a-z0-9])")
+# Words a Chinese user types inside a Chinese sentence: units, acronyms, model and card
+# families, runtimes. Lower-case; anything with a digit is never a word here.
+_TECH_WORDS = frozenset(
+    str.split(
+        "qps rps tps ttft api gpu gpus cpu vram ram ssd nvme gb tb mb kb ms token tokens lora qlora "
+        "sft dpo rlhf fp bf int awq gptq gguf nf vllm sglang tgi llama qwen deepseek glm chatglm "
+        "mistral mixtral yi baichuan gemma phi rtx nvidia amd ascend huawei tesla sxm pcie nvlink "
+        "ib cuda rocm kv cache moe dau mau ok hi hello bot app ai llm rag ft full batch context "
+        "k8s docker aws gcp azure hf json yaml id ui"
+    )
+)
+
+
+def clearly_english(text: str) -> bool:
+    """No Han characters and at least three ordinary English words ("make it cheaper please")."""
+    if _HAN.search(text):
+        return False
+    words = _LATIN_WORD.findall(text.lower())
+    return sum(word not in _TECH_WORDS for word in words) >= ENGLISH_WORDS_TO_SWITCH

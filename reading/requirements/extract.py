@@ -3,14 +3,16 @@
 Order is the design. Each reader claims the characters it understood, so a reader that
 runs earlier protects its numbers from the readers after it:
 
-0. a pasted config.json, blanked out so its numbers are not read as anything else;
+0. a pasted config.json, blanked out so its numbers are not read as anything else; then,
+   when the dialog says which slot it just asked about, a bare answer to it ("1亿", "5");
 1. model names, then mixture-of-experts shapes (30B-A3B, 8x7B), then always-on phrases,
    then GPU names with their counts: names and "7×24" hold numbers that are not
    quantities (Mixtral 8x7B, A100 80G, 24/7);
 2. keyword choices (method, precision, task, skip), which only note what they saw;
 3. latency, request lengths and context windows with their keywords;
 4. money, which takes 每月/一个月/per hour with it so durations cannot;
-5. loads (concurrency, QPS), token counts, durations, parameter sizes, training knobs;
+5. loose amounts first (daily actives, "三四十个人", "两三天"), then exact loads
+   (concurrency, QPS), token counts, durations, parameter sizes, training knobs;
 6. last, a bare "8k" that nothing else wanted, which is a context length.
 
 Input longer than :data:`MAX_INPUT_CHARS` is cut before parsing; no requirement message
@@ -21,12 +23,14 @@ from __future__ import annotations
 
 from typing import Any
 
-from reading.normalize import language_of, normalize
+from reading.normalize import Lang, language_of, normalize
+from reading.requirements.answer import read_answer
 from reading.requirements.choices import read_method, read_precision, read_skip, read_task
 from reading.requirements.config_paste import MAX_CONFIG_CHARS, find_config, parse_config
 from reading.requirements.deadline import read_deadline
 from reading.requirements.hardware import read_gpus, read_models
 from reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
+from reading.requirements.loose import read_daily_users, read_loose_duration, read_loose_load
 from reading.requirements.money import read_budget
 from reading.requirements.result import Extraction
 from reading.requirements.scan import Scan
@@ -41,16 +45,27 @@ MAX_INPUT_CHARS = 4000
 """Characters of a message that are parsed; the rest is ignored."""
 
 
-def extract(text: str, vocab: Vocabulary) -> Extraction:
-    """Everything a free-text message says about the workload, deterministically."""
+def extract(
+    text: str, vocab: Vocabulary, expecting: str | None = None, current_lang: Lang | None = None
+) -> Extraction:
+    """Everything a free-text message says about the workload, deterministically.
+
+    ``expecting`` is the slot the dialog just asked about (a Workload field name such as
+    ``train_tokens``, ``concurrency``, ``method``): a bare answer ("1亿", "5", "几十人",
+    "full") then reads as that slot, and wins over what the same words would mean in a
+    first message. ``current_lang`` is the conversation's language, which sticks unless
+    the message is clearly in the other one (``reading.normalize.language_of``).
+    """
     config_span = find_config(text[: MAX_INPUT_CHARS + MAX_CONFIG_CHARS])
     config = parse_config(text[slice(*config_span)]) if config_span else None
     if config_span is not None:
         text = text[: config_span[0]] + " " + text[config_span[1] :]
     clipped = text[:MAX_INPUT_CHARS]
-    scan = Scan(source=normalize(clipped), lang=language_of(clipped))
+    scan = Scan(source=normalize(clipped), lang=language_of(clipped, current_lang))
     if config_span is not None:
         _read_config(scan, config)
+    if expecting is not None:
+        read_answer(scan, expecting)
     read_models(scan, vocab)
     read_shapes(scan, vocab)
     read_always_on(scan)
@@ -64,6 +79,9 @@ def extract(text: str, vocab: Vocabulary) -> Extraction:
     read_request_lengths(scan)
     read_context(scan)
     read_budget(scan)
+    read_daily_users(scan)
+    read_loose_load(scan)
+    read_loose_duration(scan)
     read_load(scan)
     read_train_tokens(scan)
     read_duration(scan)

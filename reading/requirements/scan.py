@@ -20,7 +20,7 @@ from typing import Annotated, Any, get_args, get_origin
 
 from engine.workload import Workload
 from reading.normalize import Lang
-from reading.requirements.result import Extraction, Issue
+from reading.requirements.result import Constraints, Edit, Extraction, Intent, Issue
 
 FILLER = "\x00"
 
@@ -65,6 +65,11 @@ class Scan:
     gpu_owned: bool = False
     skip: bool = False
     spans: list[tuple[int, int]] = field(default_factory=list)
+    edits: list[Edit] = field(default_factory=list)
+    intent: Intent | None = None
+    replace: list[str] = field(default_factory=list)
+    constraints: Constraints = field(default_factory=Constraints)
+    budget_per_gpu: bool = False
 
     def __post_init__(self) -> None:
         self.text = self.source
@@ -128,6 +133,11 @@ class Scan:
             skip=self.skip,
             issues=self.issues,
             matched=[span for span in matched if span],
+            edits=self.edits,
+            intent=self.intent,
+            replace=self.replace,
+            constraints=self.constraints,
+            budget_per_gpu=self.budget_per_gpu,
         )
 
 
