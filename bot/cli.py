@@ -20,7 +20,10 @@ import os
 import sys
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.settings import Settings
 
 log = logging.getLogger("gpu_advisor")
 EXIT_BAD_INPUT = 2
@@ -188,6 +191,7 @@ def _add_surfaces(sub: argparse._SubParsersAction[argparse.ArgumentParser], load
 def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; ``surface`` names the one chat surface whose module is imported."""
     parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU server to rent, and why.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
     parser.add_argument("--catalog", help="operator price catalog (YAML); default: the shipped list")
     for flag, variable, what, default in RETENTION_OPTIONS:
         parser.add_argument(
@@ -228,9 +232,46 @@ def _export_retention(args: argparse.Namespace) -> None:
             os.environ[variable] = str(days)
 
 
+def version() -> str:
+    """The installed distribution's version (``pyproject.toml``), or ``unknown`` from a bare checkout."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("gpu-advisor")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _apply_settings() -> Settings:
+    """Validate the settings and set up logging, before the parser reads any default.
+
+    Values from ``$GPU_ADVISOR_SETTINGS_FILE`` are exported to the environment, where the
+    surfaces, the token readers and the worker processes look.
+    """
+    from bot.logs import configure
+    from bot.settings import load_settings
+
+    settings = load_settings()
+    settings.export(os.environ)
+    configure(settings.log_format, settings.log_level)
+    return settings
+
+
+def _print_settings(settings: Settings, command: str) -> None:
+    """A long-running surface says what it runs with, secrets masked, as its first log line."""
+    if command in SURFACES and command != "chart":
+        import json
+
+        startup = logging.getLogger("gpu_advisor.settings")
+        startup.setLevel(logging.INFO)
+        startup.info("settings %s", json.dumps(settings.redacted(), ensure_ascii=False))
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    logging.basicConfig(level=logging.WARNING, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    settings = _apply_settings()
     args = parse(argv)
+    _print_settings(settings, args.command)
     _export_retention(args)
     if args.database_url:  # in the environment, so worker and server processes open the same database
         os.environ["GPU_ADVISOR_DATABASE_URL"] = args.database_url

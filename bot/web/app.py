@@ -12,7 +12,7 @@ from bot.ratelimit import RateLimiter
 from bot.store import Store
 from bot.turn import Conversations, Turn, executor_for
 from bot.turn_calls import UseCatalog
-from bot.web import api, guard, openapi, pages
+from bot.web import api, guard, openapi, ops, pages
 from bot.web.config import WebConfig
 from bot.web.context import CONTEXT, WebContext
 
@@ -45,7 +45,8 @@ def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | No
         new_sessions=RateLimiter(config.sessions_per_ip_per_hour, window_s=HOUR_S),
     )
     app = web.Application(
-        middlewares=[guard.cors, guard.errors, guard.limits], client_max_size=config.max_catalog_bytes
+        middlewares=[ops.observe, guard.cors, guard.errors, guard.limits],
+        client_max_size=config.max_catalog_bytes,
     )
     app[CONTEXT] = ctx
     _routes(app)
@@ -67,6 +68,7 @@ def _routes(app: web.Application) -> None:
     app.router.add_get("/openapi.json", openapi.serve)
     app.router.add_get("/widget.js", pages.widget)
     app.router.add_get("/", pages.index)
+    ops.add_routes(app)
 
 
 async def _server_header(request: web.Request, response: web.StreamResponse) -> None:

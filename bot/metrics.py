@@ -1,0 +1,60 @@
+"""Prometheus metrics for the web surface: turns, plan latency, errors by kind, refusals, queue depth.
+
+Each metric is registered once per process, here at import, on prometheus-client's
+default registry (registering twice raises ``Duplicated timeseries``; importing a
+module twice does not re-run it).
+
+Several server processes (``gpu-advisor web --processes N``, or compose's web ×2)
+share one port, so a scrape lands on whichever process the kernel picks. Set
+``PROMETHEUS_MULTIPROC_DIR`` to an empty directory writable by every process *before*
+they start: prometheus-client then keeps each process's samples in files there and
+``/metrics`` sums them (``MultiProcessCollector``) — counters and histograms add up,
+the queue-depth gauge is ``livesum`` (the live processes' depths added). Without it
+each process exposes its own numbers only: right for one process, a random one of N
+otherwise. The directory must be emptied when the service restarts (compose mounts a
+tmpfs; the systemd unit uses ``RuntimeDirectory=``).
+"""
+
+from __future__ import annotations
+
+import os
+
+from prometheus_client import (
+    CONTENT_TYPE_LATEST,
+    CollectorRegistry,
+    Counter,
+    Gauge,
+    Histogram,
+    generate_latest,
+)
+
+MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+# Plan latency buckets (seconds): a cached plan answers in milliseconds, a cold catalog
+# search in tens of them, and the turn deadline (10 s by default) ends the tail.
+LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
+
+TURNS = Counter("gpu_advisor_turns", "Chat turns answered, by surface", ["surface"])
+PLAN_SECONDS = Histogram(
+    "gpu_advisor_plan_seconds",
+    "Wall time of a request that runs the engine (chat turn, estimate, recommend, analyze)",
+    ["route"],
+    buckets=LATENCY_BUCKETS,
+)
+ERRORS = Counter("gpu_advisor_errors", "Requests answered with an error, by error code", ["kind"])
+RATE_LIMITED = Counter("gpu_advisor_rate_limited", "Requests refused by a rate limit (HTTP 429)")
+QUEUE_DEPTH = Gauge(
+    "gpu_advisor_queue_depth",
+    "Requests in flight waiting for a turn worker",
+    multiprocess_mode="livesum",
+)
+
+
+def exposition() -> tuple[bytes, str]:
+    """The text a scrape gets, and its content type: this process's, or every process's summed."""
+    if os.environ.get(MULTIPROCESS_VARIABLE):
+        from prometheus_client import multiprocess
+
+        registry = CollectorRegistry()
+        multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        return generate_latest(registry), CONTENT_TYPE_LATEST
+    return generate_latest(), CONTENT_TYPE_LATEST
