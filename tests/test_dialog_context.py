@@ -306,3 +306,27 @@ def test_a_number_typed_after_an_answer_is_a_message_not_a_button(dialog: Dialog
     answer, _ = talk(dialog, SERVE_14B)
     assert answer.kind == "answer" and answer.buttons
     assert button_for("1", answer) is None
+
+
+# --- keep it honest ----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(("lang", "words"), [("zh", "假设 4 路并发"), ("en", "assuming 4 concurrent users")])
+def test_a_default_user_count_is_said_in_the_confirmation_line(dialog: Dialog, lang: str, words: str) -> None:
+    state = ConversationState(lang=lang, lang_locked=True)  # type: ignore[arg-type]
+    reply, _ = talk(dialog, "部署 Qwen2.5-7B 推理", "/plan", state=state)
+    assert reply.kind == "answer" and words in reply.lead[0]
+
+
+def test_a_user_count_that_was_given_is_not_called_an_assumption(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, SERVE_14B)
+    assert "假设" not in reply.lead[0]
+
+
+@pytest.mark.parametrize("phrase", ["一共多少钱", "一共多少錢", "how much in total?"])
+def test_the_price_of_a_train_then_serve_plan_adds_both_halves(dialog: Dialog, phrase: str) -> None:
+    _, state = talk(dialog, "先用 LoRA 微调 Qwen2.5-7B，1亿 token，再部署上线 10 路并发")
+    assert state.slots["task"] == "both" and state.answered
+    reply, _ = dialog.handle(state, phrase)
+    # RTX 3090 job ¥1,750 (seed 000 §三 #2) + T4 ¥900/month (seed 000 §三) in the first month
+    assert reply.kind == "info" and "2,650" in reply.text and "900" in reply.text

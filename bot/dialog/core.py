@@ -18,6 +18,7 @@ import locales
 from bot.dialog import followups, render
 from bot.dialog.ack import ack_line, is_ack
 from bot.dialog.direct import direct_answer
+from bot.dialog.honest import assumed_items
 from bot.dialog.limits import limit_of
 from bot.dialog.merge import merge
 from bot.dialog.plancache import PlanCache, View
@@ -186,7 +187,9 @@ class Dialog:
             return self.reply(state, "error", text), state
         state.answered = True
         # One line confirms the whole request before the card; the question's own echo gives way to it.
-        ack = ack_line(state.lang, self._named(state.slots), label_slot)
+        ack = " · ".join(
+            [ack_line(state.lang, self._named(state.slots), label_slot), *assumed_items(state.lang, plan)]
+        )
         lead = [ack, *(n for n in notes if not is_ack(state.lang, n))]
         content = self._owned(state, plan, self.view(state, plan, render.answer).around(lead=lead))
         return self.reply(state, "answer", content, render.answer_buttons(state.lang, plan), plan), state

@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import locales
+from bot.dialog.honest import combined_line
 from bot.dialog.reply import Content, Reply
 from bot.dialog.state import ConversationState
 from engine.results import Option, Plan
@@ -107,8 +108,16 @@ def yearly(lang: str, plan: Plan, pick: Option) -> list[str]:
 
 
 def price(lang: str, plan: Plan, pick: Option) -> list[str]:
-    """The pick's price by the month (and for the job when it has an end)."""
-    return [locales.t(lang, "followup.price", pick=_name(lang, pick), price=_price(lang, pick))]
+    """The pick's price (by the month, or for the job); train-then-serve adds both halves."""
+    lines = [
+        locales.t(lang, "followup.price", pick=_name(lang, o), price=_price(lang, o)) for o in _priced(plan)
+    ]
+    combined = combined_line(lang, plan)
+    return [*lines, combined] if combined else lines
+
+
+def _priced(plan: Plan) -> list[Option]:
+    return [o for o in (plan.recommendation, plan.serving) if o is not None]
 
 
 def why_not(dialog: Dialog, state: ConversationState, pick: Option, said: dict[str, Any]) -> list[str]:
