@@ -149,7 +149,7 @@ class Workload(BaseModel):
     budget: Budget | None = None
     duration_hours: Annotated[PositiveFloat | None, in_units("h")] = Field(None, le=87_600)
     # a training job must finish within this many hours ("一周内训完", "within 48 hours"):
-    # plans that take longer are not offered as the pick (engine.deadline)
+    # plans that take longer are not offered as the pick (engine.rules.deadline)
     deadline_hours: Annotated[PositiveFloat | None, in_units("h")] = Field(None, le=87_600)
     always_on: bool | None = None
     # cards the user rules out or in ("不要 3090", "no consumer cards", "只用国产卡"); the
