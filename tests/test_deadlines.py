@@ -11,6 +11,7 @@ from datetime import date
 
 import pytest
 
+from bot.dialog.vocab import vocabulary
 from engine.recommend import recommend
 from engine.specs import Knowledge
 from engine.workload import Workload
@@ -18,7 +19,6 @@ from reading.normalize import normalize
 from reading.requirements import Vocabulary, extract
 from reading.requirements.deadline import days_until, read_deadline
 from reading.requirements.scan import Scan
-from bot.dialog.vocab import vocabulary
 
 THURSDAY = date(2026, 12, 3)
 
