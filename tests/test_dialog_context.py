@@ -17,6 +17,7 @@ from bot.terminal import button_for
 from engine.recommend import recommend
 from engine.specs import Knowledge
 from engine.workload import Workload
+from reading.requirements import extract
 from reading.requirements.result import Constraints, Edit, Extraction
 
 SERVE_14B = "部署 Qwen2.5-14B 推理，30 路并发，7x24"
@@ -44,7 +45,7 @@ def talk(
 def reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, Extraction]:
     """Messages the reader is told to read as given Extractions (others go to the real reader)."""
     given: dict[str, Extraction] = {}
-    real = core.extract
+    real = extract
 
     def fake(text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None) -> Extraction:
         return (
@@ -58,7 +59,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, Extraction]:
 
 
 def said(lang: str = "zh", **kw: Any) -> Extraction:
-    return Extraction(lang=lang, **kw)  # type: ignore[arg-type]
+    return Extraction(lang=lang, **kw)
 
 
 # --- answers to the question just asked --------------------------------------------------------
@@ -73,7 +74,7 @@ def test_the_slot_of_the_question_just_asked_is_passed_to_the_reader(
 ) -> None:
     _, state = talk(dialog, first)
     seen: list[str | None] = []
-    real = core.extract
+    real = extract
 
     def spy(text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None) -> Extraction:
         seen.append(expecting)
@@ -88,7 +89,7 @@ def test_a_first_message_is_read_without_an_expected_slot(
     dialog: Dialog, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     seen: list[str | None] = []
-    real = core.extract
+    real = extract
 
     def spy(text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None) -> Extraction:
         seen.append(expecting)
@@ -313,7 +314,7 @@ def test_a_number_typed_after_an_answer_is_a_message_not_a_button(dialog: Dialog
 
 @pytest.mark.parametrize(("lang", "words"), [("zh", "假设 4 路并发"), ("en", "assuming 4 concurrent users")])
 def test_a_default_user_count_is_said_in_the_confirmation_line(dialog: Dialog, lang: str, words: str) -> None:
-    state = ConversationState(lang=lang, lang_locked=True)  # type: ignore[arg-type]
+    state = ConversationState(lang=lang, lang_locked=True)
     reply, _ = talk(dialog, "部署 Qwen2.5-7B 推理", "/plan", state=state)
     assert reply.kind == "answer" and words in reply.lead[0]
 
