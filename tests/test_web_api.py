@@ -33,7 +33,7 @@ from knowledge import CatalogError
 try:
     import schemathesis
 except ImportError:  # reported by test_schemathesis_is_installed
-    schemathesis = None
+    schemathesis = None  # type: ignore[assignment]
 
 SITE = "https://rent.example"
 TOKEN = "s3cret-admin-token-for-tests-0123456789"  # 32+ characters, as the server requires

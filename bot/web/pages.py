@@ -5,7 +5,7 @@ The widget's own words (title, placeholder, button labels) come from
 as JSON with every ``<`` escaped; everything the server says is set with
 ``textContent`` by the script, never parsed as HTML. The operator's settings the widget
 needs (``human_url``, the "talk to a human" link) are written where it reads
-``/*CONFIG*/ {}`` the same way.
+``/*CONFIG*/ {}`` the same way, and its style sheet (``static/widget.css``) at ``/*CSS*/ ""``.
 """
 
 from __future__ import annotations
@@ -21,6 +21,7 @@ from bot.web.context import CONTEXT
 
 UI_MARKER = "/*UI*/ {}"
 CONFIG_MARKER = "/*CONFIG*/ {}"
+CSS_MARKER = '/*CSS*/ ""'
 UI_PREFIX = "web.widget."
 
 
@@ -44,9 +45,10 @@ def _as_js(value: object) -> str:
 @lru_cache(maxsize=4)
 def widget_source(human_url: str | None = None) -> str:
     js = _static("widget.js")
-    for marker in (UI_MARKER, CONFIG_MARKER):
+    for marker in (UI_MARKER, CONFIG_MARKER, CSS_MARKER):
         if marker not in js:
             raise RuntimeError(f"widget.js lost its {marker} marker")
+    js = js.replace(CSS_MARKER, _as_js(_static("widget.css")), 1)
     js = js.replace(UI_MARKER, _as_js(ui_strings()), 1)
     return js.replace(CONFIG_MARKER, _as_js({"human_url": human_url} if human_url else {}), 1)
 

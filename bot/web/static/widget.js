@@ -48,87 +48,7 @@
   };
   const GLYPH_RE = new RegExp("(" + Object.keys(GLYPHS).join("|") + ")\uFE0F?", "u");
 
-  const CSS = `
-    :host { all: initial; color-scheme: light dark; }
-    * { box-sizing: border-box; font-family: system-ui, -apple-system, "PingFang SC", "Microsoft YaHei",
-        "Noto Sans CJK SC", sans-serif; }
-    .root { --bg: #fff; --fg: #111827; --muted: #6b7280; --log: #f5f7fb; --line: #e3e7ee; --accent: #2563eb;
-      --accent-fg: #fff; --card: #fff; --soft: #eef3ff; --order: #16a34a; --warn: #b45309; --ok: #16a34a;
-      --bad: #dc2626; --input: #fff; --notice: #fffbeb; color: var(--fg); }
-    .root.dark { --bg: #111827; --fg: #e5e7eb; --muted: #9ca3af; --log: #0b1220; --line: #2b3445;
-      --accent: #3b82f6; --card: #1f2937; --soft: #1e293b; --order: #22a55a; --warn: #f59e0b; --ok: #4ade80;
-      --bad: #f87171; --input: #0f172a; --notice: #3a2e12; }
-    .root.page { height: 100%; }
-    button, a, summary { -webkit-tap-highlight-color: transparent; }
-    .bubble { position: fixed; right: 20px; bottom: 20px; width: 56px; height: 56px; border: 0;
-      border-radius: 50%; background: var(--accent); color: var(--accent-fg); display: flex; align-items: center;
-      justify-content: center; cursor: pointer; box-shadow: 0 4px 14px rgba(0, 0, 0, .25); z-index: 2147483000; }
-    .panel { position: fixed; right: 20px; bottom: 88px; width: 400px; max-width: calc(100vw - 40px);
-      height: min(640px, calc(100vh - 120px)); display: flex; flex-direction: column; background: var(--bg);
-      color: var(--fg); border-radius: 14px; box-shadow: 0 10px 40px rgba(0, 0, 0, .25); overflow: hidden;
-      z-index: 2147483000; }
-    .panel[hidden] { display: none; }
-    .page .panel { position: static; width: 100%; max-width: none; height: 100%; border-radius: 0;
-      box-shadow: none; }
-    .head { display: flex; align-items: center; justify-content: space-between; gap: 8px; padding: 0 4px 0 16px;
-      min-height: 52px; background: var(--accent); color: var(--accent-fg); }
-    .title { margin: 0; font-size: 16px; font-weight: 600; flex: 1; }
-    .close { width: 44px; height: 44px; border: 0; background: none; color: inherit; font-size: 26px;
-      line-height: 1; cursor: pointer; }
-    .human { min-height: 44px; display: inline-flex; align-items: center; padding: 0 10px; color: inherit;
-      font-size: 14px; text-decoration: underline; }
-    .log { position: relative; flex: 1; overflow-y: auto; padding: 12px; display: flex; flex-direction: column;
-      gap: 8px; background: var(--log); -webkit-overflow-scrolling: touch; }
-    .msg { max-width: 88%; padding: 8px 12px; border-radius: 12px; white-space: pre-wrap;
-      overflow-wrap: anywhere; font-size: 14px; line-height: 1.55; }
-    .bot { align-self: flex-start; background: var(--card); border: 1px solid var(--line); }
-    .user { align-self: flex-end; background: var(--accent); color: var(--accent-fg); }
-    .error { background: var(--notice); border-color: #f59e0b; }
-    .busy { color: var(--muted); }
-    .card { max-width: 100%; width: 100%; white-space: normal; padding: 12px; display: flex; flex-direction: column;
-      gap: 6px; }
-    .order { display: flex; align-items: center; justify-content: center; min-height: 44px; padding: 0 16px;
-      border-radius: 10px; background: var(--order); color: #fff; font-size: 16px; font-weight: 600;
-      text-decoration: none; }
-    .pick { margin: 0; font-size: 15px; font-weight: 600; display: flex; gap: 6px; align-items: flex-start; }
-    .price { font-size: 26px; font-weight: 700; color: var(--accent); letter-spacing: -.01em; line-height: 1.2; }
-    .line { margin: 0; white-space: pre-wrap; }
-    .muted { color: var(--muted); font-size: 13px; }
-    details { border-top: 1px solid var(--line); }
-    summary { min-height: 44px; display: flex; align-items: center; gap: 6px; cursor: pointer; font-weight: 600;
-      list-style: none; }
-    summary::-webkit-details-marker { display: none; }
-    summary::after { content: ""; margin-left: auto; width: 8px; height: 8px; border-right: 2px solid var(--muted);
-      border-bottom: 2px solid var(--muted); transform: rotate(45deg); transition: transform .15s; }
-    details[open] summary::after { transform: rotate(-135deg); }
-    .fold { display: flex; flex-direction: column; gap: 4px; padding-bottom: 8px; }
-    .item { display: flex; gap: 6px; align-items: flex-start; }
-    .sub { font-weight: 600; margin-top: 4px; }
-    .icon { flex: none; width: 1.1em; height: 1.1em; margin-top: .22em; fill: currentColor; color: var(--muted); }
-    .icon.ok { color: var(--ok); } .icon.bad { color: var(--bad); } .icon.warn { color: var(--warn); }
-    .icon.alt, .icon.what { color: var(--accent); } .icon.dot { width: .6em; margin: .45em .25em 0; }
-    .inline { display: inline; vertical-align: -.15em; margin: 0 .1em; }
-    .handover { white-space: normal; display: flex; flex-direction: column; gap: 6px; }
-    .handover textarea { width: 100%; min-height: 88px; font-size: 14px; color: var(--fg); background: var(--input);
-      border: 1px solid var(--line); border-radius: 8px; padding: 6px; resize: vertical; }
-    .quick { display: flex; flex-wrap: wrap; gap: 6px; padding: 8px 12px 0; background: var(--bg); }
-    .quick:empty { display: none; }
-    .quick button, .quick a, .copy { min-height: 44px; min-width: 44px; padding: 6px 14px; border: 1px solid var(--accent);
-      border-radius: 22px; background: var(--bg); color: var(--accent); font-size: 15px; cursor: pointer;
-      display: inline-flex; align-items: center; text-decoration: none; }
-    .form { display: flex; gap: 8px; padding: 10px 12px; background: var(--bg); border-top: 1px solid var(--line);
-      padding-bottom: max(10px, env(safe-area-inset-bottom)); }
-    .input { flex: 1; min-width: 0; min-height: 44px; padding: 10px 12px; border: 1px solid var(--line);
-      border-radius: 10px; font-size: 16px; color: var(--fg); background: var(--input); }
-    .send { min-height: 44px; min-width: 64px; padding: 0 16px; border: 0; border-radius: 10px;
-      background: var(--accent); color: var(--accent-fg); font-size: 15px; cursor: pointer; }
-    .send:disabled, .quick button:disabled { opacity: .5; cursor: default; }
-    @media (max-width: 480px) {
-      .root:not(.page) .panel { inset: 0; width: 100%; max-width: none; height: 100%;
-        border-radius: 0; }
-      .root.open:not(.page) .bubble { display: none; }
-    }
-  `;
+  const CSS = /*CSS*/ "";
 
   function t(key) {
     return UI[key] || key;
@@ -568,6 +488,12 @@
       human.target = "_blank";
       human.rel = "noopener noreferrer";
       human.dataset.role = "human";
+      if (HUMAN.startsWith("mailto:")) {
+        // A mail link carries the requirements as its body, so the reader need not copy them.
+        human.addEventListener("click", () => {
+          human.href = HUMAN + (HUMAN.includes("?") ? "&" : "?") + "body=" + encodeURIComponent(handoverText());
+        });
+      }
       ui.head.appendChild(human);
     }
 
