@@ -1,0 +1,45 @@
+# GPU Advisor: one image for every surface (web, telegram, discord); the command picks one.
+# Build: docker build -t gpu-advisor .        A web-only image: --build-arg EXTRAS=web,postgres
+ARG PYTHON_VERSION=3.12
+ARG EXTRAS=all
+
+# --- build the wheels (compilers and caches stay in this stage) ---------------------------
+FROM python:${PYTHON_VERSION}-slim AS build
+ARG EXTRAS
+WORKDIR /src
+COPY pyproject.toml README.md LICENSE ./
+COPY bot bot
+COPY engine engine
+COPY knowledge knowledge
+COPY locales locales
+COPY reading reading
+RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[${EXTRAS}]"
+
+# --- run ---------------------------------------------------------------------------------
+FROM python:${PYTHON_VERSION}-slim
+ARG EXTRAS
+ENV PYTHONDONTWRITEBYTECODE=1 \
+    PYTHONUNBUFFERED=1 \
+    GPU_ADVISOR_LOG_FORMAT=json \
+    GPU_ADVISOR_DB=/data/gpu-advisor.db
+# The charts' CJK font is the cvttf-NotoSansCJK-Regular wheel of the [charts] extra
+# (bot.charts.fonts finds it in site-packages); fontconfig lets matplotlib list it.
+RUN apt-get update \
+    && apt-get install -y --no-install-recommends fontconfig \
+    && rm -rf /var/lib/apt/lists/* \
+    && groupadd --system --gid 10001 advisor \
+    && useradd --system --uid 10001 --gid advisor --home-dir /data --shell /usr/sbin/nologin advisor \
+    && mkdir -p /data \
+    && chown advisor:advisor /data
+COPY --from=build /wheels /wheels
+RUN pip install --no-cache-dir --no-index --find-links=/wheels "gpu-advisor[${EXTRAS}]" \
+    && rm -rf /wheels \
+    && gpu-advisor --version
+USER advisor
+WORKDIR /data
+VOLUME ["/data"]
+EXPOSE 8080
+HEALTHCHECK --interval=30s --timeout=5s --start-period=20s --retries=3 \
+    CMD ["python", "-c", "import sys, urllib.request; sys.exit(urllib.request.urlopen('http://127.0.0.1:8080/healthz', timeout=4).status != 200)"]
+ENTRYPOINT ["gpu-advisor"]
+CMD ["web", "--host", "0.0.0.0", "--port", "8080"]
