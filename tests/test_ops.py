@@ -279,3 +279,17 @@ def test_version_prints_the_installed_distributions_version() -> None:
     out = run_cli("import sys; from bot import cli; sys.exit(cli.main(['--version']))")
     assert out.returncode == 0
     assert out.stdout.strip() == f"gpu-advisor {version('gpu-advisor')}"
+
+
+def test_with_a_multiprocess_directory_a_scrape_sums_every_process(tmp_path: Path) -> None:
+    count = "from bot import metrics\nmetrics.TURNS.labels('web').inc()"
+    for _ in range(2):  # two server processes, each answering one turn, then gone
+        assert run_cli(count, PROMETHEUS_MULTIPROC_DIR=str(tmp_path)).returncode == 0
+    scrape_code = "from bot import metrics\nprint(metrics.exposition()[0].decode())"
+    out = run_cli(scrape_code, PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
+    samples = {
+        (s.name, tuple(sorted(s.labels.items()))): s.value
+        for family in text_string_to_metric_families(out.stdout)
+        for s in family.samples
+    }
+    assert sample(samples, "gpu_advisor_turns_total", surface="web") == 2
