@@ -30,6 +30,7 @@ def alice(tg: FakeTelegram) -> User:
 
 # ---- storage backends: every behaviour test that takes ``store_at`` runs on SQLite and PostgreSQL ----
 
+import os  # noqa: E402
 from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 from typing import Any  # noqa: E402
@@ -38,6 +39,8 @@ from bot.storage import Storage  # noqa: E402
 from tests.pg import Cluster, pg_cluster  # noqa: E402, F401  (a session fixture)
 
 OpenStore = Callable[..., Storage]
+# A developer's own database URL must not send every test's tmp-path store to it.
+os.environ.pop("GPU_ADVISOR_DATABASE_URL", None)
 
 
 @pytest.fixture(params=["sqlite", "postgres"])
