@@ -77,20 +77,25 @@ def running_cluster() -> Iterator[Cluster]:
         os.chown(root, entry.pw_uid, entry.pw_gid)
     data = f"{root}/data"
 
-    def run(*argv: str) -> None:
-        subprocess.run(_as_owner([str(bin_dir / argv[0]), *argv[1:]], owner), check=True, capture_output=True)
+    def run(*argv: str, check: bool = True) -> None:
+        """A server binary as the cluster's owner, from a directory that owner may enter."""
+        done = subprocess.run(
+            _as_owner([str(bin_dir / argv[0]), *argv[1:]], owner),
+            check=False,
+            cwd=root,
+            capture_output=True,
+            text=True,
+        )
+        if check and done.returncode:
+            raise RuntimeError(f"{argv[0]} failed ({done.returncode}): {done.stderr.strip()[-2000:]}")
 
-    run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
-    options = f"-k {root} -p {PORT} -c listen_addresses='' -c fsync=off -c max_connections=200"
-    run("pg_ctl", "-D", data, "-l", f"{root}/log", "-o", options, "-w", "-t", "60", "start")
     try:
+        run("initdb", "-D", data, "-U", "postgres", "--auth=trust", "--no-sync", "-E", "UTF8")
+        options = f"-k {root} -p {PORT} -c listen_addresses='' -c fsync=off -c max_connections=200"
+        run("pg_ctl", "-D", data, "-l", f"{root}/log", "-o", options, "-w", "-t", "60", "start")
         yield Cluster(root)
     finally:
-        subprocess.run(
-            _as_owner([str(bin_dir / "pg_ctl"), "-D", data, "-m", "immediate", "-w", "stop"], owner),
-            check=False,
-            capture_output=True,
-        )
+        run("pg_ctl", "-D", data, "-m", "immediate", "-w", "stop", check=False)
         shutil.rmtree(root, ignore_errors=True)
 
 
