@@ -7,6 +7,7 @@ registry is per process and other tests add to it too).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import os
@@ -22,21 +23,26 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
+import knowledge
+from bot.dialog import Dialog
 from bot.logs import JsonFormatter, new_turn_id, turn_context
 from bot.secrets import install_redaction
 from bot.settings import FILE_VARIABLE, load_settings
 from bot.web import WebConfig, build_app
 from bot.web.context import CONTEXT
 from bot.web.server import listen
+from tests.fakes.slow_dialog import STALL, SlowDialog
 
 ROOT = Path(__file__).resolve().parents[1]
 TOKEN = "123456:AAH-secret-token-value_xyz"
 
 
 @asynccontextmanager
-async def served(tmp_path: Path, **overrides: Any) -> AsyncIterator[tuple[aiohttp.ClientSession, Any]]:
+async def served(
+    tmp_path: Path, dialog: Dialog | None = None, **overrides: Any
+) -> AsyncIterator[tuple[aiohttp.ClientSession, Any]]:
     config = WebConfig(db_path=str(tmp_path / "web.db"), **overrides)
-    app = build_app(config)
+    app = build_app(config, dialog=dialog)
     listening = await listen(app, config, port=0)
     try:
         async with aiohttp.ClientSession(f"http://127.0.0.1:{listening.port}") as session:
@@ -105,6 +111,22 @@ async def test_a_chat_turn_is_counted_and_its_latency_observed(tmp_path: Path) -
     count = "gpu_advisor_plan_seconds_count"
     assert sample(after, count, route="chat") - sample(before, count, route="chat") == 1
     assert sample(after, "gpu_advisor_queue_depth") == 0  # nothing left in flight
+
+
+async def test_a_turn_stalled_in_its_worker_shows_in_the_queue_depth_until_it_is_answered(
+    tmp_path: Path,
+) -> None:
+    async with served(tmp_path, SlowDialog(knowledge.load()), workers=1, turn_deadline_s=3.0) as (session, _):
+        baseline = sample(await scrape(session), "gpu_advisor_queue_depth")
+        stalled = asyncio.create_task(session.post("/api/chat", json={"text": STALL, "lang": "en"}))
+        deadline = asyncio.get_running_loop().time() + 20
+        depth = baseline
+        while depth == baseline and asyncio.get_running_loop().time() < deadline:
+            await asyncio.sleep(0.05)
+            depth = sample(await scrape(session), "gpu_advisor_queue_depth")
+        assert depth == baseline + 1 and not stalled.done()
+        (await stalled).release()
+        assert sample(await scrape(session), "gpu_advisor_queue_depth") == baseline
 
 
 async def test_a_rate_limited_request_is_counted_as_a_refusal_and_by_its_error_code(tmp_path: Path) -> None:
