@@ -116,8 +116,12 @@ def database_url(target: str | Path | None = None, env: Mapping[str, str] = os.e
 
 def _backend(url: str) -> type[Storage]:
     if url.startswith(POSTGRES_SCHEMES):
-        from bot.storage.postgres import PostgresStore
-
+        try:
+            from bot.storage.postgres import PostgresStore
+        except ImportError as exc:  # the optional extra is not installed
+            raise SystemExit(
+                f'a postgresql:// database needs psycopg: pip install "gpu-advisor[postgres]" ({exc})'
+            ) from None
         return PostgresStore
     from bot.storage.sqlite import SQLiteStore
 
