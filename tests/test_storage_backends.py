@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from bot.dialog.state import ConversationState
-from bot.storage import Storage, database_url
+from bot.storage import Storage, StorageUnavailable, database_url
 from bot.storage.sqlite import SQLiteStore
 from tests.conftest import OpenStore
 
@@ -88,3 +88,16 @@ def test_the_database_url_picks_the_backend(tmp_path: Path) -> None:
         == "postgresql://db/advisor"
     )
     assert database_url("x.db", {}) == "x.db"
+
+
+def test_a_lost_connection_is_unavailable_once_then_reopened(store_at: OpenStore) -> None:
+    store = store_at("lost")
+    if isinstance(store, SQLiteStore):
+        pytest.skip("an SQLite file has no connection to lose")
+    store.save("web", "s", "u", ConversationState(turns=2))
+    (pid,) = store._execute("select pg_backend_pid()").fetchone()  # type: ignore[attr-defined]
+    Storage(store.url)._execute("select pg_terminate_backend(%s)", [pid])  # type: ignore[attr-defined]
+    with pytest.raises(StorageUnavailable) as lost:
+        store.load("web", "s", "u")
+    assert lost.value.reason == "io"
+    assert store.load("web", "s", "u").turns == 2  # the next turn reconnects

@@ -14,8 +14,8 @@ differences are what sharing needs:
   loses its connection, and PostgreSQL lets its locks go with it.
 
 Each process keeps one connection (turns in a process run one at a time), opened lazily and
-reopened after a failure. A lost server, a full disk (SQLSTATE 53100) or a read-only server
-(25006) is ``StorageUnavailable``.
+reopened after a failure. A lost connection or server (no SQLSTATE, class 08 or 57), a full
+disk (SQLSTATE 53100) or a read-only server (25006) is ``StorageUnavailable``.
 """
 
 from __future__ import annotations
@@ -58,15 +58,21 @@ _LOG_PLAN = (
 )
 # SQLSTATEs meaning "cannot write here at all" (PostgreSQL appendix A, error codes).
 UNAVAILABLE = {"53100": "full", "25006": "read_only"}
+LOST_CLASSES = (
+    "",
+    "08",
+    "57",
+)  # no SQLSTATE (no server reached), connection exception, operator intervention
 P = ParamSpec("P")
 R = TypeVar("R")
 
 
 def unavailable(exc: psycopg.Error) -> StorageUnavailable | None:
     """The ``StorageUnavailable`` a psycopg error amounts to, or None if it is some other fault."""
-    reason = UNAVAILABLE.get(exc.sqlstate or "")
-    if reason is None and isinstance(exc, psycopg.OperationalError) and exc.sqlstate is None:
-        reason = "io"  # the connection itself failed: the server is down or unreachable
+    state = exc.sqlstate or ""
+    reason = UNAVAILABLE.get(state)
+    if reason is None and isinstance(exc, psycopg.OperationalError) and state[:2] in LOST_CLASSES:
+        reason = "io"  # the connection failed or the server is shutting down: try again later
     return None if reason is None else StorageUnavailable(reason, str(exc).strip())
 
 
