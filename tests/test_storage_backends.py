@@ -13,8 +13,9 @@ import pytest
 
 from bot.dialog.state import ConversationState
 from bot.storage import Storage, StorageUnavailable, database_url
-from bot.storage.sqlite import SQLiteStore
+from bot.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.conftest import OpenStore
+from tests.test_store import Clock
 
 
 def together(count: int, target: Callable[[], object]) -> list[object]:
@@ -74,7 +75,7 @@ def test_connections_opening_a_new_database_together_migrate_it_once(store_at: O
     url = store_at("fresh").url
     together(3, lambda: Storage(url).close())
     store = Storage(url)
-    assert store.schema_version == 4  # type: ignore[attr-defined]
+    assert store.schema_version == len(MIGRATIONS)  # type: ignore[attr-defined]
     store.save("web", "s", "u", ConversationState(turns=1))
     assert store.load("web", "s", "u").turns == 1
     store.close()
@@ -101,3 +102,27 @@ def test_a_lost_connection_is_unavailable_once_then_reopened(store_at: OpenStore
         store.load("web", "s", "u")
     assert lost.value.reason == "io"
     assert store.load("web", "s", "u").turns == 2  # the next turn reconnects
+
+
+def test_a_client_quota_is_one_count_for_every_connection(store_at: OpenStore) -> None:
+    clock = Clock()
+    stores = [store_at("quota", clock=clock) for _ in range(3)]  # three processes' connections
+    waits = [stores[i % 3].hit("new-session:10.0.0.1", 4, 3600) for i in range(6)]
+    assert waits[:4] == [0, 0, 0, 0] and all(w == 3600 for w in waits[4:])
+    assert stores[0].hit("new-session:10.0.0.2", 4, 3600) == 0  # another address has its own
+    clock.now += 3600
+    assert stores[1].hit("new-session:10.0.0.1", 4, 3600) == 0  # the window moved on
+
+
+def test_racing_connections_never_both_take_the_last_use(store_at: OpenStore) -> None:
+    url = store_at("quota-race").url
+
+    def take() -> float:
+        store = Storage(url)
+        try:
+            return store.hit("new-session:10.0.0.9", 3, 3600)
+        finally:
+            store.close()
+
+    waits = together(8, take)
+    assert sum(1 for w in waits if w == 0) == 3

@@ -85,6 +85,7 @@ class Retention:
             ("conversations", "updated_at", self.conversations_days),
             ("plans_log", "ts", self.plans_days),
             ("seen_updates", "ts", SEEN_KEEP_S / DAY_S),
+            ("client_hits", "ts", SEEN_KEEP_S / DAY_S),  # quotas count an hour at most
         )
         return tuple(age for age in every if age[2] > 0)
 
@@ -233,6 +234,11 @@ class Storage:
 
     def stats(self) -> dict[str, Any]:
         """Operator statistics: conversations, plans, and the most recommended offers."""
+        raise NotImplementedError
+
+    def hit(self, key: str, limit: int, window_s: float) -> float:
+        """Count one use of a per-client quota that every process shares (``limit`` uses in any
+        ``window_s``): 0 when this use is allowed and counted, else the seconds until one is free."""
         raise NotImplementedError
 
     def delete_older(self, table: str, column: str, cutoff: float) -> int:

@@ -12,6 +12,8 @@ differences are what sharing needs:
   taken before the state is read and let go after it is saved, so one chat's turns run one
   at a time whichever process or machine receives them. A process killed with ``-9``
   loses its connection, and PostgreSQL lets its locks go with it.
+- **Per-client quotas** (``hit``): counted in ``client_hits`` under a transaction-scoped
+  advisory lock per key, so two processes never both take the last use.
 
 Each process keeps one connection (turns in a process run one at a time), opened lazily and
 reopened after a failure. A lost connection or server (no SQLSTATE, class 08 or 57), a full
@@ -51,6 +53,11 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
         "create index if not exists plans_log_ts on plans_log (ts)",
         "create index if not exists seen_updates_ts on seen_updates (ts)",
+    ),
+    (
+        "create table if not exists client_hits (key text, ts double precision)",
+        "create index if not exists client_hits_key_ts on client_hits (key, ts)",
+        "create index if not exists client_hits_ts on client_hits (ts)",
     ),
 )
 _LOG_PLAN = (
@@ -220,6 +227,22 @@ class PostgresStore(Storage):
             "plans": plans,
             "top_offers": [{"offer": o, "count": n} for o, n in top],
         }
+
+    @_guarded
+    def hit(self, key: str, limit: int, window_s: float) -> float:
+        now = self.clock()
+        with self._connection() as conn, conn.transaction():
+            conn.execute(
+                "select pg_advisory_xact_lock(%s)", [chat_key("quota", key, "")]
+            )  # one count at a time
+            used, first = conn.execute(
+                "select count(*), coalesce(min(ts), 0) from client_hits where key = %s and ts > %s",
+                [key, now - window_s],
+            ).fetchone() or (0, now)
+            if used >= limit:
+                return max(0.0, float(first) + window_s - now)
+            conn.execute("insert into client_hits (key, ts) values (%s, %s)", [key, now])
+        return 0.0
 
     @_guarded
     def prune(self) -> dict[str, int]:

@@ -60,7 +60,14 @@ def _v4(db: sqlite_utils.Database) -> None:
     db.table("seen_updates").create_index(["ts"], if_not_exists=True)
 
 
-MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_v1, _v2, _v3, _v4)
+def _v5(db: sqlite_utils.Database) -> None:
+    """Per-client quotas shared by every process (``Storage.hit``)."""
+    db.table("client_hits").create({"key": str, "ts": float}, if_not_exists=True)
+    db.table("client_hits").create_index(["key", "ts"], if_not_exists=True)
+    db.table("client_hits").create_index(["ts"], if_not_exists=True)
+
+
+MIGRATIONS: tuple[Callable[[sqlite_utils.Database], None], ...] = (_v1, _v2, _v3, _v4, _v5)
 _LOG_PLAN = f"insert into plans_log ({', '.join(PLAN_COLUMNS)}) values ({', '.join('?' * len(PLAN_COLUMNS))})"
 # SQLite's messages for "cannot write here at all" (sqlite3.c: sqlite3ErrStr), and what they mean.
 UNAVAILABLE = {
@@ -212,6 +219,18 @@ class SQLiteStore(Storage):
             "plans": self.db.table("plans_log").count,
             "top_offers": [{"offer": o, "count": n} for o, n in top],
         }
+
+    @_guarded
+    def hit(self, key: str, limit: int, window_s: float) -> float:
+        now = self.clock()
+        with self.transaction():  # BEGIN IMMEDIATE: no other writer between the count and the insert
+            used, first = self.db.execute(
+                "select count(*), min(ts) from client_hits where key = ? and ts > ?", [key, now - window_s]
+            ).fetchone()
+            if used >= limit:
+                return max(0.0, float(first) + window_s - now)
+            self.db.execute("insert into client_hits (key, ts) values (?, ?)", [key, now])
+        return 0.0
 
     @_guarded
     def prune(self) -> dict[str, int]:
