@@ -121,6 +121,19 @@ class Known:
 
 
 @dataclass(frozen=True)
+class Quota:
+    """One use of a per-client quota counted in the shared database (``Storage.hit``): 0 when
+    allowed, else the seconds to wait. Every server process sees the same count."""
+
+    key: str
+    limit: int
+    window_s: float
+
+    def run(self, host: Conversations) -> float:
+        return host.store.hit(self.key, self.limit, self.window_s)
+
+
+@dataclass(frozen=True)
 class FirstTime:
     """An update that runs no turn (an inline query) is deduped on its own."""
 

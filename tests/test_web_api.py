@@ -242,12 +242,13 @@ async def test_one_conversation_is_rate_limited_with_retry_after(tmp_path: Path)
 
 async def test_a_throttled_unknown_session_is_refused_before_it_counts_as_a_new_one(tmp_path: Path) -> None:
     session = secrets.token_urlsafe(18)  # a session id this server has never stored
-    async with serving(tmp_path, session_per_minute=1) as client:
+    async with serving(tmp_path, session_per_minute=1, sessions_per_ip_per_hour=1) as client:
         ctx = client.app[CONTEXT]
         assert ctx.per_session.allow((session, session))  # its one message a minute is spent
         status, body = await post(client, "/api/chat", {"session_id": session, "text": "hi"})
         assert status == 429 and "conversation" in body["error"]["message"]
-        assert len(ctx.new_sessions) == 0  # the address's quota of new conversations is untouched
+        fresh, _ = await post(client, "/api/chat", {"text": "hi"})
+        assert fresh == 200  # the address's one new conversation an hour was not used up
 
 
 async def test_one_address_is_rate_limited_across_endpoints(tmp_path: Path) -> None:

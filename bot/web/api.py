@@ -27,7 +27,7 @@ from bot.execution import Call, CallTimedOut
 from bot.surface import converse
 from bot.terminal import reply_json
 from bot.turn import STORAGE_ERRORS, Turn, Turned
-from bot.turn_calls import Chat, Known, UseCatalog
+from bot.turn_calls import Chat, Known, Quota, UseCatalog
 from bot.web.context import CONTEXT, WebContext
 from bot.web.errors import ApiError, error, rate_limited, unavailable
 from bot.web.guard import client_address, read_body
@@ -39,6 +39,7 @@ from knowledge.catalogs import CSV_TYPES, YAML_TYPES, parse_upload, with_catalog
 
 log = logging.getLogger(__name__)
 PLATFORM = "web"
+HOUR_S = 3600.0
 M = TypeVar("M", bound=BaseModel)
 
 
@@ -103,7 +104,7 @@ async def chat(request: web.Request) -> web.Response:
         raise rate_limited("conversation")
     try:
         if body.session_id is None or not await ctx.turn.ask(Known(chat_)):
-            _count_new_session(request, ctx, body.lang)
+            await _count_new_session(request, ctx, body.lang)
     except STORAGE_ERRORS as exc:  # Known could not read the store
         log.error("web chat could not read the store: %s", exc)
         raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable")) from None
@@ -113,11 +114,12 @@ async def chat(request: web.Request) -> web.Response:
     return shown
 
 
-def _count_new_session(request: web.Request, ctx: WebContext, lang: str | None) -> None:
-    """A client address may start ``sessions_per_ip_per_hour`` conversations an hour."""
-    address = ("new-session", client_address(request))
-    if not ctx.new_sessions.allow(address):
-        wait = ctx.new_sessions.retry_after(address)
+async def _count_new_session(request: web.Request, ctx: WebContext, lang: str | None) -> None:
+    """A client address may start ``sessions_per_ip_per_hour`` conversations an hour, counted in
+    the database, so several server processes share one count."""
+    quota = Quota(f"new-session:{client_address(request)}", ctx.config.sessions_per_ip_per_hour, HOUR_S)
+    wait = await ctx.turn.ask(quota)
+    if wait > 0:
         text = locales.t(lang or "zh", "web.too_many_sessions", minutes=max(1, math.ceil(wait / 60)))
         raise rate_limited("address", wait, text)
 

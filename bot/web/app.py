@@ -17,7 +17,6 @@ from bot.web.config import WebConfig
 from bot.web.context import CONTEXT, WebContext
 
 SERVER_NAME = "gpu-advisor"  # in place of aiohttp's "Python/3.x aiohttp/3.x": no version to look up
-HOUR_S = 3600.0
 
 
 def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | None = None) -> web.Application:
@@ -42,7 +41,6 @@ def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | No
         turn=Turn(conversations, executor, per_session),
         per_ip=RateLimiter(config.ip_per_minute),
         per_session=per_session,
-        new_sessions=RateLimiter(config.sessions_per_ip_per_hour, window_s=HOUR_S),
     )
     app = web.Application(
         middlewares=[ops.observe, guard.cors, guard.errors, guard.limits],

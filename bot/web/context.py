@@ -21,7 +21,6 @@ class WebContext:
     turn: Turn  # chat turns and engine requests; workers with a deadline (config.workers)
     per_ip: RateLimiter
     per_session: RateLimiter  # the turn's own limit: chat messages per session
-    new_sessions: RateLimiter  # conversations started per client address per hour
 
 
 CONTEXT = web.AppKey("context", WebContext)
