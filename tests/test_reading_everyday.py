@@ -38,27 +38,27 @@ def read(vocab: Vocabulary, text: str, expecting: str | None = None) -> Extracti
 
 
 LOAD_CASES: list[tuple[str, dict[str, Any]]] = [
-    ("大概三四十个人用", {"concurrency": 40}),
-    ("大概三四十個人用", {"concurrency": 40}),
-    ("三四十人同时用", {"concurrency": 40}),
-    ("30-40个用户", {"concurrency": 40}),
-    ("30到40人在用", {"concurrency": 40}),
-    ("就我们组几个人", {"concurrency": 5}),
-    ("几十人", {"concurrency": 50}),
-    ("十几个同事用", {"concurrency": 15}),
-    ("上百人", {"concurrency": 100}),
-    ("大概一两百个用户", {"concurrency": 200}),
-    ("a couple hundred users", {"concurrency": 200}),
-    ("a few hundred users", {"concurrency": 300}),
-    ("ten-ish people", {"concurrency": 10}),
-    ("10ish users", {"concurrency": 10}),
-    ("several users", {"concurrency": 5}),
-    ("dozens of users 😅", {"concurrency": 50}),
-    ("about 40 people use it", {"concurrency": 40}),
-    ("20 people using it", {"concurrency": 20}),
-    ("高峰每分钟 300 次调用", {"qps": 5.0}),
-    ("峰值每分钟600个请求", {"qps": 10.0}),
-    ("300 requests per minute at peak", {"qps": 5.0}),
+    ("大概三四十个人用", {"task": "infer", "concurrency": 40}),
+    ("大概三四十個人用", {"task": "infer", "concurrency": 40}),
+    ("三四十人同时用", {"task": "infer", "concurrency": 40}),
+    ("30-40个用户", {"task": "infer", "concurrency": 40}),
+    ("30到40人在用", {"task": "infer", "concurrency": 40}),
+    ("就我们组几个人", {"task": "infer", "concurrency": 5}),
+    ("几十人", {"task": "infer", "concurrency": 50}),
+    ("十几个同事用", {"task": "infer", "concurrency": 15}),
+    ("上百人", {"task": "infer", "concurrency": 100}),
+    ("大概一两百个用户", {"task": "infer", "concurrency": 200}),
+    ("a couple hundred users", {"task": "infer", "concurrency": 200}),
+    ("a few hundred users", {"task": "infer", "concurrency": 300}),
+    ("ten-ish people", {"task": "infer", "concurrency": 10}),
+    ("10ish users", {"task": "infer", "concurrency": 10}),
+    ("several users", {"task": "infer", "concurrency": 5}),
+    ("dozens of users 😅", {"task": "infer", "concurrency": 50}),
+    ("about 40 people use it", {"task": "infer", "concurrency": 40}),
+    ("20 people using it", {"task": "infer", "concurrency": 20}),
+    ("高峰每分钟 300 次调用", {"task": "infer", "qps": 5.0}),
+    ("峰值每分钟600个请求", {"task": "infer", "qps": 10.0}),
+    ("300 requests per minute at peak", {"task": "infer", "qps": 5.0}),
 ]
 
 
@@ -82,7 +82,7 @@ def test_daily_actives_become_peak_concurrency_and_say_how(
     vocab: Vocabulary, text: str, concurrency: int
 ) -> None:
     result = read(vocab, text)
-    assert result.slots == {"concurrency": concurrency}
+    assert result.slots == {"concurrency": concurrency, "task": "infer"}
     assert [i.id for i in result.issues] == ["concurrency_from_daily_users"]
 
 
@@ -158,3 +158,88 @@ def test_language_sticks_unless_the_sentence_is_clearly_the_other(
 def test_edit_structure_names_slot_operation_and_amount() -> None:
     edit = Edit(slot="budget", op="scale", factor=0.5)
     assert edit.model_dump() == {"slot": "budget", "op": "scale", "factor": 0.5, "value": None}
+
+
+EDIT_CASES: list[tuple[str, list[Edit]]] = [
+    ("预算再少一半", [Edit(slot="budget", op="scale", factor=0.5)]),
+    ("預算再少一半", [Edit(slot="budget", op="scale", factor=0.5)]),
+    ("预算减半吧", [Edit(slot="budget", op="scale", factor=0.5)]),
+    ("half the budget", [Edit(slot="budget", op="scale", factor=0.5)]),
+    ("预算多20%", [Edit(slot="budget", op="scale", factor=1.2)]),
+    ("cut the budget by 30%", [Edit(slot="budget", op="scale", factor=0.7)]),
+    ("并发翻个倍", [Edit(slot="concurrency", op="scale", factor=2.0)]),
+    ("並發翻倍", [Edit(slot="concurrency", op="scale", factor=2.0)]),
+    ("用户翻三倍", [Edit(slot="concurrency", op="scale", factor=3.0)]),
+    ("double the users", [Edit(slot="concurrency", op="scale", factor=2.0)]),
+    ("再少一半", [Edit(slot=None, op="scale", factor=0.5)]),
+    ("make it 2000 instead", [Edit(slot=None, op="set", value=2000.0)]),
+    ("改成2000", [Edit(slot=None, op="set", value=2000.0)]),
+    ("换成5k吧", [Edit(slot=None, op="set", value=5000.0)]),
+]
+
+
+@pytest.mark.parametrize(("text", "edits"), EDIT_CASES)
+def test_relative_changes_become_edits_not_values(vocab: Vocabulary, text: str, edits: list[Edit]) -> None:
+    result = read(vocab, text)
+    assert (result.edits, result.slots) == (edits, {})
+
+
+INTENT_CASES: list[tuple[str, str]] = [
+    ("cheaper?", "cheaper"),
+    ("有没有便宜点的", "cheaper"),
+    ("太贵了 😭", "cheaper"),
+    ("too expensive", "cheaper"),
+    ("能快一点吗", "faster"),
+    ("faster?", "faster"),
+    ("一个月多少钱", "price"),
+    ("一個月多少錢", "price"),
+    ("how much per month", "price"),
+]
+
+
+@pytest.mark.parametrize(("text", "intent"), INTENT_CASES)
+def test_requests_are_intents_not_slots(vocab: Vocabulary, text: str, intent: str) -> None:
+    result = read(vocab, text)
+    assert (result.intent, result.slots) == (intent, {})
+
+
+def test_a_price_question_is_not_a_one_month_job(vocab: Vocabulary) -> None:
+    result = read(vocab, "部署Qwen 7B，一个月多少钱")
+    assert (result.slots, result.intent) == ({"model": "qwen2.5-7b", "task": "infer"}, "price")
+
+
+TASK_CASES: list[tuple[str, str, list[str]]] = [
+    ("不对，是推理不是训练", "infer", ["task"]),
+    ("不是训练，是推理", "infer", ["task"]),
+    ("不對，是推理不是訓練", "infer", ["task"]),
+    ("actually inference, not training", "infer", ["task"]),
+    ("I meant fine-tuning", "train", ["task"]),
+    ("train then serve", "both", []),
+    ("先微调再部署", "both", []),
+    ("做个小程序的客服", "infer", []),
+    ("an API for our app", "infer", []),
+    ("a customer-service bot", "infer", []),
+    ("10 req/s", "infer", []),
+    ("host it for the team", "infer", []),
+]
+
+
+@pytest.mark.parametrize(("text", "task", "replace"), TASK_CASES)
+def test_task_comes_from_context_and_corrections_replace_it(
+    vocab: Vocabulary, text: str, task: str, replace: list[str]
+) -> None:
+    result = read(vocab, text)
+    assert (result.slots.get("task"), result.replace) == (task, replace)
+
+
+def test_a_task_guessed_from_a_load_is_marked_implied(vocab: Vocabulary) -> None:
+    assert read(vocab, "20 QPS").implied == ["task"]
+
+
+def test_an_answer_to_a_question_implies_no_task(vocab: Vocabulary) -> None:
+    assert "task" not in read(vocab, "20", "qps").slots
+
+
+@pytest.mark.parametrize("text", ["预训练一个7B模型", "pretrain a 7B model from scratch"])
+def test_pretraining_is_full_training(vocab: Vocabulary, text: str) -> None:
+    assert read(vocab, text).slots == {"task": "train", "method": "full", "params_b": 7.0}

@@ -46,9 +46,9 @@ _BARE_CHOICES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
 
 def read_answer(scan: Scan, expecting: str) -> None:
     """The whole message as the answer to ``expecting``, when it is just that."""
-    for pattern, value in _BARE_CHOICES.get(expecting, ()):
+    for pattern, choice in _BARE_CHOICES.get(expecting, ()):
         if re.fullmatch(rf"\s*+{pattern.pattern}{_TAIL}", scan.text):
-            scan.put(expecting, value)
+            scan.put(expecting, choice)
             scan.claim(0, len(scan.text))
             return
     unit = _UNIT_WORDS.get(expecting)

@@ -11,7 +11,17 @@ from __future__ import annotations
 
 import re
 
-from reading.requirements.lexicon import INFER, KV_CACHE, METHODS, OPTIMIZER_BITS, SKIP, TRAIN, WEIGHT_DTYPES
+from reading.requirements.lexicon import (
+    INFER,
+    KV_CACHE,
+    METHODS,
+    OPTIMIZER_BITS,
+    PRETRAIN,
+    SERVING_CONTEXT,
+    SKIP,
+    TRAIN,
+    WEIGHT_DTYPES,
+)
 from reading.requirements.scan import Scan
 
 # Quantization formats name their bit width already: int4 beside AWQ adds nothing.
@@ -31,11 +41,32 @@ def read_task(scan: Scan) -> None:
 
 
 def read_method(scan: Scan) -> None:
-    """The first method word in table order; QLoRA is listed before LoRA so it wins."""
+    """The first method word in table order; QLoRA is listed before LoRA so it wins.
+
+    Pretraining ("预训练", "pretrain from scratch") updates every weight, so with no
+    method word it is full training.
+    """
     for pattern, method in METHODS:
         if _noted(scan, pattern):
             scan.put("method", method)
             return
+    if next(scan.matches(PRETRAIN), None) is not None:
+        scan.put("method", "full")
+
+
+_LOAD_SLOTS = ("concurrency", "qps", "ttft_ms_max")
+
+
+def read_task_from_context(scan: Scan) -> None:
+    """No task word, but an API, a 小程序, a support bot, "run it", or a load: serving.
+
+    The task is marked ``implied`` so the dialog only fills an empty task with it.
+    """
+    if "task" in scan.slots:
+        return
+    if any(name in scan.slots for name in _LOAD_SLOTS) or _noted(scan, SERVING_CONTEXT):
+        scan.put("task", "infer")
+        scan.implied.append("task")
 
 
 def read_precision(scan: Scan) -> None:

@@ -25,9 +25,16 @@ from typing import Any
 
 from reading.normalize import Lang, language_of, normalize
 from reading.requirements.answer import read_answer
-from reading.requirements.choices import read_method, read_precision, read_skip, read_task
+from reading.requirements.choices import (
+    read_method,
+    read_precision,
+    read_skip,
+    read_task,
+    read_task_from_context,
+)
 from reading.requirements.config_paste import MAX_CONFIG_CHARS, find_config, parse_config
 from reading.requirements.deadline import read_deadline
+from reading.requirements.edits import drop_unused_replace, read_corrections, read_edits
 from reading.requirements.hardware import read_gpus, read_models
 from reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
 from reading.requirements.loose import read_daily_users, read_loose_duration, read_loose_load
@@ -72,8 +79,10 @@ def extract(
     read_gpus(scan, vocab)
     read_precision(scan)
     read_method(scan)
+    read_corrections(scan)
     read_task(scan)
     read_skip(scan)
+    read_edits(scan)
     read_deadline(scan)  # before durations: "一周内" is a deadline, not a rental period
     read_ttft(scan)
     read_request_lengths(scan)
@@ -88,6 +97,9 @@ def extract(
     read_params(scan)
     read_training_knobs(scan)
     read_bare_k(scan)
+    if expecting is None:  # an answer to a question is about that question only
+        read_task_from_context(scan)
+    drop_unused_replace(scan)
     return scan.result()
 
 

@@ -37,6 +37,14 @@ INFER = compile_words(
     word(r"serv(?:e|es|ing)|inference|infer|deploy(?:ing|ment|s)?|host(?:ing)?|chat\s?bot|production"),
 )
 
+# Words that mean serving only when no training word is present ("run" a model; an API,
+# a 小程序 or a support bot is something people use).
+SERVING_CONTEXT = compile_words(
+    r"小程序|接口|客服(?:机器人)?|网站|公众号|智能助手|知识库问答",
+    word(r"api|apis|endpoint|app|website|customer[\s-]?service|support\s?bot|run(?:ning)?|use it"),
+)
+PRETRAIN = compile_words(r"预训练|从头训练|从零训练", word(r"pre-?train(?:ing)?|from scratch"))
+
 # QLoRA is listed first and wins over LoRA; "lora" cannot match inside "qlora".
 METHODS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(word(r"q-?lora")), "qlora"),

@@ -107,8 +107,11 @@ class Extraction(BaseModel):
 
     ``replace`` lists slots the message corrects rather than adds to ("不对，是推理不是
     训练" gives ``task="infer"`` and ``replace=["task"]``: drop the old task, do not merge
-    it into "both"). ``budget_per_gpu`` says the budget amount is per card (multiply by
-    the card count before comparing with a machine's price).
+    it into "both"). ``implied`` lists slots guessed from context rather than said ("20
+    QPS" or "a 小程序" imply ``task="infer"``): the dialog uses them to fill an empty slot
+    and never to overwrite one (a "both" conversation stays "both"). ``budget_per_gpu``
+    says the budget amount is per card (multiply by the card count before comparing with
+    a machine's price).
     """
 
     lang: Lang
@@ -122,3 +125,4 @@ class Extraction(BaseModel):
     replace: list[str] = Field(default_factory=list)
     constraints: Constraints = Field(default_factory=Constraints)
     budget_per_gpu: bool = False
+    implied: list[str] = Field(default_factory=list)

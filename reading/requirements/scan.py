@@ -70,6 +70,7 @@ class Scan:
     replace: list[str] = field(default_factory=list)
     constraints: Constraints = field(default_factory=Constraints)
     budget_per_gpu: bool = False
+    implied: list[str] = field(default_factory=list)
 
     def __post_init__(self) -> None:
         self.text = self.source
@@ -138,6 +139,7 @@ class Scan:
             replace=self.replace,
             constraints=self.constraints,
             budget_per_gpu=self.budget_per_gpu,
+            implied=self.implied,
         )
 
 
