@@ -243,3 +243,93 @@ def test_an_answer_to_a_question_implies_no_task(vocab: Vocabulary) -> None:
 @pytest.mark.parametrize("text", ["预训练一个7B模型", "pretrain a 7B model from scratch"])
 def test_pretraining_is_full_training(vocab: Vocabulary, text: str) -> None:
     assert read(vocab, text).slots == {"task": "train", "method": "full", "params_b": 7.0}
+
+
+def cny(amount: float, per: str = "month", currency: str = "CNY") -> dict[str, Any]:
+    return {"amount": amount, "currency": currency, "per": per}
+
+
+MONEY_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("5k RMB 一个月", cny(5000)),
+    ("5K rmb一个月", cny(5000)),
+    ("预算三万五", cny(35000)),
+    ("预算5个w", cny(50000)),
+    ("預算5個w", cny(50000)),
+    ("八千台币", cny(8000, currency="TWD")),
+    ("八千新台幣", cny(8000, currency="TWD")),
+    ("NT$3000 a month", cny(3000, currency="TWD")),
+    ("2000港币每月", cny(2000, currency="HKD")),
+    ("预算500欧元每月", cny(500, currency="EUR")),
+    ("€500 per month", cny(500, currency="EUR")),
+    ("$2.5/hr", cny(2.5, "hour", "USD")),
+    ("每小时10块", cny(10, "hour")),
+]
+
+
+@pytest.mark.parametrize(("text", "budget"), MONEY_CASES)
+def test_money_keeps_its_thousands_currency_and_period(
+    vocab: Vocabulary, text: str, budget: dict[str, Any]
+) -> None:
+    assert read(vocab, text).slots == {"budget": budget}
+
+
+@pytest.mark.parametrize(
+    ("text", "budget"),
+    [("每卡每小时 12 块", cny(12, "hour")), ("$2 per GPU per hour", cny(2, "hour", "USD"))],
+)
+def test_a_price_per_card_is_flagged_per_gpu(vocab: Vocabulary, text: str, budget: dict[str, Any]) -> None:
+    result = read(vocab, text)
+    assert (result.slots, result.budget_per_gpu) == ({"budget": budget}, True)
+
+
+SCHEDULE_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("24 小时都要在线", {"always_on": True}),
+    ("24小時都要能用", {"always_on": True}),
+    ("7x24", {"always_on": True}),
+    ("on all the time", {"always_on": True}),
+    ("不用一直开着", {"always_on": False}),
+    ("不需要长期", {"always_on": False}),
+    ("doesn't need to be on all the time", {"always_on": False}),
+    ("一次性的", {"always_on": False}),
+    ("just a one-off job", {"always_on": False}),
+    ("周末跑一下", {"duration_hours": 48.0}),
+    ("一个月多少钱", {}),
+]
+
+
+@pytest.mark.parametrize(("text", "slots"), SCHEDULE_CASES)
+def test_schedules_say_always_on_or_not_and_never_a_price_period(
+    vocab: Vocabulary, text: str, slots: dict[str, Any]
+) -> None:
+    assert read(vocab, text).slots == slots
+
+
+EXCLUSION_CASES: list[tuple[str, dict[str, Any]]] = [
+    ("不要 3090", {"exclude_gpus": ["rtx3090"]}),
+    ("不要3090和4090", {"exclude_gpus": ["rtx3090", "rtx4090"]}),
+    ("别用4090", {"exclude_gpus": ["rtx4090"]}),
+    ("no 3090 please", {"exclude_gpus": ["rtx3090"]}),
+    ("anything but H100", {"exclude_gpus": ["h100-sxm"]}),
+    ("no consumer cards", {"exclude_segments": ["consumer"]}),
+    ("不要消费级显卡", {"exclude_segments": ["consumer"]}),
+    ("不要遊戲卡", {"exclude_segments": ["consumer"]}),
+    ("只用国产卡", {"domestic_only": True}),
+    ("只用國產卡", {"domestic_only": True}),
+    ("only domestic chips", {"domestic_only": True}),
+    ("only nvidia", {"only_vendor": "nvidia"}),
+    ("只用昇腾", {"only_vendor": "huawei"}),
+]
+
+
+@pytest.mark.parametrize(("text", "constraints"), EXCLUSION_CASES)
+def test_refused_cards_constrain_the_search_and_are_not_the_gpu(
+    vocab: Vocabulary, text: str, constraints: dict[str, Any]
+) -> None:
+    result = read(vocab, text)
+    assert (result.constraints.model_dump(exclude_defaults=True), result.slots) == (constraints, {})
+
+
+@pytest.mark.parametrize("text", ["我手上有两张 4090D", "我手上有兩張4090D", "we have two 4090D"])
+def test_owned_cards_are_read_with_their_count(vocab: Vocabulary, text: str) -> None:
+    result = read(vocab, text)
+    assert (result.slots, result.gpu_owned) == ({"gpu": "rtx4090d", "gpu_count": 2}, True)

@@ -6,7 +6,8 @@ runs earlier protects its numbers from the readers after it:
 0. a pasted config.json, blanked out so its numbers are not read as anything else; then,
    when the dialog says which slot it just asked about, a bare answer to it ("1亿", "5");
 1. model names, then mixture-of-experts shapes (30B-A3B, 8x7B), then always-on phrases,
-   then GPU names with their counts: names and "7×24" hold numbers that are not
+   then refused cards ("不要 3090", "no consumer cards", "只用国产卡"), then GPU names
+   with their counts: names and "7×24" hold numbers that are not
    quantities (Mixtral 8x7B, A100 80G, 24/7);
 2. keyword choices (method, precision, task, skip), which only note what they saw;
 3. latency, request lengths and context windows with their keywords;
@@ -35,6 +36,7 @@ from reading.requirements.choices import (
 from reading.requirements.config_paste import MAX_CONFIG_CHARS, find_config, parse_config
 from reading.requirements.deadline import read_deadline
 from reading.requirements.edits import drop_unused_replace, read_corrections, read_edits
+from reading.requirements.exclusions import read_exclusions
 from reading.requirements.hardware import read_gpus, read_models
 from reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
 from reading.requirements.loose import read_daily_users, read_loose_duration, read_loose_load
@@ -76,6 +78,7 @@ def extract(
     read_models(scan, vocab)
     read_shapes(scan, vocab)
     read_always_on(scan)
+    read_exclusions(scan, vocab)
     read_gpus(scan, vocab)
     read_precision(scan)
     read_method(scan)

@@ -94,7 +94,17 @@ SKIP = compile_words(
 ALWAYS_ON = compile_words(
     r"7\s*[x*]\s*24(?:\s*小时)?|24\s*[x*]\s*7|24\s*/\s*7",
     r"长期|常驻|一直(?:跑|开|运行|在线|在跑)|全天候|不间断|不停机|全年无休|24小时(?:不间断|运行|在线|不停)",
+    r"24\s*小时[^\d\x00,，。;；!?！？\n]{0,4}?(?:在线|运行|开着|不停|可用|能用|服务|待命)|全天在线|随时在线",
     word(r"always[\s-]?on|around the clock|24 hours a day|non-?stop|long[\s-]term|permanently"),
+    word(r"(?:on|running|up) all the time|all day every day"),
+)
+# Said just before an always-on phrase, it means the opposite ("不用一直开着").
+NOT_ALWAYS = re.compile(
+    r"(?:不用|不需要|不必|无需|不要|没必要|用不着|不)\s*+$"
+    r"|(?:(?<![a-z])not|n't|(?<![a-z])no need to)\s++(?:need\s++to\s++)?(?:be\s++)?$"
+)
+ONE_OFF = compile_words(
+    r"一次性(?!付)|临时用一下|跑完就关", word(r"one[\s-]?off|one[\s-]?time|just once|only once")
 )
 
 # Someone who already has the GPU says so just before naming it.
@@ -105,5 +115,14 @@ OWNED_CUE = re.compile(
 )
 NEGATION = re.compile(r"没|不|" + word(r"don'?t|do not|doesn'?t|not|no"))
 
-CNY_MARK = re.compile(r"¥|元|块|人民币|软妹币|" + word(r"rmb|cny|yuan"))
-USD_MARK = re.compile(r"\$|美元|美金|刀|" + word(r"usd|dollars?|bucks"))
+CNY_MARK = re.compile(r"¥|(?<![港欧日])元|块|人民币|软妹币|" + word(r"rmb|cny|yuan"))
+USD_MARK = re.compile(r"(?<![a-z])\$|美元|美金|刀|" + word(r"usd|dollars?|bucks"))
+# Checked in order: the specific marks (NT$, 港元) before the general ones ($, 元).
+CURRENCY_MARKS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("TWD", re.compile(r"台币|nt\$|" + word(r"twd|ntd"))),
+    ("HKD", re.compile(r"港币|港元|hk\$|" + word(r"hkd"))),
+    ("EUR", re.compile(r"€|欧元|" + word(r"eur|euros?"))),
+    ("JPY", re.compile(r"日元|" + word(r"jpy|yen"))),
+    ("USD", USD_MARK),
+    ("CNY", CNY_MARK),
+)

@@ -7,6 +7,10 @@ comes from words around the amount (每月/monthly → month, 每小时/per hour
 总预算/total → total); per-day, per-week and per-year budgets are restated per month
 because the Workload only knows month, hour and total.
 
+Currencies: CNY (元, 块, rmb), USD ($, 美元, 刀), TWD (台币, NT$), HKD (港币, HK$), EUR (€,
+欧元), JPY (日元, yen); "5个w" is 50 000 and "5k RMB 一个月" is 5000 a month, never 1. A
+price per card ("每卡每小时 12 块", "$2 per GPU per hour") sets ``budget_per_gpu``.
+
 Without a currency word the amount is taken as CNY and a ``currency_assumed`` issue asks
 the dialog to confirm; without a period word it is taken as monthly (``period_assumed``).
 """
@@ -17,10 +21,10 @@ import math
 import re
 
 from reading.numbers import NUMBER, SIGN, signed_value
-from reading.requirements.lexicon import CNY_MARK, GAP, USD_MARK
+from reading.requirements.lexicon import CURRENCY_MARKS, GAP
 from reading.requirements.scan import Scan, plain
 
-_AMOUNT = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z])|(?!\s*+[kw](?![a-z])))"
+_AMOUNT = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?:个\s*+)?(?P<suf>k|w)(?![a-z])|(?!\s*+(?:个\s*+)?[kw](?![a-z])))"
 # What may not follow an amount found by a budget word: units that make it a size,
 # a count, a duration or a latency instead, and 个/月 so that 预算一万一个月 reads 一万.
 _NOT_MONEY = (
@@ -28,7 +32,10 @@ _NOT_MONEY = (
     r"|(?:b|bn|billion|m|qps|h|x|gpus?|cards?|ms|s|sec|seconds?|hours?|hrs?|days?|weeks?|months?|years?"
     r"|users?|requests?|concurrent|context|ctx)(?![a-z])))"
 )
-_CURRENCY_WORD = r"(?:元|块钱?|人民币|美元|美金|刀|(?<![a-z])(?:rmb|cny|usd|dollars?|bucks|yuan)(?![a-z]))"
+_CURRENCY_WORD = (
+    r"(?:元|块钱?|人民币|美元|美金|刀|新?台币|港币|港元|欧元|日元|€"
+    r"|(?<![a-z])(?:rmb|cny|usd|dollars?|bucks|yuan|twd|ntd|hkd|eur|euros?|jpy|yen)(?![a-z]))"
+)
 _UNIT = r"(?:月|month|mo|小时|hour|hr|h|天|day|周|星期|week|年|year)s?(?![a-z])"
 _BUDGET_WORD = (
     r"(?:预算|花费|成本|开销|费用|租金|价格|不超过|最多花|控制在"
@@ -36,8 +43,9 @@ _BUDGET_WORD = (
 )
 
 _CORES = (
+    re.compile(rf"(?<![a-z])(?:rmb|cny|usd|twd|ntd|hkd|eur|nt\$|hk\$)\s*+{_AMOUNT}{_NOT_MONEY}"),
     re.compile(rf"[¥$]\s*+{_AMOUNT}"),
-    re.compile(rf"(?<![a-z])(?:rmb|cny|usd)\s*+{_AMOUNT}"),
+    re.compile(rf"€\s*+{_AMOUNT}"),
     re.compile(rf"{_AMOUNT}\s*+{_CURRENCY_WORD}"),
     re.compile(rf"{_BUDGET_WORD}{GAP}{{0,10}}?{_AMOUNT}{_NOT_MONEY}"),
     re.compile(
@@ -47,8 +55,9 @@ _CORES = (
         rf"{_AMOUNT}\s*+(?:/|每|per|一个?|a|an)\s*+(?:个)?\s*+(?:月|month|mo|小时|hour|hr|h)(?![a-z])"
     ),
 )
+_PER_CARD = r"(?:\s*+(?:/|每|per|a|each)\s*+(?:张|块)?\s*+(?:gpu|card|卡)s?(?![a-z]))?"
 _AFTER = re.compile(
-    rf"\s*+{_CURRENCY_WORD}?(?:\s*+(?:/|每|per|a|an|一个?|each)\s*+(?:个)?\s*+{_UNIT})?"
+    rf"\s*+{_CURRENCY_WORD}?{_PER_CARD}(?:\s*+(?:/|每|per|a|an|一个?|each)\s*+(?:个)?\s*+{_UNIT})?"
     r"(?:\s*+(?:以内|以下|之内|左右|封顶|max|or less|at most|in total|total|overall|一共|总共))?"
 )
 _BEFORE = re.compile(
@@ -64,6 +73,8 @@ _PERIODS = (
     ("month", re.compile(r"月|month|(?<![a-z])mo(?![a-z])")),
     ("total", re.compile(r"总|一共|合计|共计|total|overall|in all")),
 )
+_PER_GPU = re.compile(r"每(?:张|块)?卡|单卡|/\s*+卡|(?:per|/|a|each)\s*+(?:gpu|card)(?![a-z])|每\s*+gpu")
+_PER_GPU_REACH = 8  # "每卡每小时 12 块": the per-card word sits before the period word
 _TO_MONTH = {"day": 30.0, "week": 30.0 / 7.0, "year": 1.0 / 12.0}
 _WINDOW = 24
 
@@ -101,6 +112,9 @@ def _put_budget(scan: Scan, amount: float | None, text: str, span: tuple[int, in
         per = "month"
     scan.put("budget", {"amount": float(amount), "currency": _currency_of(scan, text), "per": per})
     scan.note(*span)
+    if _PER_GPU.search(scan.source, max(0, span[0] - _PER_GPU_REACH), span[1]):
+        scan.budget_per_gpu = True
+        scan.report("budget_per_gpu", "budget", amount=plain(amount))
 
 
 def _period_of(text: str) -> str | None:
@@ -111,10 +125,9 @@ def _period_of(text: str) -> str | None:
 
 
 def _currency_of(scan: Scan, text: str) -> str:
-    """USD or CNY from a sign or word in the span; CNY, flagged as assumed, otherwise."""
-    if USD_MARK.search(text):
-        return "USD"
-    if CNY_MARK.search(text):
-        return "CNY"
+    """The currency a sign or word in the span names; CNY, flagged as assumed, otherwise."""
+    for code, mark in CURRENCY_MARKS:
+        if mark.search(text):
+            return code
     scan.report("currency_assumed", "budget", currency="CNY")
     return "CNY"

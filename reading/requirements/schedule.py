@@ -5,7 +5,8 @@ the pricing question from hourly to monthly, so they are read before anything el
 take "24" as a number. A duration is a number with a time unit (跑三天 = 72 h, 一周 = 168,
 两周 = 336, 一个月 = 720, for 3 days, within a week). "3月" is March, so Chinese months
 need 个 (3个月), and a year count above 100 is a date (2024年), not a duration.
-Budget periods (每月, per hour) are claimed by ``money.py`` earlier, so they never
+"24 小时都要在线" is always on, not a 24-hour job; "不用一直开着" and "一次性的" say it is
+not (``always_on=False``). Budget periods (每月, per hour) are claimed by ``money.py`` earlier, so they never
 reach this reader.
 """
 
@@ -14,7 +15,7 @@ from __future__ import annotations
 import re
 
 from reading.numbers import COUNT_WORDS, NUMBER, SIGN, parse_number
-from reading.requirements.lexicon import ALWAYS_ON
+from reading.requirements.lexicon import ALWAYS_ON, NOT_ALWAYS, ONE_OFF
 from reading.requirements.scan import Scan
 
 HOURS_PER: dict[str, float] = {
@@ -41,9 +42,18 @@ _DURATION = re.compile(
 _LARGEST_YEAR_COUNT = 100  # 2024年 is a date
 
 
+_NEGATION_REACH = 24
+
+
 def read_always_on(scan: Scan) -> None:
+    """Always-on phrases, a negated one ("不用一直开着") as ``False``, and one-off jobs."""
     for match in scan.matches(ALWAYS_ON):
-        scan.put("always_on", True)
+        before = scan.text[max(0, match.start() - _NEGATION_REACH) : match.start()]
+        negated = NOT_ALWAYS.search(before) is not None
+        scan.put("always_on", not negated)
+        scan.claim(*match.span())
+    for match in scan.matches(ONE_OFF):
+        scan.put("always_on", False)
         scan.claim(*match.span())
 
 
