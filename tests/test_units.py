@@ -73,7 +73,9 @@ def test_every_shipped_magnitude_is_what_it_was_before_the_units_were_written() 
         "offers": {o.id: o for o in kb.catalog.offers},
     }
     for kind, entries in records.items():
-        assert set(entries) == set(SNAPSHOT[kind]), kind
+        # Entries added since the conversion (a new runtime, a new card) are not the
+        # conversion's business; every entry that existed must read exactly as before.
+        assert set(SNAPSHOT[kind]) <= set(entries), kind
         for entry_id, fields in SNAPSHOT[kind].items():
             now = {f: getattr(entries[entry_id], f) for f in fields}
             assert now == fields, (kind, entry_id)
