@@ -99,9 +99,18 @@ async def on_startup(app: Application) -> None:  # type: ignore[type-arg]
 
 async def on_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     data: BotData = app.bot_data
-    log.info("telegram bot @%s stopping: letting the turn workers finish", app.bot.username)
+    log.info("telegram bot %s stopping: letting the turn workers finish", _handle(app))
     await turn_of(app).executor.shutdown()
     log.info("telegram bot stopped; conversations are saved in %s", data.config.db_path)
+
+
+def _handle(app: Application) -> str:  # type: ignore[type-arg]
+    """``@username``, or a plain word when the bot never got that far (a rejected token):
+    shutdown runs after a failed start too, and PTB refuses ``username`` before ``getMe``."""
+    try:
+        return f"@{app.bot.username}"
+    except RuntimeError:
+        return "(not started)"
 
 
 def _workers(turn: Turn) -> str:
