@@ -200,7 +200,13 @@ SAMPLES: dict[str, dict[str, Any]] = {
     },
     "p99_ttft_unreachable": {"target_ms": 200.0, "best_ms": 5316.2, "qps": 1.0},
     "p99_tpot_unreachable": {"target_ms": 2.0, "best_ms": 9.6, "qps": 1.0},
-    "deadline_missed": {"deadline_hours": 48.0, "hours": 174442.6, "ratio": 3634.2, "gpus": 32, "gpu": "H100"},
+    "deadline_missed": {
+        "deadline_hours": 48.0,
+        "hours": 174442.6,
+        "ratio": 3634.2,
+        "gpus": 32,
+        "gpu": "H100",
+    },
     "monthly_rental_for_short_job": {
         "hours": 6.5,
         "billed": 2800,
