@@ -59,6 +59,15 @@ LOAD_CASES: list[tuple[str, dict[str, Any]]] = [
     ("高峰每分钟 300 次调用", {"task": "infer", "qps": 5.0}),
     ("峰值每分钟600个请求", {"task": "infer", "qps": 10.0}),
     ("300 requests per minute at peak", {"task": "infer", "qps": 5.0}),
+    ("差不多二三十人用", {"task": "infer", "concurrency": 30}),
+    ("团队十来个人", {"task": "infer", "concurrency": 10}),
+    ("公司两百来号人用", {"task": "infer", "concurrency": 200}),
+    ("五六十個人同時用", {"task": "infer", "concurrency": 60}),
+    ("几百个用户", {"task": "infer", "concurrency": 500}),
+    ("about fifty users", {"task": "infer", "concurrency": 50}),
+    ("a handful of users", {"task": "infer", "concurrency": 5}),
+    ("~100 users 🙂", {"task": "infer", "concurrency": 100}),
+    ("每分钟大概1200次请求", {"task": "infer", "qps": 20.0}),
 ]
 
 
@@ -74,6 +83,7 @@ DAILY_CASES: list[tuple[str, int]] = [
     ("5k DAU", 84),
     ("about 5000 daily active users", 84),
     ("日活用户有两千", 34),
+    ("日活大概3万", 500),
 ]
 
 
@@ -120,6 +130,11 @@ ANSWER_CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("method", "全参", {"method": "full", "task": "train"}),
     ("gpu_count", "8", {"gpu_count": 8}),
     ("duration_hours", "48", {"duration_hours": 48.0}),
+    ("train_tokens", "3千万", {"train_tokens": 3e7}),
+    ("concurrency", "20左右", {"concurrency": 20}),
+    ("concurrency", "十来个", {"concurrency": 10}),
+    ("method", "LoRA吧", {"method": "lora", "task": "train"}),
+    ("method", "全量", {"method": "full", "task": "train"}),
 ]
 
 
@@ -145,6 +160,11 @@ LANGUAGE_CASES: list[tuple[str, str, str]] = [
     ("我们想部署一个模型", "en", "zh"),
     ("ok", "en", "en"),
     ("8 x H100", "en", "en"),
+    ("7x24 跑 13B", "zh", "zh"),
+    ("LoRA 微调 qwen", "en", "zh"),
+    ("can you make it cheaper", "zh", "en"),
+    ("what about H100 instead", "zh", "en"),
+    ("H100 x8", "zh", "zh"),
 ]
 
 
@@ -175,6 +195,11 @@ EDIT_CASES: list[tuple[str, list[Edit]]] = [
     ("make it 2000 instead", [Edit(slot=None, op="set", value=2000.0)]),
     ("改成2000", [Edit(slot=None, op="set", value=2000.0)]),
     ("换成5k吧", [Edit(slot=None, op="set", value=5000.0)]),
+    ("预算砍一半", [Edit(slot="budget", op="scale", factor=0.5)]),
+    ("budget halved", [Edit(slot="budget", op="scale", factor=0.5)]),
+    ("并发再加一倍", [Edit(slot="concurrency", op="scale", factor=2.0)]),
+    ("用户数翻倍", [Edit(slot="concurrency", op="scale", factor=2.0)]),
+    ("let's say 3000 instead", [Edit(slot=None, op="set", value=3000.0)]),
 ]
 
 
@@ -194,6 +219,9 @@ INTENT_CASES: list[tuple[str, str]] = [
     ("一个月多少钱", "price"),
     ("一個月多少錢", "price"),
     ("how much per month", "price"),
+    ("还能更便宜吗", "cheaper"),
+    ("any cheaper option?", "cheaper"),
+    ("每月多少钱", "price"),
 ]
 
 
@@ -221,6 +249,12 @@ TASK_CASES: list[tuple[str, str, list[str]]] = [
     ("a customer-service bot", "infer", []),
     ("10 req/s", "infer", []),
     ("host it for the team", "infer", []),
+    ("做一个API给客户调用", "infer", []),
+    ("做个微信小程序", "infer", []),
+    ("serve it to our users", "infer", []),
+    ("不是推理，是微调", "train", ["task"]),
+    ("先训练后上线", "both", []),
+    ("sorry, I meant inference", "infer", ["task"]),
 ]
 
 
@@ -263,6 +297,11 @@ MONEY_CASES: list[tuple[str, dict[str, Any]]] = [
     ("€500 per month", cny(500, currency="EUR")),
     ("$2.5/hr", cny(2.5, "hour", "USD")),
     ("每小时10块", cny(10, "hour")),
+    ("一个月五千块", cny(5000)),
+    ("预算2w/月", cny(20000)),
+    ("budget 3k usd monthly", cny(3000, currency="USD")),
+    ("一万港元一个月", cny(10000, currency="HKD")),
+    ("1000 euros total", cny(1000, "total", "EUR")),
 ]
 
 
@@ -294,6 +333,10 @@ SCHEDULE_CASES: list[tuple[str, dict[str, Any]]] = [
     ("just a one-off job", {"always_on": False}),
     ("周末跑一下", {"duration_hours": 48.0}),
     ("一个月多少钱", {}),
+    ("要一直在线", {"always_on": True}),
+    ("全年无休", {"always_on": True}),
+    ("不需要一直开", {"always_on": False}),
+    ("只是临时用一下", {"always_on": False}),
 ]
 
 
@@ -318,6 +361,11 @@ EXCLUSION_CASES: list[tuple[str, dict[str, Any]]] = [
     ("only domestic chips", {"domestic_only": True}),
     ("only nvidia", {"only_vendor": "nvidia"}),
     ("只用昇腾", {"only_vendor": "huawei"}),
+    ("别给我推荐3090", {"exclude_gpus": ["rtx3090"]}),
+    ("no gaming cards", {"exclude_segments": ["consumer"]}),
+    ("只要华为的卡", {"only_vendor": "huawei"}),
+    ("必须用国产", {"domestic_only": True}),
+    ("avoid the 4090 and 3090", {"exclude_gpus": ["rtx4090", "rtx3090"]}),
 ]
 
 

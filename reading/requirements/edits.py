@@ -37,7 +37,7 @@ _SLOT = "|".join(f"(?P<{name}>{pattern})" for name, pattern in _SLOT_WORDS)
 _FACTOR = (
     r"(?P<half>(?:再|又)?(?:少|减少|降|砍|省)(?:一半|掉一半)|减半|砍半|对半|打对折|一半"
     r"|(?<![a-z])(?:half|halve[ds]?|cut in half|by half)(?![a-z]))"
-    r"|(?P<double>翻(?:个|一)?倍|加倍|(?<![a-z])(?:double[ds]?|twice)(?![a-z]))"
+    r"|(?P<double>翻(?:个|一)?倍|加倍|(?:再)?(?:加|多|增加)(?:一|个)倍|(?<![a-z])(?:double[ds]?|twice)(?![a-z]))"
     r"|(?P<triple>(?<![a-z])triple[ds]?(?![a-z]))"
     r"|翻\s*+(?P<times>[二两三四五六七八九十\d]{1,2})\s*+倍"
     r"|(?P<more>多|加|增加|提高|涨|上调|(?<![a-z])(?:up|raise|increase|more)(?![a-z]))\s*+(?:by\s)?\s*+"

@@ -17,10 +17,12 @@ from reading.requirements.scan import Scan
 from reading.requirements.vocabulary import Vocabulary
 
 _REFUSE = (
-    r"(?:不要|不用|别用|别给我|排除|除了|不考虑|不想用|不能用|不买|"
+    r"(?:不要|不用|别用|别给我|别推荐|不推荐|排除|除了|不考虑|不想用|不能用|不买|"
     r"(?<![a-z])(?:no|not|without|avoid|exclude|excluding|except|anything but|skip)(?![a-z]))"
 )
-_REFUSED_NAME = re.compile(rf"{_REFUSE}\s*+(?:用|要)?\s*+(?:nvidia\s*+|英伟达\s*+)?$")
+_REFUSED_NAME = re.compile(
+    rf"{_REFUSE}\s*+(?:推荐|用|要)?\s*+(?:(?<![a-z])the\s++)?(?:nvidia\s*+|英伟达\s*+)?$"
+)
 _LIST_JOIN = re.compile(r"\s*+(?:和|跟|与|或|或者|、|,|，|/|(?<![a-z])(?:or|and|nor)(?![a-z]))\s*+$")
 _REFUSED_SEGMENT = re.compile(
     rf"{_REFUSE}\s*+(?:要|用)?\s*+(?:消费级|消費級|游戏卡|遊戲卡|民用卡|家用卡|(?<![a-z])(?:consumer|gaming|geforce)(?![a-z]))"

@@ -23,7 +23,7 @@ from reading.requirements.vague import (
 )
 
 _PEOPLE = (
-    r"(?:个|位|名)?\s*+(?:人|用户|同事|员工|同学|客户|people|persons|users?|folks|colleagues|employees)"
+    r"(?:个|位|名|号)?\s*+(?:人|用户|同事|员工|同学|客户|people|persons|users?|folks|colleagues|employees)"
     r"(?![a-z])"
 )
 _LOOSE_LOAD = (

@@ -5,7 +5,8 @@ A range is read as its **upper end**: "三四十个人用" sizes for 40 concurre
 surprises anyone, while the midpoint would be short half the time. Vague words take a
 typical value (:data:`VAGUE_WORDS`): 几个 = 5, 几十 = 50, 十几 = 15, 上百 = 100,
 "a couple" = 2, "a few" = 3, "several" = 5, "dozens" = 50; a multiplier after them
-counts ("a couple hundred" = 200, "几百" = 500). "~10", "10 左右", "ten-ish" are 10.
+counts ("a couple hundred" = 200, "几百" = 500). "~10", "10 左右", "ten-ish", "十来个"
+and "about ten" are 10 ("X来" is "X and a little", read as X).
 Every such reading is said back through an ``approximated`` issue with what was typed,
 so the user can correct it.
 
@@ -47,12 +48,27 @@ VAGUE_WORDS: dict[str, float] = {
     "dozens of": 50.0,
     "dozens": 50.0,
     "a dozen": 12.0,
+    "a handful of": 5.0,
+    "a handful": 5.0,
     "hundreds of": 500.0,
     "thousands of": 5000.0,
 }
 _EN_SCALE = {"hundred": 100.0, "thousand": 1000.0}
+_EN_TENS = {
+    "twenty": 20.0,
+    "thirty": 30.0,
+    "forty": 40.0,
+    "fifty": 50.0,
+    "sixty": 60.0,
+    "seventy": 70.0,
+    "eighty": 80.0,
+    "ninety": 90.0,
+    "a hundred": 100.0,
+}
 _EN_WORDS = "|".join(sorted((w for w in VAGUE_WORDS if w.isascii()), key=len, reverse=True))
-_EN_NUMBER_WORDS = "|".join(w for w in COUNT_WORDS if w.isascii() and len(w) > 2 and w != "single")
+_EN_NUMBER_WORDS = "|".join(
+    [*_EN_TENS, *(w for w in COUNT_WORDS if w.isascii() and len(w) > 2 and w != "single")]
+)
 
 # One loose amount, optionally after "about"; exactly one named alternative matches. A
 # plain number counts only after "about" (约 5000) or before 左右/上下/ish (5000 左右).
@@ -63,7 +79,8 @@ VAGUE = (
     rf"|(?<![{_ZH_DIGITS}十百千万])(?P<zword>十几|好几|几|数|上)(?P<zwscale>[十百千万])?(?![{_ZH_DIGITS}十百千万])"
     rf"|(?<![a-z])(?P<eword>{_EN_WORDS})(?:\s++(?P<escale>hundred|thousand))?(?![a-z])"
     rf"|(?P<ish>{NUMBER}|(?<![a-z])(?:{_EN_NUMBER_WORDS}))\s*+-?\s*+(?:ish|左右|上下)(?![a-z])"
-    rf"|(?(approx)(?P<about>{NUMBER})|(?!))"
+    rf"|(?P<lai>{NUMBER})\s*+来(?=\s*+[个位名号人天周])"
+    rf"|(?(approx)(?P<about>{NUMBER}|(?<![a-z])(?:{_EN_NUMBER_WORDS})(?![a-z]))|(?!))"
     r")"
 )
 
@@ -81,9 +98,11 @@ def vague_value(match: re.Match[str]) -> float | None:
         return _zh_word(groups["zword"], groups.get("zwscale"))
     if groups.get("eword"):
         return VAGUE_WORDS[groups["eword"]] * _EN_SCALE.get(groups.get("escale") or "", 1.0)
-    number = groups.get("about") or groups.get("ish")
+    number = groups.get("about") or groups.get("ish") or groups.get("lai")
     if number:
         word = number.strip()
+        if word in _EN_TENS:
+            return _EN_TENS[word]
         return float(COUNT_WORDS[word]) if word in COUNT_WORDS else parse_number(word)
     return None
 
