@@ -124,3 +124,43 @@ def test_the_json_contract_keeps_text_and_adds_the_parts(dialog: Dialog) -> None
         "lines": reply.sections[0].lines,
         "code": False,
     }
+
+
+def _commands_reply() -> Reply:
+    command = "vllm serve Qwen/Qwen2.5-7B --tensor-parallel-size 1 --max-model-len 4096"
+    return Reply(
+        kind="info",
+        lang="en",
+        title="How to run it",
+        sections=[
+            Section(id="launch_0", heading="vLLM:", bullet="", lines=[command, "a_b*c <x>"], code=True),
+            Section(id="notes", heading="Notes:", lines=["replace YOUR_DATASET"]),
+        ],
+    )
+
+
+def test_telegram_shows_a_command_section_as_one_pre_block_to_copy() -> None:
+    html_text = telegram_render.to_html(_commands_reply())
+    assert (
+        "<pre>vllm serve Qwen/Qwen2.5-7B --tensor-parallel-size 1 --max-model-len 4096\na_b*c &lt;x&gt;</pre>"
+        in html_text
+    )
+    assert "• replace YOUR_DATASET" in html_text
+
+
+def test_discord_shows_a_command_section_as_a_code_block_left_unescaped() -> None:
+    [[embed]] = discord_render.messages(_commands_reply())
+    description = embed.description or ""
+    assert (
+        "```\nvllm serve Qwen/Qwen2.5-7B --tensor-parallel-size 1 --max-model-len 4096\na_b*c <x>\n```"
+        in description
+    )
+    assert "\\_" not in description.split("```")[1]  # no markdown escapes inside the block
+
+
+def test_the_answer_offers_its_launch_commands_as_a_code_section(dialog: Dialog) -> None:
+    reply, state = dialog.handle(ConversationState(lang="en"), "serve qwen2.5-7b, concurrency 8, 24/7")
+    assert any(b.payload == "/cmd" for b in reply.buttons)
+    commands, _ = dialog.handle(state, "/cmd")
+    code = [line for s in commands.sections if s.code for line in s.lines]
+    assert any(line.startswith("vllm serve Qwen/Qwen2.5-7B") for line in code)

@@ -237,6 +237,18 @@ async def test_tap_targets_are_44px_and_escape_closes_the_panel(tmp_path: Path) 
     assert bubble
 
 
+async def test_the_launch_commands_fold_shows_each_command_in_monospace_to_copy(tmp_path: Path) -> None:
+    async with sites(tmp_path) as s, phone() as page:
+        card = await ask_on_the_rental_site(page, s)
+        await card.locator("summary", has_text="命令").click()
+        command = card.locator("details[open] pre.code", has_text="vllm serve").first
+        await command.wait_for()
+        font = await command.evaluate("(n) => getComputedStyle(n).fontFamily")
+        text = await command.text_content()
+    assert "monospace" in font
+    assert text is not None and text.startswith("vllm serve ") and "--max-model-len" in text
+
+
 async def test_the_panel_follows_a_dark_reader_unless_the_page_says_light(tmp_path: Path) -> None:
     panel_bg = f"() => getComputedStyle({SHADOW}.querySelector('.panel')).backgroundColor"
     async with sites(tmp_path) as s, phone(color_scheme="dark") as page:

@@ -40,7 +40,7 @@ def messages(reply: Reply, footer: str | None = None) -> list[list[discord.Embed
     if facts is not None:
         body = "\n".join([*reply.lead, *reply.body_lines()[len(reply.lead) + len(reply.summary) :]])
     colour = COLOURS.get(reply.kind, COLOURS["info"])
-    chunks = split(escape(body), DESCRIPTION) if body.strip() else []
+    chunks = split(markdown(body, reply), DESCRIPTION) if body.strip() else []
     embeds = [discord.Embed(title=title, description=chunks[0] if chunks else None, colour=colour)]
     embeds += [discord.Embed(description=chunk, colour=colour) for chunk in chunks[1:]]
     if facts is not None:
@@ -73,6 +73,21 @@ def _title_and_body(reply: Reply) -> tuple[str | None, str]:
     if not title or len(title) > TITLE:
         return None, reply.text
     return title, reply.body()
+
+
+def markdown(text: str, reply: Reply) -> str:
+    """``text`` escaped, except that a section of commands becomes one code block to copy.
+
+    The code block is matched by its exact lines, so it stays verbatim (no markdown escapes
+    inside), and a stray triple backtick in a command cannot end it early.
+    """
+    escaped = escape(text)
+    for section in reply.sections:
+        if section.code and section.lines:
+            plain = escape("\n".join(section.text_lines()[1 if section.heading is not None else 0 :]))
+            block = "\n".join(line.replace("```", "`\u200b``") for line in section.lines)
+            escaped = escaped.replace(plain, f"```\n{block}\n```", 1)
+    return escaped
 
 
 def escape(text: str) -> str:

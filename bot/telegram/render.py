@@ -21,6 +21,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from bot import cardparts, links, textsplit
 from bot.dialog import Button, Reply
+from bot.dialog.reply import Section
 
 MAX_MESSAGE, MAX_CAPTION = 4096, 1024
 MAX_INLINE_TITLE, MAX_INLINE_DESCRIPTION = 256, 512
@@ -43,9 +44,16 @@ def to_html(reply: Reply) -> str:
     for section in reply.sections:
         if section.lines:
             heading = [_bold(section.heading)] if section.heading is not None else []
-            lines += [*heading, *(html.escape(f"{section.bullet} {line}") for line in section.lines)]
+            lines += [*heading, *_section_lines(section)]
     lines += [html.escape(line) for line in reply.footer]
     return "\n".join(lines)
+
+
+def _section_lines(section: Section) -> list[str]:
+    """Bulleted lines, or one ``<pre>`` block for commands to copy (a tap copies it in Telegram)."""
+    if section.code:
+        return [f"<pre>{html.escape(chr(10).join(section.lines))}</pre>"]
+    return [html.escape(f"{section.bullet} {line}" if section.bullet else line) for line in section.lines]
 
 
 def _bold(text: str) -> str:

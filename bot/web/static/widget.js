@@ -32,7 +32,7 @@
   const SLASH_HINT = /(^|[\s（(，,：:；;])\/[a-z_]+\b/;
   const EMOJI_VS = /\uFE0F/g;
   // The buttons an answer card folds into itself: their replies open under their labels.
-  const FOLDS = ["/why", "/cost", "/alt"];
+  const FOLDS = ["/why", "/cost", "/alt", "/cmd"];
 
   // Marker characters the dialog writes, drawn as SVG paths (24×24) in a colour of their own.
   const GLYPHS = {
@@ -163,7 +163,7 @@
     for (const s of data.sections || []) {
       if (!s.lines || !s.lines.length) continue;
       if (s.heading && (data.sections.length > 1 || out.length)) out.push({ text: s.heading, heading: true });
-      for (const line of s.lines) out.push({ text: line, bullet: s.bullet });
+      for (const line of s.lines) out.push({ text: line, bullet: s.bullet, code: Boolean(s.code) });
     }
     for (const line of unhinted(data.footer)) out.push({ text: line, muted: true });
     return out;
@@ -265,6 +265,7 @@
 
   function lineNode(line) {
     if (line.heading) return el("p", "line sub", line.text.replace(/[：:]\s*$/, ""));
+    if (line.code) return el("pre", "line code", line.text); // a command to copy as it is
     const node = el("p", "line item" + (line.muted ? " muted" : ""));
     const [mark, rest] = marker(line.text);
     const bullet = mark || (line.bullet && GLYPHS[line.bullet] ? line.bullet : null);
@@ -338,7 +339,7 @@
     function sayReply(data, card) {
       if (!card) {
         const parts = data.title ? [...(data.lead || []), data.title, ...(data.summary || [])] : [];
-        for (const s of data.sections || []) parts.push(s.heading, ...(s.lines || []).map((l) => s.bullet + " " + l));
+        for (const s of data.sections || []) parts.push(s.heading, ...(s.lines || []).map((l) => (s.bullet ? s.bullet + " " : "") + l));
         const lines = data.title ? parts.concat(data.footer || []) : String(data.text || "").split("\n");
         const shown = unhinted(lines.filter((l) => l));
         return say("bot", (shown.length ? shown : lines).join("\n"), true);
