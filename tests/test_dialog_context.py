@@ -224,6 +224,15 @@ def test_owned_cards_that_suffice_head_the_answer(dialog: Dialog, message: str, 
     assert word in reply.title and "4090 D" in reply.title and "推荐" not in reply.title
 
 
+def test_owned_cards_that_suffice_show_their_own_fit_and_no_rent(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "我手上有两张 4090D，想部署 Qwen2.5-7B 推理，10 路并发，7x24")
+    assert reply.plan is not None and reply.plan.requested is not None
+    own = reply.plan.requested
+    # The fit line is the 4090 D's (23.6 GiB usable), not the rental pick's.
+    assert f"/{own.capacity_gib:.0f} GiB" in reply.summary[0]
+    assert reply.price is None and reply.pick is not None and "4090 D" in reply.pick
+
+
 def test_owned_cards_that_do_not_suffice_are_said_before_what_to_rent(dialog: Dialog) -> None:
     reply, _ = talk(dialog, "我手上有一张 T4，想部署 Llama-3.1-70B 推理，30 路并发，7x24")
     assert reply.kind == "answer" and any("T4" in line and "不够" in line for line in reply.lead)

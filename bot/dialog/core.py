@@ -26,6 +26,7 @@ from bot.dialog.questions import EXPECTS, QUESTIONS, Question, missing, next_que
 from bot.dialog.reply import Button, Content, Reply, ReplyKind
 from bot.dialog.state import ConversationState
 from bot.dialog.vocab import vocabulary
+from bot.dialog.words import fit_line
 from bot.dialog.workload import to_workload, workload_fields
 from engine.errors import EngineError
 from engine.recommend import recommend
@@ -204,8 +205,14 @@ class Dialog:
         count = own.count * own.machines if own else int(state.slots.get("gpu_count") or 1)
         gpus = locales.t(state.lang, "followup.gpus", count=count, gpu=self._gpu_names(gpu))
         if own is not None and own.headroom_gib >= 0 and own.meets_latency:
+            # The card is about the user's own cards now: their fit and speed, no rent to show.
             return content.model_copy(
-                update={"title": locales.t(state.lang, "followup.owned_enough", gpus=gpus)}
+                update={
+                    "title": locales.t(state.lang, "followup.owned_enough", gpus=gpus),
+                    "pick": gpus,
+                    "price": None,
+                    "summary": [fit_line(state.lang, own), *content.summary[1:]],
+                }
             )
         short = locales.t(state.lang, "followup.owned_short", gpus=gpus)  # after the ack line
         return content.model_copy(update={"lead": [*content.lead[:1], short, *content.lead[1:]]})
