@@ -97,6 +97,12 @@ def _families() -> dict[str, Callable[[int], str]]:
     families["near_miss_model_name"] = _run("llama9", "ab")
     families["config_json_nesting"] = _run('{"num_hidden_layers": ', "[", "}")
     families["config_json_braces"] = _run('"architectures" ', "{", "}")
+    families["numeral_ranges"] = _run("", "三四十 ")
+    families["vague_words"] = _run("", "a couple of hundred about ")
+    families["approximately"] = _run("大概", "约 ")
+    families["refusals"] = _run("", "不要 no ")
+    families["edit_words"] = _run("预算", "再少一半 翻倍 ")
+    families["arabic_ranges"] = _run("", "30-40~")
     return families
 
 
@@ -214,8 +220,30 @@ _SLOT_MODULES = (
     "lexicon",
     "shapes",
     "vocabulary",
+    "loose",
+    "edits",
+    "exclusions",
+    "choices",
 )
-_RAW_ANCHORS = ("1", "16 个", "并发", "上下文", "预算", "每月", "batch", "8k", "首token", "qps", "1 tokens")
+_RAW_ANCHORS = (
+    "1",
+    "16 个",
+    "并发",
+    "上下文",
+    "预算",
+    "每月",
+    "batch",
+    "8k",
+    "首token",
+    "qps",
+    "1 tokens",
+    "三四",
+    "大概",
+    "about",
+    "不要",
+    "30-",
+    "日活",
+)
 _RAW_RUNS = (" ", " \t", "\n", "\u3000")
 _RAW_LIMIT = 1024
 
