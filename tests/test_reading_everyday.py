@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+import locales
 from reading.normalize import language_of
 from reading.requirements import Extraction, Vocabulary, extract
 from reading.requirements.result import Edit
@@ -381,3 +382,21 @@ def test_refused_cards_constrain_the_search_and_are_not_the_gpu(
 def test_owned_cards_are_read_with_their_count(vocab: Vocabulary, text: str) -> None:
     result = read(vocab, text)
     assert (result.slots, result.gpu_owned) == ({"gpu": "rtx4090d", "gpu_count": 2}, True)
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+@pytest.mark.parametrize(
+    "text", ["大概三四十个人用", "日活五千左右", "两三天", "每卡每小时 12 块", "a couple hundred users"]
+)
+def test_the_notes_about_loose_readings_render_in_both_languages(
+    vocab: Vocabulary, text: str, lang: str
+) -> None:
+
+    for issue in read(vocab, text).issues:
+        line = locales.t(lang, f"issue.{issue.id}", **issue.values)
+        assert not line.startswith("issue.") and "{" not in line
+
+
+def test_a_loose_duration_is_said_back_in_the_unit_typed(vocab: Vocabulary) -> None:
+    issue = read(vocab, "两三天").issues[0]
+    assert (issue.values["said"], issue.values["value"]) == ("两三天", 3)

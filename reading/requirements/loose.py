@@ -92,12 +92,16 @@ def read_loose_duration(scan: Scan) -> None:
         count = vague_value(match)
         unit = next(name for name, _ in _DURATION_UNITS if match.group(name))
         if count is not None:
-            _put_approximate(scan, "duration_hours", count * HOURS_PER[unit], match)
+            _put_approximate(scan, "duration_hours", count * HOURS_PER[unit], match, shown=count)
     for match in scan.matches(_WEEKEND):
         _put_approximate(scan, "duration_hours", 2 * HOURS_PER["day"], match)
 
 
-def _put_approximate(scan: Scan, name: str, value: float, match: re.Match[str]) -> None:
+def _put_approximate(
+    scan: Scan, name: str, value: float, match: re.Match[str], shown: float | None = None
+) -> None:
+    """Set the slot and say so; ``shown`` is the number in the unit the user typed (两三天 → 3)."""
     scan.put_number(name, value, match.span())
     if scan.slots.get(name) == (round(value) if name == "concurrency" else value):
-        scan.report("approximated", name, said=match.group().strip(), value=plain(value))
+        said = match.group().strip()
+        scan.report("approximated", name, said=said, value=plain(value if shown is None else shown))
