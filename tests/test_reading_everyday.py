@@ -136,6 +136,13 @@ ANSWER_CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("concurrency", "十来个", {"concurrency": 10}),
     ("method", "LoRA吧", {"method": "lora", "task": "train"}),
     ("method", "全量", {"method": "full", "task": "train"}),
+    ("task", "都要", {"task": "both"}),
+    ("task", "Both", {"task": "both"}),
+    ("task", "两个都要", {"task": "both"}),
+    ("concurrency", "Hundreds", {"concurrency": 500}),
+    ("train_tokens", "10M", {"train_tokens": 1e7}),
+    ("duration_hours", "一个月", {"duration_hours": 720.0}),
+    ("duration_hours", "A few days", {"duration_hours": 72.0}),
 ]
 
 

@@ -51,6 +51,7 @@ VAGUE_WORDS: dict[str, float] = {
     "a handful of": 5.0,
     "a handful": 5.0,
     "hundreds of": 500.0,
+    "hundreds": 500.0,
     "thousands of": 5000.0,
 }
 _EN_SCALE = {"hundred": 100.0, "thousand": 1000.0}
