@@ -407,3 +407,40 @@ def test_the_notes_about_loose_readings_render_in_both_languages(
 def test_a_loose_duration_is_said_back_in_the_unit_typed(vocab: Vocabulary) -> None:
     issue = read(vocab, "两三天").issues[0]
     assert (issue.values["said"], issue.values["value"]) == ("两三天", 3)
+
+
+TYPO_AND_EMOJI_CASES: list[tuple[str, str, Any]] = [
+    ("三、四十个人用", "concurrency", 40),
+    ("大概 三四十 个人用", "concurrency", 40),
+    ("30~40人", "concurrency", 40),
+    ("30 - 40 users", "concurrency", 40),
+    ("DAU5k", "concurrency", 84),
+    ("预算 5k 一个月🙏", "budget", cny(5000)),
+]
+
+
+@pytest.mark.parametrize(("text", "slot", "value"), TYPO_AND_EMOJI_CASES)
+def test_spacing_punctuation_and_emoji_do_not_change_the_reading(
+    vocab: Vocabulary, text: str, slot: str, value: Any
+) -> None:
+    assert read(vocab, text).slots[slot] == value
+
+
+@pytest.mark.parametrize("text", ["cheeper?", "chaper options?", "cheapr pls"])
+def test_misspelt_cheaper_is_still_the_cheaper_intent(vocab: Vocabulary, text: str) -> None:
+    assert read(vocab, text).intent == "cheaper"
+
+
+@pytest.mark.parametrize("text", ["dont want 3090", "don't use 3090", "不要3090！"])
+def test_refusals_without_apostrophes_or_with_bangs_exclude_the_card(vocab: Vocabulary, text: str) -> None:
+    result = read(vocab, text)
+    assert (result.constraints.exclude_gpus, result.slots) == (["rtx3090"], {})
+
+
+def test_owned_cards_and_refused_cards_in_one_message_stay_apart(vocab: Vocabulary) -> None:
+    result = read(vocab, "我们有4张A100，不要H100")
+    assert (result.slots, result.gpu_owned, result.constraints.exclude_gpus) == (
+        {"gpu": "a100-80g-sxm", "gpu_count": 4},
+        True,
+        ["h100-sxm"],
+    )

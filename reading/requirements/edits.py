@@ -7,6 +7,8 @@ readers run before money and loads, claim what they understood, and emit
 it holds. A slot word in the same clause names the slot ("预算", "users"); without one
 the edit's ``slot`` is None and the dialog uses the slot last mentioned or asked.
 
+Common typos of the intent words are read too ("cheeper", "chaper").
+
 Factors: 一半/减半/half = 0.5, 翻倍/翻个倍/double = 2, 翻N倍/N倍 = N (colloquial Chinese
 uses 翻三倍 for ×3), triple = 3, 多/加 N% = 1 + N/100, 少/减/降 N% = 1 − N/100.
 
@@ -73,7 +75,8 @@ _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "cheaper",
         re.compile(
             r"便宜(?:一)?(?:点|些)|更便宜|再便宜|太贵|有点贵|贵了|省钱|省点钱|划算(?:一)?点"
-            r"|(?<![a-z])(?:cheaper|less expensive|too expensive|too pricey|save money|lower cost)(?![a-z])"
+            r"|(?<![a-z])(?:ch[ea]{1,3}pe?r|less expensive|too expensive|too pricey"
+            r"|save money|lower cost)(?![a-z])"
         ),
     ),
     (

@@ -18,7 +18,8 @@ from reading.requirements.vocabulary import Vocabulary
 
 _REFUSE = (
     r"(?:不要|不用|别用|别给我|别推荐|不推荐|排除|除了|不考虑|不想用|不能用|不买|"
-    r"(?<![a-z])(?:no|not|without|avoid|exclude|excluding|except|anything but|skip)(?![a-z]))"
+    r"(?<![a-z])(?:no|not|without|avoid|exclude|excluding|except|anything but|skip"
+    r"|don'?t (?:want|use|need)|do not (?:want|use|need))(?![a-z]))"
 )
 _REFUSED_NAME = re.compile(
     rf"{_REFUSE}\s*+(?:推荐|用|要)?\s*+(?:(?<![a-z])the\s++)?(?:nvidia\s*+|英伟达\s*+)?$"
