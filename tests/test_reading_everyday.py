@@ -69,6 +69,11 @@ LOAD_CASES: list[tuple[str, dict[str, Any]]] = [
     ("a handful of users", {"task": "infer", "concurrency": 5}),
     ("~100 users 🙂", {"task": "infer", "concurrency": 100}),
     ("每分钟大概1200次请求", {"task": "infer", "qps": 20.0}),
+    ("估计同时也就七八个人", {"task": "infer", "concurrency": 8}),
+    ("一百多人用", {"task": "infer", "concurrency": 100}),
+    ("全公司三百人左右", {"task": "infer", "concurrency": 300}),
+    ("maybe a dozen folks", {"task": "infer", "concurrency": 12}),
+    ("二十来个同事", {"task": "infer", "concurrency": 20}),
 ]
 
 
@@ -208,6 +213,10 @@ EDIT_CASES: list[tuple[str, list[Edit]]] = [
     ("并发再加一倍", [Edit(slot="concurrency", op="scale", factor=2.0)]),
     ("用户数翻倍", [Edit(slot="concurrency", op="scale", factor=2.0)]),
     ("let's say 3000 instead", [Edit(slot=None, op="set", value=3000.0)]),
+    ("并发x2", [Edit(slot="concurrency", op="scale", factor=2.0)]),
+    ("预算降到一半", [Edit(slot="budget", op="scale", factor=0.5)]),
+    ("预算提高50%", [Edit(slot="budget", op="scale", factor=1.5)]),
+    ("double it", [Edit(slot=None, op="scale", factor=2.0)]),
 ]
 
 
@@ -230,6 +239,8 @@ INTENT_CASES: list[tuple[str, str]] = [
     ("还能更便宜吗", "cheaper"),
     ("any cheaper option?", "cheaper"),
     ("每月多少钱", "price"),
+    ("有更省钱的方案吗", "cheaper"),
+    ("一年多少钱", "price"),
 ]
 
 
@@ -263,6 +274,9 @@ TASK_CASES: list[tuple[str, str, list[str]]] = [
     ("不是推理，是微调", "train", ["task"]),
     ("先训练后上线", "both", []),
     ("sorry, I meant inference", "infer", ["task"]),
+    ("给公司内部做个知识库问答", "infer", []),
+    ("我们要搭一个聊天接口", "infer", []),
+    ("no wait, it's training not inference", "train", ["task"]),
 ]
 
 
@@ -310,6 +324,11 @@ MONEY_CASES: list[tuple[str, dict[str, Any]]] = [
     ("budget 3k usd monthly", cny(3000, currency="USD")),
     ("一万港元一个月", cny(10000, currency="HKD")),
     ("1000 euros total", cny(1000, "total", "EUR")),
+    ("一个月最多三千", cny(3000)),
+    ("budget is around 2k a month", cny(2000)),
+    ("每小时不超过5美金", cny(5, "hour", "USD")),
+    ("月预算1.5w", cny(15000)),
+    ("三千港幣每月", cny(3000, currency="HKD")),
 ]
 
 
@@ -322,7 +341,11 @@ def test_money_keeps_its_thousands_currency_and_period(
 
 @pytest.mark.parametrize(
     ("text", "budget"),
-    [("每卡每小时 12 块", cny(12, "hour")), ("$2 per GPU per hour", cny(2, "hour", "USD"))],
+    [
+        ("每卡每小时 12 块", cny(12, "hour")),
+        ("$2 per GPU per hour", cny(2, "hour", "USD")),
+        ("8 bucks an hour per card", cny(8, "hour", "USD")),
+    ],
 )
 def test_a_price_per_card_is_flagged_per_gpu(vocab: Vocabulary, text: str, budget: dict[str, Any]) -> None:
     result = read(vocab, text)
@@ -345,6 +368,8 @@ SCHEDULE_CASES: list[tuple[str, dict[str, Any]]] = [
     ("全年无休", {"always_on": True}),
     ("不需要一直开", {"always_on": False}),
     ("只是临时用一下", {"always_on": False}),
+    ("一直要开着", {"always_on": True}),
+    ("just need it for a weekend", {"duration_hours": 48.0}),
 ]
 
 
@@ -374,6 +399,9 @@ EXCLUSION_CASES: list[tuple[str, dict[str, Any]]] = [
     ("只要华为的卡", {"only_vendor": "huawei"}),
     ("必须用国产", {"domestic_only": True}),
     ("avoid the 4090 and 3090", {"exclude_gpus": ["rtx4090", "rtx3090"]}),
+    ("除了4090都行", {"exclude_gpus": ["rtx4090"]}),
+    ("不想用游戏卡", {"exclude_segments": ["consumer"]}),
+    ("only Ascend cards", {"only_vendor": "huawei"}),
 ]
 
 
@@ -444,3 +472,7 @@ def test_owned_cards_and_refused_cards_in_one_message_stay_apart(vocab: Vocabula
         True,
         ["h100-sxm"],
     )
+
+
+def test_a_single_card_wish_after_a_budget_is_not_a_per_card_price(vocab: Vocabulary) -> None:
+    assert not read(vocab, "预算每月2万，单卡就行").budget_per_gpu

@@ -52,6 +52,7 @@ _SCALE = (
         r"(?<![a-z])(?:(?P<less>cut|reduce|lower|drop)|(?P<more>raise|increase|bump|grow))\s++(?:the\s++|my\s++)?"
         rf"(?:{_SLOT})\s++by\s++(?P<pct>\d{{1,3}})\s*+%"
     ),
+    re.compile(rf"(?:{_SLOT})\s*+[x*]\s*+(?P<times>\d{{1,2}})(?![\d.a-z])"),
     re.compile(rf"(?:{_SLOT}){GAP}{{0,6}}?(?:{_FACTOR})"),
     re.compile(rf"(?:{_FACTOR}){GAP}{{0,6}}?(?:{_SLOT})"),
     re.compile(rf"(?:{_FACTOR})"),

@@ -30,6 +30,7 @@ _LOOSE_LOAD = (
     re.compile(rf"{VAGUE}\s*+{_PEOPLE}"),
     re.compile(rf"(?:并发|concurrency)\s*+(?:大概|约|about)?\s*+{VAGUE}"),
 )
+_PEOPLE_ABOUT = re.compile(rf"(?<![\d.])(?P<num>{NUMBER})\s*+{_PEOPLE}\s*+(?:左右|上下)")
 _PLAIN_PEOPLE = re.compile(
     rf"(?<![\d.])(?P<num>{NUMBER})\s*+(?:个|位|名)?\s*+(?:人|people|users)(?:\s*+(?:左右|上下))?"
     r"\s*+(?:在?用|使用|同时|用它|use it|using it)"
@@ -60,6 +61,10 @@ def read_loose_load(scan: Scan) -> None:
             value = vague_value(match)
             if value is not None:
                 _put_approximate(scan, "concurrency", value, match)
+    for match in scan.matches(_PEOPLE_ABOUT):  # "三百人左右"
+        value = signed_value(match)
+        if value is not None:
+            _put_approximate(scan, "concurrency", value, match)
     for match in scan.matches(_PLAIN_PEOPLE):
         scan.put_number("concurrency", signed_value(match), match.span())
 

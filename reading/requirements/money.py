@@ -49,6 +49,9 @@ _CORES = (
     re.compile(rf"{_AMOUNT}\s*+{_CURRENCY_WORD}"),
     re.compile(rf"{_BUDGET_WORD}{GAP}{{0,10}}?{_AMOUNT}{_NOT_MONEY}"),
     re.compile(
+        rf"(?:一个月|每个?月|一小时|每个?小时)\s*+(?:不超过|最多花?|顶多|封顶|上限)\s*+{_AMOUNT}{_NOT_MONEY}"
+    ),
+    re.compile(
         rf"(?:每个?月|每个?小时|月)\s*+(?:不超过|最多|大概|约|控制在)?\s*+{_AMOUNT}(?=\s*+(?:以内|以下|之内|左右))"
     ),
     re.compile(
@@ -74,7 +77,8 @@ _PERIODS = (
     ("total", re.compile(r"总|一共|合计|共计|total|overall|in all")),
 )
 _PER_GPU = re.compile(r"每(?:张|块)?卡|单卡|/\s*+卡|(?:per|/|a|each)\s*+(?:gpu|card)(?![a-z])|每\s*+gpu")
-_PER_GPU_REACH = 8  # "每卡每小时 12 块": the per-card word sits before the period word
+_PER_GPU_AFTER = re.compile(r"\s*+(?:(?:per|a|each)\s*+(?:gpu|card)(?![a-z])|/\s*+卡|每\s*+(?:张)?卡)")
+_PER_GPU_REACH = 8  # "每卡每小时 12 块" before the amount; "an hour per card" after it
 _TO_MONTH = {"day": 30.0, "week": 30.0 / 7.0, "year": 1.0 / 12.0}
 _WINDOW = 24
 
@@ -112,7 +116,9 @@ def _put_budget(scan: Scan, amount: float | None, text: str, span: tuple[int, in
         per = "month"
     scan.put("budget", {"amount": float(amount), "currency": _currency_of(scan, text), "per": per})
     scan.note(*span)
-    if _PER_GPU.search(scan.source, max(0, span[0] - _PER_GPU_REACH), span[1]):
+    if _PER_GPU.search(scan.source, max(0, span[0] - _PER_GPU_REACH), span[1]) or _PER_GPU_AFTER.match(
+        scan.source, span[1]
+    ):
         scan.budget_per_gpu = True
         scan.report("budget_per_gpu", "budget", amount=plain(amount))
 

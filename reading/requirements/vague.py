@@ -6,7 +6,7 @@ surprises anyone, while the midpoint would be short half the time. Vague words t
 typical value (:data:`VAGUE_WORDS`): 几个 = 5, 几十 = 50, 十几 = 15, 上百 = 100,
 "a couple" = 2, "a few" = 3, "several" = 5, "dozens" = 50; a multiplier after them
 counts ("a couple hundred" = 200, "几百" = 500). "~10", "10 左右", "ten-ish", "十来个"
-and "about ten" are 10 ("X来" is "X and a little", read as X).
+and "about ten" are 10 ("X来", "X多" are "X and a little", read as X).
 Every such reading is said back through an ``approximated`` issue with what was typed,
 so the user can correct it.
 
@@ -80,7 +80,7 @@ VAGUE = (
     rf"|(?<![{_ZH_DIGITS}十百千万])(?P<zword>十几|好几|几|数|上)(?P<zwscale>[十百千万])?(?![{_ZH_DIGITS}十百千万])"
     rf"|(?<![a-z])(?P<eword>{_EN_WORDS})(?:\s++(?P<escale>hundred|thousand))?(?![a-z])"
     rf"|(?P<ish>{NUMBER}|(?<![a-z])(?:{_EN_NUMBER_WORDS}))\s*+-?\s*+(?:ish|左右|上下)(?![a-z])"
-    rf"|(?P<lai>{NUMBER})\s*+来(?=\s*+[个位名号人天周])"
+    rf"|(?P<lai>{NUMBER})\s*+[来多](?=\s*+[个位名号人天周])"
     rf"|(?(approx)(?P<about>{NUMBER}|(?<![a-z])(?:{_EN_NUMBER_WORDS})(?![a-z]))|(?!))"
     r")"
 )
