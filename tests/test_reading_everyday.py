@@ -421,7 +421,15 @@ def test_owned_cards_are_read_with_their_count(vocab: Vocabulary, text: str) -> 
 
 @pytest.mark.parametrize("lang", ["zh", "en"])
 @pytest.mark.parametrize(
-    "text", ["大概三四十个人用", "日活五千左右", "两三天", "每卡每小时 12 块", "a couple hundred users"]
+    "text",
+    [
+        "大概三四十个人用",
+        "日活五千左右",
+        "两三天",
+        "每卡每小时 12 块",
+        "a couple hundred users",
+        "每天一万次调用",
+    ],
 )
 def test_the_notes_about_loose_readings_render_in_both_languages(
     vocab: Vocabulary, text: str, lang: str
@@ -476,3 +484,17 @@ def test_owned_cards_and_refused_cards_in_one_message_stay_apart(vocab: Vocabula
 
 def test_a_single_card_wish_after_a_budget_is_not_a_per_card_price(vocab: Vocabulary) -> None:
     assert not read(vocab, "预算每月2万，单卡就行").budget_per_gpu
+
+
+DAILY_REQUEST_CASES: list[tuple[str, float]] = [
+    ("每天一万次调用", 0.278),  # 10 000 × 0.1 / 3600 s
+    ("日均 5w 请求", 1.389),  # 50 000 × 0.1 / 3600 s
+    ("10k requests a day", 0.278),
+    ("每日大概3000次问答", 0.083),
+]
+
+
+@pytest.mark.parametrize(("text", "qps"), DAILY_REQUEST_CASES)
+def test_requests_per_day_become_peak_qps_and_say_how(vocab: Vocabulary, text: str, qps: float) -> None:
+    result = read(vocab, text)
+    assert (result.slots["qps"], [i.id for i in result.issues]) == (qps, ["qps_from_daily_requests"])

@@ -39,7 +39,12 @@ from reading.requirements.edits import drop_unused_replace, read_corrections, re
 from reading.requirements.exclusions import read_exclusions
 from reading.requirements.hardware import read_gpus, read_models
 from reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
-from reading.requirements.loose import read_daily_users, read_loose_duration, read_loose_load
+from reading.requirements.loose import (
+    read_daily_requests,
+    read_daily_users,
+    read_loose_duration,
+    read_loose_load,
+)
 from reading.requirements.money import read_budget
 from reading.requirements.result import Extraction
 from reading.requirements.scan import Scan
@@ -92,6 +97,7 @@ def extract(
     read_context(scan)
     read_budget(scan)
     read_daily_users(scan)
+    read_daily_requests(scan)
     read_loose_load(scan)
     read_loose_duration(scan)
     read_load(scan)

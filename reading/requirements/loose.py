@@ -41,6 +41,12 @@ _DAILY = re.compile(
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?"
     rf"|(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+(?:的)?\s*+{_DAILY_WORD}"
 )
+_CALLS = r"(?:次|个)?\s*+(?:调用|请求|访问|问答|calls|requests|queries)(?![a-z])"
+_DAILY_CALLS = re.compile(
+    rf"(?:每天|每日|一天|日均|(?<![a-z])daily)\s*+(?:大概|约|有|about|around)?\s*+"
+    rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?\s*+{_CALLS}"
+    rf"|(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+{_CALLS}\s*+(?:per|a|/|每)\s*+(?:day|天)"
+)
 _DURATION_UNITS = (
     ("hour", r"个?小时|(?:hours?|hrs?)(?![a-z])"),
     ("day", r"天|(?:days?)(?![a-z])"),
@@ -88,6 +94,21 @@ def read_daily_users(scan: Scan) -> None:
                 value=value,
                 peak_share=PEAK_HOUR_SHARE,
                 session_minutes=plain(SESSION_MINUTES),
+            )
+
+
+def read_daily_requests(scan: Scan) -> None:
+    """Requests per day become peak QPS: the busiest hour carries PEAK_HOUR_SHARE of them."""
+    for match in scan.matches(_DAILY_CALLS):
+        daily = parse_number(match.group("num") or match.group("num2"))
+        if daily is None:
+            continue
+        daily *= _SCALES.get(match.group("suf") or match.group("suf2") or "", 1.0)
+        value = round(daily * PEAK_HOUR_SHARE / 3600.0, 3)
+        scan.put_number("qps", value, match.span())
+        if scan.slots.get("qps") == value:
+            scan.report(
+                "qps_from_daily_requests", "qps", daily=plain(daily), value=value, peak_share=PEAK_HOUR_SHARE
             )
 
 

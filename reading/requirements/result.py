@@ -29,6 +29,8 @@ into a sentence in the user's language. Issue ids emitted by this package:
 - ``concurrency_from_daily_users`` (field ``concurrency``; values ``daily``, ``value``,
   ``peak_share``, ``session_minutes``): daily actives turned into simultaneous users by
   the peak-hour rule in ``reading.requirements.vague``
+- ``qps_from_daily_requests`` (field ``qps``; values ``daily``, ``value``, ``peak_share``):
+  requests per day turned into the busiest hour's requests per second
 - ``budget_per_gpu`` (field ``budget``; value ``amount``): a per-card price ("每卡每小时
   12 块"); see :attr:`Extraction.budget_per_gpu`
 

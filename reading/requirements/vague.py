@@ -10,6 +10,9 @@ and "about ten" are 10 ("X来", "X多" are "X and a little", read as X).
 Every such reading is said back through an ``approximated`` issue with what was typed,
 so the user can correct it.
 
+Requests per day ("每天一万次调用") become peak QPS the same way: the busiest hour
+carries :data:`PEAK_HOUR_SHARE` of them, spread over its 3600 seconds.
+
 Daily actives are not simultaneous users. Little's law (Little 1961, L = λW) gives the
 number in the system as arrival rate × time spent: the peak-hour arrival rate is
 DAU × :data:`PEAK_HOUR_SHARE` per hour, and each user stays
