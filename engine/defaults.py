@@ -143,6 +143,7 @@ def train_setup(
         batch_size=w.batch_size or 1,
         seq_len=seq,
         gradient_checkpointing=True if w.gradient_checkpointing is None else w.gradient_checkpointing,
+        fused_ce=bool(w.fused_ce),
         zero_stage=w.zero_stage if w.zero_stage is not None else (0 if gpus == 1 else 3),
         gpus=gpus,
         lora_rank=w.lora_rank or LORA_RANK,

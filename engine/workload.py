@@ -119,6 +119,11 @@ class Workload(BaseModel):
     batch_size: PositiveInt | None = Field(None, le=65536)
     seq_len: Tokens | None = Field(None, le=MAX_CONTEXT)
     gradient_checkpointing: bool | None = None
+    fused_ce: bool | None = Field(
+        None,
+        description="a chunked/fused cross-entropy (Liger, torchtune, unsloth) instead of Hugging Face's "
+        "fp32 logits buffer; unset means the Hugging Face default",
+    )
     zero_stage: int | None = Field(None, ge=0, le=3)
     gpus: PositiveInt | None = Field(None, le=4096)
     lora_rank: PositiveInt | None = Field(None, le=4096)

@@ -6,9 +6,11 @@ from dataclasses import replace
 
 import pytest
 
+from engine.estimate import estimate
 from engine.memory import TrainSetup, activations, dequant_workspace_bytes, logits_bytes
 from engine.specs import Knowledge
 from engine.training import flops_per_token
+from engine.workload import Workload
 
 
 def test_a_65k_sequence_costs_about_three_times_the_6p_flops(kb: Knowledge) -> None:
@@ -49,3 +51,13 @@ def test_qlora_holds_one_dequantised_matrix_and_lora_none(kb: Knowledge) -> None
     arch = kb.models["llama-2-70b"]
     assert dequant_workspace_bytes(arch, TrainSetup(method="qlora")) / 2**30 == pytest.approx(0.44, rel=0.02)
     assert dequant_workspace_bytes(arch, TrainSetup(method="lora")) == 0.0
+
+
+def test_the_contract_turns_the_logits_buffer_off_with_fused_ce(kb: Knowledge) -> None:
+    # Hugging Face upcasts the logits to fp32 for the loss: 8 bytes x tokens x vocab (logits and
+    # their gradient); a chunked cross-entropy keeps ~8 x tokens x hidden. Llama 3.1 8B at 16k tokens.
+    base = {"task": "train", "model": "llama-3.1-8b", "method": "qlora", "seq_len": 16384}
+    plain = estimate(Workload.model_validate(base), kb).memory_gib["activations"]
+    fused = estimate(Workload.model_validate({**base, "fused_ce": True}), kb).memory_gib["activations"]
+    saved = 8 * 16384 * (128256 - 4096) / 2**30
+    assert plain - fused == pytest.approx(saved, abs=0.05)
