@@ -498,3 +498,12 @@ DAILY_REQUEST_CASES: list[tuple[str, float]] = [
 def test_requests_per_day_become_peak_qps_and_say_how(vocab: Vocabulary, text: str, qps: float) -> None:
     result = read(vocab, text)
     assert (result.slots["qps"], [i.id for i in result.issues]) == (qps, ["qps_from_daily_requests"])
+
+
+@pytest.mark.parametrize(
+    "text", ["为什么不用 4090", "為什麼不用 4090？", "为啥不用4090", "why not a 4090?", "Why not 4090"]
+)
+def test_asking_why_not_a_card_names_it_without_refusing_it(vocab: Vocabulary, text: str) -> None:
+    got = read(vocab, text)
+    assert got.slots.get("gpu") == "rtx4090"
+    assert "rtx4090" not in got.constraints.exclude_gpus

@@ -21,8 +21,10 @@ _REFUSE = (
     r"(?<![a-z])(?:no|not|without|avoid|exclude|excluding|except|anything but|skip"
     r"|don'?t (?:want|use|need)|do not (?:want|use|need))(?![a-z]))"
 )
+# "为什么不用 T4" / "why not a T4?" asks about the card; it does not refuse it.
+_NOT_A_QUESTION = r"(?<!为什么)(?<!为啥)(?<!为何)(?<!怎么)(?<!干嘛)(?<!why )(?<!why)"
 _REFUSED_NAME = re.compile(
-    rf"{_REFUSE}\s*+(?:推荐|用|要)?\s*+(?:(?<![a-z])the\s++)?(?:nvidia\s*+|英伟达\s*+)?$"
+    rf"{_NOT_A_QUESTION}{_REFUSE}\s*+(?:推荐|用|要)?\s*+(?:(?<![a-z])the\s++)?(?:nvidia\s*+|英伟达\s*+)?$"
 )
 _LIST_JOIN = re.compile(r"\s*+(?:和|跟|与|或|或者|、|,|，|/|(?<![a-z])(?:or|and|nor)(?![a-z]))\s*+$")
 _REFUSED_SEGMENT = re.compile(
