@@ -81,7 +81,7 @@ def test_the_slot_of_the_question_just_asked_is_passed_to_the_reader(
         return real(text, vocab, expecting=expecting, current_lang=current_lang)
 
     monkeypatch.setattr(core, "extract", spy)
-    dialog.handle(state, "1亿")
+    dialog.handle(state, "3亿")  # not a button label (a typed label presses its button)
     assert seen == [expected]
 
 
@@ -340,3 +340,23 @@ def test_the_price_of_a_train_then_serve_plan_adds_both_halves(dialog: Dialog, p
     reply, _ = dialog.handle(state, phrase)
     # RTX 3090 job ¥1,750 (seed 000 §三 #2) + T4 ¥900/month (seed 000 §三) in the first month
     assert reply.kind == "info" and "2,650" in reply.text and "900" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("lang", "first", "typed"),
+    [
+        ("zh", "我想部署一个13B的聊天机器人", "几十人（≈16）"),
+        ("zh", "我想部署一个13B的聊天机器人", "几十人"),
+        ("zh", "我想部署一个13B的聊天机器人", "几十人 (≈16)"),
+        ("en", "I want to serve a 13B chatbot", "Dozens"),
+        ("en", "I want to serve a 13B chatbot", "dozens (≈16)"),
+    ],
+)
+def test_a_button_label_typed_by_hand_answers_as_the_button_does(
+    dialog: Dialog, lang: str, first: str, typed: str
+) -> None:
+    _, asked = dialog.handle(ConversationState(lang=lang), first)
+    assert asked.pending == "traffic"
+    _, typed_state = dialog.handle(asked, typed)
+    _, pressed_state = dialog.press(asked, "q:traffic:1")
+    assert typed_state.slots["concurrency"] == pressed_state.slots["concurrency"] == 16

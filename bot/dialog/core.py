@@ -119,6 +119,8 @@ class Dialog:
     def _understand(self, state: ConversationState, text: str, cut: bool) -> tuple[Reply, ConversationState]:
         if (direct := direct_answer(self, state, text)) is not None:
             return direct  # a yes/no verdict or a concept answer comes before the requirement flow
+        if (payload := typed_choice(state, text)) is not None:
+            return self.press(state, payload)  # "几十人（≈16）" typed by hand means what the button means
         expecting = EXPECTS.get(state.pending or "")
         current = state.lang if state.turns or state.lang_locked else None
         ext = extract(text, self.vocab, expecting=expecting, current_lang=current)
@@ -340,3 +342,30 @@ def _led_by(reply: Reply, lead: list[str]) -> Reply:
     led = reply.model_copy(update={"lead": [*lead, *reply.lead]})
     led.text = led.as_text()
     return led
+
+
+_ASIDE = re.compile(r"[（(][^()（）]{0,40}[)）]")
+_NOT_LABEL = re.compile(r"[\s,，.。!！?？:：;；、~～]++")
+
+
+def typed_choice(state: ConversationState, text: str) -> str | None:
+    """The payload of the pending question's button whose label the user typed by hand.
+
+    The whole label or the label without its aside counts ("几十人（≈16）", "几十人",
+    "Dozens"), in either language, so typing a button's words answers as pressing it does —
+    never a different number read from the same words.
+    """
+    question = QUESTIONS.get(state.pending or "")
+    if question is None or len(text) > 60:
+        return None
+    typed = _label_key(text)
+    for index, choice in enumerate(question.choices):
+        for lang in ("zh", "en"):
+            label = locales.t(lang, choice.label_key)
+            if typed in {_label_key(label), _label_key(_ASIDE.sub("", label))}:
+                return f"q:{question.id}:{index}"
+    return None
+
+
+def _label_key(text: str) -> str:
+    return _NOT_LABEL.sub("", unicodedata.normalize("NFKC", text)).lower()
