@@ -12,6 +12,8 @@ and money read naturally in each locale (Babel does the locale work):
 - ``{x:pct}`` a fraction shown as a percentage; ``{x:big}`` 2.0e8 → 2亿 / 200M
 - ``{x:yesno}`` a boolean; ``{x:list}`` a list joined per locale
 - ``{x:label}`` an engine enum value (``full``, ``nvswitch``, ``all_linear``) by ``label.<value>``
+- ``{x:plural:one=# replica|other=# replicas}`` the form for ``x``'s CLDR plural category
+  (Babel), ``#`` standing for the number: "1 replica", "3 replicas" (ICU's plural, inline)
 
 A missing value renders as "?" rather than failing: a wrong template must never take
 the bot down mid-conversation (tests check that every template renders).
@@ -28,7 +30,7 @@ from typing import Any
 
 import yaml
 
-from locales.numbers import Real, big, is_number, money, number, percent
+from locales.numbers import Real, big, is_number, money, number, percent, plural_form
 
 __all__ = ["LANGS", "big", "has", "messages", "money", "number", "percent", "render_finding", "t"]
 
@@ -82,9 +84,17 @@ class _Formatter(string.Formatter):
             return messages(self.lang).get(f"label.{value}", value)
         if isinstance(value, list):
             return ("、" if self.lang == "zh" else ", ").join(map(str, value))
+        if format_spec.startswith("plural:") and is_number(value):
+            return self._plural(value, format_spec.removeprefix("plural:"))
         if not is_number(value):
             return str(value)
         return self._number(value, format_spec)
+
+    def _plural(self, value: Real, forms: str) -> str:
+        """The ``one=…|other=…`` form that fits ``value``; ``other`` when its category has none."""
+        by_category = dict(form.split("=", 1) for form in forms.split("|") if "=" in form)
+        text = by_category.get(plural_form(self.lang, value), by_category.get("other", "#"))
+        return text.replace("#", number(self.lang, value))
 
     def _number(self, value: Real, spec: str) -> str:
         if spec == "money":

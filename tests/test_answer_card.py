@@ -162,3 +162,26 @@ def test_the_cost_view_says_how_a_one_off_job_is_billed_and_what_it_costs(dialog
     _, state = conversation(dialog, "one_off_job", "zh")
     cost = dialog.handle(state, "/cost")[0].text
     assert "月租" in cost and "每小时" in cost and "按月计费" in cost and "本次任务" in cost
+
+
+@pytest.mark.parametrize(("name", "lang"), CASES)
+def test_sentences_name_the_card_as_the_card_does(dialog: Dialog, name: str, lang: str) -> None:
+    """Issue 18: the findings beside a card say 'RTX 3090', never the catalog's 'NVIDIA GeForce RTX 3090'."""
+    reply, state = conversation(dialog, name, lang)
+    texts = [reply.text, *(dialog.handle(state, c)[0].text for c in (*DETAILS, "/why all"))]
+    for text in texts:
+        assert "NVIDIA" not in text and "GeForce" not in text, text
+
+
+@pytest.mark.parametrize(("name", "lang"), CASES)
+def test_no_sentence_lists_counts_as_labels(dialog: Dialog, name: str, lang: str) -> None:
+    """Issue 18: 'model replicas 1, 1-GPU machines 1' read like a form, not a sentence."""
+    _, state = conversation(dialog, name, lang)
+    why = dialog.handle(state, "/why all")[0].text
+    assert not re.search(r"replicas \d|machines \d", why), why
+
+
+def test_one_replica_on_one_machine_reads_in_the_singular(dialog: Dialog) -> None:
+    _, state = conversation(dialog, "serving", "en")
+    why = dialog.handle(state, "/why all")[0].text
+    assert re.search(r"\b1 model replica on one machine with \d+ GPUs?\b", why), why

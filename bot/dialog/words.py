@@ -98,9 +98,23 @@ def offer_words(offer_id: str) -> str:
     return f"{match['count']}× {match['name'].upper()}"
 
 
+def _is_gpu_key(key: str) -> bool:
+    """``gpu``, ``pick_gpu``, ``other_gpu``, ``next_gpu``: the values that carry a card's full name."""
+    return key == "gpu" or key.endswith("_gpu")
+
+
+def finding_values(f: Finding) -> dict[str, Any]:
+    """A finding's values as the card shows them: 'RTX 3090', not 'NVIDIA GeForce RTX 3090'.
+
+    The engine carries the catalog's full name (it is data, and the JSON keeps it); the
+    sentence beside the card must name the card the way the card does.
+    """
+    return {k: short_gpu(v) if _is_gpu_key(k) and isinstance(v, str) else v for k, v in f.values.items()}
+
+
 def finding_text(lang: str, f: Finding, names: Mapping[str, str] | None = None) -> str:
     """A finding's sentence, with any offer id it carries replaced by the option's name."""
-    values = dict(f.values)
+    values = finding_values(f)
     for key in _OFFER_KEYS & values.keys():
         offer = values[key]
         if isinstance(offer, str):
@@ -112,7 +126,7 @@ def caveat(lang: str, f: Finding) -> str:
     """A pitfall cut to one short line: its ``caveat.<id>`` form, else its first clause."""
     key = f"caveat.{f.id}"
     if locales.has(lang, key) and all(v is not None for v in f.values.values()):
-        return locales.t(lang, key, **f.values)
+        return locales.t(lang, key, **finding_values(f))
     text = finding_text(lang, f)
     for stop in ("。", "；", ". ", "; "):
         text = text.split(stop, 1)[0]
