@@ -1,20 +1,33 @@
-"""Shared fixtures: the shipped knowledge base, loaded once; the loopback Bot API and its first user."""
+"""Shared fixtures: the shipped knowledge and a dialog over it, loaded once; the loopback Bot API
+and its first user; the storage backends every store test runs on."""
 
 from __future__ import annotations
 
-from collections.abc import AsyncIterator, Iterator
+import os
+from collections.abc import AsyncIterator, Callable, Iterator
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 import knowledge
+from bot.dialog import Dialog
+from bot.storage import Storage
 from engine.specs import Knowledge
 from tests.calibration.report import pytest_collection_modifyitems, pytest_terminal_summary  # noqa: F401
 from tests.fakes import FakeTelegram, User
+from tests.pg import Cluster, pg_cluster  # noqa: F401  (a session fixture)
 
 
 @pytest.fixture(scope="session")
 def kb() -> Knowledge:
     return knowledge.load()
+
+
+@pytest.fixture(scope="session")
+def dialog(kb: Knowledge) -> Dialog:
+    """The dialog core over the shipped knowledge; it keeps nothing between turns but its plan cache."""
+    return Dialog(kb)
 
 
 @pytest.fixture
@@ -29,14 +42,6 @@ def alice(tg: FakeTelegram) -> User:
 
 
 # ---- storage backends: every behaviour test that takes ``store_at`` runs on SQLite and PostgreSQL ----
-
-import os  # noqa: E402
-from collections.abc import Callable  # noqa: E402
-from pathlib import Path  # noqa: E402
-from typing import Any  # noqa: E402
-
-from bot.storage import Storage  # noqa: E402
-from tests.pg import Cluster, pg_cluster  # noqa: E402, F401  (a session fixture)
 
 OpenStore = Callable[..., Storage]
 # A developer's own database URL must not send every test's tmp-path store to it.

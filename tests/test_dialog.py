@@ -4,25 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot.dialog import ConversationState, Dialog, Reply
+from bot.dialog import ConversationState, Dialog
 from bot.dialog.questions import MAX_QUESTIONS
-from engine.specs import Knowledge
-
-
-@pytest.fixture(scope="module")
-def dialog(kb: Knowledge) -> Dialog:
-    return Dialog(kb)
-
-
-def talk(
-    dialog: Dialog, *messages: str, state: ConversationState | None = None
-) -> tuple[Reply, ConversationState]:
-    state = state or ConversationState()
-    reply = None
-    for m in messages:
-        reply, state = dialog.press(state, m[1:]) if m.startswith("!") else dialog.handle(state, m)
-    assert reply is not None
-    return reply, state
+from tests.dialogs import talk
 
 
 def test_a_complete_first_message_is_answered_after_at_most_two_refining_questions(dialog: Dialog) -> None:

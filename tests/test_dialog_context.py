@@ -12,33 +12,18 @@ from typing import Any
 
 import pytest
 
-from bot.dialog import ConversationState, Dialog, Reply, core
+from bot.dialog import ConversationState, Dialog, core
 from bot.terminal import button_for
 from engine.recommend import recommend
 from engine.specs import Knowledge
 from engine.workload import Workload
 from reading.requirements import extract
 from reading.requirements.result import Constraints, Edit, Extraction
+from tests.dialogs import talk
 
 SERVE_14B = "部署 Qwen2.5-14B 推理，30 路并发，7x24"
 SERVE_70B = "部署 Llama-3.1-70B 推理，30 路并发，7x24"  # pick: 2 × A100 40GB, yearly 8 折 (seed 000 §三 #1)
 TRAIN_7B = "微调 Qwen2.5-7B，LoRA，1亿 token"
-
-
-@pytest.fixture(scope="module")
-def dialog(kb: Knowledge) -> Dialog:
-    return Dialog(kb)
-
-
-def talk(
-    dialog: Dialog, *messages: str, state: ConversationState | None = None
-) -> tuple[Reply, ConversationState]:
-    state = state or ConversationState()
-    reply = None
-    for m in messages:
-        reply, state = dialog.handle(state, m)
-    assert reply is not None
-    return reply, state
 
 
 @pytest.fixture

@@ -27,11 +27,6 @@ CJK = re.compile(r"[\u4e00-\u9fff]")
 EXAMPLES = [pytest.param(c, e, id=f"{c.id}-{i}") for c in CONCEPTS for i, e in enumerate(c.examples)]
 
 
-@pytest.fixture(scope="module")
-def dialog(kb: Knowledge) -> Dialog:
-    return Dialog(kb)
-
-
 def _ask(dialog: Dialog, text: str) -> Reply:
     return dialog.handle(ConversationState(), text)[0]
 

@@ -28,11 +28,6 @@ def long_sheet(length: int) -> str:
     return head + filler + tail
 
 
-@pytest.fixture(scope="module")
-def dialog(kb: Knowledge) -> Dialog:
-    return Dialog(kb)
-
-
 def test_the_reported_sheet_is_longer_than_a_chat_message_and_ends_with_its_network() -> None:
     sheet = long_sheet(8918)
     assert CHAT_CHARS < len(sheet) < SHEET_CHARS and sheet.rstrip().endswith("200GbE")

@@ -161,11 +161,6 @@ def test_the_json_plan_carries_launch() -> None:
     assert launch[0]["runtime"] == "vllm" and launch[0]["shell"].startswith("vllm serve Qwen/Qwen2.5-7B")
 
 
-@pytest.fixture(scope="module")
-def dialog(kb: Knowledge) -> Dialog:
-    return Dialog(kb)
-
-
 @pytest.mark.parametrize(("lang", "words"), [("zh", "按此方案"), ("en", "as planned")])
 def test_cmd_answers_with_the_commands_in_either_language(dialog: Dialog, lang: str, words: str) -> None:
     state = ConversationState(lang=lang, lang_locked=True)

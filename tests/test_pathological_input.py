@@ -141,11 +141,6 @@ def assert_linear(parse: Parse, make: Callable[[int], str], sample: str, limit: 
 
 
 @pytest.fixture(scope="module")
-def dialog(kb: Knowledge) -> Dialog:
-    return Dialog(kb)
-
-
-@pytest.fixture(scope="module")
 def entry_points(kb: Knowledge, dialog: Dialog) -> dict[str, tuple[Parse, str, int]]:
     """Every function that runs patterns over user text: (parse, ordinary sample, max size)."""
     vocab = vocabulary(kb)

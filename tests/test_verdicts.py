@@ -24,11 +24,6 @@ from engine.workload import Workload
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
-@pytest.fixture(scope="module")
-def dialog(kb: Knowledge) -> Dialog:
-    return Dialog(kb)
-
-
 def _ask(dialog: Dialog, text: str) -> tuple[str, list[str], object]:
     reply, _ = dialog.handle(ConversationState(), text)
     lines = reply.as_text().splitlines()

@@ -1,0 +1,17 @@
+"""Talking to the dialog core in tests: a conversation as a list of messages."""
+
+from __future__ import annotations
+
+from bot.dialog import ConversationState, Dialog, Reply
+
+
+def talk(
+    dialog: Dialog, *messages: str, state: ConversationState | None = None
+) -> tuple[Reply, ConversationState]:
+    """Send ``messages`` in order (``"!payload"`` presses a button); the last reply and the state."""
+    state = state or ConversationState()
+    reply = None
+    for m in messages:
+        reply, state = dialog.press(state, m[1:]) if m.startswith("!") else dialog.handle(state, m)
+    assert reply is not None
+    return reply, state
