@@ -39,6 +39,7 @@ import sqlite3
 from collections.abc import Callable
 from contextlib import AbstractContextManager
 from dataclasses import dataclass, replace
+from datetime import date
 from typing import Any, Literal, TypeVar
 
 import knowledge
@@ -159,7 +160,10 @@ class Turn:
         conversations: Conversations,
         executor: Executor | None = None,
         limiter: RateLimiter | None = None,
+        today: Callable[[], date] = date.today,
     ) -> None:
+        """``today`` dates each message, so "by Friday" / "周五前" reads as a deadline (tests fix it)."""
+        self.today = today
         self.local = conversations
         self.executor = executor or InProcess(conversations)
         self.limiter = limiter
@@ -184,7 +188,7 @@ class Turn:
             call: Call[Reply | None] = (
                 Press(chat, button, keep_plan)
                 if button is not None
-                else Text(chat, text or "", save, keep_plan)
+                else Text(chat, text or "", save, keep_plan, self.today())
             )
             turned = await self._guarded(chat, call)
         if turned is None or turned.refused or not pictures or not _wants_chart(text, button, turned.reply):

@@ -9,10 +9,15 @@ it: in this process or in a worker. Replies come back without their plan unless 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import date
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from bot.dialog import ConversationState, Reply
+from engine.results import Cost
 from engine.specs import Catalog
+from engine.workload import Budget
 
 if TYPE_CHECKING:
     from bot.turn import Conversations
@@ -31,17 +36,22 @@ class Chat:
 
 @dataclass(frozen=True)
 class Text:
-    """A message: the dialog reads it; ``save=False`` answers without remembering (a replay)."""
+    """A message: the dialog reads it; ``save=False`` answers without remembering (a replay).
+
+    ``today`` is the date where the turn was taken, so "by Friday" / "周五前" can become a
+    deadline in hours; the dialog and the reader have no clock of their own.
+    """
 
     chat: Chat
     text: str
     save: bool = True
     keep_plan: bool = False
+    today: date | None = None
 
     def run(self, host: Conversations) -> Reply | None:
         with host.hold(self.chat):
             before = host.load(self.chat)
-            reply, state = host.dialog.handle(before, self.text)
+            reply, state = host.dialog.handle(before, self.text, today=self.today)
             if not host.finish(self.chat, before, state, reply, self.save):
                 return None
         return reply if self.keep_plan else without_plan(reply)
@@ -180,7 +190,24 @@ class Chart:
 
         state = host.load(self.chat)
         plan, _ = host.dialog.plan_for(state)
-        return plan_chart(plan, state.lang, host.dialog.kb.catalog.fx_to_cny)
+        return plan_chart(plan, state.lang, host.dialog.kb.catalog.fx_to_cny, budget_of(state))
+
+
+def budget_of(state: ConversationState) -> Cost | None:
+    """The conversation's budget as the cost panel draws it: amount, currency and period.
+
+    The panel converts it itself, with the same catalog rates as the bars (an hourly
+    budget counts 730 hours a month; a total budget goes on the per-job chart), so the
+    line and the bars are always in one currency and period.
+    """
+    slot = state.slots.get("budget")
+    if slot is None:
+        return None
+    try:
+        budget = Budget.model_validate(slot)
+    except ValidationError:
+        return None  # the dialog reports a budget it cannot use; the chart just draws no line
+    return Cost(amount=budget.amount, currency=budget.currency, per=budget.per)
 
 
 @dataclass(frozen=True)

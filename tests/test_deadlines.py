@@ -101,3 +101,23 @@ def test_when_nothing_meets_the_deadline_the_fastest_is_picked_and_the_miss_is_s
 def test_a_deadline_prices_a_job_of_unknown_length_for_at_most_that_long(kb: Knowledge) -> None:
     plan = recommend(Workload(task="train", params_b=1.3, deadline_hours=48), kb)
     assert plan.recommendation is not None and plan.recommendation.job_cost is not None
+
+
+BY_FRIDAY = {
+    "zh": "LoRA 微调 7B，1亿 token，周五前训完",
+    "en": "LoRA fine-tune 7B on 100M tokens, done by Friday",
+}
+
+
+@pytest.mark.parametrize("said", BY_FRIDAY.values())
+def test_extract_reads_a_weekday_deadline_given_the_date(said: str, vocab: Vocabulary) -> None:
+    assert extract(said, vocab, today=THURSDAY).slots["deadline_hours"] == 24.0
+
+
+@pytest.mark.parametrize(("lang", "said"), BY_FRIDAY.items())
+def test_by_friday_in_chat_becomes_the_conversations_deadline(kb: Knowledge, lang: str, said: str) -> None:
+    from bot.dialog import ConversationState, Dialog
+
+    state = ConversationState(lang=lang, lang_locked=True)
+    _, state = Dialog(kb).handle(state, said, today=THURSDAY)
+    assert state.slots["deadline_hours"] == 24.0

@@ -12,6 +12,7 @@ import logging
 import time
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
+from datetime import date
 from pathlib import Path
 
 import discord
@@ -35,15 +36,19 @@ START_TIMEOUT_S = 5.0
 class SlowDialog(Dialog):
     """The real core behind a 3.2 s pause: longer than Discord waits for an acknowledgement."""
 
-    def handle(self, state: ConversationState, text: str) -> tuple[Reply, ConversationState]:
+    def handle(
+        self, state: ConversationState, text: str, today: date | None = None
+    ) -> tuple[Reply, ConversationState]:
         time.sleep(3.2)
-        return super().handle(state, text)
+        return super().handle(state, text, today)
 
 
 class LongDialog(Dialog):
     """Answers with four copies of a real /why plus one 5000-character line: several messages' worth."""
 
-    def handle(self, state: ConversationState, text: str) -> tuple[Reply, ConversationState]:
+    def handle(
+        self, state: ConversationState, text: str, today: date | None = None
+    ) -> tuple[Reply, ConversationState]:
         return long_reply(), state
 
 

@@ -7,6 +7,7 @@ import contextlib
 import os
 import signal
 from collections.abc import AsyncIterator, Callable
+from datetime import date
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,8 @@ import locales
 from bot.dialog import ConversationState, Dialog, Reply
 from bot.store import Store
 from bot.turn import STORAGE_ERRORS, Conversations, Turn, executor_for
-from bot.turn_calls import Chat, FirstTime, Known
+from bot.turn_calls import Chat, FirstTime, Known, budget_of
+from engine.results import Cost
 from tests.fakes.slow_dialog import STALL, SlowDialog
 
 SCRIPT = ("部署 13B 模型", "并发 8", "7×24", "/why", "/cost", "其实是70B")
@@ -180,3 +182,36 @@ async def test_a_worker_that_cannot_write_hands_back_a_polite_storage_reply(pool
     assert turned is not None and turned.refused == "storage"
     assert turned.reply.text == locales.t("zh", "dialog.storage_unavailable")
     assert pooled.executor.pooled and not Known(chat).run(pooled.local)
+
+
+# --- what the turn hands the dialog and the chart ------------------------------------
+async def test_the_turn_dates_each_message_so_by_friday_is_a_deadline(tmp_path: Path) -> None:
+    host = conversations(tmp_path / "s.db")
+    turn = Turn(host, today=lambda: date(2026, 12, 3))  # a Thursday: Friday is 24 hours away
+    chat = Chat(1, 1, "zh")
+    await reply_to(turn, chat, "LoRA 微调 7B，1亿 token，周五前训完")
+    assert host.load(chat).slots["deadline_hours"] == 24.0
+
+
+async def test_the_plan_chart_gets_the_conversations_budget(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import bot.charts
+
+    drawn: list[Cost | None] = []
+
+    def chart(plan: object, lang: str, fx: object = None, budget: Cost | None = None) -> bytes:
+        drawn.append(budget)
+        return b"png"
+
+    monkeypatch.setattr(bot.charts, "plan_chart", chart)
+    turn = Turn(conversations(tmp_path / "s.db"))
+    chat = Chat(1, 1, "en")
+    await turn.take(chat, "serve a 13B model, 8 users, 24/7, budget 500 USD a month")
+    turned = await turn.take(chat, "/plan", pictures=True)
+    assert turned is not None and turned.chart == b"png"
+    assert drawn == [Cost(amount=500.0, currency="USD", per="month")]
+
+
+def test_a_conversation_without_a_budget_draws_no_budget_line() -> None:
+    assert budget_of(ConversationState(lang="en")) is None

@@ -12,6 +12,7 @@ from __future__ import annotations
 import logging
 import re
 import unicodedata
+from datetime import date
 from typing import Any
 
 import locales
@@ -85,7 +86,10 @@ class Dialog:
         return _led_by(reply, first.lead)
 
     # --- entry points -------------------------------------------------------------
-    def handle(self, state: ConversationState, text: str) -> tuple[Reply, ConversationState]:
+    def handle(
+        self, state: ConversationState, text: str, today: date | None = None
+    ) -> tuple[Reply, ConversationState]:
+        """One message; ``today`` (the caller's date) lets "by Friday" become a deadline."""
         from bot.dialog import commands
 
         text, cut = clean(text)
@@ -93,7 +97,7 @@ class Dialog:
             return self.say(state, "error", "dialog.empty"), state
         if text.startswith("/"):
             return commands.run(self, state, text)
-        return self._understand(state, text, cut)
+        return self._understand(state, text, cut, today)
 
     def press(self, state: ConversationState, payload: str) -> tuple[Reply, ConversationState]:
         """A quick-reply button: ``q:<question>:<choice index>`` or ``q:<question>:skip`` or a command."""
@@ -116,14 +120,16 @@ class Dialog:
         return self.advance(new, [])
 
     # --- steps --------------------------------------------------------------------
-    def _understand(self, state: ConversationState, text: str, cut: bool) -> tuple[Reply, ConversationState]:
+    def _understand(
+        self, state: ConversationState, text: str, cut: bool, today: date | None = None
+    ) -> tuple[Reply, ConversationState]:
         if (direct := direct_answer(self, state, text)) is not None:
             return direct  # a yes/no verdict or a concept answer comes before the requirement flow
         if (payload := typed_choice(state, text)) is not None:
             return self.press(state, payload)  # "几十人（≈16）" typed by hand means what the button means
         expecting = EXPECTS.get(state.pending or "")
         current = state.lang if state.turns or state.lang_locked else None
-        ext = extract(text, self.vocab, expecting=expecting, current_lang=current)
+        ext = extract(text, self.vocab, expecting=expecting, current_lang=current, today=today)
         new = state.model_copy(deep=True)
         if not new.lang_locked and has_words(text):
             new.lang = ext.lang

@@ -22,6 +22,7 @@ is that long, and the cap bounds the work a hostile message can cause.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Any
 
 from reading.normalize import Lang, language_of, normalize
@@ -60,7 +61,11 @@ MAX_INPUT_CHARS = 4000
 
 
 def extract(
-    text: str, vocab: Vocabulary, expecting: str | None = None, current_lang: Lang | None = None
+    text: str,
+    vocab: Vocabulary,
+    expecting: str | None = None,
+    current_lang: Lang | None = None,
+    today: date | None = None,
 ) -> Extraction:
     """Everything a free-text message says about the workload, deterministically.
 
@@ -69,6 +74,8 @@ def extract(
     "full") then reads as that slot, and wins over what the same words would mean in a
     first message. ``current_lang`` is the conversation's language, which sticks unless
     the message is clearly in the other one (``reading.normalize.language_of``).
+    ``today`` dates the message so a weekday deadline ("周五前", "by Friday") counts its
+    hours; without it such a phrase is left unread, and the result depends on the text alone.
     """
     config_span = find_config(text[: MAX_INPUT_CHARS + MAX_CONFIG_CHARS])
     config = parse_config(text[slice(*config_span)]) if config_span else None
@@ -91,7 +98,7 @@ def extract(
     read_task(scan)
     read_skip(scan)
     read_edits(scan)
-    read_deadline(scan)  # before durations: "一周内" is a deadline, not a rental period
+    read_deadline(scan, today)  # before durations: "一周内" is a deadline, not a rental period
     read_ttft(scan)
     read_request_lengths(scan)
     read_context(scan)

@@ -7,6 +7,7 @@ processes too. The stall is a busy loop, not a sleep: like a runaway regex it ho
 from __future__ import annotations
 
 import time
+from datetime import date
 
 from bot.dialog import ConversationState, Dialog, Reply
 
@@ -15,9 +16,11 @@ STALL_S = 600.0
 
 
 class SlowDialog(Dialog):
-    def handle(self, state: ConversationState, text: str) -> tuple[Reply, ConversationState]:
+    def handle(
+        self, state: ConversationState, text: str, today: date | None = None
+    ) -> tuple[Reply, ConversationState]:
         if STALL in text:
             until = time.monotonic() + STALL_S
             while time.monotonic() < until:
                 pass
-        return super().handle(state, text)
+        return super().handle(state, text, today)
