@@ -1,22 +1,27 @@
 """Estimate: memory per GPU, which cards it fits, and how fast it runs — no prices, no ranking.
 
-Serving memory here reserves the full context for every concurrent sequence, the
-guarantee a user needs to promise "N users at C tokens each"; the recommender also
-reports the paged working set that vLLM actually holds.
+Serving memory follows the recommender's rule (``serving_search.per_gpu``), so both
+give the same answer for the same card and count: with a stated ``context_len`` every
+concurrent user is reserved the whole window (the promise "N users at C tokens each");
+without one each user holds prompt + answer, the paged working set vLLM actually keeps
+(Kwon et al., SOSP 2023), said as an assumption; and the KV cache always has room for
+one whole window, which vLLM checks at start-up. With a ``qps`` the requested hardware
+also carries p50/p99 TTFT/TPOT from ``engine.queueing`` as one replica group.
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
 
+from engine import serving_capacity
 from engine.architecture import Resolved, resolve
-from engine.defaults import runtime_for, serve_setup, serving_formats, train_setup
-from engine.findings import Finding
+from engine.defaults import ServeSetup, runtime_for, serve_setup, serving_formats, train_setup
+from engine.findings import Finding, finding
 from engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_comm
-from engine.memory import Memory, TrainSetup, kv_bytes_per_token, serving_memory, training_memory
+from engine.memory import Memory, TrainSetup, kv_bytes_per_token, training_memory
 from engine.results import Estimate, FitRow, ModelSummary, Verdict
-from engine.serving_search import card_format
-from engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch
+from engine.serving_search import card_format, per_gpu, replica_model
+from engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, RuntimeProfile
 from engine.throughput import serving_point
 from engine.training import step_compute_s, training_hours
 from engine.units import GiB
@@ -62,31 +67,17 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     fmt = w.weight_dtype or serving_formats(arch)[0]
     count = w.gpu_count or 1
     gpu = kb.gpus[w.gpu] if w.gpu else None
-
-    def mem_on(card: GpuSpec, n: int) -> tuple[Memory, float]:
-        rt = kb.runtimes[runtime_for(fmt, w.runtime)]
-        tp = w.tensor_parallel or n
-        m = serving_memory(
-            arch, card_format(fmt, card), s.kv_dtype, s.context_len, s.concurrency, tp, rt.overhead_gib
-        )
-        return m, card.usable_gib * GiB * rt.memory_utilization
-
-    def speed(card: GpuSpec, n: int) -> tuple[float, float, float]:
-        f = card_format(fmt, card)
-        rt = kb.runtimes[runtime_for(f, w.runtime)]
-        tp = w.tensor_parallel or n
-        comm = tp_decode_comm(
-            arch.hidden_size, arch.layers, tp, card, "nvlink" if card.nvlink_gbs else "pcie"
-        )
-        p = serving_point(arch, card, rt, f, s.kv_dtype, 1, s.prompt_tokens, s.output_tokens, tp, comm)
-        return p.tokens_per_s_per_seq, p.ttft_ms, p.requests_per_s
-
-    rows = [_fit_row(card, mem_on, speed, arch) for card in kb.gpus.values()]
-    mem = mem_on(gpu, count)[0] if gpu else mem_on(kb.gpus[_first_fit(rows)], 1)[0]
+    at = _Serving(arch, s, kb, fmt, w)
+    rows = [_fit_row(card, at.mem_on, at.speed, arch) for card in kb.gpus.values()]
+    mem = at.mem_on(gpu, count)[0] if gpu else at.mem_on(kb.gpus[_first_fit(rows)], 1)[0]
     tok = ttft = rps = None
     if gpu:
-        tok, ttft, rps = speed(gpu, count)
-    requested = _verdict(gpu, count, mem_on, tok) if gpu else None
+        tok, ttft, rps = at.speed(gpu, count)
+    requested = _verdict(gpu, count, at.mem_on, tok) if gpu else None
+    if requested is not None and requested.fits and s.qps is not None:
+        assert gpu is not None
+        figures = {k: round(v, 2) for k, v in at.under_load(gpu, count).items()}
+        requested = requested.model_copy(update=figures)
     settings = {
         "weight_dtype": fmt,
         "kv_dtype": s.kv_dtype,
@@ -107,8 +98,54 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         ttft_ms=_r(ttft),
         requests_per_s=_r(rps, 2),
         settings=settings,
-        assumptions=[*res.assumed, *assumed],
+        assumptions=[*res.assumed, *assumed, *_kv_note(w, s)],
     )
+
+
+class _Serving:
+    """One serving workload on ``n`` × a card as one replica group (TP = n unless stated)."""
+
+    def __init__(self, arch: ModelArch, s: ServeSetup, kb: Knowledge, fmt: str, w: Workload) -> None:
+        self.arch, self.s, self.kb, self.fmt = arch, s, kb, fmt
+        self.runtime, self.tensor_parallel = w.runtime, w.tensor_parallel
+
+    def _place(self, card: GpuSpec, n: int) -> tuple[GpuSpec, RuntimeProfile, str, int]:
+        f = card_format(self.fmt, card)
+        return card, self.kb.runtimes[runtime_for(f, self.runtime)], f, self.tensor_parallel or n
+
+    def mem_on(self, card: GpuSpec, n: int) -> tuple[Memory, float]:
+        """Memory per GPU for every user at once (``serving_search.per_gpu``), and the room for it."""
+        _, rt, f, tp = self._place(card, n)
+        held = per_gpu(self.arch, self.s, f, tp, rt)
+        return held.memory(self.s.concurrency), card.usable_gib * GiB * rt.memory_utilization
+
+    def speed(self, card: GpuSpec, n: int) -> tuple[float, float, float]:
+        """One stream's decode tokens/s, its TTFT (ms) and requests/s, unloaded."""
+        _, rt, f, tp = self._place(card, n)
+        comm = tp_decode_comm(self.arch.hidden_size, self.arch.layers, tp, card, _link(card))
+        s = self.s
+        p = serving_point(self.arch, card, rt, f, s.kv_dtype, 1, s.prompt_tokens, s.output_tokens, tp, comm)
+        return p.tokens_per_s_per_seq, p.ttft_ms, p.requests_per_s
+
+    def under_load(self, card: GpuSpec, n: int) -> dict[str, float]:
+        """p50/p99 TTFT and TPOT (ms) at ``qps`` and ``break_qps``, from ``engine.queueing``."""
+        place = self._place(card, n)
+        _, rt, f, tp = place
+        slots = per_gpu(self.arch, self.s, f, tp, rt).users(self.mem_on(card, n)[1], rt.max_batch)
+        model = replica_model(self.arch, self.s, place, _link(card))
+        shape = serving_capacity.replica_shape(model, self.s, slots, (self.arch, card, rt, f, tp))
+        return serving_capacity.one_group(shape, self.s)
+
+
+def _link(card: GpuSpec) -> Interconnect:
+    return "nvlink" if card.nvlink_gbs else "pcie"
+
+
+def _kv_note(w: Workload, s: ServeSetup) -> list[Finding]:
+    """Say that each user is sized at prompt + answer when no window was stated."""
+    if w.context_len is not None:
+        return []
+    return [finding("assumed_kv_per_user", tokens=s.resident_tokens, context_len=s.context_len)]
 
 
 def _fit_row(card: GpuSpec, mem_on, speed, arch: ModelArch) -> FitRow:  # type: ignore[no-untyped-def]

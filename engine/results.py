@@ -55,9 +55,21 @@ class FitRow(_Out):
 
 
 class Verdict(FitRow):
-    """The direct answer for the hardware the user named: does it fit, and by how much not."""
+    """The direct answer for the hardware the user named: does it fit, and by how much not.
+
+    Serving at a stated ``qps`` also carries the queue's p50/p99 TTFT and TPOT (ms) on
+    this hardware as one replica group, and the rate at which it breaks (``break_qps``:
+    its capacity, or where a stated p99 target stops holding) — the figures each
+    serving option carries (``engine.serving_capacity``). The p50/p99 figures are absent
+    when the rate is past what the hardware can sustain: that queue grows without bound.
+    """
 
     shortfall_gib: float = 0.0
+    ttft_ms_p50: float | None = None
+    ttft_ms_p99: float | None = None
+    tpot_ms_p50: float | None = None
+    tpot_ms_p99: float | None = None
+    break_qps: float | None = None
 
 
 class ModelSummary(_Out):

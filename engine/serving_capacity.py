@@ -59,7 +59,7 @@ def size(shape: ReplicaShape, s: ServeSetup) -> Load | None:
     """Replicas for ``s.qps`` (or ``s.concurrency`` alone) and the latency each then sees."""
     cap = capacity_qps(shape)
     targets = s.ttft_p99_s is not None or s.tpot_p99_s is not None
-    brk = break_qps(shape, s.ttft_p99_s, s.tpot_p99_s) if targets else cap
+    brk = _break(shape, s)
     replicas = math.ceil(s.concurrency / shape.slots)
     if s.qps is not None:
         per = min(s.utilisation * cap, brk) if brk > 0 else s.utilisation * cap
@@ -72,6 +72,25 @@ def size(shape: ReplicaShape, s: ServeSetup) -> Load | None:
     busy = math.ceil(lat.occupancy) if lat else shape.slots
     batch = min(shape.slots, max(busy, math.ceil(s.concurrency / replicas)))
     return Load(replicas, batch, lat, brk, not targets or _holds(lat, s))
+
+
+def _break(shape: ReplicaShape, s: ServeSetup) -> float:
+    """The largest rate one replica takes: under the p99 targets when given, else its capacity."""
+    if s.ttft_p99_s is None and s.tpot_p99_s is None:
+        return capacity_qps(shape)
+    return break_qps(shape, s.ttft_p99_s, s.tpot_p99_s)
+
+
+def one_group(shape: ReplicaShape, s: ServeSetup) -> dict[str, float]:
+    """``extras``' latency figures when this one replica takes all of ``s.qps`` (``estimate``'s case).
+
+    The p50/p99 keys are absent when ``s.qps`` is past the replica's capacity: the
+    queue then grows without bound and no quantile exists; ``break_qps`` says where it breaks.
+    """
+    assert s.qps is not None
+    load = Load(1, shape.slots, latency(shape, s.qps), _break(shape, s), True)
+    out = extras(load, s, 0.0)
+    return {k: v for k, v in out.items() if k == "break_qps" or k.startswith(("ttft_ms", "tpot_ms"))}
 
 
 def _holds(lat: Latency | None, s: ServeSetup) -> bool:

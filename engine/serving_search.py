@@ -25,7 +25,7 @@ from engine.interconnect import pipeline_hop_s, tp_decode_comm
 from engine.memory import Memory, kv_bytes_per_sequence, serving_overhead_bytes, serving_weight_bytes
 from engine.queueing import ReplicaShape
 from engine.serving_capacity import Load
-from engine.specs import GpuSpec, Knowledge, ModelArch, Offer, RuntimeProfile
+from engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile
 from engine.throughput import ReplicaModel, max_batch_for_memory
 from engine.units import GiB
 
@@ -91,6 +91,59 @@ class Layout:
     shape: ReplicaShape | None = None  # the queue one replica is (engine.queueing)
 
 
+@dataclass(frozen=True, slots=True)
+class PerGpu:
+    """What one GPU of a replica holds, and how many users that leaves room for.
+
+    The one sizing rule ``estimate`` and the recommender share: each user holds
+    ``ServeSetup.resident_tokens`` of KV cache (``engine.defaults.resident_tokens``: the
+    window the user stated, else prompt + answer — vLLM's paged cache holds only what a
+    request has, Kwon et al. 2023), and the cache must also fit one whole window, or vLLM
+    refuses to start ("max seq len ... is larger than the maximum number of tokens that
+    can be stored in KV cache").
+    """
+
+    weights: float
+    overhead: float
+    kv_seq: float  # KV bytes one user holds
+    kv_full: float  # KV bytes one full-window sequence holds
+
+    def users(self, usable: float, runtime_cap: int) -> int:
+        """Users one replica holds at once in ``usable`` bytes per GPU; 0 when not even a window fits."""
+        free = usable - self.weights - self.overhead
+        if free < self.kv_full:
+            return 0
+        return max_batch_for_memory(free, self.kv_seq, runtime_cap)
+
+    def memory(self, users: int) -> Memory:
+        """Per-GPU memory for ``users`` at once: it fits exactly when ``users(...) >= users``."""
+        kv = max(self.kv_full, self.kv_seq * users)
+        return Memory(weights=self.weights, kv_cache=kv, overhead=self.overhead)
+
+
+def per_gpu(arch: ModelArch, s: ServeSetup, fmt: str, tp: int, rt: RuntimeProfile, pp: int = 1) -> PerGpu:
+    """Weights, overhead and KV per GPU of a replica split ``tp`` ways inside and ``pp`` across machines."""
+    return PerGpu(
+        weights=serving_weight_bytes(arch, fmt, tp) / pp,
+        overhead=serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp),
+        kv_seq=kv_bytes_per_sequence(arch, s.kv_dtype, s.resident_tokens, tp) / pp,
+        kv_full=kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, tp) / pp,
+    )
+
+
+def replica_model(
+    arch: ModelArch,
+    s: ServeSetup,
+    place: tuple[GpuSpec, RuntimeProfile, str, int],
+    link: Interconnect,
+    stages: tuple[int, float] = (1, 0.0),
+) -> ReplicaModel:
+    """One replica's speed: ``place`` is (card, runtime, weight format, TP degree)."""
+    gpu, rt, fmt, tp = place
+    comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, link)
+    return ReplicaModel(arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, stages)
+
+
 def prepare(
     arch: ModelArch,
     s: ServeSetup,
@@ -101,25 +154,28 @@ def prepare(
     tp: int,
     pp: int = 1,
 ) -> Layout | None:
-    usable = capacity_bytes(offer, gpu) * rt.memory_utilization
-    weights = serving_weight_bytes(arch, fmt, tp) / pp
-    overhead = serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp)
-    kv_full = kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, tp) / pp
-    per_user = max(s.resident_tokens, s.prompt_tokens + s.output_tokens)
-    kv_seq = kv_bytes_per_sequence(arch, s.kv_dtype, per_user, tp) / pp
-    free = usable - weights - overhead
-    if free < kv_full:
+    held = per_gpu(arch, s, fmt, tp, rt, pp)
+    bmax = held.users(capacity_bytes(offer, gpu) * rt.memory_utilization, rt.max_batch)
+    if bmax < 1:  # not a window, or not one prompt + answer (a window shorter than both)
         return None
-    bmax = max_batch_for_memory(free, kv_seq, rt.max_batch)
-    if bmax < 1:  # not even one prompt + answer fits (a setup whose window is shorter than both)
-        return None
-    comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, offer.interconnect)
     hop = pipeline_hop_s(arch.hidden_size, offer.network_gbps or 0.0) if pp > 1 else 0.0
-    model = ReplicaModel(
-        arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, (pp, hop)
-    )
+    model = replica_model(arch, s, (gpu, rt, fmt, tp), offer.interconnect, (pp, hop))
     shape = serving_capacity.replica_shape(model, s, bmax, (arch, gpu, rt, fmt, tp))
-    return Layout(offer, gpu, rt, fmt, tp, weights, overhead, kv_seq, kv_full, bmax, model, pp, shape)
+    return Layout(
+        offer,
+        gpu,
+        rt,
+        fmt,
+        tp,
+        held.weights,
+        held.overhead,
+        held.kv_seq,
+        held.kv_full,
+        bmax,
+        model,
+        pp,
+        shape,
+    )
 
 
 def _load(layout: Layout, s: ServeSetup) -> Load | None:

@@ -215,3 +215,24 @@ def test_estimate_json_answers_for_exactly_the_requested_hardware() -> None:
     assert code == 0
     assert set(out["requested"]) >= {"gpu", "count", "fits", "total_gib", "capacity_gib", "shortfall_gib"}
     assert out["requested"]["fits"] is False and out["requested"]["shortfall_gib"] > 100
+
+
+def test_estimate_json_carries_tail_latency_at_the_qps_for_the_requested_hardware() -> None:
+    payload = {
+        "task": "infer",
+        "model": "llama-3.1-8b",
+        "gpu": "h100-sxm",
+        "gpu_count": 1,
+        "qps": 2,
+        "prompt_tokens": 1000,
+        "output_tokens": 300,
+    }
+    code, out = run("estimate", payload)
+    assert code == 0
+    requested = out["requested"]
+    assert requested["fits"] is True
+    for field in ("ttft_ms_p50", "ttft_ms_p99", "tpot_ms_p50", "tpot_ms_p99", "break_qps"):
+        assert requested[field] > 0, field
+    assert requested["ttft_ms_p50"] <= requested["ttft_ms_p99"]
+    assert requested["tpot_ms_p50"] <= requested["tpot_ms_p99"]
+    assert requested["break_qps"] > 2

@@ -26,6 +26,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "assumed_concurrency": {"value": 4},
     "assumed_utilisation_target": {"value": 0.7},
     "assumed_context_len": {"value": 4096},
+    "assumed_kv_per_user": {"tokens": 768, "context_len": 4096},
     "assumed_gradient_checkpointing": {"value": True},
     "assumed_kv_dtype": {"value": "fp16"},
     "assumed_lora_rank": {"value": 16, "targets": "all_linear"},
