@@ -32,11 +32,13 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, Extraction]:
     given: dict[str, Extraction] = {}
     real = extract
 
-    def fake(text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None) -> Extraction:
+    def fake(
+        text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None, today: Any = None
+    ) -> Extraction:
         return (
             given[text]
             if text in given
-            else real(text, vocab, expecting=expecting, current_lang=current_lang)
+            else real(text, vocab, expecting=expecting, current_lang=current_lang, today=today)
         )
 
     monkeypatch.setattr(core, "extract", fake)
@@ -61,9 +63,11 @@ def test_the_slot_of_the_question_just_asked_is_passed_to_the_reader(
     seen: list[str | None] = []
     real = extract
 
-    def spy(text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None) -> Extraction:
+    def spy(
+        text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None, today: Any = None
+    ) -> Extraction:
         seen.append(expecting)
-        return real(text, vocab, expecting=expecting, current_lang=current_lang)
+        return real(text, vocab, expecting=expecting, current_lang=current_lang, today=today)
 
     monkeypatch.setattr(core, "extract", spy)
     dialog.handle(state, "3亿")  # not a button label (a typed label presses its button)
@@ -76,9 +80,11 @@ def test_a_first_message_is_read_without_an_expected_slot(
     seen: list[str | None] = []
     real = extract
 
-    def spy(text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None) -> Extraction:
+    def spy(
+        text: str, vocab: Any, expecting: str | None = None, current_lang: Any = None, today: Any = None
+    ) -> Extraction:
         seen.append(expecting)
-        return real(text, vocab, expecting=expecting, current_lang=current_lang)
+        return real(text, vocab, expecting=expecting, current_lang=current_lang, today=today)
 
     monkeypatch.setattr(core, "extract", spy)
     talk(dialog, "1亿")
