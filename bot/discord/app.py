@@ -50,6 +50,9 @@ class DiscordConfig:
     # Turn worker processes (bot.execution), each turn within the deadline; None: one per spare
     # CPU (1 to 4). 0 runs turns on the event loop without a deadline (tests).
     workers: int | None = None
+    # This process's gateway shard (``gpu-advisor discord --shard-id I --shard-count N``); None: unsharded.
+    shard_id: int | None = None
+    shard_count: int | None = None
 
 
 class GpuAdvisorBot(commands.Bot):
@@ -61,6 +64,8 @@ class GpuAdvisorBot(commands.Bot):
             intents=intents,
             help_command=None,
             guild_ready_timeout=config.guild_ready_timeout,
+            shard_id=config.shard_id,
+            shard_count=config.shard_count,
         )
         self.config = config
         self.conversations = conversations

@@ -6,6 +6,14 @@ which takes effect at once — use it while testing; a global sync can take a wh
 reach every client. The token never reaches a log line: every handler's formatter
 redacts it, tracebacks included (discord.py itself logs no token, but an exception
 message might). A token Discord refuses ends the process with one plain sentence.
+
+A bot in more guilds than one gateway connection may serve (Discord requires sharding
+from 2,500 guilds, https://discord.com/developers/docs/topics/gateway#sharding) runs one
+process per shard: ``--shard-count N --shard-id I`` for I = 0…N-1, each one gateway
+connection identifying as shard ``[I, N]``, all writing to the same database
+(``--database-url postgresql://…``). Without them the bot is one unsharded connection,
+as before. Only shard 0 syncs the slash commands (they are the application's, not a
+shard's). The turn workers (``--workers`` of the other surfaces) are not gateway connections.
 """
 
 from __future__ import annotations
@@ -48,7 +56,26 @@ def add_discord_command(sub: argparse._SubParsersAction[argparse.ArgumentParser]
         "--db", default=os.environ.get("GPU_ADVISOR_DB", "gpu-advisor.db"), help="SQLite state file"
     )
     p.add_argument("--no-sync", action="store_true", help="do not sync slash commands at startup")
+    p.add_argument(
+        "--shard-count",
+        type=int,
+        metavar="N",
+        help="gateway shards over all processes (run one process per --shard-id; default: unsharded)",
+    )
+    p.add_argument("--shard-id", type=int, metavar="I", help="this process's shard, 0 to N-1")
     p.set_defaults(func=main)
+
+
+def shard_of(args: argparse.Namespace) -> tuple[int | None, int | None]:
+    """(shard id, shard count) from the flags, or a plain sentence when they do not fit together."""
+    shard_id, count = getattr(args, "shard_id", None), getattr(args, "shard_count", None)
+    if shard_id is None and count is None:
+        return None, None
+    if shard_id is None or count is None:
+        raise SystemExit("--shard-id and --shard-count go together: this process is shard I of N")
+    if count < 1 or not 0 <= shard_id < count:
+        raise SystemExit(f"--shard-id must be 0 to {count - 1} (there are --shard-count {count} shards)")
+    return shard_id, count
 
 
 def main(args: argparse.Namespace) -> int:
@@ -56,6 +83,7 @@ def main(args: argparse.Namespace) -> int:
 
     from bot.discord.app import DiscordConfig
 
+    shard_id, shard_count = shard_of(args)  # before the token: a wrong flag needs no secret
     token = read_token()
     install_redaction(token)
     config = DiscordConfig(
@@ -63,7 +91,9 @@ def main(args: argparse.Namespace) -> int:
         db_path=args.db,
         catalog=getattr(args, "catalog", None),
         guild_id=args.guild,
-        sync=not args.no_sync,
+        sync=not args.no_sync and not shard_id,  # shard 0 (or the only process) syncs the commands
+        shard_id=shard_id,
+        shard_count=shard_count,
     )
     try:
         asyncio.run(serve(config))
