@@ -478,7 +478,8 @@ def test_template_uses_only_the_values_its_finding_carries(lang: str, key: str) 
             assert spec == "pct", f"{lang} {key}: {{{name}}} is a fraction, use :pct"
         value = SAMPLES[key.removesuffix("_none")][name]
         if isinstance(value, int | float) and not isinstance(value, bool):
-            assert spec in NUMBER_SPECS or spec.startswith("plural:"), f"{lang} {key}: {{{name}}} needs a number spec"
+            numeric = spec in NUMBER_SPECS or spec.startswith("plural:")
+            assert numeric, f"{lang} {key}: {{{name}}} needs a number spec"
         if isinstance(value, bool):
             assert spec == "yesno", f"{lang} {key}: {{{name}}} is a boolean, use :yesno"
 
