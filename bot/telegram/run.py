@@ -41,8 +41,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from telegram import Update
-
 from bot import secrets
 from bot.web.processes import reuse_port, serve_processes, shared_socket
 
@@ -129,6 +127,8 @@ class _HandledQueue(asyncio.Queue[object]):
         self.app = app
 
     async def put(self, item: object) -> None:
+        from telegram import Update  # here, not at the top: parsing the CLI loads no chat library
+
         if isinstance(item, Update):
             await self.app.process_update(item)
         else:

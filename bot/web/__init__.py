@@ -8,7 +8,25 @@ runs it (``bot.web.run``).
 
 from __future__ import annotations
 
-from bot.web.app import build_app
-from bot.web.config import WebConfig
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from bot.web.app import build_app
+    from bot.web.config import WebConfig
 
 __all__ = ["WebConfig", "build_app"]
+
+
+def __getattr__(name: str) -> Any:
+    """``build_app`` and ``WebConfig`` load aiohttp on first use, so a module of this package
+    that needs none of it (``bot.web.processes``, the supervisor the Telegram CLI also uses)
+    can be imported without it."""
+    if name == "build_app":
+        from bot.web.app import build_app
+
+        return build_app
+    if name == "WebConfig":
+        from bot.web.config import WebConfig
+
+        return WebConfig
+    raise AttributeError(name)
