@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 import locales
 from engine.results import Option, Plan
+from locales.names import short_gpu
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,13 +43,6 @@ def rows(plan: Plan) -> list[Row]:
     if plan.serving is not None:
         out.append(Row(plan.serving, "serving"))
     return out
-
-
-def short_gpu(name: str) -> str:
-    """ "NVIDIA GeForce RTX 3090" → "RTX 3090": the vendor words only cost width on a phone."""
-    for prefix in ("NVIDIA ", "GeForce "):
-        name = name.removeprefix(prefix)
-    return name
 
 
 def setup_label(option: Option, lang: str) -> str:

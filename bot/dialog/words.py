@@ -14,9 +14,9 @@ from typing import Any
 import locales
 from engine.findings import Finding
 from engine.results import Cost, Option
+from locales.names import short_gpu
 from locales.numbers import plural_form
 
-_VENDOR_WORDS = ("NVIDIA ", "GeForce ", "Tesla ")
 _OFFER_KEYS = frozenset({"offer", "largest_offer", "requested_offer", "pick_offer"})
 _OFFER_ID = re.compile(r"(?P<name>[a-z0-9-]+?)-(?P<count>[0-9]+)x")
 
@@ -25,13 +25,6 @@ def counted(lang: str, key: str, count: float, **values: Any) -> str:
     """The template ``key.one`` / ``key.other`` that fits ``count`` in ``lang``."""
     form = f"{key}.{plural_form(lang, count)}"
     return locales.t(lang, form if locales.has(lang, form) else f"{key}.other", count=count, **values)
-
-
-def short_gpu(name: str) -> str:
-    """'NVIDIA GeForce RTX 3090' → 'RTX 3090': the vendor's marketing words add nothing on a phone."""
-    for word in _VENDOR_WORDS:
-        name = name.replace(word, "")
-    return name.strip()
 
 
 def pick_words(lang: str, o: Option) -> str:
