@@ -44,7 +44,7 @@ MAX_REPEAT = 32
 """Longest run of one repeated character kept; no quantity or keyword needs more."""
 
 _WHITESPACE_RUN = re.compile(r"\s{2,}+")
-_REPEAT_RUN = re.compile(rf"(.)\1{{{MAX_REPEAT},}}+", re.DOTALL)
+_REPEAT_RUN = re.compile(rf"(\S)\1{{{MAX_REPEAT},}}+")
 
 _CHINESE = re.compile(
     r"[\u3000-\u303f\u3100-\u312f\u3400-\u4dbf\u4e00-\u9fff\uf900-\ufaff\uff00-\uffef\U00020000-\U0003134f]"
@@ -56,12 +56,21 @@ def normalize(text: str) -> str:
     text = _ZERO_WIDTH.sub("", SURROGATE.sub(" ", without_control(text)))
     text = unicodedata.normalize("NFKC", text)
     text = _WHITESPACE_RUN.sub(_one_space, text.translate(_TABLE).lower())
-    return _REPEAT_RUN.sub(_capped, text)
+    return cap_repeats(text)
 
 
 def _one_space(run: re.Match[str]) -> str:
     """A newline if the run ends a line (a clause break for the readers), else a space."""
     return "\n" if "\n" in run.group() else " "
+
+
+def cap_repeats(text: str) -> str:
+    """Each run of one repeated visible character cut to :data:`MAX_REPEAT` (chat and sheets).
+
+    Whitespace runs are each reader's own business (chat folds them to one character,
+    sheets keep tabs as cell breaks), so only visible characters are capped here.
+    """
+    return _REPEAT_RUN.sub(_capped, text)
 
 
 def _capped(run: re.Match[str]) -> str:

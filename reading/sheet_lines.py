@@ -16,7 +16,7 @@ optional key and its value split into segments. Every segment carries two forms:
 The readers' patterns must stay linear in the length of what anyone pastes, so before
 they look, each line's runs of horizontal whitespace become one space (one tab if the
 run held a tab: tabs separate spreadsheet cells), and a run of one repeated character is
-cut to :data:`MAX_REPEAT`. Lines are kept as lines: they are what the readers key on.
+cut to :data:`reading.normalize.MAX_REPEAT`. Lines are kept as lines: they are what the readers key on.
 Lone surrogates (half a UTF-16 pair) become U+FFFD in the whole text, so the lines we
 echo back in ``unparsed_lines`` can always be encoded.
 """
@@ -28,6 +28,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from reading.hanzi import SURROGATE, simplified, without_control
+from reading.normalize import cap_repeats
 from reading.numbers import chinese_value
 
 MAX_CHARS = 20_000
@@ -48,9 +49,6 @@ _TIMES_BEFORE = re.compile(r"\s*[×✕*]\s*(?=\d)")
 _LANES = re.compile(r"pci-?e?\s*(?:express\s*)?(?:(?:gen\s*\d|\d\.0)\s*[x×]\s*\d+|[x×]\s*16\b)")
 _SPACES = re.compile(r"[ \u00a0\u3000]+")
 _HORIZONTAL_RUN = re.compile(r"[^\S\n]{2,}+")
-MAX_REPEAT = 32
-"""Longest run of one repeated character the readers see; rules and numbers need fewer."""
-_REPEAT_RUN = re.compile(rf"(\S)\1{{{MAX_REPEAT},}}+")
 _BULLET = re.compile(r"^\s*(?:[-*+•·●○▪■◦‣⁃>]+|\d{1,2}[.)、](?!\d)|[a-z][.)](?=\s)|[①-⑳])\s*")
 _SPLIT = re.compile(r"[;|、\t]|,(?!(?<=\d,)\d{3}(?!\d))")
 _TABLE_RULE = re.compile(r"^\s*:?-{2,}:?\s*$")
@@ -80,16 +78,12 @@ class Line:
 def display(s: str) -> str:
     """NFKC form with markdown emphasis, repeated spaces and long character runs removed."""
     s = _HORIZONTAL_RUN.sub(_one_space, unicodedata.normalize("NFKC", s))
-    s = _REPEAT_RUN.sub(_capped, s).replace("**", "").replace("__", "").replace("`", "")
+    s = cap_repeats(s).replace("**", "").replace("__", "").replace("`", "")
     return _SPACES.sub(" ", s).strip()
 
 
 def _one_space(run: re.Match[str]) -> str:
     return "\t" if "\t" in run.group() else " "
-
-
-def _capped(run: re.Match[str]) -> str:
-    return run.group()[:MAX_REPEAT]
 
 
 def _count(numeral: re.Match[str]) -> str:
