@@ -87,6 +87,15 @@ class Conversations:
         """Not a redelivered update (marks it seen; call inside the turn's transaction)."""
         return chat.update_id is None or self.store.first_time(self.platform, chat.update_id)
 
+    def step(
+        self, chat: Chat, act: Callable[[ConversationState], tuple[Reply, ConversationState]], save: bool
+    ) -> Reply | None:
+        """One turn of this conversation: load its state, ``act`` on it, finish; None if redelivered."""
+        with self.hold(chat):
+            before = self.load(chat)
+            reply, state = act(before)
+            return reply if self.finish(chat, before, state, reply, save) else None
+
     def finish(
         self, chat: Chat, before: ConversationState, state: ConversationState, reply: Reply, save: bool
     ) -> bool:

@@ -49,12 +49,10 @@ class Text:
     today: date | None = None
 
     def run(self, host: Conversations) -> Reply | None:
-        with host.hold(self.chat):
-            before = host.load(self.chat)
-            reply, state = host.dialog.handle(before, self.text, today=self.today)
-            if not host.finish(self.chat, before, state, reply, self.save):
-                return None
-        return reply if self.keep_plan else without_plan(reply)
+        reply = host.step(
+            self.chat, lambda state: host.dialog.handle(state, self.text, today=self.today), self.save
+        )
+        return reply if reply is None or self.keep_plan else without_plan(reply)
 
 
 @dataclass(frozen=True)
@@ -66,12 +64,8 @@ class Press:
     keep_plan: bool = False
 
     def run(self, host: Conversations) -> Reply | None:
-        with host.hold(self.chat):
-            before = host.load(self.chat)
-            reply, state = host.dialog.press(before, self.payload)
-            if not host.finish(self.chat, before, state, reply, True):
-                return None
-        return reply if self.keep_plan else without_plan(reply)
+        reply = host.step(self.chat, lambda state: host.dialog.press(state, self.payload), save=True)
+        return reply if reply is None or self.keep_plan else without_plan(reply)
 
 
 @dataclass(frozen=True)
