@@ -211,7 +211,7 @@ class Dialog:
             return content
         own = plan.requested
         count = own.count * own.machines if own else int(state.slots.get("gpu_count") or 1)
-        gpus = locales.t(state.lang, "followup.gpus", count=count, gpu=self._gpu_names(gpu))
+        gpus = locales.t(state.lang, "followup.gpus", count=count, gpu=self.gpu_names(gpu))
         if own is not None and own.headroom_gib >= 0 and own.meets_latency:
             # The card is about the user's own cards now: their fit and speed, no rent to show.
             return content.model_copy(
@@ -257,13 +257,13 @@ class Dialog:
         named = {**slots, "model": model.name} if model is not None else dict(slots)
         for key in ("gpu", "exclude_gpus"):
             if key in named:
-                named[key] = self._gpu_names(named[key])
+                named[key] = self.gpu_names(named[key])
         return named
 
-    def _gpu_names(self, ids: Any) -> Any:
+    def gpu_names(self, ids: Any) -> Any:
         """Card ids ("rtx3090", or a list of them) as their names ("NVIDIA GeForce RTX 3090")."""
         if isinstance(ids, list):
-            return [self._gpu_names(i) for i in ids]
+            return [self.gpu_names(i) for i in ids]
         spec = self.kb.gpus.get(str(ids))
         return spec.name if spec is not None else ids
 

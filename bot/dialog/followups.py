@@ -123,7 +123,7 @@ def _priced(plan: Plan) -> list[Option]:
 def why_not(dialog: Dialog, state: ConversationState, pick: Option, said: dict[str, Any]) -> list[str]:
     """Card X (and its count, if said) evaluated for the same job: fit, speed, price, next to the pick."""
     gpu = str(said["gpu"])
-    lang, name = state.lang, _gpu_name(dialog, gpu)
+    lang, name = state.lang, dialog.gpu_names(gpu)
     trial = state.model_copy(deep=True)
     trial.slots.pop("gpu_count", None)
     trial.slots.update({k: said[k] for k in ("gpu", "gpu_count") if k in said})
@@ -181,8 +181,3 @@ def _price(lang: str, o: Option) -> str:
     return locales.t(
         lang, f"followup.per.{o.cost.per}", amount=locales.money(lang, o.cost.amount, o.cost.currency)
     )
-
-
-def _gpu_name(dialog: Dialog, gpu: str) -> str:
-    spec = dialog.kb.gpus.get(gpu)
-    return spec.name if spec is not None else gpu
