@@ -213,7 +213,7 @@ def test_concurrent_turn_contexts_do_not_leak_into_each_other(json_lines: list[s
 def test_json_log_lines_still_have_the_bot_token_redacted(json_lines: list[str]) -> None:
     install_redaction(TOKEN)
     try:
-        raise RuntimeError(f"Unauthorized: https://api.telegram.org/bot{TOKEN}/getMe")
+        raise RuntimeError(f"Unauthorized: http://127.0.0.1:8081/bot{TOKEN}/getMe")  # a Bot API URL
     except RuntimeError:
         logging.getLogger("gpu_advisor.test").exception("token %s rejected", TOKEN)
     line = json_lines[-1]
