@@ -1,10 +1,11 @@
 """The answer card's headline facts (the pick, its price, how it fits, how fast) for the surfaces.
 
 Discord shows them as embed fields, the terminal and Telegram put the price beside the
-pick. The core may give ``pick`` and ``price`` as parts of the reply; a reply that does
-not is read from its title ("✅ Rent: 1× NVIDIA T4 (t4-1x) · $120/mo": the last " · "
-segment is the price) and summary (the segment with tokens per second is the speed,
-the rest is how it fits). Surfaces lay these out; none of them invents a fact.
+pick. Only an answer that picked something has them: the core gives ``pick`` and
+``price`` as parts of the reply, and the summary's segments say how it fits and how fast
+(the one with tokens per second is the speed). A title is never taken apart — a verdict's
+"全参微调 不能 · LoRA 能 · QLoRA 能" is not a pick and a price. Surfaces lay these out;
+none of them invents a fact.
 """
 
 from __future__ import annotations
@@ -26,12 +27,10 @@ class Headline:
 
 
 def headline(reply: Reply) -> Headline | None:
-    """An answer's facts, or ``None`` for anything but an answer with a title (a question, help…)."""
-    pick, price = _part(reply, "pick"), _part(reply, "price")
-    if reply.kind != "answer" or (reply.title is None and pick is None):
+    """An answer's facts, or ``None`` for anything but an answer with a pick (a verdict, a question…)."""
+    pick, price = _text(reply.pick), _text(reply.price)
+    if reply.kind != "answer" or pick is None:
         return None
-    if pick is None:
-        pick, price = _split_title(reply.title or "", price)
     segments = [s.strip() for line in reply.summary for s in line.split(DOT) if s.strip()]
     speed = [s for s in segments if any(mark in s for mark in SPEED_MARKS)]
     fit = [s for s in segments if s not in speed]
@@ -40,18 +39,9 @@ def headline(reply: Reply) -> Headline | None:
 
 def price_line(reply: Reply) -> str | None:
     """The price, when the core gives it apart and the title does not already say it."""
-    price = _part(reply, "price")
+    price = _text(reply.price)
     return price if price and price not in (reply.title or "") else None
 
 
-def _split_title(title: str, price: str | None) -> tuple[str, str | None]:
-    if price is not None or DOT not in title:
-        return title, price
-    pick, _, tail = title.rpartition(DOT)
-    return pick.strip(), tail.strip()
-
-
-def _part(reply: Reply, name: str) -> str | None:
-    """A part the core may add (``pick``, ``price``), read only when it is text."""
-    value = getattr(reply, name, None)
-    return value if isinstance(value, str) and value.strip() else None
+def _text(value: str | None) -> str | None:
+    return value if value and value.strip() else None

@@ -27,6 +27,8 @@ def test_an_answer_card_lays_its_facts_out_as_fields_not_a_paragraph() -> None:
         kind="answer",
         lang="en",
         title="✅ 1× T4 · $120/mo",
+        pick="✅ 1× T4",  # the core states its pick and price; no surface takes a title apart
+        price="$120/mo",
         summary=["INT8 weights · vLLM · ~24 tokens/s per stream"],
         footer=["Type /why for the reasoning."],
     )
@@ -39,6 +41,18 @@ def test_an_answer_card_lays_its_facts_out_as_fields_not_a_paragraph() -> None:
         "Speed": "\\~24 tokens/s per stream",
     }
     assert embed.title == "✅ 1× T4 · $120/mo" and "INT8" not in (embed.description or "")
+
+
+def test_a_verdict_is_not_taken_apart_into_a_pick_and_a_price() -> None:
+    # "… · LoRA 能 · QLoRA 能" once came out as the price "QLoRA 能": a verdict picks nothing.
+    reply = Reply(
+        kind="answer",
+        lang="zh",
+        title="1 张 RTX 4090 D 训 7B：全参微调 不能 · LoRA 能 · QLoRA 能",
+        summary=["LoRA：能，16.8/22.5 GiB"],
+    )
+    ((embed,),) = render.messages(reply)
+    assert not embed.fields and "LoRA：能" in (embed.description or "")
 
 
 def test_a_question_keeps_its_paragraph() -> None:
