@@ -8,11 +8,7 @@ FROM python:${PYTHON_VERSION}-slim AS build
 ARG EXTRAS
 WORKDIR /src
 COPY pyproject.toml README.md LICENSE ./
-COPY bot bot
-COPY engine engine
-COPY knowledge knowledge
-COPY locales locales
-COPY reading reading
+COPY src src
 RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[${EXTRAS}]"
 
 # --- run ---------------------------------------------------------------------------------
@@ -23,7 +19,7 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     GPU_ADVISOR_LOG_FORMAT=json \
     GPU_ADVISOR_DB=/data/gpu-advisor.db
 # The charts' CJK font is the cvttf-NotoSansCJK-Regular wheel of the [charts] extra
-# (bot.charts.fonts finds it in site-packages); fontconfig lets matplotlib list it.
+# (gpu_advisor.bot.charts.fonts finds it in site-packages); fontconfig lets matplotlib list it.
 RUN apt-get update \
     && apt-get install -y --no-install-recommends fontconfig \
     && rm -rf /var/lib/apt/lists/* \

@@ -39,11 +39,11 @@ from typing import Any
 from telegram import Update
 from telegram.ext import Application, ContextTypes, MessageHandler, filters
 
-import knowledge
-from bot.dialog import Dialog
-from bot.execution import auto_workers
-from bot.store import Store
-from bot.telegram.app import TelegramConfig, application_builder, build_application
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.execution import auto_workers
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.telegram.app import TelegramConfig, application_builder, build_application
 from tests.fakes.telegram_api import FakeTelegram
 
 TOKEN = "4242:BENCH"
@@ -277,7 +277,7 @@ async def cold_start_s(tmp: Path) -> float:
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
             "-m",
-            "bot.cli",
+            "gpu_advisor.bot.cli",
             "telegram",
             "--base-url",
             tg.base_url,

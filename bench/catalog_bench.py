@@ -25,11 +25,11 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import knowledge
-from engine.recommend import recommend
-from engine.specs import Catalog, Knowledge
-from engine.workload import Workload
-from knowledge.catalogs import with_catalog
+from gpu_advisor import knowledge
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Catalog, Knowledge
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.knowledge.catalogs import with_catalog
 
 TARGET_MS = 50.0
 SIZES = (10, 100, 1_000, 10_000)

@@ -28,17 +28,17 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-import knowledge
 from bench import naive_pint, naive_pint_training
-from engine import serving_search, training_search
-from engine.architecture import resolve
-from engine.defaults import serve_setup, train_setup
-from engine.estimate import COUNTS, estimate
-from engine.memory import training_memory
-from engine.recommend import recommend
-from engine.specs import Knowledge
-from engine.validate import canonical
-from engine.workload import Workload
+from gpu_advisor import knowledge
+from gpu_advisor.engine import serving_search, training_search
+from gpu_advisor.engine.architecture import resolve
+from gpu_advisor.engine.defaults import serve_setup, train_setup
+from gpu_advisor.engine.estimate import COUNTS, estimate
+from gpu_advisor.engine.memory import training_memory
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.validate import canonical
+from gpu_advisor.engine.workload import Workload
 
 TARGET_MS = 5.0
 WARMUP = 10

@@ -16,11 +16,11 @@ import time
 import traceback
 from collections.abc import Callable
 
-import knowledge
-from bot.contract import ContractError, parse_workload
-from bot.dialog.vocab import vocabulary
-from engine.sheet import analyze
-from reading.requirements import extract
+from gpu_advisor import knowledge
+from gpu_advisor.bot.contract import ContractError, parse_workload
+from gpu_advisor.bot.dialog.vocab import vocabulary
+from gpu_advisor.reading.requirements import extract
+from gpu_advisor.reading.sheet import analyze
 
 WORDS = (
     "部署",

@@ -81,8 +81,8 @@ def predicted_training_gib(
     torch's allocator counters do not see the ~1 GiB CUDA context, so it is taken off
     the engine's total before comparing (engine.memory.CUDA_CONTEXT_BYTES).
     """
-    from engine.memory import CUDA_CONTEXT_BYTES, TrainSetup, training_memory
-    from engine.model_config import arch_from_config
+    from gpu_advisor.engine.memory import CUDA_CONTEXT_BYTES, TrainSetup, training_memory
+    from gpu_advisor.engine.model_config import arch_from_config
 
     arch = arch_from_config(config)
     setup = TrainSetup(
@@ -102,9 +102,9 @@ def predicted_decode(config: dict[str, Any], gpu: Any, batch: int, args: argpars
     """The engine's per-sequence decode tokens/s for transformers on this card (None: card unknown)."""
     if gpu is None:
         return None
-    import knowledge
-    from engine.model_config import arch_from_config
-    from engine.throughput import serving_point
+    from gpu_advisor import knowledge
+    from gpu_advisor.engine.model_config import arch_from_config
+    from gpu_advisor.engine.throughput import serving_point
 
     arch, rt = arch_from_config(config), knowledge.load().runtimes["transformers"]
     point = serving_point(arch, gpu, rt, "bf16", "fp16", batch, args.prompt_tokens, args.new_tokens)
@@ -154,8 +154,8 @@ def _slug(settings: dict[str, Any]) -> str:
 
 def card_spec(name: str) -> Any:
     """The knowledge base's GpuSpec for the card torch names ("NVIDIA H200"), or None."""
-    import knowledge
-    from reading.names import resolve
+    from gpu_advisor import knowledge
+    from gpu_advisor.text.names import resolve
 
     return resolve(name.removeprefix("NVIDIA ").strip(), knowledge.load().gpus) or resolve(
         name, knowledge.load().gpus

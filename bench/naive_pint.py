@@ -24,11 +24,11 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from engine import cost, serving_search
-from engine.candidates import Candidate
-from engine.defaults import ServeSetup, runtime_for
-from engine.dtypes import FORMATS, KV_BYTES
-from engine.interconnect import (
+from gpu_advisor.engine import cost, serving_search
+from gpu_advisor.engine.candidates import Candidate
+from gpu_advisor.engine.defaults import ServeSetup, runtime_for
+from gpu_advisor.engine.dtypes import FORMATS, KV_BYTES
+from gpu_advisor.engine.interconnect import (
     NVLINK_EFFICIENCY,
     NVLINK_HOP_LATENCY_S,
     NVLS_EFFICIENCY,
@@ -36,10 +36,10 @@ from engine.interconnect import (
     PCIE_EFFICIENCY_P2P,
     PCIE_HOP_LATENCY_S,
 )
-from engine.memory import PREFILL_CHUNK_TOKENS
-from engine.serving_search import MAX_REPLICAS, card_format, format_supported, tp_options
-from engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile
-from engine.units import Quantity, ureg
+from gpu_advisor.engine.memory import PREFILL_CHUNK_TOKENS
+from gpu_advisor.engine.serving_search import MAX_REPLICAS, card_format, format_supported, tp_options
+from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile
+from gpu_advisor.engine.units import Quantity, ureg
 
 if "flop" not in ureg:
     ureg.define("flop = [flop]")

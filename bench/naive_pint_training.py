@@ -31,16 +31,16 @@ from bench.naive_pint import (
     link_bandwidth,
     weight_bytes,
 )
-from engine import cost, training_search
-from engine.architecture import lora_trainable_params
-from engine.candidates import Candidate
-from engine.defaults import grad_accumulation
-from engine.interconnect import BACKWARD_SHARE
-from engine.memory import CUDA_CONTEXT_BYTES, FRAGMENTATION, OPTIMIZER_BYTES, TrainSetup
-from engine.specs import GpuSpec, Knowledge, ModelArch, Offer
-from engine.training import mfu, training_peak_tflops
-from engine.training_search import HEADROOM, NETWORK_EFFICIENCY, layouts
-from engine.units import Quantity, ureg
+from gpu_advisor.engine import cost, training_search
+from gpu_advisor.engine.architecture import lora_trainable_params
+from gpu_advisor.engine.candidates import Candidate
+from gpu_advisor.engine.defaults import grad_accumulation
+from gpu_advisor.engine.interconnect import BACKWARD_SHARE
+from gpu_advisor.engine.memory import CUDA_CONTEXT_BYTES, FRAGMENTATION, OPTIMIZER_BYTES, TrainSetup
+from gpu_advisor.engine.specs import GpuSpec, Knowledge, ModelArch, Offer
+from gpu_advisor.engine.training import mfu, training_peak_tflops
+from gpu_advisor.engine.training_search import HEADROOM, NETWORK_EFFICIENCY, layouts
+from gpu_advisor.engine.units import Quantity, ureg
 
 BYTES_PER_PARAM = BYTE  # parameters are counts, so bytes per parameter are bytes
 FLOP_PER_TOKEN = FLOP / TOKEN

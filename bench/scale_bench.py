@@ -63,7 +63,7 @@ def servers(url: str, processes: int, port: int) -> Iterator[subprocess.Popen[by
     """``gpu-advisor web --processes N`` over ``url`` on ``port``, ready once it answers; stopped after."""
     argv = ["--database-url", url, "web", "--port", str(port), "--processes", str(processes)]
     argv += ["--workers", "1", "--trust-forwarded-for"]
-    proc = subprocess.Popen([sys.executable, "-m", "bot.cli", *argv], stderr=STDERR)
+    proc = subprocess.Popen([sys.executable, "-m", "gpu_advisor.bot.cli", *argv], stderr=STDERR)
     try:
         asyncio.run(_ready(port, processes, proc))
         yield proc
@@ -179,8 +179,8 @@ class Midway:
 def expected_turns() -> int:
     """The turns ``SCRIPT`` leaves in a conversation, from the dialog in this process (``/why``
     and ``/cost`` only show the plan again: they do not count)."""
-    import knowledge
-    from bot.dialog import ConversationState, Dialog
+    from gpu_advisor import knowledge
+    from gpu_advisor.bot.dialog import ConversationState, Dialog
 
     dialog, state = Dialog(knowledge.load()), ConversationState()
     for text in SCRIPT:

@@ -24,13 +24,13 @@ ROOT = Path(__file__).resolve().parents[1]
 PY = sys.executable
 COMMANDS: dict[str, list[str]] = {
     "python -c pass": [PY, "-c", "pass"],
-    "import bot.cli": [PY, "-c", "import bot.cli"],
-    "gpu-advisor --help": [PY, "-m", "bot.cli", "--help"],
-    "gpu-advisor ask": [PY, "-m", "bot.cli", "ask", "部署 13B 模型，并发 8，7×24"],
+    "import gpu_advisor.bot.cli": [PY, "-c", "import bot.cli"],
+    "gpu-advisor --help": [PY, "-m", "gpu_advisor.bot.cli", "--help"],
+    "gpu-advisor ask": [PY, "-m", "gpu_advisor.bot.cli", "ask", "部署 13B 模型，并发 8，7×24"],
     "every surface imported": [
         PY,
         "-c",
-        "import bot.charts.cli, bot.web.run, bot.discord.run, bot.telegram.app, bot.cli",
+        "import gpu_advisor.bot.charts.cli, gpu_advisor.bot.web.run, gpu_advisor.bot.discord.run, gpu_advisor.bot.telegram.app, gpu_advisor.bot.cli",
     ],
 }
 

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-import knowledge
-from bot.dialog import Dialog
-from bot.storage import Storage
-from engine.specs import Knowledge
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.storage import Storage
+from gpu_advisor.engine.specs import Knowledge
 from tests.calibration.report import pytest_collection_modifyitems, pytest_terminal_summary  # noqa: F401
 from tests.fakes import FakeTelegram, User
 from tests.pg import Cluster, pg_cluster  # noqa: F401  (a session fixture)

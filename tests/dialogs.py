@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.dialog import ConversationState, Dialog, Reply
+from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
 
 
 def talk(

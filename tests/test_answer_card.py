@@ -13,10 +13,10 @@ import re
 
 import pytest
 
-import knowledge
-from bot.dialog import ConversationState, Dialog, Reply
-from bot.dialog.render import changing_what_ifs
-from engine.findings import Finding
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
+from gpu_advisor.bot.dialog.render import changing_what_ifs
+from gpu_advisor.engine.findings import Finding
 
 FIRST_MESSAGE = 300  # characters: one glance on a phone
 SCREEN = 700  # characters: one phone screen
@@ -98,7 +98,7 @@ def test_the_buttons_are_why_cost_alternatives_and_start_over(dialog: Dialog, la
 
 
 def test_a_plan_whose_offer_has_an_order_link_gets_an_order_button_with_the_url(dialog: Dialog) -> None:
-    from bot.dialog.render import answer_buttons
+    from gpu_advisor.bot.dialog.render import answer_buttons
 
     reply, _ = conversation(dialog, "serving", "zh")
     assert reply.plan is not None and reply.plan.recommendation is not None
@@ -137,7 +137,7 @@ def test_no_what_if_repeats_the_current_price(dialog: Dialog, name: str, lang: s
 
 
 def test_a_what_if_that_changes_nothing_is_left_out() -> None:
-    from engine.results import ModelSummary, Plan
+    from gpu_advisor.engine.results import ModelSummary, Plan
 
     same = Finding(id="what_if_longer_seq", values={"amount": 1750, "pick_amount": 1750, "gpus": 1})
     dearer = Finding(id="what_if_double_concurrency", values={"amount": 5250, "pick_amount": 1750})

@@ -19,7 +19,7 @@ from typing import Any
 
 import pytest
 
-from engine.specs import Knowledge
+from gpu_advisor.engine.specs import Knowledge
 from tests.calibration.serving import (
     EXCLUDED,
     MEASUREMENTS,
@@ -87,7 +87,7 @@ def test_llama_cpp_prefill_on_an_a100_is_not_predicted_at_the_rtx_4090_share(kb:
 
 def test_llama_cpp_layer_split_runs_at_one_gpus_speed(kb: Knowledge) -> None:
     """Two GPUs under llama.cpp's default layer split decode no faster than one would."""
-    from engine.throughput import serving_point
+    from gpu_advisor.engine.throughput import serving_point
 
     arch, gpu, rt = kb.models["llama-2-70b"], kb.gpus["rtx4090"], kb.runtimes["llama_cpp"]
     one = serving_point(arch, gpu, rt, "q4_0", "fp16", 1, 494, 1024, tp=1)
@@ -99,7 +99,7 @@ def test_llama_cpp_layer_split_runs_at_one_gpus_speed(kb: Knowledge) -> None:
 
 
 def test_nccl_allreduce_bus_bandwidth_matches_nccl_tests(kb: Knowledge) -> None:
-    from engine.interconnect import link_gbs
+    from gpu_advisor.engine.interconnect import link_gbs
 
     measured = {e["gpu"]: e["value"] for e in MEASUREMENTS if e["kind"] == "allreduce_busbw_gbs"}
     # nccl-tests all_reduce_perf busbw on 8-GPU NVSwitch nodes (sources in measurements.yaml).

@@ -13,12 +13,12 @@ from typing import Any
 
 import pytest
 
-from engine.cost import HOURS_PER_MONTH
-from engine.estimate import estimate
-from engine.recommend import recommend
-from engine.results import Option, Plan
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.results import Option, Plan
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
 
 CHAT = {"task": "infer", "model": "llama-3.1-8b", "qps": 20, "prompt_tokens": 1000, "output_tokens": 300}
 

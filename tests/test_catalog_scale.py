@@ -7,17 +7,17 @@ from typing import Any
 import pytest
 
 from bench.catalog_bench import generated_offers
-from engine import estimate as estimate_module
-from engine import training_search
-from engine.architecture import resolve
-from engine.candidates import repriced
-from engine.catalog_index import CatalogIndex, prune
-from engine.defaults import train_setup
-from engine.estimate import estimate
-from engine.recommend import recommend
-from engine.specs import Catalog, Knowledge, Offer
-from engine.workload import Workload
-from knowledge.catalogs import parse_upload, with_catalog
+from gpu_advisor.engine import estimate as estimate_module
+from gpu_advisor.engine import training_search
+from gpu_advisor.engine.architecture import resolve
+from gpu_advisor.engine.candidates import repriced
+from gpu_advisor.engine.catalog_index import CatalogIndex, prune
+from gpu_advisor.engine.defaults import train_setup
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Catalog, Knowledge, Offer
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.knowledge.catalogs import parse_upload, with_catalog
 
 
 def offer(id_: str, **kw: Any) -> Offer:

@@ -19,15 +19,15 @@ from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
 from PIL import Image
 
-import locales
-from bot.charts import KINDS, fonts, plan_chart, render_plan_png, size_px
-from bot.charts.cli import add_chart_command
-from bot.charts.cost import draw_cost
-from bot.charts.speed import draw_speed
-from engine.recommend import recommend
-from engine.results import Cost, Plan
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor import locales
+from gpu_advisor.bot.charts import KINDS, fonts, plan_chart, render_plan_png, size_px
+from gpu_advisor.bot.charts.cli import add_chart_command
+from gpu_advisor.bot.charts.cost import draw_cost
+from gpu_advisor.bot.charts.speed import draw_speed
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.results import Cost, Plan
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
 
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
 SERVE_8B = {"task": "infer", "model": "llama-3-8b", "concurrency": 16}

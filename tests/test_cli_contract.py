@@ -14,7 +14,7 @@ import pytest
 def run(command: str, payload: Any, *options: str, after: tuple[str, ...] = ()) -> tuple[int, dict[str, Any]]:
     text = payload if isinstance(payload, str) else json.dumps(payload)
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", *options, command, "--json", "-", *after],
+        [sys.executable, "-m", "gpu_advisor.bot.cli", *options, command, "--json", "-", *after],
         input=text,
         capture_output=True,
         text=True,
@@ -134,7 +134,7 @@ def test_a_json_array_is_not_a_workload() -> None:
 
 def test_analyze_prints_the_sheet_contract() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "analyze", "--json", "-"],
+        [sys.executable, "-m", "gpu_advisor.bot.cli", "analyze", "--json", "-"],
         input="8×H100 SXM, NVSwitch, 2×Xeon 8480+, 2TB, 8×NVMe, 8×400G IB",
         capture_output=True,
         text=True,
@@ -157,7 +157,7 @@ def test_analyze_prints_the_sheet_contract() -> None:
 
 def test_analyze_text_mode_answers_in_the_sheets_language() -> None:
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "analyze", "-"],
+        [sys.executable, "-m", "gpu_advisor.bot.cli", "analyze", "-"],
         input="4 × T4，PCIe，256GB 内存",
         capture_output=True,
         text=True,

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from engine import cost
-from engine.specs import Knowledge, Offer
+from gpu_advisor.engine import cost
+from gpu_advisor.engine.specs import Knowledge, Offer
 
 
 def offer(**kw: object) -> Offer:

@@ -22,7 +22,7 @@ async def start_bot(tg: FakeTelegram, db: Path) -> asyncio.subprocess.Process:
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot.cli",
+        "gpu_advisor.bot.cli",
         "telegram",
         "--base-url",
         tg.base_url,

@@ -9,12 +9,12 @@ from typing import Any
 import pytest
 import yaml
 
-import knowledge
-from bot.dialog import ConversationState, Dialog
-from engine import cost
-from engine.recommend import recommend
-from engine.specs import Catalog, Knowledge
-from engine.workload import Workload
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.engine import cost
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Catalog, Knowledge
+from gpu_advisor.engine.workload import Workload
 
 # issue 14: "a US$540 offer read CN¥540"
 USD_OFFER = {

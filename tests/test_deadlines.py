@@ -11,14 +11,14 @@ from datetime import date
 
 import pytest
 
-from bot.dialog.vocab import vocabulary
-from engine.recommend import recommend
-from engine.specs import Knowledge
-from engine.workload import Workload
-from reading.normalize import normalize
-from reading.requirements import Vocabulary, extract
-from reading.requirements.deadline import days_until, read_deadline
-from reading.requirements.scan import Scan
+from gpu_advisor.bot.dialog.vocab import vocabulary
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading.requirements import Vocabulary, extract
+from gpu_advisor.reading.requirements.deadline import days_until, read_deadline
+from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.normalize import normalize
 
 THURSDAY = date(2026, 12, 3)
 
@@ -116,7 +116,7 @@ def test_extract_reads_a_weekday_deadline_given_the_date(said: str, vocab: Vocab
 
 @pytest.mark.parametrize(("lang", "said"), BY_FRIDAY.items())
 def test_by_friday_in_chat_becomes_the_conversations_deadline(kb: Knowledge, lang: str, said: str) -> None:
-    from bot.dialog import ConversationState, Dialog
+    from gpu_advisor.bot.dialog import ConversationState, Dialog
 
     state = ConversationState(lang=lang, lang_locked=True)
     _, state = Dialog(kb).handle(state, said, today=THURSDAY)

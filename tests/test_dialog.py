@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.dialog import ConversationState, Dialog
-from bot.dialog.questions import MAX_QUESTIONS
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.bot.dialog.questions import MAX_QUESTIONS
 from tests.dialogs import talk
 
 

@@ -12,13 +12,13 @@ from typing import Any
 
 import pytest
 
-from bot.dialog import ConversationState, Dialog, core
-from bot.terminal import button_for
-from engine.recommend import recommend
-from engine.specs import Knowledge
-from engine.workload import Workload
-from reading.requirements import extract
-from reading.requirements.result import Constraints, Edit, Extraction
+from gpu_advisor.bot.dialog import ConversationState, Dialog, core
+from gpu_advisor.bot.terminal import button_for
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading.requirements import extract
+from gpu_advisor.reading.requirements.result import Constraints, Edit, Extraction
 from tests.dialogs import talk
 
 SERVE_14B = "部署 Qwen2.5-14B 推理，30 路并发，7x24"

@@ -19,13 +19,12 @@ import discord
 import pytest
 import yarl
 
-import knowledge
-import locales
-from bot.dialog import Button, ConversationState, Dialog, Reply
-from bot.discord import render, run
-from bot.discord.app import DiscordConfig, GpuAdvisorBot, build_bot
-from bot.execution import DEADLINE_S, WorkerPool
-from bot.store import Store
+from gpu_advisor import knowledge, locales
+from gpu_advisor.bot.dialog import Button, ConversationState, Dialog, Reply
+from gpu_advisor.bot.discord import render, run
+from gpu_advisor.bot.discord.app import DiscordConfig, GpuAdvisorBot, build_bot
+from gpu_advisor.bot.execution import DEADLINE_S, WorkerPool
+from gpu_advisor.bot.store import Store
 from tests.fakes.discord_api import EPHEMERAL, FakeDiscord, Interaction, Json
 
 TOKEN = "MTIzNDU2.fake.SECRET-discord-token-never-logged"
@@ -361,7 +360,7 @@ def test_the_discord_subcommand_parses_its_options_and_needs_a_token(monkeypatch
 
 
 def test_quick_replies_fit_discords_button_layout() -> None:
-    from bot.discord.views import quick_replies
+    from gpu_advisor.bot.discord.views import quick_replies
 
     many = [Button(label=f"choice {i} " + "x" * 90, payload=f"q:test:{i}") for i in range(30)]
     view = quick_replies(many, "en", share="/plan")

@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import locales
-from bot.dialog import Reply
-from bot.discord import render
-from bot.discord.views import CONTINUE
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog import Reply
+from gpu_advisor.bot.discord import render
+from gpu_advisor.bot.discord.views import CONTINUE
 from tests.fakes.discord_api import FakeDiscord, Json
 from tests.test_discord_bot import buttons, fake, running  # noqa: F401  (the fixture)
 

@@ -13,9 +13,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.discord.app import DiscordConfig, build_bot
-from bot.discord.run import shard_of
-from bot.store import Store
+from gpu_advisor.bot.discord.app import DiscordConfig, build_bot
+from gpu_advisor.bot.discord.run import shard_of
+from gpu_advisor.bot.store import Store
 from tests.fakes.discord_api import FakeDiscord
 from tests.test_discord_bot import DIALOG, START_TIMEOUT_S, TOKEN, fake  # noqa: F401  (fake is a fixture)
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-from engine.estimate import estimate
-from engine.recommend import recommend
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
 
 # (model, card, count, weight format, context_len, concurrency). Rows sit either side of
 # the memory line; concurrency stays within the runtime's max_num_seqs (256), past which

@@ -14,14 +14,14 @@ import string
 
 import pytest
 
-import locales
-from bot.dialog.core import Dialog
-from bot.dialog.reply import Reply
-from bot.dialog.state import ConversationState
-from engine.concepts import CONCEPTS, Concept, find
-from engine.specs import Knowledge
-from reading.normalize import language_of
-from reading.requirements import normalize
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.core import Dialog
+from gpu_advisor.bot.dialog.reply import Reply
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.engine.concepts import CONCEPTS, Concept, find
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading.requirements import normalize
+from gpu_advisor.text.normalize import language_of
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 EXAMPLES = [pytest.param(c, e, id=f"{c.id}-{i}") for c in CONCEPTS for i, e in enumerate(c.examples)]

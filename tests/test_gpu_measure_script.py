@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from bench import gpu_records
-from engine.model_config import arch_from_config
+from gpu_advisor.engine.model_config import arch_from_config
 
 ROOT = Path(__file__).resolve().parent.parent
 HEAVY = ("torch", "transformers", "peft")

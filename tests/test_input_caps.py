@@ -9,13 +9,13 @@ from __future__ import annotations
 
 import pytest
 
-import locales
-from bot.dialog import sheet_render
-from bot.dialog.core import Dialog, clean
-from bot.dialog.limits import CHAT_CHARS, SHEET_CHARS, is_sheet
-from bot.dialog.state import ConversationState
-from engine.sheet import analyze
-from engine.specs import Knowledge
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog import sheet_render
+from gpu_advisor.bot.dialog.core import Dialog, clean
+from gpu_advisor.bot.dialog.limits import CHAT_CHARS, SHEET_CHARS, is_sheet
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading.sheet import analyze
 
 _FILLER = "备注：4U 机架式，冗余电源，前置硬盘位，标准导轨，三年质保\n"
 

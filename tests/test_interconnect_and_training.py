@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from engine.interconnect import allreduce_s, link_gbs, scaling_efficiency, tp_decode_comm_s
-from engine.specs import Knowledge
-from engine.training import flops_per_token, training_hours
+from gpu_advisor.engine.interconnect import allreduce_s, link_gbs, scaling_efficiency, tp_decode_comm_s
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.training import flops_per_token, training_hours
 
 
 def test_ring_allreduce_moves_two_n_minus_one_over_n_of_the_data() -> None:

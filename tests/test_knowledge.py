@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 import yaml
 
-import knowledge
-from engine.architecture import counted_params
-from engine.specs import Knowledge
+from gpu_advisor import knowledge
+from gpu_advisor.engine.architecture import counted_params
+from gpu_advisor.engine.specs import Knowledge
 
 REQUIRED_GPUS = {
     "t4",

@@ -10,12 +10,12 @@ import sys
 import pytest
 import yaml
 
-from bot.dialog import ConversationState, Dialog
-from engine.launch import LaunchSpec
-from engine.recommend import recommend
-from engine.results import Plan
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.engine.launch import LaunchSpec
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.results import Plan
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
 
 
 def plan_for(kb: Knowledge, **w: object) -> Plan:
@@ -150,7 +150,7 @@ def test_train_and_serve_plan_launches_both(kb: Knowledge) -> None:
 def test_the_json_plan_carries_launch() -> None:
     payload = json.dumps({"task": "infer", "model": "qwen2.5-7b"})
     proc = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "recommend", "--json", "-"],
+        [sys.executable, "-m", "gpu_advisor.bot.cli", "recommend", "--json", "-"],
         input=payload,
         capture_output=True,
         text=True,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.links import MAX_PAYLOAD, Opened, opened, why_payload
+from gpu_advisor.bot.links import MAX_PAYLOAD, Opened, opened, why_payload
 
 
 def test_a_supergroup_id_round_trips_through_its_why_payload() -> None:

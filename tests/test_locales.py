@@ -6,7 +6,7 @@ import re
 
 import pytest
 
-import locales
+from gpu_advisor import locales
 
 FIELD = re.compile(r"{(\w+)(?::[^}]*)?}")
 

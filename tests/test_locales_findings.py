@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import yaml
 
-import locales
+from gpu_advisor import locales
 
 LOCALES = Path(locales.__file__).parent
 FILES = {"zh": LOCALES / "zh-CN" / "findings.yaml", "en": LOCALES / "en" / "findings.yaml"}

@@ -10,9 +10,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import locales
-from bot.dialog import ConversationState, Dialog
-from engine.specs import Knowledge
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.engine.specs import Knowledge
 
 EXAMPLES = int(os.environ.get("GPU_ADVISOR_FUZZ_EXAMPLES", "150"))
 TWENTY_NINE_NINES = "9" * 29  # the issue-14 report: a 29-digit budget gave HTTP 500

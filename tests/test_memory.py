@@ -8,9 +8,15 @@ from __future__ import annotations
 
 import pytest
 
-from engine.memory import TrainSetup, kv_bytes_per_token, model_states, serving_weight_bytes, training_memory
-from engine.specs import Knowledge, ModelArch
-from engine.units import GB, GiB
+from gpu_advisor.engine.memory import (
+    TrainSetup,
+    kv_bytes_per_token,
+    model_states,
+    serving_weight_bytes,
+    training_memory,
+)
+from gpu_advisor.engine.specs import Knowledge, ModelArch
+from gpu_advisor.engine.units import GB, GiB
 
 
 def zero_arch(params_b: float) -> ModelArch:

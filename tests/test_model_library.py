@@ -6,10 +6,10 @@ from collections import defaultdict
 
 import pytest
 
-from engine.architecture import find_model
-from engine.specs import Knowledge, ModelArch
-from reading.normalize import normalize
-from reading.requirements.vocabulary import Vocabulary, canonical
+from gpu_advisor.engine.architecture import find_model
+from gpu_advisor.engine.specs import Knowledge, ModelArch
+from gpu_advisor.reading.requirements.vocabulary import Vocabulary, canonical
+from gpu_advisor.text.normalize import normalize
 
 
 def _attention_params(arch: ModelArch) -> float:

@@ -14,18 +14,18 @@ from typing import Any
 
 import pytest
 
-from engine.architecture import routed_expert_params
-from engine.defaults import serve_setup, serving_formats
-from engine.errors import EngineError
-from engine.estimate import estimate
-from engine.memory import kv_bytes_per_sequence, kv_bytes_per_token, serving_weight_bytes
-from engine.model_config import arch_from_config
-from engine.recommend import recommend
-from engine.serving_search import layouts
-from engine.specs import Catalog, Knowledge, Offer
-from engine.throughput import serving_point
-from engine.units import GB, GiB
-from engine.workload import Workload
+from gpu_advisor.engine.architecture import routed_expert_params
+from gpu_advisor.engine.defaults import serve_setup, serving_formats
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.memory import kv_bytes_per_sequence, kv_bytes_per_token, serving_weight_bytes
+from gpu_advisor.engine.model_config import arch_from_config
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.serving_search import layouts
+from gpu_advisor.engine.specs import Catalog, Knowledge, Offer
+from gpu_advisor.engine.throughput import serving_point
+from gpu_advisor.engine.units import GB, GiB
+from gpu_advisor.engine.workload import Workload
 
 CONFIGS = Path(__file__).parent / "calibration" / "configs"
 

@@ -15,16 +15,16 @@ from typing import Any
 
 import pytest
 
-import knowledge
-from bot.dialog import Dialog
-from bot.discord.conversation import Conversations as DiscordChats
-from bot.store import Store
-from bot.surface import Surface, converse
-from bot.telegram.surface import TelegramChats
-from bot.terminal import Session
-from bot.turn import Conversations, Turn
-from bot.turn_calls import Chat
-from bot.web.api import WebChats
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.discord.conversation import Conversations as DiscordChats
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.surface import Surface, converse
+from gpu_advisor.bot.telegram.surface import TelegramChats
+from gpu_advisor.bot.terminal import Session
+from gpu_advisor.bot.turn import Conversations, Turn
+from gpu_advisor.bot.turn_calls import Chat
+from gpu_advisor.bot.web.api import WebChats
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
 from tests.fakes.test_surface import TestSurface
@@ -39,12 +39,12 @@ DIALOG = Dialog(knowledge.load())
 PNG = b"\x89PNG"
 ROOT = Path(__file__).resolve().parent.parent
 ADAPTERS = (
-    "bot/terminal.py",
-    "bot/telegram/app.py",
-    "bot/telegram/surface.py",
-    "bot/discord/app.py",
-    "bot/discord/conversation.py",
-    "bot/web/api.py",
+    "src/gpu_advisor/bot/terminal.py",
+    "src/gpu_advisor/bot/telegram/app.py",
+    "src/gpu_advisor/bot/telegram/surface.py",
+    "src/gpu_advisor/bot/discord/app.py",
+    "src/gpu_advisor/bot/discord/conversation.py",
+    "src/gpu_advisor/bot/web/api.py",
 )
 
 

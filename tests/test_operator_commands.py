@@ -4,14 +4,13 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import knowledge
-import locales
-from bot.dialog import Dialog
-from bot.store import Store
-from bot.surface import converse
-from bot.turn import Conversations, Turn
-from bot.turn_calls import Chat
-from engine.specs import Knowledge
+from gpu_advisor import knowledge, locales
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.surface import converse
+from gpu_advisor.bot.turn import Conversations, Turn
+from gpu_advisor.bot.turn_calls import Chat
+from gpu_advisor.engine.specs import Knowledge
 from tests.fakes.test_surface import TestSurface
 
 

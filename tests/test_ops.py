@@ -23,14 +23,14 @@ import aiohttp
 import pytest
 from prometheus_client.parser import text_string_to_metric_families
 
-import knowledge
-from bot.dialog import Dialog
-from bot.logs import JsonFormatter, new_turn_id, turn_context
-from bot.secrets import install_redaction
-from bot.settings import FILE_VARIABLE, load_settings
-from bot.web import WebConfig, build_app
-from bot.web.context import CONTEXT
-from bot.web.server import listen
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.logs import JsonFormatter, new_turn_id, turn_context
+from gpu_advisor.bot.secrets import install_redaction
+from gpu_advisor.bot.settings import FILE_VARIABLE, load_settings
+from gpu_advisor.bot.web import WebConfig, build_app
+from gpu_advisor.bot.web.context import CONTEXT
+from gpu_advisor.bot.web.server import listen
 from tests.fakes.slow_dialog import STALL, SlowDialog
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -290,7 +290,7 @@ def run_cli(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_surface_prints_its_settings_redacted_as_a_json_log_line_at_start_up() -> None:
-    code = "from bot import cli\ncli._print_settings(cli._apply_settings(), 'web')"
+    code = "from gpu_advisor.bot import cli\ncli._print_settings(cli._apply_settings(), 'web')"
     out = run_cli(code, GPU_ADVISOR_LOG_FORMAT="json", TELEGRAM_BOT_TOKEN=TOKEN)
     entry = json.loads(out.stderr.strip().splitlines()[-1])
     assert entry["logger"] == "gpu_advisor.settings" and entry["turn"] is None
@@ -298,16 +298,16 @@ def test_a_surface_prints_its_settings_redacted_as_a_json_log_line_at_start_up()
 
 
 def test_version_prints_the_installed_distributions_version() -> None:
-    out = run_cli("import sys; from bot import cli; sys.exit(cli.main(['--version']))")
+    out = run_cli("import sys; from gpu_advisor.bot import cli; sys.exit(cli.main(['--version']))")
     assert out.returncode == 0
     assert out.stdout.strip() == f"gpu-advisor {version('gpu-advisor')}"
 
 
 def test_with_a_multiprocess_directory_a_scrape_sums_every_process(tmp_path: Path) -> None:
-    count = "from bot import metrics\nmetrics.TURNS.labels('web').inc()"
+    count = "from gpu_advisor.bot import metrics\nmetrics.TURNS.labels('web').inc()"
     for _ in range(2):  # two server processes, each answering one turn, then gone
         assert run_cli(count, PROMETHEUS_MULTIPROC_DIR=str(tmp_path)).returncode == 0
-    scrape_code = "from bot import metrics\nprint(metrics.exposition()[0].decode())"
+    scrape_code = "from gpu_advisor.bot import metrics\nprint(metrics.exposition()[0].decode())"
     out = run_cli(scrape_code, PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
     samples = {
         (s.name, tuple(sorted(s.labels.items()))): s.value

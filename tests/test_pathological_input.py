@@ -23,13 +23,13 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from bot.dialog.claims import claims_in, mentions_free_platform
-from bot.dialog.core import Dialog, clean, has_words
-from bot.dialog.state import ConversationState
-from bot.dialog.vocab import vocabulary
-from engine.sheet import MAX_CHARS, analyze
-from engine.specs import Knowledge
-from reading.requirements import MAX_INPUT_CHARS, extract
+from gpu_advisor.bot.dialog.claims import claims_in, mentions_free_platform
+from gpu_advisor.bot.dialog.core import Dialog, clean, has_words
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.vocab import vocabulary
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading.requirements import MAX_INPUT_CHARS, extract
+from gpu_advisor.reading.sheet import MAX_CHARS, analyze
 
 Parse = Callable[[str], object]
 
@@ -254,7 +254,7 @@ def _patterns(name: str, value: object) -> Iterator[tuple[str, re.Pattern[str]]]
 def _slot_patterns() -> dict[str, re.Pattern[str]]:
     found: dict[str, re.Pattern[str]] = {}
     for module_name in _SLOT_MODULES:
-        module = importlib.import_module(f"reading.requirements.{module_name}")
+        module = importlib.import_module(f"gpu_advisor.reading.requirements.{module_name}")
         for name, value in vars(module).items():
             found |= dict(_patterns(f"{module_name}.{name}", value))
     return {name: p for name, p in found.items() if not p.pattern.startswith(r"\s")}

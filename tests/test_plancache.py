@@ -5,12 +5,12 @@ from __future__ import annotations
 
 import pytest
 
-from bot.dialog.plancache import PlanCache
-from engine import offer_search, training_search
-from engine.recommend import recommend
-from engine.results import Plan
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor.bot.dialog.plancache import PlanCache
+from gpu_advisor.engine import offer_search, training_search
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.results import Plan
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
 
 
 @pytest.fixture(scope="module")

@@ -13,12 +13,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-import knowledge
-from bot.contract import ContractError, parse_workload
-from bot.dialog import ConversationState, Dialog
-from engine.errors import EngineError
-from engine.recommend import recommend
-from engine.workload import Workload
+from gpu_advisor import knowledge
+from gpu_advisor.bot.contract import ContractError, parse_workload
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.workload import Workload
 
 EXAMPLES = int(os.environ.get("GPU_ADVISOR_FUZZ_EXAMPLES", "150"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

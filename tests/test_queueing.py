@@ -16,7 +16,7 @@ from collections import deque
 
 import pytest
 
-from engine.queueing import (
+from gpu_advisor.engine.queueing import (
     ReplicaShape,
     break_qps,
     capacity_qps,

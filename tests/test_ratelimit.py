@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 
-from bot.ratelimit import RateLimiter
+from gpu_advisor.bot.ratelimit import RateLimiter
 
 KEYS = 50_000  # five times the 10,000 at which the old full scan set in (issue 14)
 

@@ -13,10 +13,10 @@ from typing import Any
 
 import pytest
 
-import locales
-from reading.normalize import language_of
-from reading.requirements import Extraction, Vocabulary, extract
-from reading.requirements.result import Edit
+from gpu_advisor import locales
+from gpu_advisor.reading.requirements import Extraction, Vocabulary, extract
+from gpu_advisor.reading.requirements.result import Edit
+from gpu_advisor.text.normalize import language_of
 
 GPUS = {
     "rtx3090": ["3090", "rtx 3090"],

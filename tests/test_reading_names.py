@@ -10,16 +10,16 @@ import json
 
 import pytest
 
-import locales
-from bot.contract import parse_workload
-from bot.dialog.core import Dialog
-from bot.dialog.state import ConversationState
-from bot.dialog.vocab import vocabulary
-from engine.specs import Knowledge
-from engine.validate import canonical
-from reading.hanzi import TRADITIONAL, simplified
-from reading.requirements import Extraction, Vocabulary, extract, normalize
-from reading.sheet_lines import fold
+from gpu_advisor import locales
+from gpu_advisor.bot.contract import parse_workload
+from gpu_advisor.bot.dialog.core import Dialog
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.vocab import vocabulary
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.validate import canonical
+from gpu_advisor.reading.requirements import Extraction, Vocabulary, extract, normalize
+from gpu_advisor.text.hanzi import TRADITIONAL, simplified
+from gpu_advisor.text.sheet_lines import fold
 
 
 @pytest.fixture(scope="module")

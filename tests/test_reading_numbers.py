@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from reading.numbers import chinese_value, parse_number
-from reading.requirements import Vocabulary, extract
-from reading.sheet_lines import fold
+from gpu_advisor.reading.requirements import Vocabulary, extract
+from gpu_advisor.text.numbers import chinese_value, parse_number
+from gpu_advisor.text.sheet_lines import fold
 
 
 @pytest.mark.parametrize(
@@ -69,6 +69,6 @@ def test_the_number_reader_does_not_import_cn2an() -> None:
     import subprocess
     import sys
 
-    code = "import sys, reading.numbers, reading.requirements; print('cn2an' in sys.modules)"
+    code = "import sys, gpu_advisor.text.numbers, gpu_advisor.reading.requirements; print('cn2an' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import pytest
 
-import knowledge
-from bot.dialog import ConversationState, Dialog, Reply
-from bot.dialog.reply import Section
-from bot.discord import render as discord_render
-from bot.telegram import render as telegram_render
-from bot.terminal import reply_json
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
+from gpu_advisor.bot.dialog.reply import Section
+from gpu_advisor.bot.discord import render as discord_render
+from gpu_advisor.bot.telegram import render as telegram_render
+from gpu_advisor.bot.terminal import reply_json
 
 SHEET = "8x H100 SXM5 80GB NVLink\n2x Intel Xeon 8480+\n2TB DDR5\n8x 400G InfiniBand NDR"
 

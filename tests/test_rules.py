@@ -13,15 +13,14 @@ from typing import Any
 
 import pytest
 
-import locales
-from bot.dialog.claims import CLAIM_PATTERNS, claims_in
-from engine import myths
-from engine.findings import Finding
-from engine.recommend import recommend
-from engine.rules import Family, Rule, Scenario, families
-from engine.sheet import analyze
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.claims import CLAIM_PATTERNS, claims_in
+from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.rules import Family, Rule, Scenario, families, myths
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading.sheet import analyze
 
 FAMILIES = families()
 SCENARIOS = [

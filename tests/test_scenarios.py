@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
-from engine.recommend import recommend
-from engine.results import Plan
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.results import Plan
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
 
 
 def plan(kb: Knowledge, **fields: Any) -> Plan:

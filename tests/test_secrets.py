@@ -16,8 +16,8 @@ import discord
 import pytest
 import yarl
 
-from bot.discord import run as discord_run
-from bot.secrets import RedactingFormatter, RedactToken, install_redaction
+from gpu_advisor.bot.discord import run as discord_run
+from gpu_advisor.bot.secrets import RedactingFormatter, RedactToken, install_redaction
 from tests.fakes.discord_api import FakeDiscord
 from tests.fakes.telegram_api import FakeTelegram
 
@@ -27,11 +27,11 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 async def _run_cli(*args: str, env: dict[str, str], timeout: float = 60) -> tuple[int, str]:
-    """The real ``python -m bot.cli`` in a child process; returns its exit code and stderr."""
+    """The real ``python -m gpu_advisor.bot.cli`` in a child process; returns its exit code and stderr."""
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
-        "bot.cli",
+        "gpu_advisor.bot.cli",
         *args,
         cwd=ROOT,
         env=env,

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import pytest
 
-from engine.recommend import recommend
-from engine.results import Plan
-from engine.serving_curve import sample_batches
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.results import Plan
+from gpu_advisor.engine.serving_curve import sample_batches
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
 
 
 def plan_for(data: dict[str, object], kb: Knowledge) -> Plan:

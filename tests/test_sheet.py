@@ -17,13 +17,13 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-import locales
-from engine.findings import Finding
-from engine.sheet import MAX_CHARS, ParsedSheet, SheetAnalysis, SheetNumbers, analyze
-from engine.sheet import pitfalls as sheet_pitfalls
-from engine.sheet import signals as sheet_signals
-from engine.sheet import verdict as sheet_verdict
-from engine.specs import Knowledge
+from gpu_advisor import locales
+from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.rules import sheet_pitfalls, sheet_signals
+from gpu_advisor.engine.sheet import ParsedSheet, SheetAnalysis, SheetNumbers
+from gpu_advisor.engine.sheet import verdict as sheet_verdict
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading.sheet import MAX_CHARS, analyze
 
 # Seed 004, case 1, in our words: 8 big cards on NVLink/NVSwitch, 1 TB, 2 × 200 Gb, 8U.
 SEED_TRAINING = """用途：8 卡训练节点
@@ -509,7 +509,7 @@ _WORDS = [
 @settings(max_examples=150, deadline=None)
 @given(st.text(max_size=400))
 def test_analyze_never_raises_on_arbitrary_text(text: str) -> None:
-    import knowledge
+    from gpu_advisor import knowledge
 
     a = analyze(text, knowledge.load())
     assert a.verdict in ("training", "inference", "mixed")
@@ -518,7 +518,7 @@ def test_analyze_never_raises_on_arbitrary_text(text: str) -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.sampled_from(_WORDS), max_size=40).map(" ".join))
 def test_analyze_never_raises_on_sheet_like_word_salad(text: str) -> None:
-    import knowledge
+    from gpu_advisor import knowledge
 
     a = analyze(text, knowledge.load())
     assert set(a.unparsed_lines) <= {ln.strip() for ln in text.splitlines()}

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from bot import cli
+from gpu_advisor.bot import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("matplotlib", "numpy", "PIL", "aiohttp", "telegram", "discord")
@@ -32,22 +32,22 @@ def loaded_after(code: str) -> set[str]:
 
 
 def test_importing_the_cli_loads_no_surface_library() -> None:
-    assert loaded_after("import bot.cli") == set()
+    assert loaded_after("import gpu_advisor.bot.cli") == set()
 
 
 def test_building_the_parser_for_help_loads_no_surface_library() -> None:
-    assert loaded_after("import bot.cli; bot.cli.build_parser().format_help()") == set()
+    assert loaded_after("import gpu_advisor.bot.cli; gpu_advisor.bot.cli.build_parser().format_help()") == set()
 
 
 def test_a_one_shot_ask_loads_no_surface_library() -> None:
-    code = "import contextlib, io, bot.cli\nwith contextlib.redirect_stdout(io.StringIO()):\n"
-    code += "    bot.cli.main(['ask', 'deploy a 13B model for 8 users 24/7', '--lang', 'en'])"
+    code = "import contextlib, io, gpu_advisor.bot.cli\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+    code += "    gpu_advisor.bot.cli.main(['ask', 'deploy a 13B model for 8 users 24/7', '--lang', 'en'])"
     assert loaded_after(code) == set()
 
 
 def test_parsing_the_telegram_options_loads_no_chat_library() -> None:
-    code = "import contextlib, io, bot.cli\nwith contextlib.redirect_stdout(io.StringIO()):\n"
-    code += "    bot.cli.parse(['telegram', '--port', '9443'])"
+    code = "import contextlib, io, gpu_advisor.bot.cli\nwith contextlib.redirect_stdout(io.StringIO()):\n"
+    code += "    gpu_advisor.bot.cli.parse(['telegram', '--port', '9443'])"
     assert loaded_after(code) == set()  # python-telegram-bot loads when the bot starts, not before
 
 
@@ -69,7 +69,7 @@ def test_a_surface_gets_its_own_options_and_the_global_ones() -> None:
         7,
         9443,
     )
-    from bot.telegram import run
+    from gpu_advisor.bot.telegram import run
 
     assert args.func is run.main
 
@@ -84,7 +84,7 @@ def test_retention_flags_reach_the_environment_of_every_store(monkeypatch: pytes
     monkeypatch.delenv("GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", raising=False)
     monkeypatch.setattr(os, "environ", dict(os.environ))  # keep the export inside this test
     cli._export_retention(cli.parse(["--keep-conversations-days", "3", "ask", "hi"]))
-    from bot.store import Retention
+    from gpu_advisor.bot.store import Retention
 
     assert Retention.from_env(os.environ).conversations_days == 3
 
@@ -102,5 +102,5 @@ def test_help_costs_little_more_than_starting_python() -> None:
     bare, helps = [], []
     for _ in range(3):
         bare.append(_cpu_seconds([sys.executable, "-c", "pass"]))
-        helps.append(_cpu_seconds([sys.executable, "-m", "bot.cli", "--help"]))
+        helps.append(_cpu_seconds([sys.executable, "-m", "gpu_advisor.bot.cli", "--help"]))
     assert statistics.median(helps) <= 8 * statistics.median(bare) + 0.1, (helps, bare)

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from bot.dialog.state import ConversationState
-from bot.storage import Storage, StorageUnavailable, database_url
-from bot.storage.sqlite import MIGRATIONS, SQLiteStore
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.storage import Storage, StorageUnavailable, database_url
+from gpu_advisor.bot.storage.sqlite import MIGRATIONS, SQLiteStore
 from tests.conftest import OpenStore
 from tests.test_store import Clock
 

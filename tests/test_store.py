@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 import sqlite_utils
 
-from bot.dialog.state import ConversationState
-from bot.store import (
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.store import (
     DAY_S,
     MIGRATIONS,
     PRUNE_BATCH,
@@ -25,9 +25,9 @@ from bot.store import (
     Store,
     unavailable,
 )
-from engine.recommend import recommend
-from engine.specs import Knowledge
-from engine.workload import Workload
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
 from tests.conftest import OpenStore
 
 

@@ -13,12 +13,18 @@ from pathlib import Path
 import pytest
 from telegram.ext import Application
 
-import knowledge
-from bot.dialog import Dialog
-from bot.execution import DEADLINE_S, WorkerPool
-from bot.store import Store
-from bot.telegram.app import TelegramConfig, build_application, describe_bot, register_commands, turn_of
-from bot.telegram.run import install_redaction
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.execution import DEADLINE_S, WorkerPool
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.telegram.app import (
+    TelegramConfig,
+    build_application,
+    describe_bot,
+    register_commands,
+    turn_of,
+)
+from gpu_advisor.bot.telegram.run import install_redaction
 from tests.fakes.telegram_api import Call, FakeTelegram
 
 TOKEN = "123456:SECRET-token-never-logged"

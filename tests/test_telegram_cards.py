@@ -12,12 +12,12 @@ from pathlib import Path
 
 import pytest
 
-from bot import links
-from bot.dialog import Reply
-from bot.dialog.reply import Section
-from bot.store import Store
-from bot.telegram import render
-from bot.telegram.app import MENU, TelegramConfig, build_application, on_shutdown, on_startup
+from gpu_advisor.bot import links
+from gpu_advisor.bot.dialog import Reply
+from gpu_advisor.bot.dialog.reply import Section
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.telegram import render
+from gpu_advisor.bot.telegram.app import MENU, TelegramConfig, build_application, on_shutdown, on_startup
 from tests.fakes.telegram_api import Call, FakeTelegram, User
 from tests.test_telegram_bot import DIALOG, TOKEN, running
 
@@ -134,7 +134,7 @@ async def test_the_menu_lists_each_command_once_and_the_bot_describes_itself(
 async def test_start_up_and_shutdown_say_what_the_process_is_doing(
     tg: FakeTelegram, tmp_path: Path, caplog: pytest.LogCaptureFixture
 ) -> None:
-    caplog.set_level(logging.INFO, logger="bot.telegram.app")
+    caplog.set_level(logging.INFO, logger="gpu_advisor.bot.telegram.app")
     db = str(tmp_path / "tg.db")
     config = TelegramConfig(token=TOKEN, base_url=tg.base_url, db_path=db, workers=0, mode="long polling")
     app = build_application(config, dialog=DIALOG, store=Store(db))

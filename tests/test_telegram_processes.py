@@ -23,8 +23,8 @@ from typing import Any
 import aiohttp
 import pytest
 
-from bot.telegram import run
-from bot.telegram.webhook import VARIABLE
+from gpu_advisor.bot.telegram import run
+from gpu_advisor.bot.telegram.webhook import VARIABLE
 from tests.fakes.telegram_api import FakeTelegram, User
 from tests.pg import Cluster
 from tests.test_telegram_bot import TOKEN
@@ -52,7 +52,7 @@ async def webhook_processes(tg: FakeTelegram, database_url: str, tmp_path: Path)
     argv = ["--database-url", database_url, "telegram", "--base-url", tg.base_url, "--webhook-url", url]
     argv += ["--port", str(port), "--processes", str(PROCESSES), "--workers", "0"]
     argv += ["--db", str(tmp_path / "tg.db")]
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "bot.cli", *argv, env=env)
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "gpu_advisor.bot.cli", *argv, env=env)
     try:
         await tg.wait_for("setWebhook", count=PROCESSES, timeout=60)
         yield url

@@ -15,9 +15,9 @@ from telegram.error import BadRequest, NetworkError, TimedOut
 from telegram.request import RequestData
 from telegram.request._requestparameter import RequestParameter  # how PTB builds a call
 
-from bot.dialog.reply import Button
-from bot.telegram import render
-from bot.telegram.request import JsonRequest, json_body
+from gpu_advisor.bot.dialog.reply import Button
+from gpu_advisor.bot.telegram import render
+from gpu_advisor.bot.telegram.request import JsonRequest, json_body
 from tests.fakes import FakeTelegram, User
 from tests.test_fake_telegram import TOKEN, tiny_png
 

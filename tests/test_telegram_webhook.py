@@ -18,10 +18,10 @@ from pathlib import Path
 import pytest
 from telegram.ext import Application
 
-from bot.store import Store
-from bot.telegram.app import TelegramConfig, build_application, turn_of
-from bot.telegram.run import webhook_options
-from bot.telegram.webhook import FILE_NAME, MIN_CHARS, VARIABLE, webhook_secret
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.telegram.app import TelegramConfig, build_application, turn_of
+from gpu_advisor.bot.telegram.run import webhook_options
+from gpu_advisor.bot.telegram.webhook import FILE_NAME, MIN_CHARS, VARIABLE, webhook_secret
 from tests.fakes.telegram_api import FakeTelegram
 from tests.test_telegram_bot import DIALOG, TOKEN
 

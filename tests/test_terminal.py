@@ -8,13 +8,15 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from bot.dialog import Button, Reply
-from bot.dialog.reply import Section
-from bot.terminal import BOLD, COLOURS, card_text
+from gpu_advisor.bot.dialog import Button, Reply
+from gpu_advisor.bot.dialog.reply import Section
+from gpu_advisor.bot.terminal import BOLD, COLOURS, card_text
 
 
 def script(*lines: str, db: Path | None = None) -> list[dict[str, Any]]:
-    cmd = [sys.executable, "-m", "bot.cli", "chat", "--script"] + (["--db", str(db)] if db else [])
+    cmd = [sys.executable, "-m", "gpu_advisor.bot.cli", "chat", "--script"] + (
+        ["--db", str(db)] if db else []
+    )
     proc = subprocess.run(
         cmd, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, check=True
     )
@@ -70,7 +72,7 @@ def test_a_restart_resumes_mid_dialog(tmp_path: Path) -> None:
 
 def test_ask_json_is_one_shot_with_missing_and_assumed() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "ask", "--json", "deploy qwen 14b, 20 QPS"],
+        [sys.executable, "-m", "gpu_advisor.bot.cli", "ask", "--json", "deploy qwen 14b, 20 QPS"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -84,7 +86,7 @@ def test_ask_json_is_one_shot_with_missing_and_assumed() -> None:
 
 def test_ask_without_a_model_returns_the_question_and_no_plan() -> None:
     out = subprocess.run(
-        [sys.executable, "-m", "bot.cli", "ask", "--json", "--lang", "zh", "我想训练"],
+        [sys.executable, "-m", "gpu_advisor.bot.cli", "ask", "--json", "--lang", "zh", "我想训练"],
         capture_output=True,
         text=True,
         timeout=60,
@@ -96,7 +98,7 @@ def test_ask_without_a_model_returns_the_question_and_no_plan() -> None:
 
 def chat(*lines: str, db: Path) -> str:
     """The interactive chat with its input piped in (no terminal, so no colour)."""
-    cmd = [sys.executable, "-m", "bot.cli", "chat", "--db", str(db)]
+    cmd = [sys.executable, "-m", "gpu_advisor.bot.cli", "chat", "--db", str(db)]
     proc = subprocess.run(
         cmd, input="\n".join(lines) + "\n", capture_output=True, text=True, timeout=120, check=True
     )

@@ -6,11 +6,11 @@ from dataclasses import replace
 
 import pytest
 
-from engine.estimate import estimate
-from engine.memory import TrainSetup, activations, dequant_workspace_bytes, logits_bytes
-from engine.specs import Knowledge
-from engine.training import flops_per_token
-from engine.workload import Workload
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.memory import TrainSetup, activations, dequant_workspace_bytes, logits_bytes
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.training import flops_per_token
+from gpu_advisor.engine.workload import Workload
 
 
 def test_a_65k_sequence_costs_about_three_times_the_6p_flops(kb: Knowledge) -> None:

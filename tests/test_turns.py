@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
-import knowledge
-import locales
-from bot.dialog import ConversationState, Dialog, Reply
-from bot.store import Store
-from bot.turn import STORAGE_ERRORS, Conversations, Turn, executor_for
-from bot.turn_calls import Chat, FirstTime, Known, budget_of
-from engine.results import Cost
+from gpu_advisor import knowledge, locales
+from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.turn import STORAGE_ERRORS, Conversations, Turn, executor_for
+from gpu_advisor.bot.turn_calls import Chat, FirstTime, Known, budget_of
+from gpu_advisor.engine.results import Cost
 from tests.fakes.slow_dialog import STALL, SlowDialog
 
 SCRIPT = ("部署 13B 模型", "并发 8", "7×24", "/why", "/cost", "其实是70B")
@@ -196,7 +195,7 @@ async def test_the_turn_dates_each_message_so_by_friday_is_a_deadline(tmp_path: 
 async def test_the_plan_chart_gets_the_conversations_budget(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    import bot.charts
+    import gpu_advisor.bot.charts
 
     drawn: list[Cost | None] = []
 
@@ -204,7 +203,7 @@ async def test_the_plan_chart_gets_the_conversations_budget(
         drawn.append(budget)
         return b"png"
 
-    monkeypatch.setattr(bot.charts, "plan_chart", chart)
+    monkeypatch.setattr(gpu_advisor.bot.charts, "plan_chart", chart)
     turn = Turn(conversations(tmp_path / "s.db"))
     chat = Chat(1, 1, "en")
     await turn.take(chat, "serve a 13B model, 8 users, 24/7, budget 500 USD a month")

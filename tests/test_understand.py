@@ -14,9 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.workload import Workload
-from reading.normalize import MAX_REPEAT
-from reading.requirements import MAX_INPUT_CHARS, Extraction, Vocabulary, extract, normalize
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading.requirements import MAX_INPUT_CHARS, Extraction, Vocabulary, extract, normalize
+from gpu_advisor.text.normalize import MAX_REPEAT
 
 MODELS = {
     "llama-2-13b": ["llama 2 13b", "llama2 13b", "llama-2-13b-chat"],

@@ -14,12 +14,12 @@ import re
 
 import pytest
 
-from bot.dialog.core import Dialog
-from bot.dialog.state import ConversationState
-from bot.dialog.verdicts import is_yes_no
-from engine.specs import Knowledge
-from engine.verdict import verdict
-from engine.workload import Workload
+from gpu_advisor.bot.dialog.core import Dialog
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.verdicts import is_yes_no
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.verdict import verdict
+from gpu_advisor.engine.workload import Workload
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 

@@ -22,13 +22,13 @@ from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 from hypothesis import HealthCheck, settings
 
-from bot import cli
-from bot.web import WebConfig, build_app
-from bot.web.context import CONTEXT
-from bot.web.openapi import document
-from bot.web.run import add_web_command, config_from
-from engine.results import Plan
-from knowledge import CatalogError
+from gpu_advisor.bot import cli
+from gpu_advisor.bot.web import WebConfig, build_app
+from gpu_advisor.bot.web.context import CONTEXT
+from gpu_advisor.bot.web.openapi import document
+from gpu_advisor.bot.web.run import add_web_command, config_from
+from gpu_advisor.engine.results import Plan
+from gpu_advisor.knowledge import CatalogError
 
 try:
     import schemathesis

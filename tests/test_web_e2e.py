@@ -23,7 +23,7 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestServer
 
-from bot.web import WebConfig, build_app
+from gpu_advisor.bot.web import WebConfig, build_app
 
 CHROMIUM = Path("/usr/bin/chromium")
 LAUNCH_ARGS = [

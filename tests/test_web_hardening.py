@@ -18,12 +18,11 @@ import pytest
 from aiohttp import web
 from aiohttp.test_utils import TestClient, TestServer
 
-import knowledge
-import locales
-from bot.web import WebConfig, build_app
-from bot.web.context import CONTEXT
-from bot.web.run import add_web_command, config_from
-from bot.web.server import listen
+from gpu_advisor import knowledge, locales
+from gpu_advisor.bot.web import WebConfig, build_app
+from gpu_advisor.bot.web.context import CONTEXT
+from gpu_advisor.bot.web.run import add_web_command, config_from
+from gpu_advisor.bot.web.server import listen
 from tests.fakes.slow_dialog import STALL, SlowDialog
 from tests.test_web_api import TOKEN, YAML_CATALOG, post, upload
 

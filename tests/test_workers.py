@@ -8,7 +8,7 @@ from collections.abc import Callable
 
 import pytest
 
-from bot.workers import CallTimedOut, WorkerDied, Workers
+from gpu_advisor.bot.workers import CallTimedOut, WorkerDied, Workers
 
 
 async def started(count: int = 2) -> Workers:

@@ -20,14 +20,14 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pydantic import ValidationError
 
-from bot.dialog import ConversationState, Dialog
-from engine import serving_search
-from engine.defaults import AUTO_FORMATS, ServeSetup
-from engine.errors import EngineError
-from engine.estimate import estimate
-from engine.recommend import recommend
-from engine.specs import Knowledge
-from engine.workload import Budget, Workload
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.engine import serving_search
+from gpu_advisor.engine.defaults import AUTO_FORMATS, ServeSetup
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Budget, Workload
 
 EXAMPLES = int(os.environ.get("GPU_ADVISOR_FUZZ_EXAMPLES", "40"))
 FUZZ = settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=[HealthCheck.too_slow])

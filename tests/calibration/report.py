@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pytest
 
-import knowledge
+from gpu_advisor import knowledge
 from tests.calibration.serving import error_table
 
 _COLLECTED: dict[str, bool] = {"calibration": False}

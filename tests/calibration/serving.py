@@ -17,9 +17,9 @@ from typing import Any
 
 import yaml
 
-from engine.interconnect import tp_decode_comm
-from engine.specs import Knowledge
-from engine.throughput import prefill_s, serving_point
+from gpu_advisor.engine.interconnect import tp_decode_comm
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.throughput import prefill_s, serving_point
 
 MEASUREMENTS: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "measurements.yaml").read_text())
 

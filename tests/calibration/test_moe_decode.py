@@ -19,9 +19,9 @@ from typing import Any
 import pytest
 import yaml
 
-from engine.interconnect import tp_decode_comm
-from engine.specs import Knowledge
-from engine.throughput import serving_point
+from gpu_advisor.engine.interconnect import tp_decode_comm
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.throughput import serving_point
 
 ROWS: list[dict[str, Any]] = yaml.safe_load((Path(__file__).parent / "moe_measurements.yaml").read_text())
 TOLERANCE = 0.30

@@ -9,7 +9,7 @@ from __future__ import annotations
 import time
 from datetime import date
 
-from bot.dialog import ConversationState, Dialog, Reply
+from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
 
 STALL = "stall on this message"
 STALL_S = 600.0

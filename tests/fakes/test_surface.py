@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from bot.turn import Turn, Turned
-from bot.turn_calls import Chat
+from gpu_advisor.bot.turn import Turn, Turned
+from gpu_advisor.bot.turn_calls import Chat
 
 
 @dataclass

@@ -1,4 +1,4 @@
-"""Handlers for worker processes under test (``python -m bot.workers`` imports them by name)."""
+"""Handlers for worker processes under test (``python -m gpu_advisor.bot.workers`` imports them by name)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ import os
 import time
 from typing import Any
 
-from bot.workers import Handler
+from gpu_advisor.bot.workers import Handler
 
 
 class TwoPartError(Exception):

@@ -1,0 +1,301 @@
+"""The ``gpu-advisor`` command: the engine contract on the command line, and the chat surfaces.
+
+Exit codes: 0 success, 2 bad input (with a JSON error on stdout naming the field),
+1 an unexpected failure (logged, never a raw traceback to the user).
+
+Startup is kept cheap: this module imports nothing beyond the standard library at the
+top, each command imports what it needs when it runs, and the chat surfaces (``SURFACES``)
+are listed by name only — a surface's module, and its options, are loaded when that
+surface is the command (``--help`` included). Building the parser with every surface
+imported (matplotlib, aiohttp, telegram, discord) used to be three quarters of the
+process for ``gpu-advisor ask``; ``bench/startup_bench.py`` measures it.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import logging
+import os
+import sys
+from collections.abc import Callable, Sequence
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from gpu_advisor.bot.settings import Settings
+
+log = logging.getLogger("gpu_advisor")
+EXIT_BAD_INPUT = 2
+
+# name -> (module, function that registers the subcommand on the CLI's subparsers, one-line help).
+# The help is repeated here so that `gpu-advisor --help` lists a surface without importing it;
+# tests/test_startup.py checks it matches the surface's own.
+SURFACES: dict[str, tuple[str, str, str]] = {
+    "chart": (
+        "gpu_advisor.bot.charts.cli",
+        "add_chart_command",
+        "draw the recommendation for a Workload (JSON) as a PNG",
+    ),
+    "discord": (
+        "gpu_advisor.bot.discord.run",
+        "add_discord_command",
+        "run the Discord bot (token in $DISCORD_BOT_TOKEN)",
+    ),
+    "web": (
+        "gpu_advisor.bot.web.run",
+        "add_web_command",
+        "serve the HTTP API and the chat widget for a rental site",
+    ),
+    "telegram": (
+        "gpu_advisor.bot.telegram.run",
+        "add_telegram_command",
+        "run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)",
+    ),
+}
+RETENTION_OPTIONS = (
+    ("--keep-conversations-days", "GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", "an idle conversation", 30),
+    ("--keep-plans-days", "GPU_ADVISOR_KEEP_PLANS_DAYS", "a plan log row", 90),
+)
+
+
+def _read_input(source: str) -> str:
+    if source == "-":
+        return sys.stdin.read()
+    return Path(source).read_text(encoding="utf-8")
+
+
+def _engine_command(name: str) -> Callable[[argparse.Namespace], int]:
+    def command(args: argparse.Namespace) -> int:
+        from gpu_advisor import knowledge
+        from gpu_advisor.bot.contract import dump, parse_workload
+        from gpu_advisor.bot.errors import InputError, error_body, refusal
+        from gpu_advisor.engine.errors import EngineError
+
+        run: Callable[..., Any] = getattr(importlib.import_module(f"gpu_advisor.engine.{name}"), name)
+        try:
+            config = _read_input(args.model_config) if args.model_config else None
+            workload = parse_workload(_read_input(args.json), config)
+            result = run(workload, knowledge.load(args.catalog))
+        except OSError as exc:
+            return _refuse(error_body("unreadable_input", str(exc)))
+        except (InputError, EngineError, knowledge.KnowledgeError) as exc:
+            return _refuse(refusal(exc))
+        print(dump(result))
+        return 0
+
+    return command
+
+
+def _refuse(payload: dict[str, Any]) -> int:
+    """Bad input: the JSON error body (``bot.errors``) on stdout, exit status 2."""
+    import json
+
+    print(json.dumps(payload, ensure_ascii=False, indent=2))
+    return EXIT_BAD_INPUT
+
+
+def _chat(args: argparse.Namespace) -> int:
+    from gpu_advisor import knowledge
+    from gpu_advisor.bot.dialog import Dialog
+    from gpu_advisor.bot.store import Store
+    from gpu_advisor.bot.terminal import Session, default_db, local_user, run_interactive, run_script
+
+    dialog = Dialog(knowledge.load(args.catalog))
+    db = args.db or (":memory:" if args.script else str(default_db()))
+    store = Store(db)
+    session = Session(dialog, store, args.user or local_user())
+    try:
+        return run_script(session, sys.stdin, sys.stdout) if args.script else run_interactive(session)
+    finally:
+        store.close()
+
+
+def _ask(args: argparse.Namespace) -> int:
+    from gpu_advisor import knowledge
+    from gpu_advisor.bot.dialog import Dialog
+    from gpu_advisor.bot.terminal import ask
+
+    return ask(Dialog(knowledge.load(args.catalog)), args.message, args.lang, args.json)
+
+
+def _analyze(args: argparse.Namespace) -> int:
+    """``gpu-advisor analyze [--json] FILE|-``: a configuration sheet's verdict."""
+    from gpu_advisor import knowledge
+    from gpu_advisor.bot.dialog.sheet_render import analysis_text
+    from gpu_advisor.bot.errors import error_body
+    from gpu_advisor.reading.sheet import analyze
+    from gpu_advisor.text.normalize import language_of
+
+    try:
+        text = _read_input(args.sheet)
+        kb = knowledge.load(args.catalog)
+    except (OSError, UnicodeDecodeError) as exc:
+        return _refuse(error_body("unreadable_input", str(exc), "sheet"))
+    except knowledge.KnowledgeError as exc:
+        return _refuse(exc.payload)
+    result = analyze(text, kb)
+    if args.json:
+        print(result.model_dump_json(indent=2))
+    else:
+        print(analysis_text(args.lang or language_of(text), result))
+    return 0
+
+
+def _add_engine_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    for name, text in (
+        ("estimate", "memory, fit and speed for a Workload (JSON) — prints an Estimate"),
+        ("recommend", "the catalog pick for a Workload (JSON) — prints a Plan"),
+    ):
+        p = sub.add_parser(name, help=text)
+        p.add_argument("--json", required=True, metavar="FILE|-", help="Workload JSON file, or - for stdin")
+        p.add_argument(
+            "--model-config", metavar="FILE", help="Hugging Face config.json of a model the library lacks"
+        )
+        p.set_defaults(func=_engine_command(name))
+
+
+def _add_local_commands(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    chat = sub.add_parser("chat", help="interactive chat in the terminal (no token needed)")
+    chat.add_argument(
+        "--script", action="store_true", help="one message per stdin line, one JSON reply per line"
+    )
+    chat.add_argument("--db", help="SQLite state file (default: per-user data dir; :memory: with --script)")
+    chat.add_argument("--user", help="user id to store the conversation under")
+    chat.set_defaults(func=_chat)
+    one = sub.add_parser("ask", help="one message, one answer")
+    one.add_argument("message")
+    one.add_argument("--lang", choices=("zh", "en"))
+    one.add_argument(
+        "--json", action="store_true", help="print {lang, requirements, missing, assumed, plan, text}"
+    )
+    one.set_defaults(func=_ask)
+    sheet = sub.add_parser(
+        "analyze", help="read a server configuration sheet: training or inference machine?"
+    )
+    sheet.add_argument("sheet", metavar="FILE|-", help="the sheet as text, or - for stdin")
+    sheet.add_argument("--json", action="store_true", help="print the analysis as JSON")
+    sheet.add_argument("--lang", choices=("zh", "en"))
+    sheet.set_defaults(func=_analyze)
+
+
+def _add_surfaces(sub: argparse._SubParsersAction[argparse.ArgumentParser], load: str | None) -> None:
+    """The chat surfaces: ``load`` (the command being run) for real, the others as names in the list.
+
+    A placeholder takes no options of its own (not even ``--help``), so whatever follows a
+    surface's name is left for that surface's real parser, built once the command is known.
+    """
+    for name, (module, register, text) in SURFACES.items():
+        if name == load:
+            getattr(importlib.import_module(module), register)(sub)
+        else:
+            sub.add_parser(name, help=text, add_help=False)
+
+
+def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line; ``surface`` names the one chat surface whose module is imported."""
+    parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU server to rent, and why.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--catalog", help="operator price catalog (YAML); default: the shipped list")
+    for flag, variable, what, default in RETENTION_OPTIONS:
+        parser.add_argument(
+            flag,
+            type=int,
+            metavar="DAYS",
+            help=f"delete {what} after DAYS days (default ${variable}, else {default}; 0 keeps forever)",
+        )
+    parser.add_argument(
+        "--database-url",
+        metavar="URL",
+        help="the shared database for every surface: postgresql://… or sqlite:///path"
+        " (default $GPU_ADVISOR_DATABASE_URL, else each surface's --db file)",
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+    _add_engine_commands(sub)
+    _add_local_commands(sub)
+    _add_surfaces(sub, surface)
+    return parser
+
+
+def parse(argv: Sequence[str] | None) -> argparse.Namespace:
+    """Parse once with surfaces as names; if a surface was chosen, parse again with its options."""
+    parser = build_parser()
+    args, extras = parser.parse_known_args(argv)
+    if args.command in SURFACES:
+        return build_parser(args.command).parse_args(argv)
+    if extras:
+        parser.error(f"unrecognized arguments: {' '.join(extras)}")
+    return args
+
+
+def _export_retention(args: argparse.Namespace) -> None:
+    """Retention flags go to the environment, where every store opens (worker processes too)."""
+    for flag, variable, _, _ in RETENTION_OPTIONS:
+        days = getattr(args, flag.removeprefix("--").replace("-", "_"))
+        if days is not None:
+            os.environ[variable] = str(days)
+
+
+def version() -> str:
+    """The installed distribution's version (``pyproject.toml``), or ``unknown`` from a bare checkout."""
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+
+    try:
+        return installed("gpu-advisor")
+    except PackageNotFoundError:
+        return "unknown"
+
+
+def _apply_settings() -> Settings:
+    """Validate the settings and set up logging, before the parser reads any default.
+
+    Values from ``$GPU_ADVISOR_SETTINGS_FILE`` are exported to the environment, where the
+    surfaces, the token readers and the worker processes look.
+    """
+    from gpu_advisor.bot.logs import configure
+    from gpu_advisor.bot.settings import load_settings
+
+    settings = load_settings()
+    settings.export(os.environ)
+    configure(settings.log_format, settings.log_level)
+    return settings
+
+
+def _print_settings(settings: Settings, command: str) -> None:
+    """A long-running surface says what it runs with, secrets masked, as its first log line."""
+    if command in SURFACES and command != "chart":
+        import json
+
+        startup = logging.getLogger("gpu_advisor.settings")
+        startup.setLevel(logging.INFO)
+        startup.info("settings %s", json.dumps(settings.redacted(), ensure_ascii=False))
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    settings = _apply_settings()
+    args = parse(argv)
+    _print_settings(settings, args.command)
+    _export_retention(args)
+    if args.database_url:  # in the environment, so worker and server processes open the same database
+        os.environ["GPU_ADVISOR_DATABASE_URL"] = args.database_url
+    try:
+        return int(args.func(args))
+    except KeyboardInterrupt:
+        return 130
+    except BrokenPipeError:
+        # The reader went away (`gpu-advisor ask … | head`): not an error of ours.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 0
+    except Exception as exc:
+        from gpu_advisor.knowledge.reading import KnowledgeError
+
+        if isinstance(exc, KnowledgeError):  # a bad --catalog for chat or ask: the operator's input
+            return _refuse(exc.payload)
+        log.exception("unexpected failure in %s", args.command)
+        print('{"error": {"code": "internal", "field": null, "message": "internal error; see the log"}}')
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

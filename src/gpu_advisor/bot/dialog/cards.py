@@ -1,0 +1,176 @@
+"""GPU spec cards and side-by-side comparisons (/gpu, /compare).
+
+A card shows the datasheet figures that decide a rental (memory, bandwidth, dense
+TFLOPS per precision, NVLink, TDP, MIG), the catalog price, and what the card is for.
+A comparison adds, when the user names a workload ("for 13B int4 inference"), whether
+it fits each card, tokens/s, and cost per million generated tokens at the monthly price.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.reply import Content
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.workload import to_workload
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer, Precision
+from gpu_advisor.reading.requirements import extract, normalize
+
+if TYPE_CHECKING:
+    from gpu_advisor.bot.dialog.core import Dialog
+
+PRECISIONS: tuple[Precision, ...] = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4")
+SECONDS_PER_MONTH = 720 * 3600
+
+
+def find_gpu(dialog: Dialog, text: str) -> GpuSpec | None:
+    hits = list(dialog.vocab.gpus.find(normalize(text)))
+    return dialog.kb.gpus[hits[0].id] if hits else None
+
+
+def role(gpu: GpuSpec) -> str:
+    if gpu.china_variant:
+        return "china"
+    if gpu.segment == "consumer":
+        return "consumer"
+    return gpu.role  # training / inference / general, from knowledge/gpus.yaml
+
+
+def offers_for(kb: Knowledge, gpu: GpuSpec) -> list[Offer]:
+    return [o for o in kb.catalog.offers if o.gpu == gpu.id]
+
+
+def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> Content:
+    rates = [
+        locales.t(lang, "card.rate", precision=p.upper(), value=gpu.dense_tflops[p])
+        for p in PRECISIONS
+        if gpu.dense_tflops.get(p)
+    ]
+    lines = [
+        locales.t(
+            lang,
+            "card.memory",
+            memory_gb=gpu.memory_gb,
+            memory_type=gpu.memory_type,
+            usable_gib=gpu.usable_gib,
+            bandwidth_gbs=gpu.bandwidth_gbs,
+        ),
+        locales.t(lang, "card.compute", rates=rates),
+        locales.t(
+            lang,
+            "card.link",
+            nvlink_gbs=gpu.nvlink_gbs,
+            pcie_gen=gpu.pcie_gen,
+            lanes=gpu.pcie_lanes,
+            tdp_w=gpu.tdp_w,
+            form=gpu.form_factor.upper(),
+        ),
+    ]
+    if gpu.mig_profiles:
+        lines.append(locales.t(lang, "card.mig", profiles=gpu.mig_profiles))
+    prices = [
+        locales.t(
+            lang,
+            "card.offer",
+            offer=o.id,
+            count=o.count,
+            price=locales.money(lang, o.price_month or 0, o.currency),
+        )
+        for o in offers_for(kb, gpu)
+    ]
+    lines.append(
+        locales.t(lang, "card.prices", offers=prices) if prices else locales.t(lang, "card.no_price")
+    )
+    lines.append(locales.t(lang, f"card.role.{role(gpu)}"))
+    return Content(title=locales.t(lang, "card.title", name=gpu.name), summary=lines)
+
+
+def compare(dialog: Dialog, state: ConversationState, arg: str) -> Content:
+    """/compare A100 T4 [for 13B int4 inference]."""
+    head, _, workload_text = arg.partition(" for ")
+    if not workload_text:
+        head, _, workload_text = arg.partition("跑")
+    hits = list(dict.fromkeys(h.id for h in dialog.vocab.gpus.find(normalize(head or arg))))
+    lang = state.lang
+    if len(hits) < 2:
+        return Content(summary=[locales.t(lang, "compare.usage")])
+    gpus = [dialog.kb.gpus[h] for h in hits[:3]]
+    lines: list[str] = []
+    for g in gpus:
+        lines.append(
+            locales.t(
+                lang,
+                "compare.row",
+                name=g.name,
+                memory_gb=g.memory_gb,
+                bandwidth_gbs=g.bandwidth_gbs,
+                fp16=g.tflops("fp16"),
+                int8=g.tflops("int8"),
+                nvlink_gbs=g.nvlink_gbs,
+                tdp_w=g.tdp_w,
+            )
+        )
+    slots = _workload_slots(dialog, state, workload_text)
+    if slots:
+        lines += [_fit_line(dialog, lang, g, slots) for g in gpus]
+    return Content(title=locales.t(lang, "compare.title", names=[g.name for g in gpus]), summary=lines)
+
+
+def _workload_slots(dialog: Dialog, state: ConversationState, text: str) -> dict[str, object]:
+    if text.strip():
+        slots = dict(extract(text, dialog.vocab).slots)
+        slots.pop("gpu", None)
+        slots.pop("gpu_count", None)
+        return slots if ("model" in slots or "params_b" in slots) else {}
+    has_model = "model" in state.slots or "params_b" in state.slots
+    return dict(state.slots) if has_model else {}
+
+
+def _fit_line(dialog: Dialog, lang: str, gpu: GpuSpec, slots: dict[str, object]) -> str:
+    slots = {**slots, "gpu": gpu.id, "gpu_count": 1}
+    slots.setdefault("task", "infer")
+    slots.setdefault("concurrency", 1)  # "does it run on this card" means one stream, unless told otherwise
+    try:
+        est = estimate(to_workload(slots), dialog.kb)
+    except (EngineError, ValueError):
+        return locales.t(lang, "compare.no_workload", name=gpu.name)
+    fits = next((r for r in est.fits if r.gpu == gpu.id), None)
+    if fits is None or not fits.fits or fits.count > 1:
+        need = fits.count if fits else "?"
+        return locales.t(
+            lang,
+            "compare.does_not_fit",
+            name=gpu.name,
+            total_gib=est.memory_gib["total"],
+            capacity_gib=gpu.usable_gib,
+            count=need,
+        )
+    if est.task != "infer" or not est.decode_tokens_per_s:
+        return locales.t(
+            lang,
+            "compare.fits",
+            name=gpu.name,
+            total_gib=est.memory_gib["total"],
+            capacity_gib=gpu.usable_gib,
+        )
+    monthly = (
+        min((o.price_month or 0) / o.count for o in offers_for(dialog.kb, gpu))
+        if offers_for(dialog.kb, gpu)
+        else None
+    )
+    per_million = None
+    if monthly and est.requests_per_s:
+        tokens_per_month = est.decode_tokens_per_s * SECONDS_PER_MONTH
+        per_million = monthly / tokens_per_month * 1e6
+    return locales.t(
+        lang,
+        "compare.speed",
+        name=gpu.name,
+        tokens_per_s=est.decode_tokens_per_s,
+        ttft_ms=est.ttft_ms,
+        monthly=monthly,
+        per_million=per_million,
+    )

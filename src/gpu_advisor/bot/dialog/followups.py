@@ -1,0 +1,183 @@
+"""Questions about a plan already given, answered from that plan.
+
+After an answer people ask about it rather than describe their job again: "有没有更便宜
+的" / "cheaper?", "要跑多久" / "how long will it take", "年付能省多少" / "how much
+with a yearly plan", "一个月多少钱", "why not a T4?" / "为什么不用 T4". Each is one
+small function that reads the current plan (recomputed from the slots, never stored)
+and says what it holds; none of them changes the conversation's requirements. "换成
+H20 呢" is not here: naming a card is a requirement, merged and re-planned by the core.
+
+Recognising the question is a handful of anchored phrases per intent on the
+normalised text (``reading.normalize``), plus the reader's own ``intent``.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.honest import combined_line
+from gpu_advisor.bot.dialog.reply import Content, Reply
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.engine.results import Option, Plan
+from gpu_advisor.reading.requirements import Extraction
+from gpu_advisor.text.normalize import normalize
+
+if TYPE_CHECKING:
+    from gpu_advisor.bot.dialog.core import Dialog
+
+_PATTERNS: dict[str, re.Pattern[str]] = {
+    "why_not": re.compile(r"为什么不|为啥不|为何不|怎么不|干嘛不|why\s+not|why\s+no\b|what\s+about\s+not"),
+    "swap": re.compile(
+        r"换成|换用|改用|换.{0,12}呢|用.{0,12}呢|what\s+about|how\s+about|instead|switch\s+to"
+    ),
+    "duration": re.compile(r"(要|需要|得)?跑多久|多久(能)?(跑完|训完|完成|结束)|要多久|多长时间|how\s+long"),
+    "yearly": re.compile(r"年付|包年|按年|一年|yearly|annual|per\s+year|a\s+year|for\s+a\s+year"),
+    "cheaper": re.compile(r"(更|再)?便宜(一)?(点|些)|更便宜|省钱|cheaper|less\s+expensive|lower\s+cost"),
+    "price": re.compile(r"多少钱|什么价|价格多少|how\s+much|what.{0,10}cost"),
+}
+
+
+def intent_of(text: str, ext: Extraction) -> str | None:
+    """Which plan question the message asks, or None when it describes the job."""
+    said = normalize(text)
+    for name in ("why_not", "swap"):
+        if _PATTERNS[name].search(said) and ext.slots.get("gpu"):
+            return name
+    for name in ("yearly", "duration", "cheaper", "price"):
+        if _PATTERNS[name].search(said):
+            return name
+    return ext.intent if ext.intent in ("cheaper", "price") else None
+
+
+def answer(dialog: Dialog, state: ConversationState, intent: str, ext: Extraction) -> Reply | None:
+    """The reply to a follow-up about the current plan, or None when there is no plan to ask about."""
+    plan, _ = dialog.plan_for(state)
+    if plan is None or plan.recommendation is None:
+        return None
+    if intent in ("why_not", "swap"):
+        lines = why_not(dialog, state, plan.recommendation, ext.slots)
+    else:
+        lines = HANDLERS[intent](state.lang, plan, plan.recommendation)
+    return dialog.reply(state, "info", Content(lead=lines))
+
+
+def cheaper(lang: str, plan: Plan, pick: Option) -> list[str]:
+    """The plan's cheaper alternative with its price and trade-off, or that none fits for less."""
+    alt = next((o for o in plan.alternatives if o.kind == "cheaper"), None)
+    if alt is None:
+        return [locales.t(lang, "followup.cheapest", pick=_name(lang, pick), price=_price(lang, pick))]
+    return [
+        locales.t(
+            lang,
+            "followup.cheaper",
+            pick=_name(lang, alt),
+            price=_price(lang, alt),
+            saving=locales.money(lang, pick.cost.amount - alt.cost.amount, pick.cost.currency),
+        )
+    ]
+
+
+def duration(lang: str, plan: Plan, pick: Option) -> list[str]:
+    """How long the training job runs on the pick; a service has no end."""
+    if pick.training_hours is None:
+        return [locales.t(lang, "followup.no_end")]
+    days = pick.training_hours / 24.0
+    return [
+        locales.t(lang, "followup.duration", hours=pick.training_hours, days=days, pick=_name(lang, pick))
+    ]
+
+
+def yearly(lang: str, plan: Plan, pick: Option) -> list[str]:
+    """What a year's commitment saves: 12 × (monthly − the catalog's yearly monthly price)."""
+    cost = pick.monthly_cost
+    if cost.yearly_monthly is None or cost.yearly_monthly >= cost.amount:
+        return [locales.t(lang, "followup.no_yearly", pick=_name(lang, pick))]
+    saving = 12 * (cost.amount - cost.yearly_monthly)
+    return [
+        locales.t(
+            lang,
+            "followup.yearly",
+            monthly=locales.money(lang, cost.yearly_monthly, cost.currency),
+            saving=locales.money(lang, saving, cost.currency),
+            share=1 - cost.yearly_monthly / cost.amount,
+        )
+    ]
+
+
+def price(lang: str, plan: Plan, pick: Option) -> list[str]:
+    """The pick's price (by the month, or for the job); train-then-serve adds both halves."""
+    lines = [
+        locales.t(lang, "followup.price", pick=_name(lang, o), price=_price(lang, o)) for o in _priced(plan)
+    ]
+    combined = combined_line(lang, plan)
+    return [*lines, combined] if combined else lines
+
+
+def _priced(plan: Plan) -> list[Option]:
+    return [o for o in (plan.recommendation, plan.serving) if o is not None]
+
+
+def why_not(dialog: Dialog, state: ConversationState, pick: Option, said: dict[str, Any]) -> list[str]:
+    """Card X (and its count, if said) evaluated for the same job: fit, speed, price, next to the pick."""
+    gpu = str(said["gpu"])
+    lang, name = state.lang, dialog.gpu_names(gpu)
+    trial = state.model_copy(deep=True)
+    trial.slots.pop("gpu_count", None)
+    trial.slots.update({k: said[k] for k in ("gpu", "gpu_count") if k in said})
+    trial.gpu_owned = False
+    other = _requested(dialog, trial)
+    if other is None:  # not rentable here: judge it as a card the user would bring
+        trial.gpu_owned = True
+        other = _requested(dialog, trial)
+    if other is None or other.headroom_gib < 0:
+        key = "followup.why_not_too_small"
+    elif other.cost.amount == 0:
+        key = "followup.why_not_unlisted"
+    elif other.cost.amount > pick.cost.amount:
+        key = "followup.why_not_dearer"
+    else:
+        key = "followup.why_not_slower"
+    return [
+        locales.t(
+            lang,
+            key,
+            gpu=name,
+            used=other.memory_gib.get("total") if other else None,
+            capacity=other.capacity_gib if other else None,
+            price=_price(lang, other) if other else None,
+            pick=_name(lang, pick),
+            pick_price=_price(lang, pick),
+            speed=_speed(other) if other else None,
+            pick_speed=_speed(pick),
+        )
+    ]
+
+
+def _requested(dialog: Dialog, trial: ConversationState) -> Option | None:
+    plan, _ = dialog.plan_for(trial)
+    return plan.requested if plan is not None else None
+
+
+HANDLERS: dict[str, Callable[[str, Plan, Option], list[str]]] = {
+    "cheaper": cheaper,
+    "duration": duration,
+    "yearly": yearly,
+    "price": price,
+}
+
+
+def _speed(o: Option) -> float:
+    return o.tokens_per_s or o.decode_tokens_per_s or 0.0
+
+
+def _name(lang: str, o: Option) -> str:
+    return locales.t(lang, "followup.gpus", count=o.count * o.machines, gpu=o.gpu_name)
+
+
+def _price(lang: str, o: Option) -> str:
+    return locales.t(
+        lang, f"followup.per.{o.cost.per}", amount=locales.money(lang, o.cost.amount, o.cost.currency)
+    )

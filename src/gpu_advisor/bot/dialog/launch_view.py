@@ -1,0 +1,50 @@
+"""/cmd: the plan's launch commands as sections a user can paste into a shell.
+
+Each ``engine.launch.LaunchSpec`` becomes one code section (``Section.code``): its
+config files first, written by heredocs (``cat > train.yaml <<'EOF'``), then the
+command itself, so the whole section is one valid shell script. What to prepare first
+(a quantized checkpoint, a GGUF file, a Ray cluster) goes in the summary, in words.
+"""
+
+from __future__ import annotations
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.reply import Content, Section
+from gpu_advisor.engine.launch import LaunchSpec
+from gpu_advisor.engine.results import Plan
+
+
+def script_lines(spec: LaunchSpec) -> list[str]:
+    """The spec as shell lines: each config file by heredoc, then the command."""
+    lines: list[str] = []
+    for name, text in spec.config_files.items():
+        lines += [f"cat > {name} <<'EOF'", *text.rstrip("\n").split("\n"), "EOF"]
+    return [*lines, spec.shell]
+
+
+def _heading(lang: str, spec: LaunchSpec) -> str:
+    key = "launch.heading_primary" if spec.primary else "launch.heading_other"
+    name = locales.t(lang, f"launch.runtime.{spec.runtime}")
+    heading = locales.t(lang, key, runtime=name)
+    return locales.t(lang, "launch.for_serving", heading=heading) if spec.option == "serving" else heading
+
+
+def _needs(lang: str, specs: list[LaunchSpec]) -> list[str]:
+    wanted = dict.fromkeys(need for spec in specs if spec.primary for need in spec.needs)
+    return [locales.t(lang, f"launch.need.{need}") for need in wanted]
+
+
+def commands(lang: str, plan: Plan) -> Content:
+    """Every launch spec of the plan, the planned runtime first."""
+    if plan.recommendation is None or not plan.launch:
+        return Content(title=locales.t(lang, "launch.none"))
+    sections = [
+        Section(id=f"launch_{i}", heading=_heading(lang, s), bullet="", code=True, lines=script_lines(s))
+        for i, s in enumerate(plan.launch)
+    ]
+    return Content(
+        title=locales.t(lang, "launch.title"),
+        summary=_needs(lang, plan.launch),
+        sections=sections,
+        footer=[locales.t(lang, "launch.footer")],
+    )

@@ -1,0 +1,39 @@
+"""How much of each kind of input is read: one cap per kind, decided here once.
+
+A chat message is a requirement ("部署 70B，并发 20"): no real one is longer than
+:data:`CHAT_CHARS` (the parser's own cap), and the cap bounds what a hostile message
+costs. A sheet sent with ``/analyze`` is a server configuration as a vendor pastes it,
+often several thousand characters with the network card on the last lines, so it is
+read exactly as ``gpu-advisor analyze`` reads it: up to :data:`SHEET_CHARS`, the sheet
+reader's cap, which also says when it cut (``truncated``, shown as a note). Whenever
+input is cut, the reply says so.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
+from gpu_advisor.text.sheet_lines import MAX_CHARS
+
+CHAT_CHARS = MAX_INPUT_CHARS
+SHEET_CHARS = MAX_CHARS
+_SHEET_COMMAND = "/analyze"
+_SHEET_COMMAND_WORD = re.compile(r"/analyze(?:@\w{1,64})?(?:\s|$)", re.IGNORECASE)
+
+
+def is_sheet(text: str) -> bool:
+    """Whether the message is ``/analyze`` (or Telegram's ``/analyze@bot``) with a sheet."""
+    return _SHEET_COMMAND_WORD.match(text) is not None
+
+
+def limit_of(text: str) -> int:
+    """Characters of ``text`` to keep before routing it.
+
+    A sheet keeps one character past the sheet reader's cap, so the reader itself sees
+    that it was longer and cuts it with its note; the cap is enforced there, once.
+    """
+    command = _SHEET_COMMAND_WORD.match(text)
+    if command is not None:
+        return command.end() + SHEET_CHARS + 1
+    return CHAT_CHARS

@@ -1,0 +1,327 @@
+"""Plans and findings as text in the user's language, one phone screen at a time.
+
+The first message is a card of about 300 characters: the pick in words and its price
+(the title, and apart in ``pick`` / ``price`` so a surface can show the price large),
+one line on fit and speed, the single most important caveat. Everything else is
+asked for with a button, each view at most one screen (``SCREEN`` characters):
+``why`` (the numbers), ``costs`` (monthly, hourly, yearly, billing unit, the job),
+``alternatives`` (a compact comparison) and ``what_ifs`` (only those that change the
+pick or the price). ``why_all`` is the long form with every step. Each view returns
+the reply's parts (``bot.dialog.reply.Content``).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.reply import Button, Content, Section
+from gpu_advisor.bot.dialog.words import (
+    amount_text,
+    billing_words,
+    caveat,
+    cost_text,
+    counted,
+    finding_text,
+    fit_line,
+    pick_words,
+    price_words,
+    zero_words,
+)
+from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.results import Option, Plan
+
+SHORT_STEPS = {
+    "infer": ("serving_memory", "decode_speed", "replicas", "cost_compare"),
+    "train": ("model_states", "training_fit", "training_time", "scaling", "cost_compare"),
+}
+SEVERITY_ORDER = {"high": 0, "warn": 1, "info": 2}
+SCREEN = 700  # characters: one phone screen of a detail view
+HOURS_PER_MONTH = 730  # 24 × 365 / 12: how a monthly price reads per hour
+# What-ifs whose "nothing better" form means the pick stays as it is.
+UNCHANGED_WHEN_NONE = frozenset({"what_if_8bit_optimizer"})
+
+
+def setup_line(lang: str, o: Option) -> str:
+    """How the option runs: weights, runtime, replicas, speed — or method, sharding, GPUs, time."""
+    if o.task == "infer":
+        return locales.t(
+            lang,
+            "answer.setup_infer",
+            weight_dtype=o.weight_dtype.upper(),
+            runtime=locales.t(lang, f"value.runtime.{o.runtime}"),
+            replicas=counted(lang, "words.replicas", o.replicas or 1, batch=o.batch),
+            tp=o.tensor_parallel,
+            tokens_per_s=o.decode_tokens_per_s,
+        )
+    key = "answer.setup_train_time" if o.training_hours is not None else "answer.setup_train"
+    return locales.t(
+        lang,
+        key,
+        method=locales.t(lang, f"value.method.{o.method}"),
+        zero=zero_words(lang, o.zero_stage),
+        gpus=counted(lang, "words.gpus_in_all", o.count * o.machines),
+        hours=o.training_hours,
+    )
+
+
+def title_line(lang: str, o: Option) -> str:
+    return locales.t(lang, "answer.headline", pick=pick_words(lang, o), price=price_words(lang, o.cost))
+
+
+def answer(lang: str, plan: Plan) -> Content:
+    """The phone-sized card: the pick and its price, fit and speed, one caveat."""
+    if plan.recommendation is None:
+        return no_fit(lang, plan)
+    rec = plan.recommendation
+    summary = [fit_line(lang, rec)]
+    if plan.serving is not None:
+        serving = f"{pick_words(lang, plan.serving)} · {price_words(lang, plan.serving.cost)}"
+        summary.append(locales.t(lang, "answer.serving", line=serving))
+    warning = _top_caveat(lang, plan)
+    if warning:
+        summary.append(f"⚠ {warning}")
+    return Content(
+        title=title_line(lang, rec),
+        pick=pick_words(lang, rec),
+        price=price_words(lang, rec.cost),
+        summary=summary,
+    )
+
+
+def _top_caveat(lang: str, plan: Plan) -> str | None:
+    """Over budget or too slow beats any pitfall; else the most severe pitfall, shortened."""
+    if plan.status != "ok":
+        return locales.t(lang, f"answer.status.{plan.status}").removeprefix("⚠ ")
+    ranked = sorted(plan.pitfalls, key=lambda f: SEVERITY_ORDER.get(f.severity, 3))
+    return caveat(lang, ranked[0]) if ranked else None
+
+
+def answer_buttons(lang: str, plan: Plan) -> list[Button]:
+    """为什么 / 费用明细 / 其他方案 / 下单 (with an order link) / 重新开始."""
+    shown = ["why", "cost"]
+    if plan.alternatives or changing_what_ifs(plan):
+        shown.append("alt")
+    shown.append("cmd")  # what to run (issue 19, bot/dialog/launch_view.py)
+    buttons = [Button(label=locales.t(lang, f"button.{c}"), payload=f"/{c}") for c in shown]
+    rec = plan.recommendation
+    if rec is not None and rec.order_url:
+        label = rec.order_label or locales.t(lang, "button.order")
+        buttons.append(Button(label=label, payload="/order", url=rec.order_url))
+    buttons.append(Button(label=locales.t(lang, "button.new"), payload="/new"))
+    return buttons
+
+
+def no_fit(lang: str, plan: Plan) -> Content:
+    """Nothing fits: the verdict as the title, then why and what would change it (no headings)."""
+    return fitted(
+        Content(
+            title=locales.t(lang, "answer.status.no_fit"),
+            sections=[
+                Section(
+                    id="reasoning", lines=[finding_text(lang, f, _names(lang, plan)) for f in plan.reasoning]
+                ),
+                Section(
+                    id="whatifs",
+                    bullet="↗",
+                    lines=[finding_text(lang, f, _names(lang, plan)) for f in plan.what_ifs],
+                ),
+            ],
+        )
+    )
+
+
+def _names(lang: str, plan: Plan) -> dict[str, str]:
+    """Each option's offer id → its name in words, for findings that mention an offer."""
+    options = [plan.recommendation, plan.serving, *plan.alternatives, plan.requested]
+    return {o.offer: pick_words(lang, o) for o in reversed(options) if o is not None}
+
+
+def _section(lang: str, id_: str, lines: Iterable[str], bullet: str) -> list[Section]:
+    """One headed block of details, or none when it has no lines."""
+    body = list(lines)
+    heading = locales.t(lang, f"answer.section_{id_}")
+    return [Section(id=id_, heading=heading, bullet=bullet, lines=body)] if body else []
+
+
+def fitted(content: Content, limit: int = SCREEN) -> Content:
+    """``content`` with lines dropped from its last sections until it fits ``limit`` characters."""
+    sections = [s.model_copy() for s in content.sections]
+    while len(content.model_copy(update={"sections": sections}).as_text()) > limit and sections:
+        last = sections[-1]
+        sections[-1] = last.model_copy(update={"lines": last.lines[:-1]})
+        if not sections[-1].lines:
+            sections.pop()
+    return content.model_copy(update={"sections": sections})
+
+
+def _steps(plan: Plan) -> list[Finding]:
+    if plan.recommendation is None:
+        return list(plan.reasoning)
+    wanted = SHORT_STEPS[plan.recommendation.task]
+    return [f for f in plan.reasoning if f.id in wanted]
+
+
+def why(lang: str, plan: Plan) -> Content:
+    """/why: the numbers behind the pick, then the pitfalls, as much as one screen holds."""
+    rec = plan.recommendation
+    if rec is None:
+        return no_fit(lang, plan)
+    ranked = sorted(plan.pitfalls, key=lambda f: SEVERITY_ORDER.get(f.severity, 3))
+    return fitted(
+        Content(
+            title=locales.t(lang, "why.title", pick=pick_words(lang, rec)),
+            summary=[setup_line(lang, rec)],
+            sections=[
+                *_section(
+                    lang, "reasoning", (finding_text(lang, f, _names(lang, plan)) for f in _steps(plan)), "•"
+                ),
+                *_section(lang, "pitfalls", (finding_text(lang, f, _names(lang, plan)) for f in ranked), "⚠"),
+            ],
+            footer=[locales.t(lang, "why.more")],
+        )
+    )
+
+
+def why_all(lang: str, plan: Plan) -> Content:
+    """/why all: every reasoning step, every pitfall, alternatives, what-ifs, assumptions."""
+    rec = plan.recommendation
+    requested = [option_line(lang, plan.requested)] if plan.requested is not None else []
+    ranked = sorted(plan.pitfalls, key=lambda f: SEVERITY_ORDER.get(f.severity, 3))
+    return Content(
+        title=title_line(lang, rec) if rec else None,
+        summary=[setup_line(lang, rec)] if rec else [],
+        sections=[
+            *_section(
+                lang, "reasoning", (finding_text(lang, f, _names(lang, plan)) for f in plan.reasoning), "•"
+            ),
+            *_section(lang, "pitfalls", (finding_text(lang, f, _names(lang, plan)) for f in ranked), "⚠"),
+            *_section(lang, "alternatives", (option_line(lang, a) for a in plan.alternatives), "↔"),
+            *_section(lang, "requested", requested, "•"),
+            *_section(
+                lang,
+                "whatifs",
+                (finding_text(lang, f, _names(lang, plan)) for f in changing_what_ifs(plan)),
+                "↗",
+            ),
+            *_section(
+                lang,
+                "assumptions",
+                (finding_text(lang, f, _names(lang, plan)) for f in plan.assumptions),
+                "·",
+            ),
+        ],
+    )
+
+
+def option_line(lang: str, o: Option) -> str:
+    """One option, compact: 更快 · 2 张 A100 40GB SXM4 · ¥5,600/月 · 每路 58 token/s."""
+    parts = [locales.t(lang, f"answer.alternative.{o.kind}"), pick_words(lang, o), price_words(lang, o.cost)]
+    if o.task == "infer":
+        parts.append(locales.t(lang, "words.speed", tokens_per_s=o.decode_tokens_per_s))
+    elif o.training_hours is not None:
+        parts.append(locales.t(lang, "words.hours", hours=o.training_hours))
+    parts.append(
+        locales.t(lang, "words.memory", used=o.memory_gib.get("total", 0.0), capacity=o.capacity_gib)
+    )
+    if o.within_budget is False:
+        parts.append(locales.t(lang, "words.over_budget"))
+    return " · ".join(parts)
+
+
+def alternatives(lang: str, plan: Plan) -> Content:
+    """/alt: the pick and each alternative on one line, then the what-ifs that change something."""
+    rec = plan.recommendation
+    if rec is None:
+        return no_fit(lang, plan)
+    others = [*plan.alternatives, *([plan.requested] if plan.requested else [])]
+    return fitted(
+        Content(
+            title=locales.t(lang, "alt.title"),
+            summary=[option_line(lang, rec)],
+            sections=[
+                *_section(lang, "alternatives", (option_line(lang, o) for o in others), "↔"),
+                *_section(
+                    lang,
+                    "whatifs",
+                    (finding_text(lang, f, _names(lang, plan)) for f in changing_what_ifs(plan)),
+                    "↗",
+                ),
+            ],
+        )
+    )
+
+
+def what_ifs(lang: str, plan: Plan) -> Content:
+    """/whatif: only the what-ifs that change the pick or its price."""
+    lines = [finding_text(lang, f, _names(lang, plan)) for f in changing_what_ifs(plan)]
+    if not lines:
+        return Content(title=locales.t(lang, "whatif.none"))
+    return fitted(
+        Content(
+            title=locales.t(lang, "answer.section_whatifs"),
+            sections=[Section(id="whatifs", bullet="↗", lines=lines)],
+        )
+    )
+
+
+def changing_what_ifs(plan: Plan) -> list[Finding]:
+    """The what-ifs that lead somewhere else: a different price, a different card or count."""
+    return [f for f in plan.what_ifs if not _changes_nothing(f)]
+
+
+def _changes_nothing(f: Finding) -> bool:
+    values = f.values
+    if f.id in UNCHANGED_WHEN_NONE and any(v is None for v in values.values()):
+        return True
+    amount, current = values.get("amount"), values.get("pick_amount")
+    return amount is not None and current is not None and amount == current
+
+
+def costs(lang: str, plan: Plan) -> Content:
+    """/cost: the pick (and the serving pick) monthly, hourly, yearly, how it is billed, the job."""
+    options = [o for o in (plan.recommendation, plan.serving) if o]
+    if not options:
+        return Content(title=locales.t(lang, "answer.status.no_fit"))
+    sections = [
+        Section(id=f"cost_{o.kind}", heading=title_line(lang, o), bullet="·", lines=_cost_lines(lang, o))
+        for o in options
+    ]
+    return fitted(Content(title=locales.t(lang, "cost.title"), sections=sections))
+
+
+def _cost_lines(lang: str, o: Option) -> list[str]:
+    monthly = o.monthly_cost
+    lines = [
+        locales.t(lang, "cost.monthly", amount=amount_text(lang, monthly)),
+        locales.t(lang, "cost.hourly", amount=monthly.amount / HOURS_PER_MONTH, currency=monthly.currency),
+    ]
+    if monthly.yearly_monthly:
+        lines.append(
+            locales.t(
+                lang,
+                "cost.yearly",
+                amount=monthly.yearly_monthly,
+                year=monthly.yearly_monthly * 12,
+                currency=monthly.currency,
+            )
+        )
+    billed = o.job_cost or o.cost
+    lines.append(locales.t(lang, f"cost.billed_{billed.unit or 'month'}"))
+    if o.job_cost is not None:
+        lines.append(
+            locales.t(
+                lang, "cost.job", cost=cost_text(lang, o.job_cost), billed=billing_words(lang, o.job_cost)
+            )
+        )
+    return lines
+
+
+def order(lang: str, plan: Plan) -> Content:
+    """/order: the pick, its price and the operator's order link (or where to rent it)."""
+    rec = plan.recommendation
+    if rec is None:
+        return no_fit(lang, plan)
+    if not rec.order_url:
+        return Content(title=title_line(lang, rec), summary=[locales.t(lang, "order.none")])
+    return Content(title=title_line(lang, rec), summary=[rec.order_url])

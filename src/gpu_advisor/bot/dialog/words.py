@@ -1,0 +1,126 @@
+"""What an option is called in a reply: the card's name and count, its price, how it fits.
+
+Ids (``a100-40g-8x``, ``rtx3090``, ``ZeRO-0``) belong to the JSON; people read the GPU's
+name ("1 张 RTX 3090", "2 machines × 2× A100 40GB SXM4"), a price with its unit and
+counts with the right plural ("1 replica", "2 GPUs"), chosen by Babel's CLDR rules.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from gpu_advisor import locales
+from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.results import Cost, Option
+from gpu_advisor.locales.names import short_gpu
+from gpu_advisor.locales.numbers import plural_form
+
+_OFFER_KEYS = frozenset({"offer", "largest_offer", "requested_offer", "pick_offer"})
+_OFFER_ID = re.compile(r"(?P<name>[a-z0-9-]+?)-(?P<count>[0-9]+)x")
+
+
+def counted(lang: str, key: str, count: float, **values: Any) -> str:
+    """The template ``key.one`` / ``key.other`` that fits ``count`` in ``lang``."""
+    form = f"{key}.{plural_form(lang, count)}"
+    return locales.t(lang, form if locales.has(lang, form) else f"{key}.other", count=count, **values)
+
+
+def pick_words(lang: str, o: Option) -> str:
+    """'1 张 RTX 3090' / '2 machines × 2× A100 40GB SXM4'."""
+    gpus = counted(lang, "words.gpus", o.count, gpu=short_gpu(o.gpu_name))
+    if o.machines > 1:
+        return counted(lang, "words.machines", o.machines, gpus=gpus)
+    return gpus
+
+
+def amount_text(lang: str, cost: Cost) -> str:
+    amount = locales.money(lang, cost.amount, cost.currency)
+    if cost.amount_max:
+        amount = f"{amount}–{locales.money(lang, cost.amount_max, cost.currency)}"
+    return amount
+
+
+def price_words(lang: str, cost: Cost) -> str:
+    """The price with its unit, short: ¥1,750/月 · ¥3/小时 · ¥24,510 整个任务."""
+    amount = amount_text(lang, cost)
+    if cost.per in ("month", "hour"):
+        return locales.t(lang, f"answer.per_{cost.per}", amount=amount)
+    return locales.t(lang, "words.per_job", amount=amount)
+
+
+def cost_text(lang: str, cost: Cost) -> str:
+    """The price and, for a one-off job, how it is billed: ¥24,510（整个任务，按 1 个月计费）."""
+    if cost.per in ("month", "hour"):
+        return price_words(lang, cost)
+    billed = billing_words(lang, cost)
+    return locales.t(lang, "answer.per_job", amount=amount_text(lang, cost), billed=billed)
+
+
+def billing_words(lang: str, cost: Cost) -> str:
+    """'1 个月' / '3 hours': the billed units of a job."""
+    units = cost.billed_units or 1
+    return counted(lang, f"words.unit_{cost.unit or 'month'}", units)
+
+
+def zero_words(lang: str, stage: int | None) -> str:
+    """ZeRO stage 0 is no sharding at all; say so instead of 'ZeRO-0'."""
+    return locales.t(lang, "words.no_zero") if not stage else locales.t(lang, "words.zero", stage=stage)
+
+
+def fit_line(lang: str, o: Option) -> str:
+    """One line on fit and speed: 显存 32/40 GiB · 每路 35 token/s · 30 路并发."""
+    memory = locales.t(lang, "words.memory", used=o.memory_gib.get("total", 0.0), capacity=o.capacity_gib)
+    if o.task == "infer":
+        streams = (o.replicas or 1) * (o.batch or 1)
+        speed = locales.t(lang, "words.speed", tokens_per_s=o.decode_tokens_per_s)
+        return " · ".join([memory, speed, counted(lang, "words.streams", streams)])
+    method = locales.t(lang, f"value.method.{o.method}")
+    parts = [method, memory]
+    if o.training_hours is not None:
+        parts.append(locales.t(lang, "words.hours", hours=o.training_hours))
+    return " · ".join(parts)
+
+
+def offer_words(offer_id: str) -> str:
+    """An offer id no option names ('h100-sxm-8x') as a person would say it: '8× H100-SXM'."""
+    match = _OFFER_ID.fullmatch(offer_id)
+    if match is None:
+        return offer_id
+    return f"{match['count']}× {match['name'].upper()}"
+
+
+def _is_gpu_key(key: str) -> bool:
+    """``gpu``, ``pick_gpu``, ``other_gpu``, ``next_gpu``: the values that carry a card's full name."""
+    return key == "gpu" or key.endswith("_gpu")
+
+
+def finding_values(f: Finding) -> dict[str, Any]:
+    """A finding's values as the card shows them: 'RTX 3090', not 'NVIDIA GeForce RTX 3090'.
+
+    The engine carries the catalog's full name (it is data, and the JSON keeps it); the
+    sentence beside the card must name the card the way the card does.
+    """
+    return {k: short_gpu(v) if _is_gpu_key(k) and isinstance(v, str) else v for k, v in f.values.items()}
+
+
+def finding_text(lang: str, f: Finding, names: Mapping[str, str] | None = None) -> str:
+    """A finding's sentence, with any offer id it carries replaced by the option's name."""
+    values = finding_values(f)
+    for key in _OFFER_KEYS & values.keys():
+        offer = values[key]
+        if isinstance(offer, str):
+            values[key] = (names or {}).get(offer) or offer_words(offer)
+    return locales.render_finding(lang, f.id, values)
+
+
+def caveat(lang: str, f: Finding) -> str:
+    """A pitfall cut to one short line: its ``caveat.<id>`` form, else its first clause."""
+    key = f"caveat.{f.id}"
+    if locales.has(lang, key) and all(v is not None for v in f.values.values()):
+        return locales.t(lang, key, **finding_values(f))
+    text = finding_text(lang, f)
+    for stop in ("。", "；", ". ", "; "):
+        text = text.split(stop, 1)[0]
+    return text if len(text) <= 90 else text[:89] + "…"

@@ -1,0 +1,270 @@
+"""PostgreSQL (psycopg 3): one database that several server processes on several machines share.
+
+Same tables, same schema versions, same retention as SQLite (``bot.storage.sqlite``); the
+differences are what sharing needs:
+
+- **Migrations** run under a transaction-scoped advisory lock, so processes that start
+  together apply each version once.
+- **Dedupe** is the ``seen_updates`` primary key: ``INSERT … ON CONFLICT DO NOTHING`` inserts
+  one row for the first delivery; a concurrent second one waits for the first to commit and
+  then inserts nothing.
+- **Per-chat ordering** (``hold``): a session-level advisory lock keyed by the conversation,
+  taken before the state is read and let go after it is saved, so one chat's turns run one
+  at a time whichever process or machine receives them. A process killed with ``-9``
+  loses its connection, and PostgreSQL lets its locks go with it.
+- **Per-client quotas** (``hit``): counted in ``client_hits`` under a transaction-scoped
+  advisory lock per key, so two processes never both take the last use.
+
+Each process keeps one connection (turns in a process run one at a time), opened lazily and
+reopened after a failure. A lost connection or server (no SQLSTATE, class 08 or 57), a full
+disk (SQLSTATE 53100) or a read-only server (25006) is ``StorageUnavailable``.
+"""
+
+from __future__ import annotations
+
+import functools
+import hashlib
+import json
+import threading
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
+from typing import Any, ParamSpec, TypeVar
+
+import psycopg
+
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.storage import (
+    PLAN_COLUMNS,
+    PRUNE_BATCH,
+    Storage,
+    StorageUnavailable,
+    migrate_state,
+    plan_row,
+)
+from gpu_advisor.engine.results import Plan
+
+MIGRATION_LOCK = 0x6770_7561  # any constant: every process of this application takes the same one
+MIGRATIONS: tuple[tuple[str, ...], ...] = (
+    (
+        "create table if not exists conversations (platform text, chat_id text, user_id text,"
+        " state text, lang text, updated_at double precision, primary key (platform, chat_id, user_id))",
+        "create table if not exists plans_log (id bigserial primary key, ts double precision,"
+        " platform text, task text, model text, params_b double precision, offer text, gpu text,"
+        " gpus integer, amount double precision, currency text, per text, status text, text text)",
+    ),
+    ("create index if not exists conversations_updated_at on conversations (updated_at)",),
+    (
+        "create table if not exists seen_updates (platform text, update_id text, ts double precision,"
+        " primary key (platform, update_id))",
+    ),
+    (
+        "create index if not exists plans_log_ts on plans_log (ts)",
+        "create index if not exists seen_updates_ts on seen_updates (ts)",
+    ),
+    (
+        "create table if not exists client_hits (key text, ts double precision)",
+        "create index if not exists client_hits_key_ts on client_hits (key, ts)",
+        "create index if not exists client_hits_ts on client_hits (ts)",
+    ),
+)
+_LOG_PLAN = (
+    f"insert into plans_log ({', '.join(PLAN_COLUMNS)}) values ({', '.join(['%s'] * len(PLAN_COLUMNS))})"
+)
+# SQLSTATEs meaning "cannot write here at all" (PostgreSQL appendix A, error codes).
+UNAVAILABLE = {"53100": "full", "25006": "read_only"}
+LOST_CLASSES = (
+    "",
+    "08",
+    "57",
+)  # no SQLSTATE (no server reached), connection exception, operator intervention
+P = ParamSpec("P")
+R = TypeVar("R")
+
+
+def unavailable(exc: psycopg.Error) -> StorageUnavailable | None:
+    """The ``StorageUnavailable`` a psycopg error amounts to, or None if it is some other fault."""
+    state = exc.sqlstate or ""
+    reason = UNAVAILABLE.get(state)
+    if reason is None and isinstance(exc, psycopg.OperationalError) and state[:2] in LOST_CLASSES:
+        reason = "io"  # the connection failed or the server is shutting down: try again later
+    return None if reason is None else StorageUnavailable(reason, str(exc).strip())
+
+
+def _guarded(method: Callable[P, R]) -> Callable[P, R]:
+    @functools.wraps(method)
+    def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
+        try:
+            return method(*args, **kwargs)
+        except psycopg.Error as exc:
+            mapped = unavailable(exc)
+            if mapped is None:
+                raise
+            raise mapped from exc
+
+    return wrapper
+
+
+def chat_key(platform: str, chat_id: str | int, user_id: str | int) -> int:
+    """A signed 64-bit advisory-lock key for one conversation (a collision only serializes two chats)."""
+    digest = hashlib.blake2b(f"{platform}\0{chat_id}\0{user_id}".encode(), digest_size=8).digest()
+    return int.from_bytes(digest, "big", signed=True)
+
+
+class PostgresStore(Storage):
+    """A PostgreSQL database named by a ``postgresql://`` URL (libpq's, so ``?host=/socket/dir`` works)."""
+
+    @_guarded
+    def open(self, url: str) -> None:
+        self.url = url
+        self._conn: psycopg.Connection[Any] | None = None
+        self._lock = threading.RLock()  # a connection's transaction is one thread's at a time
+        with self._connection() as conn, conn.transaction():
+            conn.execute("select pg_advisory_xact_lock(%s)", [MIGRATION_LOCK])
+            conn.execute("create table if not exists meta (key text primary key, value text)")
+            current = self._version(conn)
+            for version, statements in enumerate(MIGRATIONS, start=1):
+                for statement in statements if version > current else ():
+                    conn.execute(statement)
+            conn.execute(
+                "insert into meta values ('schema_version', %s)"
+                " on conflict (key) do update set value = excluded.value",
+                [str(len(MIGRATIONS))],
+            )
+
+    @staticmethod
+    def _version(conn: psycopg.Connection[Any]) -> int:
+        row = conn.execute("select value from meta where key = 'schema_version'").fetchone()
+        return int(row[0]) if row else 0
+
+    @property
+    def schema_version(self) -> int:
+        with self._connection() as conn:
+            return self._version(conn)
+
+    @contextmanager
+    def _connection(self) -> Iterator[psycopg.Connection[Any]]:
+        """This process's connection, opened (again) if it is gone; a broken one is dropped."""
+        with self._lock:
+            if self._conn is None or self._conn.closed:
+                self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+            try:
+                yield self._conn
+            except psycopg.OperationalError:
+                if self._conn.broken:
+                    self._conn = None
+                raise
+
+    @contextmanager
+    def transaction(self) -> Iterator[None]:
+        """One transaction; nested use joins the outer one (a savepoint)."""
+        try:
+            with self._connection() as conn, conn.transaction():
+                yield
+        except psycopg.Error as exc:
+            mapped = unavailable(exc)
+            if mapped is None:
+                raise
+            raise mapped from exc
+
+    @contextmanager
+    def hold(self, platform: str, chat_id: str | int, user_id: str | int) -> Iterator[None]:
+        key = chat_key(platform, chat_id, user_id)
+        with self._connection() as conn:
+            _guarded(conn.execute)("select pg_advisory_lock(%s)", [key])
+            try:
+                yield
+            finally:
+                if not conn.closed:
+                    conn.execute("select pg_advisory_unlock(%s)", [key])
+
+    def _execute(self, query: str, params: Any = ()) -> psycopg.Cursor[Any]:
+        with self._connection() as conn:
+            return conn.execute(query, params)
+
+    @_guarded
+    def load(self, platform: str, chat_id: str | int, user_id: str | int) -> ConversationState:
+        row = self._execute(
+            "select state from conversations where platform = %s and chat_id = %s and user_id = %s",
+            [platform, str(chat_id), str(user_id)],
+        ).fetchone()
+        if row is None:
+            return ConversationState()
+        return ConversationState.model_validate(migrate_state(json.loads(row[0])))
+
+    @_guarded
+    def save(self, platform: str, chat_id: str | int, user_id: str | int, state: ConversationState) -> None:
+        self._execute(
+            "insert into conversations (platform, chat_id, user_id, state, lang, updated_at)"
+            " values (%s, %s, %s, %s, %s, %s) on conflict (platform, chat_id, user_id) do update set"
+            " state = excluded.state, lang = excluded.lang, updated_at = excluded.updated_at",
+            [platform, str(chat_id), str(user_id), state.model_dump_json(), state.lang, self.clock()],
+        )
+        self.prune_if_due()
+
+    @_guarded
+    def first_time(self, platform: str, update_id: str | int) -> bool:
+        cur = self._execute(
+            "insert into seen_updates (platform, update_id, ts) values (%s, %s, %s) on conflict do nothing",
+            [platform, str(update_id), self.clock()],
+        )
+        self.prune_if_due()
+        return cur.rowcount == 1
+
+    @_guarded
+    def move_chat(self, platform: str, old_chat: str | int, new_chat: str | int) -> None:
+        self._execute(
+            "update conversations set chat_id = %s where platform = %s and chat_id = %s",
+            [str(new_chat), platform, str(old_chat)],
+        )
+
+    @_guarded
+    def log_plan(self, platform: str, plan: Plan, text: str | None = None) -> None:
+        self._execute(_LOG_PLAN, plan_row(self.clock(), platform, plan, text if self.log_text else None))
+
+    @_guarded
+    def stats(self) -> dict[str, Any]:
+        top = self._execute(
+            "select offer, count(*) from plans_log where offer is not null"
+            " group by offer order by 2 desc, 1 limit 5"
+        ).fetchall()
+        (conversations,) = self._execute("select count(*) from conversations").fetchone() or (0,)
+        (plans,) = self._execute("select count(*) from plans_log").fetchone() or (0,)
+        return {
+            "conversations": conversations,
+            "plans": plans,
+            "top_offers": [{"offer": o, "count": n} for o, n in top],
+        }
+
+    @_guarded
+    def hit(self, key: str, limit: int, window_s: float) -> float:
+        now = self.clock()
+        with self._connection() as conn, conn.transaction():
+            conn.execute(
+                "select pg_advisory_xact_lock(%s)", [chat_key("quota", key, "")]
+            )  # one count at a time
+            used, first = conn.execute(
+                "select count(*), coalesce(min(ts), 0) from client_hits where key = %s and ts > %s",
+                [key, now - window_s],
+            ).fetchone() or (0, now)
+            if used >= limit:
+                return max(0.0, float(first) + window_s - now)
+            conn.execute("insert into client_hits (key, ts) values (%s, %s)", [key, now])
+        return 0.0
+
+    @_guarded
+    def prune(self) -> dict[str, int]:
+        return super().prune()
+
+    def delete_older(self, table: str, column: str, cutoff: float) -> int:
+        cur = self._execute(
+            f"delete from {table} where ctid in"
+            f" (select ctid from {table} where {column} < %s limit {PRUNE_BATCH})",
+            [cutoff],
+        )
+        return cur.rowcount
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None

@@ -1,0 +1,218 @@
+"""The terminal surface: an interactive chat, a line-per-message script mode, and one-shot asks.
+
+An adapter only: it reads lines, hands each to the one turn every surface takes
+(``bot.turn.Turn``, run in this process: state, dialog, save, plan log) and prints the
+reply. In interactive mode a reply is printed as a card: the title (the pick and its price)
+bold and coloured, section headings bold, the price on its own line when the core gives it
+apart; a number presses the matching quick-reply button, and how to leave (/quit) and get
+help (/help) is said at the start. In script mode a line ``button:<payload>`` presses one.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import getpass
+import json
+import os
+import re
+import sys
+from pathlib import Path
+from typing import IO, TYPE_CHECKING, Any
+
+from gpu_advisor import locales
+from gpu_advisor.bot import cardparts
+from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
+
+if TYPE_CHECKING:  # `gpu-advisor ask` keeps no state: it should not load sqlite-utils (and numpy)
+    from gpu_advisor.bot.store import Store
+    from gpu_advisor.bot.turn import Turn, Turned
+
+PLATFORM = "terminal"
+BUTTON_PREFIX = "button:"
+COLOURS = {"question": "\033[36m", "answer": "\033[32m", "error": "\033[33m", "reset": "\033[0m"}
+BOLD, DIM = "\033[1m", "\033[2m"
+
+
+def default_db() -> Path:
+    base = Path(os.environ.get("XDG_DATA_HOME", Path.home() / ".local" / "share")) / "gpu-advisor"
+    base.mkdir(parents=True, exist_ok=True)
+    return base / "state.db"
+
+
+def reply_json(reply: Reply) -> dict[str, Any]:
+    """The script-mode contract: {"text", "buttons", "lang", "requirements", "plan"} and the
+    reply's parts ("lead", "title", "summary", "sections", "footer", "chart")."""
+    return {
+        "text": reply.text,
+        "buttons": [b.model_dump() for b in reply.buttons],
+        "lang": reply.lang,
+        "requirements": reply.requirements,
+        "plan": reply.plan.model_dump(mode="json") if reply.plan else None,
+        **reply.card_json(),
+    }
+
+
+class Session:
+    """One terminal user's conversation, persisted through ``store``; its turns run in this process.
+
+    A ``bot.surface.Surface``: a line is a turn (``converse``), and showing it is handing the
+    reply back to whoever prints it. A terminal shows no pictures.
+    """
+
+    platform = PLATFORM
+
+    def __init__(self, dialog: Dialog, store: Store, user: str, chat: str = "local") -> None:
+        from gpu_advisor.bot.turn import Conversations, Turn
+
+        self.user, self.chat = user, chat
+        self.turn: Turn = Turn(Conversations(dialog, store, PLATFORM))
+        self._loop = asyncio.Runner()  # one loop for the session: the turn's locks live on it
+
+    def send(self, line: str, lang: str | None = None) -> Reply:
+        """One turn; ``lang`` is the client's language, taken by a first conversation."""
+        from gpu_advisor.bot.surface import converse
+        from gpu_advisor.bot.turn_calls import Chat
+
+        chat = Chat(self.chat, self.user, lang)
+        if line.startswith(BUTTON_PREFIX):
+            button = line[len(BUTTON_PREFIX) :].strip()
+            taking = converse(self, None, chat, button=button, keep_plan=True)
+        else:
+            taking = converse(self, None, chat, line, keep_plan=True)
+        reply = self._loop.run(taking)
+        assert reply is not None  # a terminal line has no update id to be redelivered
+        return reply
+
+    def pictures(self, where: None) -> bool:
+        return False
+
+    async def show(self, where: None, turned: Turned) -> Reply:
+        return turned.reply
+
+    def state(self) -> ConversationState:
+        return self.turn.local.store.load(PLATFORM, self.chat, self.user)
+
+    def close(self) -> None:
+        self._loop.close()
+
+
+def run_script(session: Session, lines: IO[str], out: IO[str]) -> int:
+    with contextlib.closing(session):
+        return _script(session, lines, out)
+
+
+def _script(session: Session, lines: IO[str], out: IO[str]) -> int:
+    for raw in lines:
+        line = raw.rstrip("\n")
+        if not line.strip():
+            continue
+        out.write(json.dumps(reply_json(session.send(line)), ensure_ascii=False) + "\n")
+        out.flush()
+    return 0
+
+
+def card_text(reply: Reply, colour: bool) -> str:
+    """The reply as the terminal shows it: the card's parts, styled with ``colour``, then its buttons."""
+    lines = _card_lines(reply, colour) if reply.structured else [_styled(reply.text, _tint(reply, colour))]
+    lines += [f"  [{i}] {b.label}" for i, b in enumerate(reply.buttons, start=1)]
+    return "\n".join(lines)
+
+
+def _card_lines(reply: Reply, colour: bool) -> list[str]:
+    bold = BOLD if colour else ""
+    lines = list(reply.lead)
+    if reply.title is not None:
+        lines.append(_styled(reply.title, bold + _tint(reply, colour)))
+    price = cardparts.price_line(reply)
+    if price is not None:
+        lines.append(_styled(price, bold))
+    lines += reply.summary
+    for section in reply.sections:
+        if section.lines:
+            heading = [_styled(section.heading, bold)] if section.heading else []
+            lines += [*heading, *(f"{section.bullet} {line}" for line in section.lines)]
+    return lines + [_styled(line, DIM if colour else "") for line in reply.footer]
+
+
+def _tint(reply: Reply, colour: bool) -> str:
+    return COLOURS.get(reply.kind, "") if colour else ""
+
+
+def _styled(text: str, style: str) -> str:
+    return f"{style}{text}{COLOURS['reset']}" if style else text
+
+
+def _show(reply: Reply, colour: bool) -> None:
+    print(card_text(reply, colour))
+
+
+def button_for(line: str, last: Reply) -> str | None:
+    """The payload a typed line presses, or None when the line is a message.
+
+    Only ASCII digits alone, in reply to a question's list of choices, press a button:
+    "2" after "how many users?" picks the second choice, but "2 个人", "２" or a "3"
+    typed after an answer card are words for the dialog ("3" may be three users).
+    """
+    if last.kind != "question" or not _BUTTON_NUMBER.fullmatch(line):
+        return None
+    index = int(line)
+    return last.buttons[index - 1].payload if 1 <= index <= len(last.buttons) else None
+
+
+_BUTTON_NUMBER = re.compile(r"[0-9]{1,2}")
+
+
+def run_interactive(session: Session) -> int:
+    """A readline chat; a bare number presses that button, Ctrl-D or /quit leaves."""
+    with contextlib.suppress(ImportError):
+        import readline  # noqa: F401  (line editing and history for input())
+    with contextlib.closing(session):
+        return _chat(session, sys.stdout.isatty() and os.environ.get("NO_COLOR") is None)
+
+
+def _chat(session: Session, colour: bool) -> int:
+    last = session.send("/start")
+    _show(last, colour)
+    print(_styled(locales.t(last.lang, "surface.quit_help"), DIM if colour else ""))
+    while True:
+        try:
+            line = input("> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            print()
+            return 0
+        if line in ("/quit", "/exit"):
+            return 0
+        pressed = button_for(line, last)
+        last = session.send(BUTTON_PREFIX + pressed if pressed is not None else line)
+        _show(last, colour)
+
+
+def ask(dialog: Dialog, text: str, lang: str | None, as_json: bool) -> int:
+    """One message, one answer, nothing stored."""
+    reply = dialog.quick(text, lang)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "lang": reply.lang,
+                    "requirements": reply.requirements,
+                    "missing": reply.missing,
+                    "assumed": reply.assumed,
+                    "plan": reply.plan.model_dump(mode="json") if reply.plan else None,
+                    "text": reply.text,
+                },
+                ensure_ascii=False,
+                indent=2,
+            )
+        )
+    else:
+        print(reply.text)
+    return 0
+
+
+def local_user() -> str:
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "local"

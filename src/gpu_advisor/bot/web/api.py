@@ -1,0 +1,192 @@
+"""HTTP handlers: chat turns through the dialog core, the engine contract, the operator catalog.
+
+Each handler reads a body, calls the one function that answers it and returns a model
+from ``bot.web.schemas`` (the shapes the OpenAPI document promises). Chat state lives
+in the shared SQLite store under platform "web", chat = user = session id. Chat turns
+are the one turn every surface takes (``bot.turn.Turn``: its rate limit per session,
+its lock per session, its plan log); they and the engine requests run through the same
+executor (worker processes with a deadline), so one slow request cannot hold up others.
+"""
+
+from __future__ import annotations
+
+import hmac
+import logging
+import math
+import secrets
+from typing import TypeVar
+
+from aiohttp import web
+from pydantic import BaseModel, ValidationError
+
+from gpu_advisor import locales
+from gpu_advisor.bot.contract import ContractError, engine_payload, parse_workload, validation_payload
+from gpu_advisor.bot.engine_calls import Analyze, Estimate, Recommend
+from gpu_advisor.bot.errors import InputError, read_json_object
+from gpu_advisor.bot.execution import Call, CallTimedOut
+from gpu_advisor.bot.surface import converse
+from gpu_advisor.bot.terminal import reply_json
+from gpu_advisor.bot.turn import STORAGE_ERRORS, Turn, Turned
+from gpu_advisor.bot.turn_calls import Chat, Known, Quota, UseCatalog
+from gpu_advisor.bot.web.context import CONTEXT, WebContext
+from gpu_advisor.bot.web.errors import ApiError, error, rate_limited, unavailable
+from gpu_advisor.bot.web.guard import client_address, read_body
+from gpu_advisor.bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.knowledge import CatalogError
+from gpu_advisor.knowledge.catalogs import CSV_TYPES, YAML_TYPES, parse_upload, with_catalog
+
+log = logging.getLogger(__name__)
+PLATFORM = "web"
+HOUR_S = 3600.0
+M = TypeVar("M", bound=BaseModel)
+
+
+def model_response(model: BaseModel) -> web.Response:
+    return web.Response(text=model.model_dump_json(), content_type="application/json")
+
+
+async def read_text(request: web.Request) -> str:
+    try:
+        return (await read_body(request)).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise error(422, "the body is not UTF-8 text", code="invalid_json") from exc
+
+
+async def read_model(request: web.Request, model: type[M]) -> M:
+    try:
+        data = read_json_object(await read_text(request))
+    except InputError as exc:
+        raise ApiError(422, exc.payload) from exc
+    try:
+        return model.model_validate(data, strict=True)
+    except ValidationError as exc:
+        payload = validation_payload(exc)
+        if payload["error"]["field"] == "" and exc.errors()[0]["type"] == "text_or_button":
+            payload["error"]["field"] = payload["error"]["errors"][0]["field"] = "text"
+        raise ApiError(422, payload) from exc
+
+
+# --- chat ---------------------------------------------------------------------------
+class WebChats:
+    """The web surface (``bot.surface.Surface``): a session's reply is the HTTP response.
+
+    A refusal is an HTTP status: past the rate limit a 429, a store that cannot be written
+    a 503; past the deadline the polite reply is a 200 (the conversation as it was). The
+    widget shows no charts.
+    """
+
+    platform = PLATFORM
+
+    def __init__(self, turn: Turn) -> None:
+        self.turn = turn
+
+    def pictures(self, where: str) -> bool:
+        return False
+
+    async def show(self, where: str, turned: Turned) -> web.Response:
+        if turned.refused == "rate":
+            raise rate_limited("conversation")
+        if turned.refused == "storage":
+            raise unavailable(turned.reply.text)
+        reply = turned.reply
+        out = {**reply_json(reply), "session_id": where, "kind": reply.kind, "plan": reply.plan}
+        return model_response(ChatResponse.model_validate(out))
+
+
+async def chat(request: web.Request) -> web.Response:
+    ctx = request.app[CONTEXT]
+    body = await read_model(request, ChatRequest)
+    session = body.session_id or secrets.token_urlsafe(18)
+    chat_ = Chat(session, session, body.lang)
+    if ctx.per_session.retry_after((session, session)) > 0:  # before it could count as a new session
+        raise rate_limited("conversation")
+    try:
+        if body.session_id is None or not await ctx.turn.ask(Known(chat_)):
+            await _count_new_session(request, ctx, body.lang)
+    except STORAGE_ERRORS as exc:  # Known could not read the store
+        log.error("web chat could not read the store: %s", exc)
+        raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable")) from None
+    shown = await converse(WebChats(ctx.turn), session, chat_, body.text, body.button, keep_plan=True)
+    if shown is None:  # web turns carry no update id, so none is ever redelivered
+        raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable"))
+    return shown
+
+
+async def _count_new_session(request: web.Request, ctx: WebContext, lang: str | None) -> None:
+    """A client address may start ``sessions_per_ip_per_hour`` conversations an hour, counted in
+    the database, so several server processes share one count."""
+    quota = Quota(f"new-session:{client_address(request)}", ctx.config.sessions_per_ip_per_hour, HOUR_S)
+    wait = await ctx.turn.ask(quota)
+    if wait > 0:
+        text = locales.t(lang or "zh", "web.too_many_sessions", minutes=max(1, math.ceil(wait / 60)))
+        raise rate_limited("address", wait, text)
+
+
+# --- the engine contract ------------------------------------------------------------
+async def _run_engine(request: web.Request, call: Call[M]) -> M:
+    """Where the chat turns run, with their deadline: past it a 503, the server unhurt."""
+    try:
+        return await request.app[CONTEXT].turn.ask(call)
+    except CallTimedOut:
+        raise unavailable("the request took too long to answer; simplify it and retry") from None
+    except EngineError as exc:
+        raise ApiError(422, engine_payload(exc)) from exc
+
+
+async def _workload(request: web.Request) -> Workload:
+    try:
+        return parse_workload(await read_text(request))
+    except ContractError as exc:
+        raise ApiError(422, exc.payload) from exc
+
+
+async def estimate(request: web.Request) -> web.Response:
+    return model_response(await _run_engine(request, Estimate(await _workload(request))))
+
+
+async def recommend(request: web.Request) -> web.Response:
+    return model_response(await _run_engine(request, Recommend(await _workload(request))))
+
+
+async def analyze(request: web.Request) -> web.Response:
+    body = await read_model(request, AnalyzeRequest)
+    return model_response(await _run_engine(request, Analyze(body.text)))
+
+
+# --- the operator catalog -----------------------------------------------------------
+async def get_catalog(request: web.Request) -> web.Response:
+    return model_response(request.app[CONTEXT].dialog.kb.catalog)
+
+
+def authorize(request: web.Request, ctx: WebContext) -> None:
+    """Bearer token, compared in constant time: 401 without credentials, 403 with wrong ones."""
+    token = ctx.config.admin_token
+    if not token:
+        raise error(403, "the admin API is disabled: start the server with an admin token")
+    scheme, _, given = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not given:
+        exc = error(401, "send 'Authorization: Bearer <admin token>'", field="Authorization")
+        exc.headers["WWW-Authenticate"] = 'Bearer realm="gpu-advisor admin"'
+        raise exc
+    if not hmac.compare_digest(given.strip().encode(), token.encode()):
+        log.warning("admin catalog upload refused: wrong token from %s", request.remote)
+        raise error(403, "wrong admin token", field="Authorization")
+
+
+async def put_catalog(request: web.Request) -> web.Response:
+    ctx = request.app[CONTEXT]
+    authorize(request, ctx)
+    kind = request.content_type
+    if kind not in CSV_TYPES | YAML_TYPES:
+        raise error(415, "send the catalog as text/csv or application/yaml", field="Content-Type")
+    body = await read_body(request)
+    try:
+        catalog = parse_upload(body, kind, request.query.get("operator"), ctx.dialog.kb)
+    except CatalogError as exc:
+        raise ApiError(422, exc.payload) from exc
+    ctx.dialog.reload(with_catalog(ctx.dialog.kb, catalog))
+    await ctx.turn.executor.broadcast(UseCatalog(catalog))  # the workers answer with it too
+    log.info("catalog replaced: %s, %d offers", catalog.operator, len(catalog.offers))
+    return model_response(CatalogUploaded(operator=catalog.operator, offers=len(catalog.offers)))

@@ -1,0 +1,26 @@
+"""What the handlers share: the dialog core (which holds the active knowledge), the turn, the limits."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from aiohttp import web
+
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.ratelimit import RateLimiter
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.turn import Turn
+from gpu_advisor.bot.web.config import WebConfig
+
+
+@dataclass
+class WebContext:
+    config: WebConfig
+    dialog: Dialog  # dialog.kb is the active knowledge; an admin upload swaps it via dialog.reload
+    store: Store
+    turn: Turn  # chat turns and engine requests; workers with a deadline (config.workers)
+    per_ip: RateLimiter
+    per_session: RateLimiter  # the turn's own limit: chat messages per session
+
+
+CONTEXT = web.AppKey("context", WebContext)

@@ -1,0 +1,131 @@
+"""Middleware in front of every handler: CORS allow-list, JSON errors, per-address limit, body size.
+
+Outermost first: ``cors`` sees every response, errors included, so the widget on an
+allowed site can read a 429's body; a request from a browser page on any other origin
+is refused before it does anything. ``errors`` turns every exception into the JSON
+error object. ``limits`` refuses over-eager clients and oversized bodies before a
+handler reads a byte.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from urllib.parse import urlsplit
+
+from aiohttp import web
+from aiohttp.typedefs import Handler
+
+from gpu_advisor.bot.turn import STORAGE_ERRORS
+from gpu_advisor.bot.web.context import CONTEXT
+from gpu_advisor.bot.web.errors import (
+    ApiError,
+    error,
+    from_http,
+    json_response,
+    rate_limited,
+    too_large,
+    unavailable,
+)
+
+log = logging.getLogger(__name__)
+ADMIN_PREFIX = "/api/admin/"
+PREFLIGHT = {
+    "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
+    "Access-Control-Allow-Headers": "Content-Type",
+    "Access-Control-Max-Age": "600",
+}
+
+
+def normalize_origin(origin: str) -> str:
+    """ "https://Rent.Example/" → "https://rent.example"; anything but scheme://host[:port] is refused."""
+    if origin == "*":
+        return origin
+    parts = urlsplit(origin.strip())
+    if parts.scheme not in ("http", "https") or not parts.netloc or parts.path not in ("", "/"):
+        raise ValueError(f"not an origin (scheme://host[:port]): {origin!r}")
+    return f"{parts.scheme}://{parts.netloc.lower()}"
+
+
+def _listed(origin: str, allowed: tuple[str, ...]) -> bool:
+    return "*" in allowed or origin.lower() in allowed
+
+
+@web.middleware
+async def cors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    allowed = request.app[CONTEXT].config.cors_origins
+    origin = request.headers.get("Origin")
+    listed = origin is not None and _listed(origin, allowed)
+    same_site = origin is not None and urlsplit(origin).netloc.lower() == request.host.lower()
+    if origin is not None and not (listed or same_site):
+        exc = error(403, f"origin {origin} may not use this API", code="origin_not_allowed")
+        response: web.StreamResponse = json_response(exc.payload, 403)
+    elif request.method == "OPTIONS" and "Access-Control-Request-Method" in request.headers:
+        response = web.Response(status=204, headers=PREFLIGHT)
+    else:
+        response = await handler(request)
+    if listed and origin is not None:
+        response.headers["Access-Control-Allow-Origin"] = "*" if "*" in allowed else origin
+        response.headers["Access-Control-Expose-Headers"] = "Retry-After"
+    response.headers.add("Vary", "Origin")
+    response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    if request.path.startswith("/api/"):
+        response.headers.setdefault("Cache-Control", "no-store")
+    return response
+
+
+@web.middleware
+async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        return await handler(request)
+    except ApiError as exc:
+        return json_response(exc.payload, exc.status, exc.headers)
+    except web.HTTPException as exc:
+        if exc.status < 400:
+            raise
+        return from_http(exc)
+    except asyncio.CancelledError:
+        raise
+    except STORAGE_ERRORS as exc:
+        log.error("web request could not use the store: %s %s: %s", request.method, request.path, exc)
+        exc_ = unavailable("storage unavailable; please try again in a few minutes")
+        return json_response(exc_.payload, exc_.status, exc_.headers)
+    except Exception:
+        log.exception("web request failed: %s %s", request.method, request.path)
+        return json_response(error(500, "internal error; see the server log", code="internal").payload, 500)
+
+
+def body_limit(request: web.Request) -> int:
+    config = request.app[CONTEXT].config
+    return config.max_catalog_bytes if request.path.startswith(ADMIN_PREFIX) else config.max_body_bytes
+
+
+def client_address(request: web.Request) -> str:
+    """The peer, or behind a trusted reverse proxy the hop that proxy saw (X-Forwarded-For's last)."""
+    if request.app[CONTEXT].config.trust_forwarded_for:
+        hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",") if h.strip()]
+        if hops:
+            return hops[-1]
+    return request.remote or "unknown"
+
+
+@web.middleware
+async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
+    if request.path.startswith("/api/"):
+        if not request.app[CONTEXT].per_ip.allow(("ip", client_address(request))):
+            raise rate_limited("address")
+        limit = body_limit(request)
+        if request.content_length is not None and request.content_length > limit:
+            raise too_large(limit)
+    return await handler(request)
+
+
+async def read_body(request: web.Request) -> bytes:
+    """The body, refused with 413 as soon as it grows past the route's limit (chunked uploads too)."""
+    limit = body_limit(request)
+    body = bytearray()
+    async for chunk in request.content.iter_any():
+        body += chunk
+        if len(body) > limit:
+            raise too_large(limit)
+    return bytes(body)

@@ -1,0 +1,131 @@
+"""The OpenAPI 3.1 document, built from the same pydantic models the handlers return.
+
+Request bodies use each model's validation schema, responses its serialization
+schema (``models_json_schema``), so the document cannot drift from the code; the
+schemathesis test in ``tests/test_web_api.py`` holds the live server to it.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any, Literal
+
+from aiohttp import web
+from pydantic import BaseModel
+from pydantic.json_schema import models_json_schema
+
+from gpu_advisor.bot.web.errors import dumps
+from gpu_advisor.bot.web.schemas import (
+    AnalyzeRequest,
+    CatalogUploaded,
+    ChatRequest,
+    ChatResponse,
+    ErrorResponse,
+)
+from gpu_advisor.engine.results import Estimate, Plan
+from gpu_advisor.engine.sheet.models import SheetAnalysis
+from gpu_advisor.engine.specs import Catalog
+from gpu_advisor.engine.workload import Workload
+
+REF = "#/components/schemas/{model}"
+Mode = Literal["validation", "serialization"]
+MODELS: tuple[tuple[type[BaseModel], Mode], ...] = (
+    (Workload, "validation"),
+    (ChatRequest, "validation"),
+    (AnalyzeRequest, "validation"),
+    (ChatResponse, "serialization"),
+    (Estimate, "serialization"),
+    (Plan, "serialization"),
+    (SheetAnalysis, "serialization"),
+    (Catalog, "serialization"),
+    (CatalogUploaded, "serialization"),
+    (ErrorResponse, "serialization"),
+)
+ERRORS = {
+    "401": "no bearer token",
+    "403": "wrong token, admin disabled, or an origin not on the allow-list",
+    "413": "body too large",
+    "415": "unsupported content type",
+    "422": "bad input; error.field names the field (error.row the catalog row)",
+    "429": "rate limited; see Retry-After",
+    "503": "storage unavailable (disk full, read-only); see Retry-After",
+}
+
+
+def _json(ref: dict[str, Any]) -> dict[str, Any]:
+    return {"application/json": {"schema": ref}}
+
+
+def _operation(
+    summary: str, body: dict[str, Any] | None, ok: dict[str, Any], errors: tuple[str, ...], error_ref: Any
+) -> dict[str, Any]:
+    op: dict[str, Any] = {"summary": summary, "responses": {"200": {"description": "OK", "content": ok}}}
+    if body is not None:
+        op["requestBody"] = {"required": True, "content": body}
+    for status in errors:
+        op["responses"][status] = {"description": ERRORS[status], "content": _json(error_ref)}
+    return op
+
+
+@lru_cache(maxsize=1)
+def document() -> dict[str, Any]:
+    refs, schemas = models_json_schema(MODELS, ref_template=REF)
+    ref = {model: refs[(model, mode)] for model, mode in MODELS}
+    err = ref[ErrorResponse]
+    posted = ("403", "413", "422", "429")
+    text = {"schema": {"type": "string"}}
+    return {
+        "openapi": "3.1.0",
+        "info": {
+            "title": "GPU Advisor (算力选型助手) API",
+            "version": "1",
+            "description": "Which GPU server to rent, and why: chat, sizing and the operator's catalog.",
+        },
+        "paths": {
+            "/api/chat": {
+                "post": _operation(
+                    "One chat turn", _json(ref[ChatRequest]), _json(ref[ChatResponse]), (*posted, "503"), err
+                )
+            },
+            "/api/estimate": {
+                "post": _operation(
+                    "Memory, fit and speed", _json(ref[Workload]), _json(ref[Estimate]), posted, err
+                )
+            },
+            "/api/recommend": {
+                "post": _operation("The catalog pick", _json(ref[Workload]), _json(ref[Plan]), posted, err)
+            },
+            "/api/analyze": {
+                "post": _operation(
+                    "Read a configuration sheet",
+                    _json(ref[AnalyzeRequest]),
+                    _json(ref[SheetAnalysis]),
+                    posted,
+                    err,
+                )
+            },
+            "/api/catalog": {
+                "get": _operation("The active catalog", None, _json(ref[Catalog]), ("403", "429"), err)
+            },
+            "/api/admin/catalog": {
+                "put": {
+                    **_operation(
+                        "Replace the catalog (CSV or YAML)",
+                        {"text/csv": text, "application/yaml": text},
+                        _json(ref[CatalogUploaded]),
+                        ("401", "403", "413", "415", "422", "429"),
+                        err,
+                    ),
+                    "security": [{"bearerAuth": []}],
+                }
+            },
+        },
+        "components": {
+            "schemas": schemas.get("$defs", {}),
+            "securitySchemes": {"bearerAuth": {"type": "http", "scheme": "bearer"}},
+        },
+    }
+
+
+async def serve(request: web.Request) -> web.Response:
+    return web.json_response(document(), dumps=dumps)

@@ -1,0 +1,156 @@
+"""Concrete settings for what the user did not say, each reported as an assumption.
+
+A plan is only as honest as its assumptions, so every default taken here becomes a
+``Finding("assumed_<field>", ...)`` that the surfaces show. The values are the common
+case for people renting one to eight GPUs: a small team's chatbot (4 concurrent
+streams, 512-token prompts, 256-token answers, 4k context) and a fine-tune at 2k
+sequence length, batch 1 per GPU, with gradient checkpointing and flash attention.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from gpu_advisor.engine.dtypes import FORMATS
+from gpu_advisor.engine.findings import Finding, finding
+from gpu_advisor.engine.lengths import serving_lengths
+from gpu_advisor.engine.memory import TrainSetup
+from gpu_advisor.engine.queueing import UTILISATION_TARGET
+from gpu_advisor.engine.specs import GpuSpec, ModelArch
+from gpu_advisor.engine.workload import Workload
+
+SERVE_CONCURRENCY = 4
+TRAIN_SEQ = 2048
+LORA_RANK = 16
+SEQUENCES_PER_STEP = 16
+GGUF_FORMATS = ("q4_k_m", "q4_0", "q8_0")
+AUTO_FORMATS = ("bf16", "fp8", "int8", "awq")
+
+
+@dataclass(frozen=True, slots=True)
+class ServeSetup:
+    formats: tuple[str, ...]
+    kv_dtype: str
+    context_len: int
+    prompt_tokens: int
+    output_tokens: int
+    concurrency: int
+    qps: float | None
+    ttft_ms_max: float | None
+    runtime: str | None
+    tensor_parallel: int | None
+    ttft_p99_s: float | None = None
+    tpot_p99_s: float | None = None
+    utilisation: float = UTILISATION_TARGET
+    shared_prefix: int = 0
+    resident_tokens: int = 0  # KV tokens one user holds: the stated context, else prompt + answer
+
+
+def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:
+    lengths, assumed = serving_lengths(w, arch)
+    if w.concurrency is None and w.qps is None:
+        assumed.append(finding("assumed_concurrency", value=SERVE_CONCURRENCY))
+        concurrency = SERVE_CONCURRENCY
+    else:
+        concurrency = w.concurrency or 1
+    formats = (w.weight_dtype,) if w.weight_dtype else serving_formats(arch)
+    if w.weight_dtype is None:
+        assumed.append(finding("assumed_weight_dtype_search", value=list(formats)))
+    if w.kv_dtype is None:
+        assumed.append(finding("assumed_kv_dtype", value="fp16"))
+    setup = ServeSetup(
+        formats=formats,
+        kv_dtype=w.kv_dtype or "fp16",
+        context_len=lengths.context,
+        prompt_tokens=lengths.prompt,
+        output_tokens=lengths.output,
+        concurrency=concurrency,
+        qps=w.qps,
+        ttft_ms_max=w.ttft_ms_max,
+        runtime=w.runtime,
+        tensor_parallel=w.tensor_parallel,
+        ttft_p99_s=w.ttft_ms_p99 / 1e3 if w.ttft_ms_p99 else None,
+        tpot_p99_s=w.tpot_ms_p99 / 1e3 if w.tpot_ms_p99 else None,
+        utilisation=w.utilisation_target or UTILISATION_TARGET,
+        shared_prefix=min(w.shared_prefix_tokens or 0, lengths.prompt),
+        resident_tokens=resident_tokens(w, lengths.context, lengths.prompt + lengths.output),
+    )
+    if w.qps is not None and w.utilisation_target is None:
+        assumed.append(finding("assumed_utilisation_target", value=UTILISATION_TARGET))
+    return setup, assumed
+
+
+def resident_tokens(w: Workload, context: int, request: int) -> int:
+    """KV tokens each concurrent user holds: the window the user stated, else prompt + answer.
+
+    "4 users at 4,096 tokens of context" promises each user the whole window, which is
+    what ``estimate`` reserves; without a stated window vLLM's paged cache holds only
+    what a request has (Kwon et al. 2023), the prompt and the answer. A stated prompt
+    says how long requests really are, so it wins over the window.
+    """
+    if w.context_len is not None and w.prompt_tokens is None:
+        return max(context, request)
+    return request
+
+
+def serving_formats(arch: ModelArch) -> tuple[str, ...]:
+    """Formats a search tries when the user names none.
+
+    A model published in a low-precision format (DeepSeek-V3/R1 in block-scaled FP8,
+    gpt-oss with MXFP4 experts) is served in it or below it: upcasting to bf16 doubles
+    or quadruples the memory and gains no quality over the weights as trained.
+    """
+    native = arch.native_dtype
+    if native in ("fp32", "fp16", "bf16"):
+        return AUTO_FORMATS
+    bits = FORMATS[native].bits
+    return (native, *(f for f in AUTO_FORMATS if FORMATS[f].bits < bits))
+
+
+def runtime_for(fmt: str, requested: str | None) -> str:
+    """GGUF formats run on llama.cpp; everything else defaults to vLLM."""
+    if requested:
+        return requested
+    return "llama_cpp" if fmt in GGUF_FORMATS else "vllm"
+
+
+def train_setup(
+    w: Workload, arch: ModelArch, gpu: GpuSpec | None, gpus: int
+) -> tuple[TrainSetup, list[Finding]]:
+    """Training settings for ``gpus`` GPUs of ``gpu`` (None: precision decided later)."""
+    assumed: list[Finding] = []
+    method = w.method or "full"
+    if w.method is None:
+        assumed.append(finding("assumed_method", value="full"))
+    dtype = w.weight_dtype if w.weight_dtype in ("fp32", "fp16", "bf16") else None
+    if dtype is None:
+        dtype = "bf16" if gpu is None or gpu.supports("bf16") else "fp16"
+    seq = w.seq_len or w.context_len or min(TRAIN_SEQ, arch.max_context)
+    for name, given, default in (
+        ("seq_len", w.seq_len or w.context_len, seq),
+        ("batch_size", w.batch_size, 1),
+        ("optimizer", w.optimizer, "adamw"),
+        ("gradient_checkpointing", w.gradient_checkpointing, True),
+    ):
+        if given is None:
+            assumed.append(finding(f"assumed_{name}", value=default))
+    if method != "full" and w.lora_rank is None:
+        assumed.append(finding("assumed_lora_rank", value=LORA_RANK, targets="all_linear"))
+    setup = TrainSetup(
+        method=method,
+        weight_dtype=dtype,
+        optimizer=w.optimizer or "adamw",
+        batch_size=w.batch_size or 1,
+        seq_len=seq,
+        gradient_checkpointing=True if w.gradient_checkpointing is None else w.gradient_checkpointing,
+        fused_ce=bool(w.fused_ce),
+        zero_stage=w.zero_stage if w.zero_stage is not None else (0 if gpus == 1 else 3),
+        gpus=gpus,
+        lora_rank=w.lora_rank or LORA_RANK,
+    )
+    return setup, assumed
+
+
+def grad_accumulation(batch_size: int) -> int:
+    """Micro-batches per optimizer step so each GPU sees ~16 sequences per gradient sync."""
+    return max(1, SEQUENCES_PER_STEP // batch_size)

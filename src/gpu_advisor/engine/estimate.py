@@ -1,0 +1,264 @@
+"""Estimate: memory per GPU, which cards it fits, and how fast it runs — no prices, no ranking.
+
+Serving memory follows the recommender's rule (``serving_search.per_gpu``), so both
+give the same answer for the same card and count: with a stated ``context_len`` every
+concurrent user is reserved the whole window (the promise "N users at C tokens each");
+without one each user holds prompt + answer, the paged working set vLLM actually keeps
+(Kwon et al., SOSP 2023), said as an assumption; and the KV cache always has room for
+one whole window, which vLLM checks at start-up. With a ``qps`` the requested hardware
+also carries p50/p99 TTFT/TPOT from ``engine.queueing`` as one replica group.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpu_advisor.engine import serving_capacity
+from gpu_advisor.engine.architecture import Resolved, resolve
+from gpu_advisor.engine.defaults import ServeSetup, runtime_for, serve_setup, serving_formats, train_setup
+from gpu_advisor.engine.findings import Finding, finding
+from gpu_advisor.engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_comm
+from gpu_advisor.engine.memory import Memory, TrainSetup, kv_bytes_per_token, training_memory
+from gpu_advisor.engine.results import Estimate, FitRow, ModelSummary, Verdict
+from gpu_advisor.engine.serving_search import card_format, per_gpu, replica_model
+from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, RuntimeProfile
+from gpu_advisor.engine.throughput import serving_point
+from gpu_advisor.engine.training import step_compute_s, training_hours
+from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.validate import canonical
+from gpu_advisor.engine.workload import Workload
+
+COUNTS = (1, 2, 4, 8)
+TRAIN_HEADROOM = 0.95
+
+
+def summary(arch: ModelArch) -> ModelSummary:
+    return ModelSummary(
+        id=arch.id,
+        name=arch.name,
+        params_b=arch.params_b,
+        active_params_b=arch.active_b,
+        layers=arch.layers,
+        hidden_size=arch.hidden_size,
+        num_heads=arch.num_heads,
+        num_kv_heads=arch.num_kv_heads,
+        head_dim=arch.head_dim,
+        vocab_size=arch.vocab_size,
+        kv_bytes_per_token=kv_bytes_per_token(arch, "fp16"),
+        attention=arch.attention,
+        num_experts=arch.num_experts,
+        experts_per_token=arch.experts_per_token,
+        sliding_window=arch.sliding_window,
+        native_dtype=arch.native_dtype,
+    )
+
+
+def estimate(w: Workload, kb: Knowledge) -> Estimate:
+    w = canonical(w, kb)
+    res = resolve(w, kb.models)
+    if w.task == "infer":
+        return _serving_estimate(w, kb, res)
+    return _training_estimate(w, kb, res)
+
+
+def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
+    arch = res.arch
+    s, assumed = serve_setup(w, arch)
+    fmt = w.weight_dtype or serving_formats(arch)[0]
+    count = w.gpu_count or 1
+    gpu = kb.gpus[w.gpu] if w.gpu else None
+    at = _Serving(arch, s, kb, fmt, w)
+    rows = [_fit_row(card, at.mem_on, at.speed, arch) for card in kb.gpus.values()]
+    mem = at.mem_on(gpu, count)[0] if gpu else at.mem_on(kb.gpus[_first_fit(rows)], 1)[0]
+    tok = ttft = rps = None
+    if gpu:
+        tok, ttft, rps = at.speed(gpu, count)
+    requested = _verdict(gpu, count, at.mem_on, tok) if gpu else None
+    if requested is not None and requested.fits and s.qps is not None:
+        assert gpu is not None
+        figures = {k: round(v, 2) for k, v in at.under_load(gpu, count).items()}
+        requested = requested.model_copy(update=figures)
+    settings = {
+        "weight_dtype": fmt,
+        "kv_dtype": s.kv_dtype,
+        "context_len": s.context_len,
+        "concurrency": s.concurrency,
+        "prompt_tokens": s.prompt_tokens,
+        "output_tokens": s.output_tokens,
+    }
+    return Estimate(
+        task=w.task,
+        model=summary(arch),
+        memory_gib=mem.gib(),
+        fits=rows,
+        requested=requested,
+        gpu=w.gpu,
+        gpu_count=count,
+        decode_tokens_per_s=_r(tok),
+        ttft_ms=_r(ttft),
+        requests_per_s=_r(rps, 2),
+        settings=settings,
+        assumptions=[*res.assumed, *assumed, *_kv_note(w, s)],
+    )
+
+
+class _Serving:
+    """One serving workload on ``n`` × a card as one replica group (TP = n unless stated)."""
+
+    def __init__(self, arch: ModelArch, s: ServeSetup, kb: Knowledge, fmt: str, w: Workload) -> None:
+        self.arch, self.s, self.kb, self.fmt = arch, s, kb, fmt
+        self.runtime, self.tensor_parallel = w.runtime, w.tensor_parallel
+
+    def _place(self, card: GpuSpec, n: int) -> tuple[GpuSpec, RuntimeProfile, str, int]:
+        f = card_format(self.fmt, card)
+        return card, self.kb.runtimes[runtime_for(f, self.runtime)], f, self.tensor_parallel or n
+
+    def mem_on(self, card: GpuSpec, n: int) -> tuple[Memory, float]:
+        """Memory per GPU for every user at once (``serving_search.per_gpu``), and the room for it."""
+        _, rt, f, tp = self._place(card, n)
+        held = per_gpu(self.arch, self.s, f, tp, rt)
+        return held.memory(self.s.concurrency), card.usable_gib * GiB * rt.memory_utilization
+
+    def speed(self, card: GpuSpec, n: int) -> tuple[float, float, float]:
+        """One stream's decode tokens/s, its TTFT (ms) and requests/s, unloaded."""
+        _, rt, f, tp = self._place(card, n)
+        comm = tp_decode_comm(self.arch.hidden_size, self.arch.layers, tp, card, _link(card))
+        s = self.s
+        p = serving_point(self.arch, card, rt, f, s.kv_dtype, 1, s.prompt_tokens, s.output_tokens, tp, comm)
+        return p.tokens_per_s_per_seq, p.ttft_ms, p.requests_per_s
+
+    def under_load(self, card: GpuSpec, n: int) -> dict[str, float]:
+        """p50/p99 TTFT and TPOT (ms) at ``qps`` and ``break_qps``, from ``engine.queueing``."""
+        place = self._place(card, n)
+        _, rt, f, tp = place
+        slots = per_gpu(self.arch, self.s, f, tp, rt).users(self.mem_on(card, n)[1], rt.max_batch)
+        model = replica_model(self.arch, self.s, place, _link(card))
+        shape = serving_capacity.replica_shape(model, self.s, slots, (self.arch, card, rt, f, tp))
+        return serving_capacity.one_group(shape, self.s)
+
+
+def _link(card: GpuSpec) -> Interconnect:
+    return "nvlink" if card.nvlink_gbs else "pcie"
+
+
+def _kv_note(w: Workload, s: ServeSetup) -> list[Finding]:
+    """Say that each user is sized at prompt + answer when no window was stated."""
+    if w.context_len is not None:
+        return []
+    return [finding("assumed_kv_per_user", tokens=s.resident_tokens, context_len=s.context_len)]
+
+
+def _fit_row(card: GpuSpec, mem_on, speed, arch: ModelArch) -> FitRow:  # type: ignore[no-untyped-def]
+    """The smallest power-of-two GPU count of ``card`` that holds the workload."""
+    for n in COUNTS:
+        if arch.num_heads % n:
+            continue
+        mem, cap = mem_on(card, n)
+        if mem.total <= cap:
+            tok = speed(card, n)[0] if speed else None
+            return FitRow(
+                gpu=card.id,
+                count=n,
+                fits=True,
+                total_gib=round(mem.total / GiB, 2),
+                capacity_gib=round(cap / GiB, 2),
+                decode_tokens_per_s=_r(tok),
+            )
+    return FitRow(
+        gpu=card.id,
+        count=n,
+        fits=False,
+        total_gib=round(mem.total / GiB, 2),
+        capacity_gib=round(cap / GiB, 2),
+    )
+
+
+def _verdict(card: GpuSpec, n: int, mem_on, tok: float | None) -> Verdict:  # type: ignore[no-untyped-def]
+    """Exactly ``n`` × ``card``: fits or not, and the GiB per GPU it is short."""
+    mem, cap = mem_on(card, n)
+    fits = mem.total <= cap
+    return Verdict(
+        gpu=card.id,
+        count=n,
+        fits=fits,
+        total_gib=round(mem.total / GiB, 2),
+        capacity_gib=round(cap / GiB, 2),
+        shortfall_gib=round(max(0.0, mem.total - cap) / GiB, 2),
+        decode_tokens_per_s=_r(tok) if fits else None,
+    )
+
+
+def _first_fit(rows: list[FitRow]) -> str:
+    fitting = sorted((r for r in rows if r.fits), key=lambda r: (r.count, r.capacity_gib))
+    return fitting[0].gpu if fitting else max(rows, key=lambda r: r.capacity_gib).gpu
+
+
+def _training_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
+    arch = res.arch
+    gpu = kb.gpus[w.gpu] if w.gpu else None
+    count = w.gpus or w.gpu_count or 1
+    base, assumed = train_setup(w, arch, gpu, count)
+
+    per_count: dict[int, Memory] = {}  # memory depends on the GPU count, not the card: once per count
+
+    def mem_on(card: GpuSpec, n: int) -> tuple[Memory, float]:
+        if n not in per_count:
+            stage = 0 if n == 1 else (3 if w.zero_stage is None else w.zero_stage)
+            per_count[n] = training_memory(arch, replace(base, gpus=n, zero_stage=stage))
+        return per_count[n], card.usable_gib * GiB * TRAIN_HEADROOM
+
+    rows = [_fit_row(card, mem_on, None, arch) for card in kb.gpus.values()]
+    mem = training_memory(arch, base)
+    hours = gpu_hours = None
+    if w.train_tokens:
+        card = gpu or kb.gpus[_first_fit(rows)]
+        hours = _hours(arch, base, card, w.train_tokens)
+        gpu_hours = hours * base.gpus
+    settings = {
+        "method": base.method,
+        "weight_dtype": base.weight_dtype,
+        "optimizer": base.optimizer,
+        "batch_size": base.batch_size,
+        "seq_len": base.seq_len,
+        "zero_stage": base.zero_stage,
+        "gradient_checkpointing": base.gradient_checkpointing,
+        "gpus": base.gpus,
+        "lora_rank": base.lora_rank,
+    }
+    return Estimate(
+        task=w.task,
+        model=summary(arch),
+        memory_gib=mem.gib(),
+        fits=rows,
+        requested=_verdict(gpu, count, mem_on, None) if gpu else None,
+        gpu=w.gpu,
+        gpu_count=count,
+        training_gpu_hours=_r(gpu_hours),
+        training_hours=_r(hours, 2),
+        settings=settings,
+        assumptions=[*res.assumed, *assumed],
+    )
+
+
+def _hours(arch: ModelArch, s: TrainSetup, card: GpuSpec, tokens: float) -> float:
+    ic: Interconnect = "nvlink" if card.nvlink_gbs else "pcie"
+    trainable = training_memory(arch, s).notes["trainable_params"]
+    step_tokens = s.batch_size * s.seq_len * 16
+    compute = step_compute_s(
+        arch, card, s.method, s.gradient_checkpointing, step_tokens, s.weight_dtype, s.seq_len
+    )
+    eff = (
+        scaling_efficiency(compute, gradient_sync_s(trainable, s.gpus, s.zero_stage, card, ic))
+        if s.gpus > 1
+        else 1.0
+    )
+    return training_hours(
+        arch, card, s.method, s.gradient_checkpointing, tokens, s.weight_dtype, s.gpus, eff, s.seq_len
+    )
+
+
+def _r(v: float | None, nd: int = 1) -> float | None:
+    return None if v is None else round(v, nd)
+
+
+__all__ = ["Finding", "estimate", "summary"]

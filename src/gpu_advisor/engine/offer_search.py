@@ -1,0 +1,131 @@
+"""The searches a plan runs over the catalog, each distinct one run once.
+
+A plan searches the pruned catalog (``Catalog.index``) for its pick, again for the
+LoRA and QLoRA alternatives and for every what-if. Each search evaluates one offer per
+distinct machine and re-prices the result for the others (``candidates.fan_out``);
+``Searches`` remembers every search by its inputs, so a what-if that asks what was
+already asked (QLoRA when the plan is QLoRA, AWQ when the plan already serves AWQ)
+gets the same candidates back instead of a fresh search.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gpu_advisor.engine import cost, serving_search, training_search
+from gpu_advisor.engine.candidates import Candidate, fan_out, repriced
+from gpu_advisor.engine.catalog_index import EngineKey, engine_key
+from gpu_advisor.engine.defaults import ServeSetup
+from gpu_advisor.engine.memory import TrainSetup
+from gpu_advisor.engine.specs import GpuSpec, Knowledge, ModelArch, Offer
+from gpu_advisor.engine.workload import Workload
+
+DOMESTIC_VENDORS = frozenset({"huawei", "hygon", "cambricon", "moore_threads", "biren", "iluvatar", "metax"})
+"""Vendors headquartered in mainland China: what "只用国产卡" (domestic cards only) keeps."""
+
+TrainKey = tuple[TrainSetup, int | None, float | None, float | None, tuple[bool, bool]]
+
+
+def _machines(offers: list[Offer]) -> list[Offer]:
+    """The first offer of each distinct machine, in catalog order."""
+    seen: dict[EngineKey, Offer] = {}
+    for o in offers:
+        seen.setdefault(engine_key(o), o)
+    return list(seen.values())
+
+
+def allowed_gpus(w: Workload, kb: Knowledge) -> frozenset[str] | None:
+    """The card ids the user leaves in play, or None when they ruled nothing out.
+
+    "不要 3090" names cards (``exclude_gpus``), "no consumer cards" a market segment
+    (``exclude_segments``), "只用英伟达" one vendor (``only_vendor``) and "只用国产卡"
+    the Chinese vendors (``domestic_only``). A card the user owns and named is
+    evaluated apart (``recommend._requested``) and is never filtered here.
+    """
+    if not (w.exclude_gpus or w.exclude_segments or w.only_vendor or w.domestic_only):
+        return None
+    return frozenset(g.id for g in kb.gpus.values() if _kept(g, w))
+
+
+def _kept(g: GpuSpec, w: Workload) -> bool:
+    return not (
+        g.id in (w.exclude_gpus or ())
+        or g.segment in (w.exclude_segments or ())
+        or (w.only_vendor is not None and g.vendor != w.only_vendor)
+        or (w.domestic_only and g.vendor not in DOMESTIC_VENDORS)
+    )
+
+
+@dataclass(slots=True)
+class Searches:
+    """Memoised searches for one plan: one model, one knowledge base, the cards allowed."""
+
+    arch: ModelArch
+    kb: Knowledge
+    allowed: frozenset[str] | None = None
+    _train: dict[TrainKey, list[Candidate]] = field(default_factory=dict)
+    _layouts: dict[ServeSetup, list[serving_search.Layout]] = field(default_factory=dict)
+    _serve: dict[tuple[ServeSetup, float | None], list[Candidate]] = field(default_factory=dict)
+
+    @property
+    def offers(self) -> list[Offer]:
+        offers = self.kb.catalog.index.offers
+        return offers if self.allowed is None else [o for o in offers if o.gpu in self.allowed]
+
+    def train(
+        self,
+        base: TrainSetup,
+        requested: int | None,
+        tokens: float | None,
+        duration: float | None,
+        fixed: tuple[bool, bool],
+    ) -> list[Candidate]:
+        key = (base, requested, tokens, duration, fixed)
+        if key not in self._train:
+            args = (self.arch, base, self.kb, self.offers, requested, tokens, duration, fixed)
+            self._train[key] = training_search.search(*args)
+        return self._train[key]
+
+    def layouts(self, s: ServeSetup) -> list[serving_search.Layout]:
+        """Layouts of one offer per machine for ``s``'s memory settings."""
+        if s not in self._layouts:
+            self._layouts[s] = serving_search.layouts(self.arch, s, self.kb, _machines(self.offers))
+        return self._layouts[s]
+
+    def serve(self, s: ServeSetup, duration: float | None) -> list[Candidate]:
+        """Every feasible serving candidate over the pruned catalog, in catalog order."""
+        if (s, duration) not in self._serve:
+            sized = self._sized(s, s, duration)
+            found = fan_out(self.offers, lambda o: sized.get(engine_key(o), []), lambda _: duration)
+            self._serve[(s, duration)] = found
+        return self._serve[(s, duration)]
+
+    def serve_cheapest(
+        self, s: ServeSetup, duration: float | None, memory_of: ServeSetup
+    ) -> Candidate | None:
+        """``serving_search.cheapest`` over every pruned offer, pricing siblings on floats.
+
+        ``memory_of`` names the setup whose layouts to size: the plan's own when only the
+        traffic changes (concurrency or QPS), ``s`` otherwise.
+        """
+        sized = self._sized(s, memory_of, duration)
+        best: tuple[float, Candidate, Offer] | None = None
+        for offer in self.offers:
+            for c in sized.get(engine_key(offer), []):
+                if not c.meets_latency:
+                    continue
+                n = c.machines
+                quote = cost.job(offer, duration, n) if duration else cost.always_on(offer, n)
+                price = cost.in_cny(quote, self.kb.catalog.fx_to_cny)  # offers may differ in currency
+                if best is None or price < best[0]:
+                    best = (price, c, offer)
+        return repriced(best[1], best[2], duration) if best else None
+
+    def _sized(
+        self, s: ServeSetup, memory_of: ServeSetup, duration: float | None
+    ) -> dict[EngineKey, list[Candidate]]:
+        """Candidates of each machine's first offer, sized for ``s``'s traffic."""
+        out: dict[EngineKey, list[Candidate]] = {}
+        for c in serving_search.size_all(self.layouts(memory_of), s, duration):
+            out.setdefault(engine_key(c.offer), []).append(c)
+        return out

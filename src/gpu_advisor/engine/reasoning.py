@@ -1,0 +1,194 @@
+"""The plan's reasoning as ordered, structured steps (id + the numbers behind it).
+
+Each surface renders these through ``locales``; the short answer shows the first few,
+``/why`` shows them all. Numbers are rounded where they are produced so every
+surface quotes the same figures.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpu_advisor.engine.candidates import Candidate
+from gpu_advisor.engine.dtypes import FORMATS
+from gpu_advisor.engine.findings import Finding, finding
+from gpu_advisor.engine.interconnect import link_gbs
+from gpu_advisor.engine.memory import TrainSetup, kv_bytes_per_token, training_memory
+from gpu_advisor.engine.search_context import Context
+from gpu_advisor.engine.training import mfu
+from gpu_advisor.engine.units import GiB
+
+
+def _gib(v: float) -> float:
+    return round(v / GiB, 2)
+
+
+def steps(ctx: Context, pick: Candidate, ranked: list[Candidate]) -> list[Finding]:
+    body = _serving_steps(ctx, pick) if pick.task == "infer" else _training_steps(ctx, pick)
+    return [_shape(ctx), *body, *_cost_compare(ctx, pick, ranked)]
+
+
+def _shape(ctx: Context) -> Finding:
+    a = ctx.arch
+    return finding(
+        "model_shape",
+        model=a.name,
+        params_b=a.params_b,
+        active_params_b=a.active_b,
+        layers=a.layers,
+        num_heads=a.num_heads,
+        num_kv_heads=a.num_kv_heads,
+        kv_kib_per_token=round(kv_bytes_per_token(a, "fp16") / 1024, 1),
+    )
+
+
+def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
+    assert ctx.serve is not None
+    s, m = ctx.serve, c.memory
+    rt = ctx.kb.runtimes[c.runtime or "vllm"]
+    return [
+        finding(
+            "serving_memory",
+            gpu=c.gpu.name,
+            weight_dtype=c.weight_dtype,
+            bits=FORMATS[c.weight_dtype].bits,
+            weights_gib=_gib(m.weights),
+            kv_gib=_gib(m.kv_cache),
+            overhead_gib=_gib(m.overhead),
+            total_gib=_gib(m.total),
+            capacity_gib=_gib(c.capacity_bytes),
+            batch=c.batch,
+            tokens_per_seq=s.prompt_tokens + s.output_tokens,
+            tensor_parallel=c.tensor_parallel,
+        ),
+        finding(
+            "full_context_kv",
+            context_len=s.context_len,
+            kv_gib_per_seq=_gib(m.notes["kv_full_context_bytes"]),
+            max_batch=int(m.notes["max_batch"]),
+        ),
+        finding(
+            "decode_speed",
+            tokens_per_s=c.decode_tokens_per_s or 0.0,
+            batch=c.batch,
+            bound=c.bound or "",
+            bandwidth_gbs=c.gpu.bandwidth_gbs,
+            runtime=rt.name,
+            bw_efficiency=rt.decode_bw_efficiency,
+            aggregate_tokens_per_s=c.aggregate_tokens_per_s or 0.0,
+        ),
+        finding("ttft", ttft_ms=c.ttft_ms or 0.0, prompt_tokens=s.prompt_tokens, target_ms=s.ttft_ms_max),
+        finding(
+            "replicas",
+            concurrency=s.concurrency,
+            qps=s.qps,
+            replicas=c.replicas,
+            machines=c.machines,
+            requests_per_s=round(c.requests_per_s or 0.0, 2),
+            gpus_per_machine=c.gpus_per_machine,
+        ),
+    ]
+
+
+def _training_steps(ctx: Context, c: Candidate) -> list[Finding]:
+    assert ctx.train is not None
+    m = c.memory
+    unsharded = training_memory(ctx.arch, _single(ctx.train, c))
+    states = unsharded.weights + unsharded.gradients + unsharded.optimizer
+    trainable = m.notes["trainable_params"]
+    out = [
+        finding(
+            "model_states",
+            method=c.method or "full",
+            trainable_params_b=round(trainable / 1e9, 3),
+            bytes_per_param=round(states / (ctx.arch.params_b * 1e9), 2),
+            states_gib=_gib(states),
+            optimizer=ctx.train.optimizer,
+        ),
+        finding(
+            "sharding",
+            zero_stage=c.zero_stage or 0,
+            gpus=c.total_gpus,
+            per_gpu_states_gib=_gib(m.weights + m.gradients + m.optimizer),
+        ),
+        finding(
+            "activations",
+            seq_len=ctx.train.seq_len,
+            batch_size=ctx.train.batch_size,
+            gradient_checkpointing=bool(c.gradient_checkpointing),
+            activations_gib=_gib(m.activations),
+        ),
+        finding(
+            "training_fit",
+            gpu=c.gpu.name,
+            total_gib=_gib(m.total),
+            capacity_gib=_gib(c.capacity_bytes),
+            overhead_gib=_gib(m.overhead),
+        ),
+    ]
+    if c.total_gpus > 1:
+        out.append(
+            finding(
+                "scaling",
+                interconnect=c.offer.interconnect,
+                link_gbs=round(link_gbs(c.gpu, c.offer.interconnect), 1),
+                sync_s=round(c.extras["sync_s"], 3),
+                compute_s=round(c.extras["compute_s"], 3),
+                efficiency=round(c.scaling_efficiency or 1.0, 3),
+                machines=c.machines,
+            )
+        )
+    if c.training_hours is not None:
+        out.append(
+            finding(
+                "training_time",
+                train_tokens=ctx.workload.train_tokens or 0.0,
+                hours=round(c.training_hours, 2),
+                gpu_hours=round(c.training_hours * c.total_gpus, 1),
+                mfu=round(mfu(c.gpu, c.method or "full"), 3),
+                tokens_per_s=round(c.extras["tokens_per_s"]),
+            )
+        )
+    return out
+
+
+def _single(s: TrainSetup, c: Candidate) -> TrainSetup:
+    return replace(s, method=c.method or s.method, gpus=1, zero_stage=0)
+
+
+def _cost_compare(ctx: Context, pick: Candidate, ranked: list[Candidate]) -> list[Finding]:
+    others = [c for c in ranked if c.gpu.id != pick.gpu.id]
+    nxt = others[0] if others else None
+    return [
+        finding(
+            "cost_compare",
+            offer=pick.offer.id,
+            amount=round(pick.cost.amount, 2),
+            currency=pick.cost.currency,
+            per=pick.cost.per,
+            monthly=round(pick.monthly.amount, 2),
+            candidates=len(ranked),
+            next_gpu=nxt.gpu.name if nxt else None,
+            next_amount=round(nxt.cost.amount, 2) if nxt else None,
+            next_amount_currency=nxt.cost.currency if nxt else None,
+        )
+    ]
+
+
+def no_fit(ctx: Context) -> list[Finding]:
+    """Why nothing in the catalog works: the need against the biggest machine on offer."""
+    biggest = max(ctx.kb.catalog.offers, key=lambda o: o.count * ctx.kb.gpus[o.gpu].usable_gib)
+    gpu = ctx.kb.gpus[biggest.gpu]
+    need = None
+    if ctx.train is not None:
+        need = training_memory(ctx.arch, replace(ctx.train, gpus=biggest.count, zero_stage=3)).total
+    return [
+        _shape(ctx),
+        finding(
+            "nothing_fits",
+            largest_offer=biggest.id,
+            gpus=biggest.count,
+            capacity_gib=round(gpu.usable_gib, 2),
+            need_gib=_gib(need) if need else None,
+        ),
+    ]

@@ -1,0 +1,260 @@
+"""The recommender: search the catalog, keep what fits and meets the targets, rank by cost.
+
+Ranking, in order: meets the latency target; within budget; cost of what was asked
+(the job if it has an end, otherwise a month of 24×7); higher-precision weights; more
+throughput. The plan carries the pick, a cheaper and a faster alternative where they
+exist (for training also LoRA/QLoRA), the user's own hardware evaluated if they named
+it, ordered reasoning, pitfalls and what-ifs — all as structured findings.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from gpu_advisor.engine import launch, pitfalls, reasoning, serving_search, training_search, whatifs
+from gpu_advisor.engine.architecture import resolve
+from gpu_advisor.engine.candidates import Candidate
+from gpu_advisor.engine.cost import to_currency
+from gpu_advisor.engine.defaults import serve_setup, train_setup
+from gpu_advisor.engine.dtypes import QUALITY_RANK
+from gpu_advisor.engine.estimate import summary
+from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.offer_search import Searches, allowed_gpus
+from gpu_advisor.engine.results import Option, Plan
+from gpu_advisor.engine.rules.deadline import on_time
+from gpu_advisor.engine.search_context import Context
+from gpu_advisor.engine.serving_curve import serving_curve
+from gpu_advisor.engine.specs import Knowledge, ModelArch, Offer
+from gpu_advisor.engine.validate import canonical
+from gpu_advisor.engine.workload import Workload
+
+
+def recommend(w: Workload, kb: Knowledge) -> Plan:
+    """A plan for ``w`` over ``kb.catalog``; raises EngineError for unknown names."""
+    w = canonical(w, kb)
+    res = resolve(w, kb.models)
+    if w.task == "both":
+        return _both(w, kb, res.arch, list(res.assumed))
+    ctx = _context(w, kb, res.arch, w.task, list(res.assumed))
+    return _plan(ctx)
+
+
+def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: list[Finding]) -> Context:
+    searches = Searches(arch, kb, allowed_gpus(w, kb))
+    if task == "infer":
+        s, more = serve_setup(w, arch)
+        duration = None if w.always_on else w.duration_hours
+        cands = searches.serve(s, duration)
+        return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s, searches=searches)
+    gpu = kb.gpus[w.gpu] if w.gpu else None
+    base, more = train_setup(w, arch, gpu, w.gpus or w.gpu_count or 1)
+    fixed = (w.zero_stage is not None, w.gradient_checkpointing is not None)
+    held = w.duration_hours or w.deadline_hours  # a job due in a week is rented for at most a week
+    cands = searches.train(base, w.gpus, w.train_tokens, held, fixed)
+    return Context(w, kb, arch, task, cands, [*assumed, *more], train=base, fixed=fixed, searches=searches)
+
+
+def rank_key(c: Candidate, ctx: Context) -> tuple[bool, bool, float, int, float]:
+    speed = c.aggregate_tokens_per_s or c.extras.get("tokens_per_s", 0.0)
+    return (
+        not c.meets_latency,
+        within_budget(c, ctx) is False,
+        cost_cny(c, ctx),
+        QUALITY_RANK[c.weight_dtype],
+        -speed,
+    )
+
+
+def cost_cny(c: Candidate, ctx: Context) -> float:
+    q = c.cost
+    return to_currency(q.amount, q.currency, "CNY", ctx.kb.catalog.fx_to_cny) or q.amount
+
+
+def within_budget(c: Candidate, ctx: Context) -> bool | None:
+    b = ctx.workload.budget
+    if b is None:
+        return None
+    quote = c.job if b.per == "total" and c.job else c.monthly
+    amount = quote.amount / 720.0 if b.per == "hour" else quote.amount
+    converted = to_currency(amount, quote.currency, b.currency, ctx.kb.catalog.fx_to_cny)
+    return None if converted is None else converted <= b.amount
+
+
+def _plan(ctx: Context) -> Plan:
+    ranked = on_time(ctx, sorted(ctx.candidates, key=lambda c: rank_key(c, ctx)))
+    requested = _requested(ctx)
+    if not ranked:
+        return Plan(
+            status="no_fit",
+            task=ctx.task,
+            model=summary(ctx.arch),
+            recommendation=None,
+            requested=requested,
+            reasoning=reasoning.no_fit(ctx),
+            pitfalls=pitfalls.evaluate(ctx, None, requested),
+            what_ifs=whatifs.for_no_fit(ctx),
+            assumptions=ctx.assumed,
+        )
+    pick = ranked[0]
+    status = "ok" if within_budget(pick, ctx) is not False else "over_budget"
+    if not pick.meets_latency:
+        status = "latency_not_met"
+    return Plan(
+        status=status,
+        task=ctx.task,
+        model=summary(ctx.arch),
+        recommendation=Option.of(pick, "pick", within_budget(pick, ctx)),
+        alternatives=_alternatives(pick, ranked, ctx),
+        requested=requested,
+        reasoning=reasoning.steps(ctx, pick, ranked),
+        pitfalls=pitfalls.evaluate(ctx, pick, requested),
+        what_ifs=whatifs.for_pick(ctx, pick),
+        assumptions=ctx.assumed,
+        serving_curve=serving_curve(ctx.arch, ctx.serve, pick, ctx.kb) if ctx.serve else [],
+        launch=_launch(Option.of(pick, "pick"), ctx),
+    )
+
+
+def _launch(o: Option, ctx: Context) -> list[launch.LaunchSpec]:
+    rt = ctx.kb.runtimes.get(o.runtime or "")
+    return launch.for_option(o, ctx.arch, ctx.serve, ctx.train, rt)
+
+
+def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> list[Option]:
+    out: list[Option] = []
+    seen = {_identity(pick)}
+
+    def add(c: Candidate | None, kind: str) -> None:
+        if c is not None and _identity(c) not in seen:
+            seen.add(_identity(c))
+            out.append(Option.of(c, kind, within_budget(c, ctx)))
+
+    pick_cost = cost_cny(pick, ctx)
+    add(next((c for c in ranked if cost_cny(c, ctx) < pick_cost), None), "cheaper")
+    add(
+        next((c for c in ranked if QUALITY_RANK[c.weight_dtype] < QUALITY_RANK[pick.weight_dtype]), None),
+        "higher_precision",
+    )
+    add(_faster(pick, ranked), "faster")
+    if ctx.task == "train" and pick.method == "full":
+        for method in ("lora", "qlora"):
+            add(_best_with_method(ctx, method), method)
+    return out
+
+
+def _identity(c: Candidate) -> tuple[str, str, int, int, str | None]:
+    return (c.offer.id, c.weight_dtype, c.gpus_per_machine, c.machines, c.method)
+
+
+def _speed(c: Candidate) -> float:
+    if c.task == "infer":
+        return c.decode_tokens_per_s or 0.0
+    return c.extras.get("tokens_per_s", 0.0)
+
+
+def _faster(pick: Candidate, ranked: list[Candidate]) -> Candidate | None:
+    """The cheapest candidate at least 1.5× faster than the pick."""
+    quicker = [c for c in ranked if _speed(c) >= 1.5 * _speed(pick) and c.meets_latency]
+    return quicker[0] if quicker else None
+
+
+def _best_with_method(ctx: Context, method: str) -> Candidate | None:
+    assert ctx.train is not None
+    assert ctx.searches is not None
+    w = ctx.workload
+    base = replace(ctx.train, method=method)
+    cands = ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed)
+    ranked = sorted(cands, key=lambda c: rank_key(c, ctx))
+    return ranked[0] if ranked else None
+
+
+def _requested(ctx: Context) -> Option | None:
+    """The user's own choice of GPU (and count), priced from the catalog where it lists that card."""
+    w = ctx.workload
+    if w.gpu is None:
+        return None
+    count = w.gpu_count or w.gpus or 1
+    offer = _owned_offer(ctx.kb, w.gpu, count) if w.gpu_owned else _offer_for(ctx.kb, w.gpu, count)
+    if offer is None:
+        return None
+    if ctx.task == "infer":
+        assert ctx.serve is not None
+        cands = serving_search.search(ctx.arch, ctx.serve, ctx.kb, [offer], w.duration_hours)
+    else:
+        assert ctx.train is not None
+        cands = training_search.search(
+            ctx.arch, ctx.train, ctx.kb, [offer], count, w.train_tokens, w.duration_hours, ctx.fixed
+        )
+    cands = [c for c in cands if c.machines == 1] or cands
+    if not cands:
+        return None
+    best = sorted(cands, key=lambda c: rank_key(c, ctx))[0]
+    return Option.of(best, "requested", within_budget(best, ctx))
+
+
+def _owned_offer(kb: Knowledge, gpu: str, count: int) -> Offer:
+    """The user's own cards, as an offer that costs nothing (PCIe between them unless they say otherwise)."""
+    spec = kb.gpus[gpu]
+    link = "none" if count == 1 else ("nvlink" if spec.form_factor == "sxm" else "pcie")
+    return Offer(
+        id=f"own-{gpu}-{count}x",
+        gpu=gpu,
+        count=count,
+        interconnect=link,
+        owned=True,
+        currency=kb.catalog.currency,
+        source="the user's own hardware",
+    )
+
+
+def _offer_for(kb: Knowledge, gpu: str, count: int) -> Offer | None:
+    """The catalog's offer for ``count`` × ``gpu``, or one priced per card from its smallest offer."""
+    index = kb.catalog.index
+    whole = [o for o in index.by_gpu_count.get((gpu, count), []) if not o.is_slice]
+    if whole:
+        return whole[0]
+    per_card = [o for o in index.offers if o.gpu == gpu and not o.is_slice and o.price_month]
+    if not per_card:
+        return None
+    base = min(per_card, key=lambda o: (o.price_month or 0) / o.count)
+    interconnect = base.interconnect if count > 1 else "none"
+    price = (base.price_month or 0) / base.count * count
+    return base.model_copy(
+        update={
+            "id": f"{gpu}-{count}x-derived",
+            "count": count,
+            "price_month": price,
+            "price_month_max": None,
+            "interconnect": interconnect,
+            "source": f"derived: {count} × per-card price of {base.id}",
+        }
+    )
+
+
+def _both(w: Workload, kb: Knowledge, arch: ModelArch, assumed: list[Finding]) -> Plan:
+    """Train and serve on separate machines (seed 000 §5.2): a training plan plus a serving pick."""
+    train = _plan(_context(w, kb, arch, "train", assumed))
+    serve = _plan(_context(w.model_copy(update={"always_on": True}), kb, arch, "infer", []))
+    return train.model_copy(
+        update={
+            "task": "both",
+            "serving": serve.recommendation,
+            "reasoning": [*train.reasoning, *serve.reasoning],
+            "pitfalls": _unique([*train.pitfalls, *serve.pitfalls]),
+            "what_ifs": [*train.what_ifs, *serve.what_ifs],
+            "assumptions": _unique([*train.assumptions, *serve.assumptions]),
+            "serving_curve": serve.serving_curve,
+            "launch": [*train.launch, *[s.model_copy(update={"option": "serving"}) for s in serve.launch]],
+        }
+    )
+
+
+def _unique(items: list[Finding]) -> list[Finding]:
+    seen: set[str] = set()
+    out = []
+    for f in items:
+        key = f.model_dump_json()
+        if key not in seen:
+            seen.add(key)
+            out.append(f)
+    return out

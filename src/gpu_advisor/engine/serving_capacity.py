@@ -1,0 +1,119 @@
+"""Replicas for a request rate with tail latency in mind, and what one replica does under that load.
+
+``serving_search`` settles a layout (card, format, TP, the batch its memory holds);
+this module turns the layout into the queue ``engine.queueing`` models and sizes the
+replica count for the user's QPS so that
+
+* each replica runs at no more than ``utilisation_target`` (default 70 %) of the rate
+  it can sustain — Poisson bursts queue steeply past that (Erlang C), and
+* the p99 TTFT and TPOT targets, when given, hold: a replica takes at most its
+  break-point rate, the largest λ at which both p99 figures stay under target.
+
+Prefix caching (vLLM's automatic prefix caching, SGLang's RadixAttention): a shared
+system prompt of ``shared_prefix_tokens`` is prefilled once and reused, so each request
+prefills only the rest, prefill(prompt) − prefill(prefix) + one fixed prefill cost.
+A prompt longer than the chunk (``CHUNK_TOKENS``) is prefilled a chunk per step.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from gpu_advisor.engine.defaults import ServeSetup
+from gpu_advisor.engine.queueing import CHUNK_TOKENS, Latency, ReplicaShape, break_qps, capacity_qps, latency
+from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
+from gpu_advisor.engine.throughput import ReplicaModel, prefill_s
+
+MAX_REPLICAS = 256
+
+
+@dataclass(frozen=True, slots=True)
+class Load:
+    """Replicas, the batch each runs, its latency at its share of the traffic, its break-point rate."""
+
+    replicas: int
+    batch: int
+    latency: Latency | None
+    break_qps: float
+    meets_p99: bool
+
+
+def replica_shape(
+    model: ReplicaModel,
+    s: ServeSetup,
+    slots: int,
+    place: tuple[ModelArch, GpuSpec, RuntimeProfile, str, int],
+) -> ReplicaShape:
+    """The queue one replica is: ``place`` is (model, card, runtime, weight format, TP degree)."""
+    arch, gpu, rt, fmt, tp = place
+    prefill = model.prefill_s
+    if s.shared_prefix:
+        cached = prefill_s(arch, gpu, rt, fmt, s.shared_prefix, tp) - prefill_s(arch, gpu, rt, fmt, 1, tp)
+        prefill = max(prefill - cached, prefill_s(arch, gpu, rt, fmt, 1, tp))
+    chunks = max(1, math.ceil((s.prompt_tokens - s.shared_prefix) / CHUNK_TOKENS))
+    return ReplicaShape(slots, prefill, lambda b: model.step_s(b)[0], s.output_tokens, chunks)
+
+
+def size(shape: ReplicaShape, s: ServeSetup) -> Load | None:
+    """Replicas for ``s.qps`` (or ``s.concurrency`` alone) and the latency each then sees."""
+    cap = capacity_qps(shape)
+    targets = s.ttft_p99_s is not None or s.tpot_p99_s is not None
+    brk = _break(shape, s)
+    replicas = math.ceil(s.concurrency / shape.slots)
+    if s.qps is not None:
+        per = min(s.utilisation * cap, brk) if brk > 0 else s.utilisation * cap
+        replicas = max(replicas, math.ceil(s.qps / per - 1e-9))
+    if replicas > MAX_REPLICAS:
+        return None
+    if s.qps is None:  # a closed group of users: no arrival rate, so no queue to quote
+        return Load(replicas, math.ceil(s.concurrency / replicas), None, brk, not targets)
+    lat = latency(shape, s.qps / replicas)
+    busy = math.ceil(lat.occupancy) if lat else shape.slots
+    batch = min(shape.slots, max(busy, math.ceil(s.concurrency / replicas)))
+    return Load(replicas, batch, lat, brk, not targets or _holds(lat, s))
+
+
+def _break(shape: ReplicaShape, s: ServeSetup) -> float:
+    """The largest rate one replica takes: under the p99 targets when given, else its capacity."""
+    if s.ttft_p99_s is None and s.tpot_p99_s is None:
+        return capacity_qps(shape)
+    return break_qps(shape, s.ttft_p99_s, s.tpot_p99_s)
+
+
+def one_group(shape: ReplicaShape, s: ServeSetup) -> dict[str, float]:
+    """``extras``' latency figures when this one replica takes all of ``s.qps`` (``estimate``'s case).
+
+    The p50/p99 keys are absent when ``s.qps`` is past the replica's capacity: the
+    queue then grows without bound and no quantile exists; ``break_qps`` says where it breaks.
+    """
+    assert s.qps is not None
+    load = Load(1, shape.slots, latency(shape, s.qps), _break(shape, s), True)
+    out = extras(load, s, 0.0)
+    return {k: v for k, v in out.items() if k == "break_qps" or k.startswith(("ttft_ms", "tpot_ms"))}
+
+
+def _holds(lat: Latency | None, s: ServeSetup) -> bool:
+    if lat is None:
+        return False
+    ttft_ok = s.ttft_p99_s is None or lat.ttft_p99_s <= s.ttft_p99_s
+    return ttft_ok and (s.tpot_p99_s is None or lat.tpot_p99_s <= s.tpot_p99_s)
+
+
+def extras(load: Load, s: ServeSetup, aggregate_tokens_per_s: float) -> dict[str, float]:
+    """Figures an option reports under load (milliseconds, requests/s, output tokens/s)."""
+    out: dict[str, float] = {"break_qps": load.break_qps * load.replicas}
+    if s.qps is not None:
+        out["output_tokens_per_s"] = s.qps * s.output_tokens
+    else:
+        out["output_tokens_per_s"] = aggregate_tokens_per_s
+    out["tokens_per_s_replica_under_load"] = out["output_tokens_per_s"] / load.replicas
+    if load.latency is not None:
+        lat = load.latency
+        out |= {
+            "ttft_ms_p50": lat.ttft_p50_s * 1e3,
+            "ttft_ms_p99": lat.ttft_p99_s * 1e3,
+            "tpot_ms_p50": lat.tpot_p50_s * 1e3,
+            "tpot_ms_p99": lat.tpot_p99_s * 1e3,
+        }
+    return out

@@ -1,0 +1,306 @@
+"""Search offers × weight formats × tensor-parallel degrees × replica counts for serving.
+
+For each combination we ask: do the weights, the runtime's overhead and at least one
+full-context sequence fit in the runtime's share of memory? How many sequences fit
+at the expected prompt+answer length (vLLM pages the KV cache, so a sequence only
+holds what it has generated so far)? How many replicas does the concurrency or QPS
+target need, and what does that many machines cost? Everything here runs on floats.
+
+When no single machine of an 8-GPU offer holds the model (DeepSeek-R1 in FP8 is
+~630 GiB against 8 × 80 GB × 0.9 on H100), a replica spans 2 or 4 such machines:
+tensor parallel inside each, pipeline parallel across them (vLLM's multi-node layout),
+over the offer's stated network; offers without a stated network are not joined.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from gpu_advisor.engine import cost, serving_capacity
+from gpu_advisor.engine.candidates import Candidate
+from gpu_advisor.engine.defaults import ServeSetup, runtime_for
+from gpu_advisor.engine.dtypes import FORMATS
+from gpu_advisor.engine.interconnect import pipeline_hop_s, tp_decode_comm
+from gpu_advisor.engine.memory import (
+    Memory,
+    kv_bytes_per_sequence,
+    serving_overhead_bytes,
+    serving_weight_bytes,
+)
+from gpu_advisor.engine.queueing import ReplicaShape
+from gpu_advisor.engine.serving_capacity import Load
+from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile
+from gpu_advisor.engine.throughput import ReplicaModel, max_batch_for_memory
+from gpu_advisor.engine.units import GiB
+
+TP_DEGREES = (1, 2, 4, 8)
+PIPELINE_NODES = (2, 4)
+
+
+def capacity_bytes(offer: Offer, gpu: GpuSpec) -> float:
+    return (offer.slice_memory_gib or gpu.usable_gib) * GiB
+
+
+def format_supported(fmt: str, gpu: GpuSpec, rt: RuntimeProfile) -> bool:
+    """The runtime has kernels for ``fmt`` on this card.
+
+    ``min_compute_capability`` is CUDA's; cards that do not run CUDA (MI300X on ROCm,
+    Ascend 910B on CANN) run the runtime's port (vLLM-ROCm, vLLM-Ascend/MindIE) with the
+    formats the card computes in natively, and none of the CUDA-only weight-only kernels.
+    """
+    if fmt not in rt.formats:
+        return False
+    if gpu.vendor != "nvidia":
+        spec = FORMATS[fmt]
+        return not spec.weight_only and gpu.supports(spec.compute)
+    return gpu.compute_capability >= rt.min_compute_capability.get(fmt, 0.0)
+
+
+def card_format(fmt: str, gpu: GpuSpec) -> str:
+    """bf16 on a card without bf16 (T4, V100) is served as fp16: same bytes, same quality."""
+    return "fp16" if fmt == "bf16" and not gpu.supports("bf16") else fmt
+
+
+def tp_options(arch: ModelArch, offer: Offer, requested: int | None) -> list[int]:
+    """TP degrees that divide the head count and fit in one machine (a MIG slice cannot split)."""
+    if requested:
+        return [requested] if requested <= offer.count and arch.num_heads % requested == 0 else []
+    if offer.is_slice:
+        return [1]
+    return [t for t in TP_DEGREES if t <= offer.count and arch.num_heads % t == 0]
+
+
+@dataclass(slots=True)
+class Layout:
+    """One (offer, format, TP degree, machines per replica) whose weights and one full-context sequence fit.
+
+    Everything that does not depend on the traffic target is settled here, so a
+    what-if that only changes concurrency or QPS re-runs ``size_for_traffic`` alone.
+    ``kv_seq`` is the KV bytes one prompt + answer holds per GPU, ``kv_full`` one
+    full-context sequence; ``pp`` is the number of machines one replica spans.
+    """
+
+    offer: Offer
+    gpu: GpuSpec
+    rt: RuntimeProfile
+    fmt: str
+    tp: int
+    weights: float
+    overhead: float
+    kv_seq: float
+    kv_full: float
+    bmax: int
+    model: ReplicaModel
+    pp: int = 1
+    shape: ReplicaShape | None = None  # the queue one replica is (engine.queueing)
+
+
+@dataclass(frozen=True, slots=True)
+class PerGpu:
+    """What one GPU of a replica holds, and how many users that leaves room for.
+
+    The one sizing rule ``estimate`` and the recommender share: each user holds
+    ``ServeSetup.resident_tokens`` of KV cache (``engine.defaults.resident_tokens``: the
+    window the user stated, else prompt + answer — vLLM's paged cache holds only what a
+    request has, Kwon et al. 2023), and the cache must also fit one whole window, or vLLM
+    refuses to start ("max seq len ... is larger than the maximum number of tokens that
+    can be stored in KV cache").
+    """
+
+    weights: float
+    overhead: float
+    kv_seq: float  # KV bytes one user holds
+    kv_full: float  # KV bytes one full-window sequence holds
+
+    def users(self, usable: float, runtime_cap: int) -> int:
+        """Users one replica holds at once in ``usable`` bytes per GPU; 0 when not even a window fits."""
+        free = usable - self.weights - self.overhead
+        if free < self.kv_full:
+            return 0
+        return max_batch_for_memory(free, self.kv_seq, runtime_cap)
+
+    def memory(self, users: int) -> Memory:
+        """Per-GPU memory for ``users`` at once: it fits exactly when ``users(...) >= users``."""
+        kv = max(self.kv_full, self.kv_seq * users)
+        return Memory(weights=self.weights, kv_cache=kv, overhead=self.overhead)
+
+
+def per_gpu(arch: ModelArch, s: ServeSetup, fmt: str, tp: int, rt: RuntimeProfile, pp: int = 1) -> PerGpu:
+    """Weights, overhead and KV per GPU of a replica split ``tp`` ways inside and ``pp`` across machines."""
+    return PerGpu(
+        weights=serving_weight_bytes(arch, fmt, tp) / pp,
+        overhead=serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp),
+        kv_seq=kv_bytes_per_sequence(arch, s.kv_dtype, s.resident_tokens, tp) / pp,
+        kv_full=kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, tp) / pp,
+    )
+
+
+def replica_model(
+    arch: ModelArch,
+    s: ServeSetup,
+    place: tuple[GpuSpec, RuntimeProfile, str, int],
+    link: Interconnect,
+    stages: tuple[int, float] = (1, 0.0),
+) -> ReplicaModel:
+    """One replica's speed: ``place`` is (card, runtime, weight format, TP degree)."""
+    gpu, rt, fmt, tp = place
+    comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, link)
+    return ReplicaModel(arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, stages)
+
+
+def prepare(
+    arch: ModelArch,
+    s: ServeSetup,
+    offer: Offer,
+    gpu: GpuSpec,
+    rt: RuntimeProfile,
+    fmt: str,
+    tp: int,
+    pp: int = 1,
+) -> Layout | None:
+    held = per_gpu(arch, s, fmt, tp, rt, pp)
+    bmax = held.users(capacity_bytes(offer, gpu) * rt.memory_utilization, rt.max_batch)
+    if bmax < 1:  # not a window, or not one prompt + answer (a window shorter than both)
+        return None
+    hop = pipeline_hop_s(arch.hidden_size, offer.network_gbps or 0.0) if pp > 1 else 0.0
+    model = replica_model(arch, s, (gpu, rt, fmt, tp), offer.interconnect, (pp, hop))
+    shape = serving_capacity.replica_shape(model, s, bmax, (arch, gpu, rt, fmt, tp))
+    return Layout(
+        offer,
+        gpu,
+        rt,
+        fmt,
+        tp,
+        held.weights,
+        held.overhead,
+        held.kv_seq,
+        held.kv_full,
+        bmax,
+        model,
+        pp,
+        shape,
+    )
+
+
+def _load(layout: Layout, s: ServeSetup) -> Load | None:
+    """Replicas and batch for ``s``'s traffic, sized by ``engine.serving_capacity`` (tail latency)."""
+    assert layout.shape is not None
+    return serving_capacity.size(layout.shape, s)
+
+
+def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None) -> Candidate | None:
+    """How many replicas (and machines) the layout needs for ``s``'s concurrency or QPS."""
+    load = _load(layout, s)
+    if load is None:
+        return None
+    replicas, batch = load.replicas, load.batch
+    point = layout.model.point(batch)
+    offer = layout.offer
+    machines = _machines(layout, replicas)
+    memory = Memory(weights=layout.weights, kv_cache=layout.kv_seq * batch, overhead=layout.overhead)
+    memory.notes["kv_full_context_bytes"] = layout.kv_full
+    memory.notes["max_batch"] = layout.bmax
+    memory.notes["machines_per_replica"] = layout.pp
+    return Candidate(
+        task="infer",
+        offer=offer,
+        gpu=layout.gpu,
+        gpus_per_machine=offer.count,
+        machines=machines,
+        memory=memory,
+        capacity_bytes=capacity_bytes(offer, layout.gpu),
+        weight_dtype=layout.fmt,
+        monthly=cost.always_on(offer, machines),
+        job=cost.job(offer, duration_hours, machines) if duration_hours else None,
+        runtime=layout.rt.id,
+        tensor_parallel=layout.tp,
+        replicas=replicas,
+        batch=batch,
+        decode_tokens_per_s=point.tokens_per_s_per_seq,
+        aggregate_tokens_per_s=point.tokens_per_s * replicas,
+        ttft_ms=point.ttft_ms,
+        requests_per_s=point.requests_per_s * replicas,
+        bound=point.bound,
+        meets_latency=(s.ttft_ms_max is None or point.ttft_ms <= s.ttft_ms_max) and load.meets_p99,
+        extras=serving_capacity.extras(load, s, point.tokens_per_s * replicas),
+    )
+
+
+def _machines(layout: Layout, replicas: int) -> int:
+    """Machines to rent: a replica takes ``tp`` GPUs on each of ``pp`` machines."""
+    if layout.pp > 1:
+        return replicas * layout.pp
+    return math.ceil(replicas / (layout.offer.count // layout.tp))
+
+
+def layouts(arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer]) -> list[Layout]:
+    """Every (offer, format, TP) that holds the weights and one full-context sequence.
+
+    A format that no single machine of a full 8-GPU offer holds is tried across 2, then
+    4, machines joined by the offer's network (pipeline stages).
+    """
+    out: list[Layout] = []
+    for offer in offers:
+        gpu = kb.gpus[offer.gpu]
+        for wanted in s.formats:
+            fmt = card_format(wanted, gpu)
+            rt = kb.runtimes[runtime_for(fmt, s.runtime)]
+            if not format_supported(fmt, gpu, rt):
+                continue
+            found = [
+                layout
+                for tp in tp_options(arch, offer, s.tensor_parallel)
+                if (layout := prepare(arch, s, offer, gpu, rt, fmt, tp)) is not None
+            ]
+            out += found or _across_machines(arch, s, offer, gpu, rt, fmt)
+    return out
+
+
+def _across_machines(
+    arch: ModelArch, s: ServeSetup, offer: Offer, gpu: GpuSpec, rt: RuntimeProfile, fmt: str
+) -> list[Layout]:
+    """The fewest machines (pipeline stages) of a full 8-GPU offer that hold the model."""
+    if offer.count != 8 or not offer.network_gbps or offer.is_slice or arch.num_heads % 8:
+        return []
+    if s.tensor_parallel not in (None, 8):
+        return []
+    for pp in PIPELINE_NODES:
+        if pp <= arch.layers and (layout := prepare(arch, s, offer, gpu, rt, fmt, 8, pp)) is not None:
+            return [layout]
+    return []
+
+
+def cheapest(found: list[Layout], s: ServeSetup, duration_hours: float | None) -> Candidate | None:
+    """The lowest-cost candidate that meets the latency target, building only that one.
+
+    What-ifs only need the winner, so prices are compared on floats first.
+    """
+    best: tuple[float, Layout] | None = None
+    for layout in found:
+        load = _load(layout, s)
+        if load is None or not load.meets_p99:
+            continue
+        replicas, batch = load.replicas, load.batch
+        if s.ttft_ms_max is not None and layout.model.point(batch).ttft_ms > s.ttft_ms_max:
+            continue
+        machines = _machines(layout, replicas)
+        price = (
+            cost.job(layout.offer, duration_hours, machines)
+            if duration_hours
+            else cost.always_on(layout.offer, machines)
+        ).amount
+        if best is None or price < best[0]:
+            best = (price, layout)
+    return size_for_traffic(best[1], s, duration_hours) if best else None
+
+
+def size_all(found: list[Layout], s: ServeSetup, duration_hours: float | None) -> list[Candidate]:
+    return [c for layout in found if (c := size_for_traffic(layout, s, duration_hours)) is not None]
+
+
+def search(
+    arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer], duration_hours: float | None
+) -> list[Candidate]:
+    """Every feasible (offer, format, TP) candidate."""
+    return size_all(layouts(arch, s, kb, offers), s, duration_hours)

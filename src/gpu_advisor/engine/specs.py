@@ -1,0 +1,347 @@
+"""Typed records of the hardware, model and price facts the engine reasons over.
+
+These are the shapes of ``knowledge/*.yaml``. The engine never reads files: callers
+hand it validated records (see ``knowledge.load``). Every record carries a ``source``
+(a datasheet, paper or config URL, or a seed document) because a number without a
+source cannot be checked, and checking numbers is the product.
+
+Scalar fields use plain SI-prefixed magnitudes whose unit is in the field name
+(``bandwidth_gbs`` is GB/s, decimal); the ``*_q`` properties return pint quantities
+for callers that want units at the boundary. In the YAML a quantity is written with the
+unit its vendor prints (``bandwidth_gbs: 3.35 TB/s``); ``engine.units.in_units`` turns
+it into the field's unit at load, and a bare number is read in that unit.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from datetime import date
+from typing import TYPE_CHECKING, Annotated, Any, Literal
+
+from pydantic import (
+    Field,
+    NonNegativeFloat,
+    PositiveFloat,
+    PositiveInt,
+    PrivateAttr,
+    model_validator,
+)
+
+from gpu_advisor.engine.catalog_index import CatalogIndex
+from gpu_advisor.engine.model_arch import Attention, ModelArch, NativeDtype
+from gpu_advisor.engine.record import Record as _Record
+from gpu_advisor.engine.units import Q_, in_units
+
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
+    from gpu_advisor.engine.units import Quantity
+
+__all__ = [
+    "Addon",
+    "Attention",
+    "CardClassEfficiency",
+    "Catalog",
+    "FormFactor",
+    "GpuRole",
+    "GpuSpec",
+    "Interconnect",
+    "Knowledge",
+    "ModelArch",
+    "NativeDtype",
+    "Offer",
+    "Precision",
+    "RuntimeProfile",
+    "Segment",
+    "Vendor",
+]
+
+Precision = Literal["fp32", "tf32", "fp16", "bf16", "fp8", "int8", "fp4", "int4"]
+FormFactor = Literal["pcie", "sxm", "oam", "consumer"]
+Segment = Literal["datacenter", "workstation", "consumer"]
+Interconnect = Literal["nvlink", "nvswitch", "pcie", "none"]
+Vendor = Literal["nvidia", "amd", "huawei"]
+GpuRole = Literal["training", "inference", "general"]
+
+
+class GpuSpec(_Record):
+    """One accelerator as its vendor documents it.
+
+    ``dense_tflops`` holds dense tensor-core rates (FP32 is the CUDA-core rate);
+    figures quoted "with sparsity" are halved before they go here. INT8 is TOPS.
+    ``nvlink_gbs`` is total bidirectional NVLink bandwidth per GPU, 0 where absent;
+    ``nvlink_bridge_gbs`` is what an optional NVLink bridge gives a pair of PCIe or
+    consumer cards (total, both directions), 0 where no bridge exists.
+
+    ``role`` is what the card is built and bought for: ``training`` (HBM, NVLink/NVSwitch
+    or an equivalent fabric), ``inference`` (PCIe data-centre cards sold for serving) or
+    ``general`` (workstation and consumer cards). ``lineage`` names the card a variant is
+    cut or rebuilt from (H20 → H100, A800 → A100, 4090D → 4090); China variants and
+    nonstandard (rebuilt) cards must name one. ``compute_capability`` is CUDA's; it is 0
+    for cards that do not run CUDA, whose ``software_stack`` says what they run instead.
+    """
+
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    architecture: str
+    compute_capability: float
+    segment: Segment
+    form_factor: FormFactor
+    memory_gb: Annotated[PositiveFloat, in_units("GB")] = Field(
+        description="capacity as the vendor prints it"
+    )
+    memory_type: str
+    usable_gib: Annotated[PositiveFloat, in_units("GiB")] = Field(description="what CUDA reports as total")
+    bandwidth_gbs: Annotated[PositiveFloat, in_units("GB/s")]
+    dense_tflops: dict[Precision, NonNegativeFloat]
+    tdp_w: Annotated[PositiveInt, in_units("W")]
+    nvlink_gbs: Annotated[NonNegativeFloat, in_units("GB/s")] = 0.0
+    pcie_gen: PositiveInt
+    pcie_lanes: PositiveInt = 16
+    mig_profiles: list[str] = Field(default_factory=list)
+    china_variant: bool = False
+    vendor: Vendor = "nvidia"
+    role: GpuRole
+    lineage: str | None = None
+    nonstandard: bool = False
+    software_stack: str | None = None
+    nvlink_bridge_gbs: Annotated[NonNegativeFloat, in_units("GB/s")] = 0.0
+    source: str = Field(min_length=8)
+    field_sources: dict[str, str] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _check(self) -> GpuSpec:
+        if self.usable_gib > self.memory_gb:
+            raise ValueError(f"{self.id}: usable_gib exceeds printed capacity")
+        for required in ("fp32", "fp16"):
+            if required not in self.dense_tflops:
+                raise ValueError(f"{self.id}: dense_tflops needs {required}")
+        self._check_lineage()
+        if self.vendor != "nvidia" and not self.software_stack:
+            raise ValueError(f"{self.id}: a non-NVIDIA card needs a software_stack note")
+        if self.vendor != "nvidia" and self.compute_capability:
+            raise ValueError(f"{self.id}: compute_capability is CUDA's; 0 for a non-CUDA card")
+        if self.nvlink_bridge_gbs and self.nvlink_gbs:
+            raise ValueError(f"{self.id}: a bridge pair is for cards without their own NVLink")
+        return self
+
+    def _check_lineage(self) -> None:
+        if (self.china_variant or self.nonstandard) and not self.lineage:
+            raise ValueError(f"{self.id}: a China variant or rebuilt card names its lineage")
+        if self.lineage == self.id:
+            raise ValueError(f"{self.id}: lineage names another card")
+
+    def tflops(self, precision: Precision) -> float:
+        """Dense rate for ``precision``, falling back the way kernels do (bf16→fp16)."""
+        rates = self.dense_tflops
+        if rates.get(precision):
+            return rates[precision]
+        fallback = {"bf16": "fp16", "fp8": "fp16", "int4": "int8", "int8": "fp16", "tf32": "fp32"}
+        nxt = fallback.get(precision)
+        return self.tflops(nxt) if nxt else rates["fp16"]  # type: ignore[arg-type]
+
+    def supports(self, precision: Precision) -> bool:
+        return bool(self.dense_tflops.get(precision))
+
+    @property
+    def bandwidth_q(self) -> Quantity:
+        return Q_(self.bandwidth_gbs, "GB/s")
+
+    @property
+    def memory_q(self) -> Quantity:
+        return Q_(self.usable_gib, "GiB")
+
+    @property
+    def pcie_gbs_per_direction(self) -> float:
+        """Theoretical PCIe payload bandwidth one way (gen3 ~0.985, gen4 ~1.97, gen5 ~3.94 GB/s per lane)."""
+        per_lane = {3: 0.985, 4: 1.969, 5: 3.938, 6: 7.563}[self.pcie_gen]
+        return per_lane * self.pcie_lanes
+
+
+class Offer(_Record):
+    """One rentable machine in an operator's catalog."""
+
+    id: str
+    gpu: str
+    count: PositiveInt
+    interconnect: Interconnect
+    price_month: PositiveFloat | None = None
+    price_month_max: PositiveFloat | None = None
+    price_hour: PositiveFloat | None = None
+    currency: str = "CNY"
+    yearly_discount: float = Field(0.0, ge=0.0, lt=1.0)
+    min_rental_hours: Annotated[PositiveFloat, in_units("h")] = 720.0
+    mig_profile: str | None = None
+    slice_memory_gib: Annotated[PositiveFloat | None, in_units("GiB")] = None
+    cpu_cores: PositiveInt | None = None
+    ram_gb: Annotated[PositiveInt | None, in_units("GB")] = None
+    nvme_tb: Annotated[NonNegativeFloat | None, in_units("TB")] = None
+    network_gbps: Annotated[NonNegativeFloat | None, in_units("Gbit/s")] = None
+    order_url: str | None = None
+    # The order button's words on the operator's site ("立即租用", "Rent now"); surfaces
+    # fall back to their own "下单 / Order" when it is absent.
+    order_label: str | None = Field(None, max_length=40)
+    owned: bool = False
+    source: str = Field(min_length=4)
+
+    @model_validator(mode="after")
+    def _check(self) -> Offer:
+        if self.price_month is None and self.price_hour is None and not self.owned:
+            raise ValueError(f"{self.id}: an offer needs price_month or price_hour")
+        if self.mig_profile and self.slice_memory_gib is None:
+            raise ValueError(f"{self.id}: a MIG slice needs slice_memory_gib")
+        return self
+
+    @property
+    def is_slice(self) -> bool:
+        return self.mig_profile is not None
+
+
+class Addon(_Record):
+    id: str
+    price_month: PositiveFloat
+    cpu_cores: int = 0
+    ram_gb: Annotated[int, in_units("GB")] = 0
+    currency: str = "CNY"
+    source: str = Field(min_length=4)
+
+
+class Catalog(_Record):
+    """An operator's price list. ``fx_to_cny`` converts budgets given in other currencies.
+
+    ``offers`` stay as the operator wrote them; ``index`` holds them pruned of dominated
+    offers and grouped by machine (``engine.catalog_index``), built once when the
+    catalog is made, so a 10,000-offer upload pays for pruning once, not every plan.
+    """
+
+    operator: str
+    currency: str = "CNY"
+    offers: list[Offer]
+    addons: list[Addon] = Field(default_factory=list)
+    fx_to_cny: dict[str, PositiveFloat] = Field(default_factory=lambda: {"CNY": 1.0})
+    fx_date: date | None = Field(None, description="the day the fx_to_cny rates were quoted")
+    fx_source: str = ""
+
+    _index: CatalogIndex = PrivateAttr()
+
+    @model_validator(mode="after")
+    def _unique(self) -> Catalog:
+        dupes = {i for i, n in Counter(o.id for o in self.offers).items() if n > 1}
+        if dupes:
+            raise ValueError(f"duplicate offer ids: {sorted(dupes)}")
+        return self
+
+    @model_validator(mode="after")
+    def _every_price_has_a_rate(self) -> Catalog:
+        """Prices in several currencies are ranked and held against budgets in CNY, so each needs a rate."""
+        used = {self.currency, *(o.currency for o in self.offers), *(a.currency for a in self.addons)}
+        missing = sorted(used - self.fx_to_cny.keys())
+        if missing:
+            raise ValueError(f"fx_to_cny has no rate for {missing}")
+        return self
+
+    def model_post_init(self, context: Any, /) -> None:
+        self._index = CatalogIndex.build(self.offers)
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Catalog:
+        """A copy whose index follows its offers when ``update`` replaces them."""
+        copied = super().model_copy(update=update, deep=deep)
+        if update and "offers" in update:
+            copied._index = CatalogIndex.build(copied.offers)
+        return copied
+
+    @property
+    def index(self) -> CatalogIndex:
+        return self._index
+
+
+class CardClassEfficiency(_Record):
+    """A runtime's decode and prefill shares on one card class, fitted on the ``split: fit``
+    rows of tests/calibration/measurements.yaml; ``source`` names those rows."""
+
+    decode_bw: float | None = Field(default=None, gt=0, le=1)
+    prefill_mfu: float | None = Field(default=None, gt=0, le=1)
+    source: str = Field(min_length=8)
+
+
+class RuntimeProfile(_Record):
+    """How well a serving runtime turns a card's peak into tokens.
+
+    ``decode_bw_efficiency`` is achieved/peak memory bandwidth during batch-1 decode for
+    16-bit weights; ``format_bw_efficiency`` scales it for formats whose kernels stream
+    less efficiently (dequantising int4 costs bandwidth utilisation); some runtimes
+    saturate at an absolute bandwidth (``max_decode_bw_gbs``) or a per-layer launch
+    floor (``min_step_ms_per_layer``) on fast cards. ``prefill_mfu`` is the share of
+    dense tensor peak reached during prompt processing, scaled by
+    ``format_compute_efficiency`` where low-precision kernels reach a smaller share of
+    their (doubled) peak, as FP8 does. All are calibrated on public
+    measurements in tests/calibration/measurements.yaml.
+
+    A runtime's kernels are tuned per card class, so ``card_classes`` overrides the
+    decode and prefill shares for ``<architecture>-<segment>`` (``ampere-datacenter``)
+    or a whole ``<architecture>``; a card matching neither falls back to the
+    runtime-wide figures (llama.cpp reaches ~0.8 of an RTX 4090's FP16 rate in pp512 but
+    ~0.35 of an A100's). ``parallelism`` is how it spreads a model over several GPUs:
+    ``tensor`` (each layer split, speed grows with GPUs) or ``layer`` (llama.cpp's
+    default ``--split-mode layer``: whole layers per GPU, memory divided, one token still
+    crosses every GPU in turn, so speed stays about one GPU's).
+    """
+
+    def card_class(self, gpu: GpuSpec) -> CardClassEfficiency | None:
+        """This runtime's efficiencies for ``gpu``'s class, most specific key first."""
+        classes = self.card_classes
+        return classes.get(f"{gpu.architecture}-{gpu.segment}") or classes.get(gpu.architecture)
+
+    def decode_share(self, gpu: GpuSpec) -> float:
+        """Achieved/peak bandwidth in batch-1 16-bit decode on ``gpu``."""
+        entry = self.card_class(gpu)
+        return entry.decode_bw if entry and entry.decode_bw else self.decode_bw_efficiency
+
+    def prefill_share(self, gpu: GpuSpec) -> float:
+        """Share of ``gpu``'s dense tensor peak reached in prompt processing."""
+        entry = self.card_class(gpu)
+        return entry.prefill_mfu if entry and entry.prefill_mfu else self.prefill_mfu
+
+    def bandwidth_gbs(self, card_gbs: float, fmt: str, share: float | None = None) -> float:
+        """Bandwidth this runtime actually streams weights at on a card with ``card_gbs``."""
+        base = self.decode_bw_efficiency if share is None else share
+        achieved = card_gbs * base * self.format_bw_efficiency.get(fmt, 1.0)
+        return min(achieved, self.max_decode_bw_gbs) if self.max_decode_bw_gbs else achieved
+
+    id: str
+    name: str
+    decode_bw_efficiency: float = Field(gt=0, le=1)
+    format_bw_efficiency: dict[str, float] = Field(default_factory=dict)
+    max_decode_bw_gbs: Annotated[PositiveFloat | None, in_units("GB/s")] = None
+    min_step_ms_per_layer: Annotated[NonNegativeFloat, in_units("ms")] = 0.0
+    decode_compute_efficiency: float = Field(gt=0, le=1)
+    prefill_mfu: float = Field(gt=0, le=1)
+    format_compute_efficiency: dict[str, float] = Field(default_factory=dict)
+    prefill_overhead_ms: Annotated[NonNegativeFloat, in_units("ms")] = 0.0
+    step_overhead_ms: Annotated[NonNegativeFloat, in_units("ms")]
+    overhead_gib: Annotated[NonNegativeFloat, in_units("GiB")]
+    memory_utilization: float = Field(gt=0, le=1)
+    continuous_batching: bool
+    max_batch: PositiveInt
+    formats: list[str]
+    min_compute_capability: dict[str, float] = Field(default_factory=dict)
+    parallelism: Literal["tensor", "layer"] = "tensor"
+    card_classes: dict[str, CardClassEfficiency] = Field(default_factory=dict)
+    source: str = Field(min_length=8)
+
+
+class Knowledge(_Record):
+    """Everything the engine needs, already validated."""
+
+    gpus: dict[str, GpuSpec]
+    models: dict[str, ModelArch]
+    runtimes: dict[str, RuntimeProfile]
+    catalog: Catalog
+
+    @model_validator(mode="after")
+    def _offers_name_known_gpus(self) -> Knowledge:
+        unknown = sorted({o.gpu for o in self.catalog.offers} - self.gpus.keys())
+        if unknown:
+            raise ValueError(f"catalog names unknown GPUs: {unknown}")
+        return self

@@ -1,0 +1,221 @@
+"""How fast a replica serves: decode speed, time to first token, requests per second.
+
+Decode is memory-bound: every step streams the (per-GPU) weights once plus the KV cache
+of every running sequence at its *average* length. A step therefore takes
+    t = max(bytes / (B_mem · η_bw), flops / (F_peak · η_c), t_floor) + t_fixed + t_TP,
+where η_bw, t_floor and t_fixed belong to the serving runtime (llama.cpp, vLLM, TensorRT-LLM,
+transformers reach different fractions of the card's bandwidth and pay different
+per-step launch/scheduling costs) and flops = 2 · active params · batch. Larger
+batches reuse each weight read for more tokens until the compute ceiling binds.
+For mixture-of-experts models every expert is resident but a step reads only the
+shared weights (attention, shared experts, dense layers, embeddings) plus the routed
+experts its tokens chose: with E experts and k routed per token, independent tokens
+leave an expert untouched with probability (1 − k/E)^B, so a batch of B reads
+E·(1 − (1 − k/E)^B) experts per MoE layer. At batch 1 that is the active size
+(DeepSeek-V3: ~37 of 671B); as B grows it tends to the total, so a MoE model's
+per-stream speed falls faster with batch than a dense model's.
+
+Attention work per generated token is 4 · heads · d · (tokens attended) per layer;
+sliding-window layers attend over at most the window, and MLA decodes in the absorbed
+form (DeepSeek-V2 §2.1.3) with d = kv_lora_rank + qk_rope_head_dim/2 per head.
+
+Prefill is compute-bound: 2 · active params · prompt tokens, plus causal attention
+2 · layers · prompt² · q-dim, at the runtime's prefill MFU on the dense tensor rate.
+Both η_bw and the prefill MFU belong to the runtime *and* the card class
+(RuntimeProfile.decode_share / prefill_share): llama.cpp's pp512 reaches ~0.8 of an
+RTX 4090's FP16 rate but ~0.35 of an A100's (llama.cpp PRs #4766, #6017).
+
+Several GPUs: a tensor-parallel runtime (vLLM, SGLang, TensorRT-LLM) divides each step's
+weights and FLOPs by the TP degree and pays the all-reduces; llama.cpp's default layer
+split keeps whole layers on each GPU, so memory divides but a token still walks every
+layer in turn — its speed is one GPU's (llama.cpp issue #4747: "splitting models across
+multiple GPUs at the layer level ... is now the default behavior").
+
+A continuously batching runtime with B sequences in flight completes requests at
+    rps(B) = 1 / (output_tokens · t(B) / B + t_prefill),
+because prefills are serialised and each decode step advances all B sequences.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from gpu_advisor.engine.dtypes import FORMATS
+from gpu_advisor.engine.memory import expert_weight_bytes, kv_bytes_per_sequence, serving_weight_bytes
+from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
+
+
+@dataclass(frozen=True, slots=True)
+class ServingPoint:
+    batch: int
+    step_ms: float
+    tokens_per_s_per_seq: float
+    tokens_per_s: float
+    ttft_ms: float
+    requests_per_s: float
+    bound: str
+
+
+def expert_fraction(arch: ModelArch, batch: int) -> float:
+    """Share of the routed experts a decode step of ``batch`` tokens reads: 1 − (1 − k/E)^B."""
+    if not arch.is_moe:
+        return 1.0
+    e, k = arch.num_experts, arch.experts_per_token
+    return 1.0 - (1.0 - k / e) ** batch
+
+
+def attended_layer_tokens(arch: ModelArch, context: float) -> float:
+    """Σ over attention layers of the tokens each attends to at ``context`` (windows cap theirs)."""
+    windowed = arch.windowed_layers
+    full = arch.layers - arch.linear_attention_layers - windowed
+    return full * context + windowed * min(context, float(arch.sliding_window or 0))
+
+
+def attention_head_dim(arch: ModelArch) -> float:
+    """Per-head width of the decode attention matmuls (MLA: absorbed latent, not head_dim)."""
+    if arch.attention == "mla":
+        return (arch.kv_lora_rank or 0) + (arch.qk_rope_head_dim or 0) / 2.0
+    return float(arch.head_dim)
+
+
+def compute_tflops(gpu: GpuSpec, fmt: str, rt: RuntimeProfile) -> float:
+    """Dense tensor rate the format computes at, discounted where its kernels fall short of it."""
+    return gpu.tflops(FORMATS[fmt].compute) * rt.format_compute_efficiency.get(fmt, 1.0)
+
+
+class ReplicaModel:
+    """One replica's speed as a function of its batch, with every batch-free term computed once.
+
+    The search evaluates hundreds of batch sizes per layout, so the constants (weight
+    bytes, effective bandwidth and compute rate, prefill time, TP all-reduce cost) are
+    derived here once and ``step_s(b)`` is a handful of float operations.
+    """
+
+    __slots__ = (
+        "_arch",
+        "_attn_flops",
+        "_avg_ctx",
+        "_comm",
+        "_dense_w",
+        "_expert_w",
+        "_fixed",
+        "_floor",
+        "_flops_tok",
+        "_inv_bw",
+        "_inv_compute",
+        "_kv_seq",
+        "_pp",
+        "_pp_hops",
+        "output",
+        "prefill_s",
+    )
+
+    def __init__(
+        self,
+        arch: ModelArch,
+        gpu: GpuSpec,
+        rt: RuntimeProfile,
+        fmt: str,
+        kv_dtype: str,
+        prompt: int,
+        output: int,
+        tp: int = 1,
+        tp_comm: tuple[float, float] = (0.0, 0.0),
+        stages: tuple[int, float] = (1, 0.0),
+    ) -> None:
+        """``stages``: pipeline stages (machines) and the seconds one stage boundary costs."""
+        if rt.parallelism == "layer":
+            tp, tp_comm = 1, (0.0, 0.0)  # layer split: each token walks all GPUs in turn
+        weights = serving_weight_bytes(arch, fmt, tp)
+        self._arch = arch
+        self._expert_w = expert_weight_bytes(arch, fmt) / tp
+        self._dense_w = weights - self._expert_w
+        self._avg_ctx = prompt + output / 2.0
+        self._kv_seq = kv_bytes_per_sequence(arch, kv_dtype, self._avg_ctx, tp)
+        self._inv_bw = 1.0 / (rt.bandwidth_gbs(gpu.bandwidth_gbs, fmt, rt.decode_share(gpu)) * 1e9)
+        self._flops_tok = 2.0 * arch.active_b * 1e9 / tp
+        span = attended_layer_tokens(arch, self._avg_ctx)
+        self._attn_flops = 4.0 * arch.num_heads * attention_head_dim(arch) * span / tp
+        self._inv_compute = 1.0 / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.decode_compute_efficiency)
+        self._floor = arch.layers * rt.min_step_ms_per_layer / 1e3
+        self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0]
+        self._comm = tp_comm[1]
+        self._pp = stages[0]
+        self._pp_hops = stages[0] * stages[1] if stages[0] > 1 else 0.0
+        self.output = output
+        self.prefill_s = prefill_s(arch, gpu, rt, fmt, prompt, tp) + self._pp_hops
+
+    def step_s(self, batch: int) -> tuple[float, str]:
+        """Seconds per decode step for ``batch`` sequences and which resource bounds it.
+
+        Across P pipeline stages (vLLM: TP inside a machine, PP across machines) the
+        batch moves as P micro-batches of B/P; each stage holds 1/P of the layers, so a
+        step costs what B/P sequences cost on the whole model plus P boundary crossings.
+        """
+        batch = -(-batch // self._pp)
+        weights = self._dense_w
+        if self._expert_w:
+            weights += self._expert_w * expert_fraction(self._arch, batch)
+        t_mem = (weights + self._kv_seq * batch) * self._inv_bw
+        t_comp = (self._flops_tok + self._attn_flops) * batch * self._inv_compute
+        bound = "memory" if t_mem >= t_comp else "compute"
+        slowest = t_mem if t_mem >= t_comp else t_comp
+        if self._floor > slowest:
+            bound, slowest = "launch", self._floor
+        return slowest + self._fixed + self._comm * batch + self._pp_hops, bound
+
+    def smallest_batch_for(self, target_rps: float) -> float:
+        """Batch at which the memory-bound line reaches ``target_rps`` (inf if it never does).
+
+        With step(b) = A + B·b, rps(b) = b / (out·(A + B·b) + pre·b) ≥ q solves to
+        b ≥ q·out·A / (1 − q·out·B − q·pre). A first guess for the search: compute
+        ceilings, launch floors and MoE expert reads only ever make the real step slower.
+        """
+        a = self._dense_w * self._inv_bw + self._fixed + self._pp_hops
+        b = (self._kv_seq * self._inv_bw + self._comm) / self._pp
+        q = target_rps
+        denom = 1.0 - q * self.output * b - q * self.prefill_s
+        return q * self.output * a / denom if denom > 0 else math.inf
+
+    def rps(self, batch: int) -> float:
+        return 1.0 / (self.output * self.step_s(batch)[0] / batch + self.prefill_s)
+
+    def point(self, batch: int) -> ServingPoint:
+        step, bound = self.step_s(batch)
+        rps = 1.0 / (self.output * step / batch + self.prefill_s)
+        # Under load a new prompt waits, on average, for half a decode step before its prefill.
+        ttft = (self.prefill_s + (step / 2 if batch > 1 else 0.0)) * 1e3
+        return ServingPoint(batch, step * 1e3, 1.0 / step, batch / step, ttft, rps, bound)
+
+
+def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> float:
+    """Seconds to process ``prompt`` tokens: FLOPs at the runtime's prefill share of this card."""
+    if rt.parallelism == "layer":
+        tp = 1  # one micro-batch crosses the GPUs one after another
+    flops = 2.0 * arch.active_b * 1e9 * prompt
+    flops += 2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim
+    compute = flops / tp / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_share(gpu))
+    return compute + (rt.prefill_overhead_ms + rt.step_overhead_ms) / 1e3
+
+
+def serving_point(
+    arch: ModelArch,
+    gpu: GpuSpec,
+    rt: RuntimeProfile,
+    fmt: str,
+    kv_dtype: str,
+    batch: int,
+    prompt: int,
+    output: int,
+    tp: int = 1,
+    tp_comm: tuple[float, float] = (0.0, 0.0),
+) -> ServingPoint:
+    """Steady-state figures for one replica running ``batch`` sequences."""
+    return ReplicaModel(arch, gpu, rt, fmt, kv_dtype, prompt, output, tp, tp_comm).point(batch)
+
+
+def max_batch_for_memory(free_bytes: float, kv_per_seq_bytes: float, runtime_cap: int) -> int:
+    if kv_per_seq_bytes <= 0:
+        return runtime_cap
+    return max(0, min(runtime_cap, math.floor(free_bytes / kv_per_seq_bytes)))

@@ -1,0 +1,122 @@
+"""What-ifs: how the answer moves when one requirement changes.
+
+Each re-runs the same search with one field changed and reports the new cost (and the
+number that drove it), so a user sees the price of doubling traffic, of a longer
+context, or of committing for a year before they ask. Searches go through the plan's
+``Searches``, so one that repeats an earlier search reuses its candidates.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import replace
+
+from gpu_advisor.engine import cost
+from gpu_advisor.engine.candidates import Candidate
+from gpu_advisor.engine.findings import Finding, Value, finding
+from gpu_advisor.engine.search_context import Context
+
+
+def _cheapest(cands: list[Candidate], fx_to_cny: Mapping[str, float]) -> Candidate | None:
+    """Compared in CNY through the catalog's rates: offers may be priced in other currencies."""
+    ok = [c for c in cands if c.meets_latency]
+    return min(ok, key=lambda c: cost.in_cny(c.cost, fx_to_cny)) if ok else None
+
+
+def _serve_variant(ctx: Context, **changes: object) -> Candidate | None:
+    """Cheapest serving candidate with ``changes``; traffic-only changes reuse the memory layouts."""
+    assert ctx.serve is not None
+    assert ctx.searches is not None
+    s = replace(ctx.serve, **changes)  # type: ignore[arg-type]
+    memory_of = ctx.serve if set(changes) <= {"qps", "concurrency"} else s
+    return ctx.searches.serve_cheapest(s, ctx.workload.duration_hours, memory_of)
+
+
+def _train_variant(ctx: Context, **changes: object) -> Candidate | None:
+    assert ctx.train is not None
+    assert ctx.searches is not None
+    base = replace(ctx.train, **changes)  # type: ignore[arg-type]
+    w = ctx.workload
+    found = ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed)
+    return _cheapest(found, ctx.kb.catalog.fx_to_cny)
+
+
+def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) -> Finding:
+    return finding(
+        id_,
+        gpu=alt.gpu.name if alt else None,
+        gpus=alt.total_gpus if alt else None,
+        amount=round(alt.cost.amount) if alt else None,
+        amount_currency=alt.cost.currency if alt else None,
+        pick_amount=round(pick.cost.amount),
+        currency=pick.cost.currency,
+        **values,
+    )
+
+
+def for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
+    out: list[Finding] = []
+    if pick.task == "infer":
+        assert ctx.serve is not None
+        s = ctx.serve
+        if s.qps:
+            out.append(_moved("what_if_double_qps", _serve_variant(ctx, qps=s.qps * 2), pick, qps=s.qps * 2))
+        else:
+            doubled = s.concurrency * 2
+            out.append(
+                _moved(
+                    "what_if_double_concurrency",
+                    _serve_variant(ctx, concurrency=doubled),
+                    pick,
+                    concurrency=doubled,
+                )
+            )
+        longer = s.context_len * 4
+        out.append(
+            _moved(
+                "what_if_longer_context",
+                _serve_variant(ctx, context_len=longer, prompt_tokens=min(longer // 2, s.prompt_tokens * 4)),
+                pick,
+                context_len=longer,
+            )
+        )
+    else:
+        assert ctx.train is not None
+        longer = ctx.train.seq_len * 2
+        out.append(_moved("what_if_longer_seq", _train_variant(ctx, seq_len=longer), pick, seq_len=longer))
+        if ctx.train.method == "full" and ctx.train.optimizer == "adamw":
+            out.append(_moved("what_if_8bit_optimizer", _train_variant(ctx, optimizer="adamw_8bit"), pick))
+    if pick.monthly.yearly_monthly and (ctx.workload.always_on or pick.job is None):
+        out.append(
+            finding(
+                "what_if_yearly",
+                monthly=round(pick.monthly.amount),
+                yearly_monthly=round(pick.monthly.yearly_monthly),
+                saving_year=round(12 * (pick.monthly.amount - pick.monthly.yearly_monthly)),
+                currency=pick.monthly.currency,
+            )
+        )
+    return out
+
+
+def for_no_fit(ctx: Context) -> list[Finding]:
+    if ctx.task == "infer":
+        alt = _serve_variant(ctx, formats=("awq",))
+        return [
+            finding(
+                "what_if_int4",
+                gpu=alt.gpu.name if alt else None,
+                amount=round(alt.cost.amount) if alt else None,
+                currency=alt.cost.currency if alt else None,
+            )
+        ]
+    alt = _train_variant(ctx, method="qlora")
+    return [
+        finding(
+            "what_if_qlora",
+            gpu=alt.gpu.name if alt else None,
+            gpus=alt.total_gpus if alt else None,
+            amount=round(alt.cost.amount) if alt else None,
+            currency=alt.cost.currency if alt else None,
+        )
+    ]

@@ -1,0 +1,191 @@
+"""The Workload: what the user wants to run, as the public JSON contract spells it.
+
+Field names are API (rental sites integrate against them); new fields may be added,
+existing ones never renamed. Validation is strict about types and ranges so a bad
+request fails with the field's name instead of producing a confident wrong plan.
+Quantities may be numbers in the unit the field's name says, or text with a unit
+(``"context_len": "128k tokens"``, ``"duration_hours": "3 days"``, ``"ttft_ms_max":
+"2 s"``, ``"budget": "3 USD/hour"``), converted through ``engine.units``.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Annotated, Any, Literal
+
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
+from pydantic_core import PydanticCustomError
+
+from gpu_advisor.engine.specs import Segment
+from gpu_advisor.engine.units import in_units, per_hour
+
+Task = Literal["train", "infer", "both"]
+Method = Literal["full", "lora", "qlora"]
+WeightDtype = Literal[
+    "fp32",
+    "fp16",
+    "bf16",
+    "fp8",
+    "int8",
+    "int4",
+    "awq",
+    "gptq",
+    "q4_k_m",
+    "q4_0",
+    "q8_0",
+    "nf4",
+    "mxfp4",
+    "nvfp4",
+]
+KvDtype = Literal["fp16", "bf16", "fp8", "int8"]
+Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
+Period = Literal["month", "hour", "total"]
+Runtime = Literal["vllm", "tensorrt_llm", "llama_cpp", "transformers"]
+Claim = Literal[
+    "adam_doubles_memory",
+    "full_finetune_7b_fits_40gb",
+    "q4_405b_on_one_h100",
+    "t4_int8_65_tops",
+    "a100_nvlink_900",
+    "pcie_64_gbs",
+    "a100_4g_slice",
+    "h100_10t_tokens_per_day",
+    "t4_high_bandwidth",
+    "nvlink_useless_for_inference",
+]
+
+MAX_PARAMS_B = 10_000.0
+Tokens = Annotated[PositiveInt, in_units("token")]  # 4096, or "128k tokens"
+MAX_CONTEXT = 2_097_152
+
+
+BUDGET_TEXT = re.compile(
+    r"(?P<amount>\d+(?:\.\d+)?)\s*(?P<currency>[A-Za-z]{3})\s*(?:(?:/|per\s)\s*(?P<period>[A-Za-z]+)|(?P<total>total))?"
+)
+PERIODS: dict[str, Period] = {
+    **dict.fromkeys(("month", "mo"), "month"),
+    **dict.fromkeys(("hour", "h", "hr"), "hour"),
+    "total": "total",
+}
+
+
+class Budget(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    amount: PositiveFloat
+    currency: str = Field("CNY", pattern=r"^[A-Z]{3}$")
+    per: Period = "month"
+
+    @model_validator(mode="before")
+    @classmethod
+    def _from_text(cls, data: Any) -> Any:
+        """``"3 USD/hour"``, ``"20000 CNY/month"``, ``"500 USD total"``; other periods (``/day``) per hour."""
+        if not isinstance(data, str):
+            return data
+        match = BUDGET_TEXT.fullmatch(data.strip())
+        if match is None:
+            raise ValueError(f"{data!r}: write a budget as '3 USD/hour', '2000 CNY/month' or '500 USD total'")
+        amount, currency = float(match["amount"]), match["currency"].upper()
+        period = "total" if match["total"] else match["period"] or "month"
+        per = PERIODS.get(period.lower())
+        if per is None:  # "/day", "/week": the same money per hour
+            return {"amount": amount / per_hour(period), "currency": currency, "per": "hour"}
+        return {"amount": amount, "currency": currency, "per": per}
+
+
+class Workload(BaseModel):
+    """A request for sizing. Unset fields get documented defaults in ``engine.defaults``."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True, populate_by_name=True)
+
+    task: Task
+    model: str | None = None
+    # A Hugging Face config.json, as the JSON contract's ``model_config`` (pydantic keeps
+    # that attribute name for itself, hence the alias); it defines the model exactly.
+    hf_config: dict[str, Any] | None = Field(None, alias="model_config")
+    params_b: float | None = Field(None, gt=0, le=MAX_PARAMS_B)
+    layers: PositiveInt | None = Field(None, le=1024)
+    hidden_size: PositiveInt | None = Field(None, le=131072)
+    num_heads: PositiveInt | None = Field(None, le=1024)
+    num_kv_heads: PositiveInt | None = Field(None, le=1024)
+    head_dim: PositiveInt | None = Field(None, le=4096)
+    intermediate_size: PositiveInt | None = Field(None, le=1_048_576)
+    vocab_size: PositiveInt | None = Field(None, le=4_194_304)
+
+    # training
+    method: Method | None = None
+    weight_dtype: WeightDtype | None = None
+    optimizer: Optimizer | None = None
+    batch_size: PositiveInt | None = Field(None, le=65536)
+    seq_len: Tokens | None = Field(None, le=MAX_CONTEXT)
+    gradient_checkpointing: bool | None = None
+    fused_ce: bool | None = Field(
+        None,
+        description="a chunked/fused cross-entropy (Liger, torchtune, unsloth) instead of Hugging Face's "
+        "fp32 logits buffer; unset means the Hugging Face default",
+    )
+    zero_stage: int | None = Field(None, ge=0, le=3)
+    gpus: PositiveInt | None = Field(None, le=4096)
+    lora_rank: PositiveInt | None = Field(None, le=4096)
+    train_tokens: Annotated[PositiveFloat | None, in_units("token")] = Field(None, le=1e15)
+
+    # inference
+    kv_dtype: KvDtype | None = None
+    context_len: Tokens | None = Field(None, le=MAX_CONTEXT)
+    concurrency: PositiveInt | None = Field(None, le=100_000)
+    qps: PositiveFloat | None = Field(None, le=1e6)
+    prompt_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
+    output_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
+    tensor_parallel: PositiveInt | None = Field(None, le=64)
+    ttft_ms_max: Annotated[PositiveFloat | None, in_units("ms")] = Field(None, le=3_600_000)
+    runtime: Runtime | None = None
+    # tail-latency targets (engine.queueing): p99 time to first token and per output token
+    ttft_ms_p99: Annotated[PositiveFloat | None, in_units("ms")] = Field(None, le=3_600_000)
+    tpot_ms_p99: Annotated[PositiveFloat | None, in_units("ms")] = Field(
+        None, le=60_000, validation_alias=AliasChoices("tpot_ms_p99", "itl_ms_p99")
+    )
+    utilisation_target: float | None = Field(None, gt=0.05, le=1.0)
+    shared_prefix_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
+
+    # common
+    gpu: str | None = None
+    gpu_count: PositiveInt | None = Field(None, le=4096)
+    gpu_owned: bool | None = None
+    budget: Budget | None = None
+    duration_hours: Annotated[PositiveFloat | None, in_units("h")] = Field(None, le=87_600)
+    # a training job must finish within this many hours ("一周内训完", "within 48 hours"):
+    # plans that take longer are not offered as the pick (engine.rules.deadline)
+    deadline_hours: Annotated[PositiveFloat | None, in_units("h")] = Field(None, le=87_600)
+    always_on: bool | None = None
+    # cards the user rules out or in ("不要 3090", "no consumer cards", "只用国产卡"); the
+    # search leaves the rest out (engine.offer_search.allowed_gpus), the reply echoes them
+    exclude_gpus: list[str] | None = None
+    exclude_segments: list[Segment] | None = None
+    only_vendor: str | None = None
+    domestic_only: bool | None = None
+    free_platform: bool | None = None
+    claims: list[Claim] | None = None
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Workload:
+        if self.model is None and self.params_b is None and self.hf_config is None:
+            raise PydanticCustomError(
+                "missing_model", "give 'model' (a known name), 'params_b' or 'model_config' (a config.json)"
+            )
+        if self.prompt_tokens and self.context_len and self.prompt_tokens > self.context_len:
+            raise PydanticCustomError("prompt_exceeds_context", "prompt_tokens exceeds context_len")
+        if (
+            self.shared_prefix_tokens
+            and self.prompt_tokens
+            and self.shared_prefix_tokens > self.prompt_tokens
+        ):
+            raise PydanticCustomError("prefix_exceeds_prompt", "shared_prefix_tokens exceeds prompt_tokens")
+        return self
+
+
+# Which field a whole-model validation error is about, for error messages that name a field.
+MODEL_LEVEL_ERROR_FIELDS = {
+    "missing_model": "model",
+    "prompt_exceeds_context": "prompt_tokens",
+    "prefix_exceeds_prompt": "shared_prefix_tokens",
+}

@@ -1,0 +1,170 @@
+"""Changes to what was said before: "预算再少一半", "并发翻个倍", "make it 2000 instead", "cheaper?".
+
+A follow-up message often describes a change, not a workload. Read as a first message
+"预算再少一半" is a budget of ¥1 (一) and "并发翻个倍" a concurrency of 1; so these
+readers run before money and loads, claim what they understood, and emit
+:class:`~reading.requirements.result.Edit` records that the dialog applies to the slots
+it holds. A slot word in the same clause names the slot ("预算", "users"); without one
+the edit's ``slot`` is None and the dialog uses the slot last mentioned or asked.
+
+Common typos of the intent words are read too ("cheeper", "chaper").
+
+Factors: 一半/减半/half = 0.5, 翻倍/翻个倍/double = 2, 翻N倍/N倍 = N (colloquial Chinese
+uses 翻三倍 for ×3), triple = 3, 多/加 N% = 1 + N/100, 少/减/降 N% = 1 − N/100.
+
+The same module reads what a message *asks for* (:data:`~reading.requirements.result.Intent`):
+a cheaper or faster pick, or a price question ("一个月多少钱") that must not become a
+one-month job, and the correction cues that make a task word replace the old task
+("不对，是推理不是训练").
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.reading.requirements.lexicon import GAP, INFER, TRAIN
+from gpu_advisor.reading.requirements.result import Edit
+from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.numbers import NUMBER, parse_number
+
+_SLOT_WORDS: tuple[tuple[str, str], ...] = (
+    ("budget", r"预算|钱|价格|价钱|费用|成本|(?<![a-z])(?:budget|price|cost|spend)(?![a-z])"),
+    ("concurrency", r"并发|用户数?|人数|(?<![a-z])(?:concurrency|users|people)(?![a-z])"),
+    ("qps", r"(?<![a-z])(?:qps|rps|traffic)(?![a-z])|请求量|流量|调用量"),
+    ("context_len", r"上下文|(?<![a-z])context(?![a-z])"),
+    ("duration_hours", r"时长|天数|(?<![a-z])duration(?![a-z])"),
+    ("gpu_count", r"卡数|显卡数量|(?<![a-z])(?:gpus|cards)(?![a-z])"),
+)
+_SLOT = "|".join(f"(?P<{name}>{pattern})" for name, pattern in _SLOT_WORDS)
+_FACTOR = (
+    r"(?P<half>(?:再|又)?(?:少|减少|降|砍|省)(?:一半|掉一半)|减半|砍半|对半|打对折|一半"
+    r"|(?<![a-z])(?:half|halve[ds]?|cut in half|by half)(?![a-z]))"
+    r"|(?P<double>翻(?:个|一)?倍|加倍|(?:再)?(?:加|多|增加)(?:一|个)倍|(?<![a-z])(?:double[ds]?|twice)(?![a-z]))"
+    r"|(?P<triple>(?<![a-z])triple[ds]?(?![a-z]))"
+    r"|翻\s*+(?P<times>[二两三四五六七八九十\d]{1,2})\s*+倍"
+    r"|(?P<more>多|加|增加|提高|涨|上调|(?<![a-z])(?:up|raise|increase|more)(?![a-z]))\s*+(?:by\s)?\s*+"
+    r"(?P<pct_up>\d{1,3})\s*+%"
+    r"|(?P<less>少|减|减少|降|降低|下调|砍|(?<![a-z])(?:cut|down|lower|reduce|less)(?![a-z]))\s*+(?:by\s)?\s*+"
+    r"(?P<pct_down>\d{1,3})\s*+%"
+)
+_SCALE = (
+    re.compile(
+        r"(?<![a-z])(?:(?P<less>cut|reduce|lower|drop)|(?P<more>raise|increase|bump|grow))\s++(?:the\s++|my\s++)?"
+        rf"(?:{_SLOT})\s++by\s++(?P<pct>\d{{1,3}})\s*+%"
+    ),
+    re.compile(rf"(?:{_SLOT})\s*+[x*]\s*+(?P<times>\d{{1,2}})(?![\d.a-z])"),
+    re.compile(rf"(?:{_SLOT}){GAP}{{0,6}}?(?:{_FACTOR})"),
+    re.compile(rf"(?:{_FACTOR}){GAP}{{0,6}}?(?:{_SLOT})"),
+    re.compile(rf"(?:{_FACTOR})"),
+)
+_SET = re.compile(
+    r"(?:改成|换成|改为|变成|调到|调成|改到|换到|(?<![a-z])(?:make it|change it to|set it to|go with))\s*+"
+    rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?(?:\s*+(?:instead|吧|呢))?"
+    rf"|(?<![\d.])(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+(?:instead|才对)(?![a-z])"
+)
+_INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "price",
+        re.compile(
+            r"(?:一个月|每个?月|一小时|每个?小时|一天|一年|每年)\s*+(?:要|得|大概|大约|需要)?\s*+(?:花)?\s*+多少钱"
+            r"|多少钱\s*+(?:一个月|每个?月|一小时|每个?小时)"
+            r"|(?<![a-z])how much\s+(?:is it\s+|does it cost\s+|would it cost\s+)?"
+            r"(?:per|a|an|each)\s+(?:month|hour|day|year)"
+        ),
+    ),
+    (
+        "cheaper",
+        re.compile(
+            r"便宜(?:一)?(?:点|些)|更便宜|再便宜|太贵|有点贵|贵了|省钱|省点钱|划算(?:一)?点"
+            r"|(?<![a-z])(?:ch[ea]{1,3}pe?r|less expensive|too expensive|too pricey"
+            r"|save money|lower cost)(?![a-z])"
+        ),
+    ),
+    (
+        "faster",
+        re.compile(
+            r"快(?:一)?(?:点|些)|更快|太慢|(?<![a-z])(?:faster|quicker|too slow|speed it up)(?![a-z])"
+        ),
+    ),
+)
+_NEGATED_TASK = re.compile(
+    r"(?:不是|不要|并非|而非|(?<![a-z])(?:not|no|rather than|instead of)\s)\s*+(?:做|搞|要|用来)?\s*+"
+    rf"(?P<task>{TRAIN.pattern}|{INFER.pattern})"
+)
+_CORRECTION = re.compile(
+    r"不对|错了|搞错|说错|其实是|我是说|我的意思是|应该是|改成"
+    r"|(?<![a-z])(?:actually|i meant|sorry|correction)(?![a-z])"
+)
+
+
+def read_edits(scan: Scan) -> None:
+    """Scale edits, then "set" edits, then intents; each claims what it read."""
+    for pattern in _SCALE:
+        for match in scan.matches(pattern):
+            factor = _factor(match)
+            if factor is not None:
+                scan.edits.append(Edit(slot=_slot_of(match), op="scale", factor=factor))
+                scan.claim(*match.span())
+    for match in scan.matches(_SET):
+        value = _set_value(match)
+        if value is not None:
+            scan.edits.append(Edit(slot=None, op="set", value=value))
+            scan.claim(*match.span())
+    read_intent(scan)
+
+
+def read_intent(scan: Scan) -> None:
+    for intent, pattern in _INTENTS:
+        for match in scan.matches(pattern):
+            scan.intent = scan.intent or intent  # type: ignore[assignment]
+            scan.claim(*match.span())
+
+
+def read_corrections(scan: Scan) -> None:
+    """A negated task word is dropped ("不是训练"); a correction marks ``task`` as replaced."""
+    negated = False
+    for match in scan.matches(_NEGATED_TASK):
+        scan.claim(*match.span("task"), understood=False)
+        negated = True
+    if negated or next(scan.matches(_CORRECTION), None) is not None:
+        scan.replace.append("task")
+
+
+def drop_unused_replace(scan: Scan) -> None:
+    """A correction marker only stands when the message did give a task."""
+    if "task" not in scan.slots:
+        scan.replace = [name for name in scan.replace if name != "task"]
+
+
+def _slot_of(match: re.Match[str]) -> str | None:
+    return next((name for name, _ in _SLOT_WORDS if match.groupdict().get(name)), None)
+
+
+def _factor(match: re.Match[str]) -> float | None:
+    groups = match.groupdict()
+    if groups.get("half"):
+        return 0.5
+    if groups.get("double"):
+        return 2.0
+    if groups.get("triple"):
+        return 3.0
+    if groups.get("times"):
+        return parse_number(groups["times"])
+    if groups.get("pct_up"):
+        return 1.0 + float(groups["pct_up"]) / 100.0
+    if groups.get("pct_down") and float(groups["pct_down"]) < 100:
+        return 1.0 - float(groups["pct_down"]) / 100.0
+    if groups.get("pct"):
+        share = float(groups["pct"]) / 100.0
+        return 1.0 + share if groups.get("more") else (1.0 - share if share < 1 else None)
+    return None
+
+
+def _set_value(match: re.Match[str]) -> float | None:
+    groups = match.groupdict()
+    number = groups.get("num") or groups.get("num2")
+    value = parse_number(number or "")
+    suffix = groups.get("suf") or groups.get("suf2")
+    if value is None:
+        return None
+    return value * {"k": 1e3, "w": 1e4}.get(suffix or "", 1.0)

@@ -1,0 +1,109 @@
+"""Models and GPUs: names from the vocabulary, GPU counts around them, and ownership.
+
+Names are read first and claimed, because names contain numbers that mean nothing on
+their own: "Mixtral 8x7B" is a model, not 8 GPUs and not a 7B size; "A100 80G" is a
+card, not 80 of anything. A count is the number written right next to a GPU name
+(8x H100, 8 卡 A100, 两张3090, one A100, 单卡T4, A100 x 8); "我有一张T4" / "I have a
+4090" also marks the GPU as owned, which the dialog treats differently from a question.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK, NEGATION, OWNED_CUE
+from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.reading.requirements.vocabulary import Hit, Vocabulary
+from gpu_advisor.text.numbers import COUNT_WORDS, NUMBER, parse_number
+
+_MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs)"
+_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=len, reverse=True))
+# "a GPU" is not a count ("I don't have a GPU"); "a 4090" is.
+_BARE_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if len(w) > 2), key=len, reverse=True))
+_COUNT_BEFORE = re.compile(
+    rf"(?:(?P<num>{NUMBER})|(?<![a-z])(?P<word>{_COUNT_WORD}))\s*+{_MEASURE}?\s*+(?:的|nvidia\s*+|英伟达)?\s*+$"
+)
+_COUNT_AFTER = re.compile(
+    rf"\s*+(?:[x*]\s*+(?P<num>\d+)(?![\d.a-z])|(?P<cn>{NUMBER})\s*+(?:张|块|个|台|片|卡))"
+)
+_COUNT_ALONE = re.compile(
+    rf"(?:(?P<num>{NUMBER})\s*+(?:张|块|个|台|片)?|(?P<word>单|双)(?:张|块)?)\s*+(?:显示卡|显卡|卡(?!顿))"
+    rf"|(?<![a-z\d.])(?:(?P<num2>\d+)|(?P<word2>{_BARE_COUNT_WORD}))"
+    r"\s*+(?:gpus?|cards?|graphics cards?)(?![a-z])"
+)
+_WINDOW = 24
+_CUE_REACH = 12  # "I have a question about the H100" is not owning one
+
+
+def read_models(scan: Scan, vocab: Vocabulary) -> None:
+    """Known model names become ``model``; near-misses of a known family become issues."""
+    for hit in vocab.models.find(scan.text):
+        if scan.is_free(hit.start, hit.end):
+            scan.put("model", hit.id)
+            scan.claim(hit.start, hit.end)
+    match = next(scan.matches(vocab.near_miss), None)  # the first unknown name is said
+    if match is not None:
+        name = match.group().rstrip("._-")
+        scan.report("unknown_model", "model", name=name, closest=vocab.closest_model(name))
+
+
+def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
+    """GPU names with their counts; an owned GPU is preferred when several are named.
+
+    A name written like a card that no card has ("H300", "RTX 5080") is said aloud as an
+    ``unknown_gpu`` issue with the closest known card, never dropped silently.
+    """
+    hits = [hit for hit in vocab.gpus.find(scan.text) if scan.is_free(hit.start, hit.end)]
+    readings = [_read_gpu(scan, hit) for hit in hits]
+    for gpu_id, count, owned, span in sorted(readings, key=lambda reading: not reading[2]):
+        scan.put("gpu", gpu_id)
+        if count is not None and scan.slots["gpu"] == gpu_id:
+            scan.put_number("gpu_count", count, span)
+        scan.gpu_owned = scan.gpu_owned or (owned and scan.slots["gpu"] == gpu_id)
+        scan.claim(*span)
+    for match in scan.matches(vocab.gpu_near_miss):
+        if not scan.has_issue("unknown_gpu"):  # the first unknown card is said, once
+            scan.report("unknown_gpu", "gpu", name=match.group(), closest=vocab.closest_gpu(match.group()))
+        scan.claim(*match.span(), understood=False)
+    _read_bare_counts(scan)
+
+
+def _read_gpu(scan: Scan, hit: Hit) -> tuple[str, float | None, bool, tuple[int, int]]:
+    """One GPU mention: (id, count or None, owned, span covering name and count)."""
+    start, end, count = hit.start, hit.end, None
+    before = _COUNT_BEFORE.search(scan.text, max(0, start - _WINDOW), start)
+    if before is not None:
+        count = _count_of(before)
+        start = before.start() if count is not None else start
+    after = _COUNT_AFTER.match(scan.text, end) if count is None else None
+    if after is not None:
+        count = parse_number(after.group("num") or after.group("cn"))
+        end = after.end()
+    return hit.id, count, _is_owned(scan.text, start), (start, end)
+
+
+def _count_of(match: re.Match[str]) -> float | None:
+    if match.group("word"):
+        return COUNT_WORDS[match.group("word")]
+    return parse_number(match.group("num"))
+
+
+def _is_owned(text: str, start: int) -> bool:
+    """An ownership cue ("我有", "I have", "my") in the same clause, a few characters back."""
+    window = text[max(0, start - _WINDOW) : start]
+    window = CLAUSE_BREAK.split(window)[-1]
+    cues = list(OWNED_CUE.finditer(window))
+    if not cues or len(window) - cues[-1].end() > _CUE_REACH:
+        return False
+    cue = cues[-1]
+    return NEGATION.search(window[max(0, cue.start() - 6) : cue.start()]) is None
+
+
+def _read_bare_counts(scan: Scan) -> None:
+    """Counts without a GPU name: "8卡", "两张显卡", "4 GPUs", "单卡"."""
+    for match in scan.matches(_COUNT_ALONE):
+        word = match.group("word") or match.group("word2")
+        number = match.group("num") or match.group("num2")
+        count = COUNT_WORDS[word] if word else parse_number(number or "")
+        scan.put_number("gpu_count", count, match.span())
+        scan.gpu_owned = scan.gpu_owned or _is_owned(scan.text, match.start())

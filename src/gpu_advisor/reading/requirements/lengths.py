@@ -1,0 +1,98 @@
+"""Token lengths: the context window, and prompt and output lengths of a request.
+
+Lengths are powers of two in practice, so k and m are binary here: 8k = 8192,
+32K = 32768, 128k = 131072. A negative length is reported as typed (-5k → -5000).
+The context is always stored as ``context_len``; for a training job the dialog maps it
+to ``seq_len``. A bare "8k" with no context word is still a context length, but only
+after money ("预算8k", "$8k"), counts and loads have had their chance at it, and never
+when a noun says it counts something else (8k 条数据, 8k users).
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.reading.requirements.lexicon import GAP
+from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.numbers import DECIMAL_SCALES, NUMBER, SIGN, signed_value
+
+BINARY_SCALES = {"k": 1024.0, "m": 1024.0**2}
+
+_LEN = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|m)(?![a-z])|(?!\s*+[km](?![a-z])))"
+_NEAR = rf"{GAP}{{0,10}}?"
+_TOKENS = r"\s*+(?:个)?\s*+(?:tokens?(?![a-z]))?"
+_NOT_RATE = r"(?!\s*+(?:个)?\s*+tokens?\s*+(?:/\s*+s|每秒|per\s+sec))"
+_CONTEXT_WORD = (
+    r"(?:上下文|序列长度|最大长度|(?<![a-z])(?:context|ctx|seq(?:uence)?[\s_-]*len(?:gth)?"
+    r"|max[\s_-]*(?:model[\s_-]*)?(?:len|length|seq[\s_-]*len)))"
+)
+_CONTEXT = (
+    re.compile(rf"{_CONTEXT_WORD}(?:长度|窗口|length|window|len|size)?{_NEAR}{_LEN}{_TOKENS}"),
+    re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:tokens?\s*+)?(?:的|of)?\s*+(?:{_CONTEXT_WORD}|序列)"),
+)
+_BARE_K = re.compile(
+    r"(?:(?P<neg>(?<![a-z0-9.$¥])-)|(?<![a-z0-9.$¥-]))(?P<num>\d+(?:\.\d+)?)\s?(?P<suf>k)(?![a-z0-9])"
+    r"(?!\s*+(?:条|个|人|用户|张|次|请求|元|块|美元|刀|(?:users?|samples?|steps?|images?|requests?|dollars?"
+    r"|usd|rmb|rows?|examples?)(?![a-z])))"
+)
+# "用户8k", "users: 8k": the noun before says what is counted.
+_COUNTED_BEFORE = re.compile(
+    r"(?:用户|人数|样本|数据|条数|(?<![a-z])(?:users?|samples?|rows?|examples?))\s*+(?:数|量)?\s*+(?:有|是|为|:|=)?\s*+$"
+)
+_OUTPUT_WORD = (
+    r"(?:输出|生成|回复长度|回答长度|(?<![a-z])(?:outputs?|completions?|generat(?:e|es|ed|ion)"
+    r"|max[\s_-]*new[\s_-]*tokens|(?:response|answer|reply)\s+length))"
+)
+_PROMPT_WORD = r"(?:输入|提示词?|(?<![a-z])(?:prompts?|inputs?))"
+_REQUEST_LENGTHS = (
+    (
+        "output_tokens",
+        re.compile(rf"{_OUTPUT_WORD}(?:长度|length|tokens?)?{_NEAR}{_LEN}{_NOT_RATE}{_TOKENS}"),
+    ),
+    (
+        "output_tokens",
+        re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:output|输出|generated|completion|new|生成)\s*+tokens?"),
+    ),
+    ("prompt_tokens", re.compile(rf"{_PROMPT_WORD}(?:长度|length|tokens?)?{_NEAR}{_LEN}{_TOKENS}")),
+    ("prompt_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:input|prompt|输入)\s*+tokens?")),
+    ("output_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:output|输出)")),
+    ("prompt_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:input|prompt|输入)")),
+)
+# "每条500 token" describes the data, not a request or the window: claimed, left unset.
+_PER_SAMPLE = (
+    re.compile(rf"每(?:条|个样本|条样本|个例子|篇)\s*+(?:样本|数据)?{_NEAR}{NUMBER}\s*+k?{_TOKENS}"),
+    re.compile(
+        rf"{NUMBER}\s*+k?\s*+tokens?\s*+(?:each|per\s+(?:sample|example|item|row|document|conversation))"
+    ),
+)
+
+
+def token_length(match: re.Match[str]) -> float | None:
+    """A length in tokens, binary k; negatives as typed so the issue quotes the user."""
+    value = signed_value(match, BINARY_SCALES)
+    if value is not None and value < 0:
+        return signed_value(match, DECIMAL_SCALES)
+    return value
+
+
+def read_request_lengths(scan: Scan) -> None:
+    for pattern in _PER_SAMPLE:
+        for match in scan.matches(pattern):
+            scan.claim(*match.span(), understood=False)
+    for name, pattern in _REQUEST_LENGTHS:
+        for match in scan.matches(pattern):
+            scan.put_number(name, token_length(match), match.span())
+
+
+def read_context(scan: Scan) -> None:
+    for pattern in _CONTEXT:
+        for match in scan.matches(pattern):
+            scan.put_number("context_len", token_length(match), match.span())
+
+
+def read_bare_k(scan: Scan) -> None:
+    """Whatever "8k" is left after money, loads and token counts took theirs: a context."""
+    for match in scan.matches(_BARE_K):
+        if _COUNTED_BEFORE.search(scan.text, max(0, match.start() - 12), match.start()):
+            continue
+        scan.put_number("context_len", token_length(match), match.span())

@@ -1,0 +1,103 @@
+"""Serving load and latency: concurrency, QPS, time to first token, request lengths.
+
+Each slot is a keyword and a number in either order (并发16 / 16路并发 / 30 concurrent
+users; 每秒20个请求 / 20 QPS / qps 20). A keyword may be separated from its number by a
+few words of the same clause ("首token延迟要低于200ms", "first token under 300 ms"), but
+never by a digit or a comma, so one keyword cannot reach a number that belongs to the
+next phrase. TTFT is stored in milliseconds; a bare number with no unit is taken as
+seconds when it is at most 10 (nobody asks for a 5 ms first token) and ms otherwise.
+
+Whitespace between the parts is matched possessively (``\\s*+``): four greedy ``\\s*``
+around optional words could split one long run of spaces in quartic many ways
+("1" + 450 spaces + "x" took 44 s, issue 14). No part after a run starts with
+whitespace, so taking the whole run at once never loses a match. The other slot
+modules follow the same rule.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.reading.requirements.lexicon import GAP
+from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.numbers import NUMBER, SIGN, signed_value
+
+_NUM = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z])|(?!\s*+[kw](?![a-z])))"
+_NEAR = rf"{GAP}{{0,10}}?"
+# After a concurrency or QPS number: not a size, a length, a latency or money.
+_NOT_LOAD = (
+    r"(?![\d.]|\s*+(?:b|bn|m|ms|s|tokens?|gb|g|h|x|context|元|块|美元|\$|毫秒|秒|小时|天|亿|参数|张|卡|上下文)"
+    r"(?![a-z]))"
+)
+
+_CONCURRENCY = (
+    re.compile(
+        r"(?:并发|同时在线|(?<![a-z])concurrency|concurrent\s+(?:users|requests|sessions)"
+        rf"|simultaneous\s+users|parallel\s+(?:users|requests)){_NEAR}{_NUM}{_NOT_LOAD}"
+        r"(?:\s*+(?:个|位|路)?\s*+(?:人|用户|users?|requests?))?"
+    ),
+    re.compile(
+        rf"{_NUM}\s*+(?:个|位|路|人)?\s*+(?:用户|users?|requests?|sessions?)?\s*+(?:的)?\s*+"
+        r"(?:路?并发|同时(?:在线|使用|访问|请求)?|concurren(?:t|cy)(?:\s+(?:users|requests|sessions))?"
+        r"|simultaneous(?:\s+users)?"
+        r"|(?:users?|requests?)\s+(?:at once|at the same time|in parallel))"
+    ),
+    re.compile(rf"同时(?:有|服务|访问|使用)?\s*+{_NUM}\s*+(?:个|位)?\s*+(?:人|用户|请求|users?)"),
+)
+_QPS_WORDS = (
+    r"qps|rps|req/s|reqs?/s|requests?\s*+/\s*+s(?:ec)?"
+    r"|(?:requests?|reqs?|queries)\s+(?:per|a|/)\s*+sec(?:ond)?"
+)
+_QPS = (
+    re.compile(rf"每秒(?:钟)?{_NEAR}{_NUM}\s*+(?:个|次)?\s*+(?:请求|调用|查询|访问|queries|requests?|次)"),
+    re.compile(rf"{_NUM}\s*+(?:{_QPS_WORDS}|(?:次|个请求|个?请求)\s*+(?:/|每)\s*+秒)(?![a-z])"),
+    re.compile(rf"(?<![a-z])(?:qps|rps)(?![a-z]){_NEAR}{_NUM}{_NOT_LOAD}"),
+)
+_PER_MINUTE = (
+    re.compile(rf"每分钟{_NEAR}{_NUM}\s*+(?:个|次)?\s*+(?:请求|调用)"),
+    re.compile(rf"{_NUM}\s*+(?:requests?|reqs?)\s*+(?:per|a|/)\s*+min(?:ute)?(?![a-z])"),
+)
+
+_TTFT_WORD = (
+    r"(?:首\s*+token|首个\s*+token|首字|首包|首词"
+    r"|(?<![a-z])ttft|time[\s-]to[\s-]first[\s-]token|first[\s-]token)"
+)
+_LATENCY_UNIT = r"(?P<unit>ms|毫秒|milliseconds?|s|秒|secs?|seconds?)(?![a-z])"
+_TTFT = (
+    re.compile(
+        rf"{_TTFT_WORD}{_NEAR}{SIGN}(?P<num>{NUMBER})\s*+(?:{_LATENCY_UNIT})?(?:\s*+(?:以内|以下|之内|内))?"
+    ),
+    re.compile(
+        rf"{SIGN}(?P<num>{NUMBER})\s*+{_LATENCY_UNIT}\s*+(?:以内|以下|之内)?\s*+(?:的)?\s*+{_TTFT_WORD}"
+    ),
+)
+_SECONDS_CEILING = 10.0
+
+
+def read_ttft(scan: Scan) -> None:
+    for pattern in _TTFT:
+        for match in scan.matches(pattern):
+            value = signed_value(match)
+            if value is not None:
+                value *= _milliseconds_per(match.group("unit"), value)
+            scan.put_number("ttft_ms_max", value, match.span())
+
+
+def _milliseconds_per(unit: str | None, value: float) -> float:
+    if unit is None:
+        return 1000.0 if abs(value) <= _SECONDS_CEILING else 1.0
+    return 1.0 if unit in {"ms", "毫秒"} or unit.startswith("milli") else 1000.0
+
+
+def read_load(scan: Scan) -> None:
+    """Concurrency, then QPS (per second, or per minute divided by 60)."""
+    for pattern in _CONCURRENCY:
+        for match in scan.matches(pattern):
+            scan.put_number("concurrency", signed_value(match), match.span())
+    for pattern in _QPS:
+        for match in scan.matches(pattern):
+            scan.put_number("qps", signed_value(match), match.span())
+    for pattern in _PER_MINUTE:
+        for match in scan.matches(pattern):
+            value = signed_value(match)
+            scan.put_number("qps", None if value is None else value / 60.0, match.span())
