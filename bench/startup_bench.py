@@ -30,7 +30,8 @@ COMMANDS: dict[str, list[str]] = {
     "every surface imported": [
         PY,
         "-c",
-        "import gpu_advisor.bot.charts.cli, gpu_advisor.bot.web.run, gpu_advisor.bot.discord.run, gpu_advisor.bot.telegram.app, gpu_advisor.bot.cli",
+        "import gpu_advisor.bot.charts.cli, gpu_advisor.bot.web.run, gpu_advisor.bot.discord.run,"
+        " gpu_advisor.bot.telegram.app, gpu_advisor.bot.cli",
     ],
 }
 

@@ -12,11 +12,12 @@ from typing import Any
 
 import pytest
 
-from gpu_advisor.bot.dialog import ConversationState, Dialog, core
+from gpu_advisor.bot.dialog import ConversationState, Dialog
 from gpu_advisor.bot.terminal import button_for
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading import message
 from gpu_advisor.reading.requirements import extract
 from gpu_advisor.reading.requirements.result import Constraints, Edit, Extraction
 from tests.dialogs import talk
@@ -41,7 +42,7 @@ def reads(monkeypatch: pytest.MonkeyPatch) -> dict[str, Extraction]:
             else real(text, vocab, expecting=expecting, current_lang=current_lang, today=today)
         )
 
-    monkeypatch.setattr(core, "extract", fake)
+    monkeypatch.setattr(message, "extract", fake)
     return given
 
 
@@ -69,7 +70,7 @@ def test_the_slot_of_the_question_just_asked_is_passed_to_the_reader(
         seen.append(expecting)
         return real(text, vocab, expecting=expecting, current_lang=current_lang, today=today)
 
-    monkeypatch.setattr(core, "extract", spy)
+    monkeypatch.setattr(message, "extract", spy)
     dialog.handle(state, "3亿")  # not a button label (a typed label presses its button)
     assert seen == [expected]
 
@@ -86,7 +87,7 @@ def test_a_first_message_is_read_without_an_expected_slot(
         seen.append(expecting)
         return real(text, vocab, expecting=expecting, current_lang=current_lang, today=today)
 
-    monkeypatch.setattr(core, "extract", spy)
+    monkeypatch.setattr(message, "extract", spy)
     talk(dialog, "1亿")
     assert seen == [None]
 

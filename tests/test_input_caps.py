@@ -11,8 +11,8 @@ import pytest
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog import sheet_render
-from gpu_advisor.bot.dialog.core import Dialog, clean
-from gpu_advisor.bot.dialog.limits import CHAT_CHARS, SHEET_CHARS, is_sheet
+from gpu_advisor.bot.dialog.core import Dialog
+from gpu_advisor.bot.dialog.limits import CHAT_CHARS, SHEET_CHARS, clean, is_sheet
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.sheet import analyze

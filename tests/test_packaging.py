@@ -161,7 +161,9 @@ def test_the_image_copies_the_source_tree_the_wheel_is_built_from() -> None:
 
 def test_the_wheel_installs_one_top_level_import_name(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as archive:
-        tops = {name.split("/")[0] for name in archive.namelist() if not name.split("/")[0].endswith(".dist-info")}
+        tops = {
+            name.split("/")[0] for name in archive.namelist() if not name.split("/")[0].endswith(".dist-info")
+        }
     assert tops == {"gpu_advisor"}
 
 

@@ -23,13 +23,15 @@ from collections.abc import Callable, Iterator
 
 import pytest
 
-from gpu_advisor.bot.dialog.claims import claims_in, mentions_free_platform
-from gpu_advisor.bot.dialog.core import Dialog, clean, has_words
+from gpu_advisor.bot.dialog.core import Dialog
+from gpu_advisor.bot.dialog.limits import clean, has_words
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.vocab import vocabulary
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading.claims import claims_in, mentions_free_platform
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS, extract
 from gpu_advisor.reading.sheet import MAX_CHARS, analyze
+from gpu_advisor.text.normalize import normalize
 
 Parse = Callable[[str], object]
 
@@ -151,8 +153,12 @@ def entry_points(kb: Knowledge, dialog: Dialog) -> dict[str, tuple[Parse, str, i
 
     return {
         "extract": (lambda text: extract(text, vocab), _ORDINARY_CHAT, MAX_INPUT_CHARS),
-        "claims": (claims_in, _ORDINARY_CHAT, MAX_INPUT_CHARS),
-        "free_platform": (mentions_free_platform, _ORDINARY_CHAT, MAX_INPUT_CHARS),
+        "claims": (lambda text: claims_in(normalize(text)), _ORDINARY_CHAT, MAX_INPUT_CHARS),
+        "free_platform": (
+            lambda text: mentions_free_platform(normalize(text)),
+            _ORDINARY_CHAT,
+            MAX_INPUT_CHARS,
+        ),
         "dialog_clean": (raw_text_checks, _ORDINARY_CHAT, MAX_INPUT_CHARS),
         "dialog_clean_sheet": (lambda text: raw_text_checks("/analyze " + text), _ORDINARY_SHEET, MAX_CHARS),
         "dialog_turn": (

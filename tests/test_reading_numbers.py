@@ -69,6 +69,7 @@ def test_the_number_reader_does_not_import_cn2an() -> None:
     import subprocess
     import sys
 
-    code = "import sys, gpu_advisor.text.numbers, gpu_advisor.reading.requirements; print('cn2an' in sys.modules)"
+    code = "import sys, gpu_advisor.text.numbers, gpu_advisor.reading.requirements\n"
+    code += "print('cn2an' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"

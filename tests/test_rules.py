@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog.claims import CLAIM_PATTERNS, claims_in
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.rules import Family, Rule, Scenario, families, myths
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading.claims import CLAIM_PATTERNS, claims_in
 from gpu_advisor.reading.sheet import analyze
+from gpu_advisor.text.normalize import normalize
 
 FAMILIES = families()
 SCENARIOS = [
@@ -39,7 +40,7 @@ def _run(fam: Family, sc: Scenario, kb: Knowledge) -> Iterator[Finding]:
         yield from a.pitfalls
         yield from (Finding(id=s.id, severity="info", values=s.values) for s in a.signals)
         return
-    claims = claims_in(sc.said) if sc.said else []
+    claims = claims_in(normalize(sc.said)) if sc.said else []
     yield from recommend(Workload(**sc.workload, claims=claims or None), kb).pitfalls
 
 
@@ -89,7 +90,7 @@ def test_claims_reader_knows_exactly_the_myths_that_have_claims() -> None:
 @pytest.mark.parametrize("rule", myths.RULES, ids=lambda r: r.id)
 def test_each_myth_is_heard_in_its_scenario_words(rule: Rule[Any]) -> None:
     said = [sc.said for sc in rule.scenarios if sc.said]
-    assert said and all(myths.claim_of(rule) in claims_in(s) for s in said)
+    assert said and all(myths.claim_of(rule) in claims_in(normalize(s)) for s in said)
 
 
 def _values(fam: Family, rule: Rule[Any], emitted: str, kb: Knowledge) -> dict[str, Any]:

@@ -36,7 +36,9 @@ def test_importing_the_cli_loads_no_surface_library() -> None:
 
 
 def test_building_the_parser_for_help_loads_no_surface_library() -> None:
-    assert loaded_after("import gpu_advisor.bot.cli; gpu_advisor.bot.cli.build_parser().format_help()") == set()
+    assert (
+        loaded_after("import gpu_advisor.bot.cli; gpu_advisor.bot.cli.build_parser().format_help()") == set()
+    )
 
 
 def test_a_one_shot_ask_loads_no_surface_library() -> None:

@@ -532,17 +532,20 @@ def test_owned_gpu_is_preferred_over_one_merely_asked_about(vocab: Vocabulary) -
     result = extract("想问问A100行不行，我有一张T4", vocab)
     assert result.slots["gpu"] == "t4"
     assert result.gpu_owned
-    assert [issue.id for issue in result.issues] == ["conflicting_values"]
+    assert result.gpus == ["t4", A100]
 
 
-def test_two_different_values_keep_the_first_and_report_the_second(vocab: Vocabulary) -> None:
+def test_two_cards_in_one_message_are_a_comparison_not_a_conflict(vocab: Vocabulary) -> None:
     result = extract("a100 x 8, h100 x 4 哪个划算", vocab)
     assert result.slots == {"gpu": A100, "gpu_count": 8}
-    assert result.issues[0].model_dump() == {
-        "id": "conflicting_values",
-        "field": "gpu",
-        "values": {"kept": A100, "ignored": "h100-sxm"},
-    }
+    assert result.gpus == [A100, "h100-sxm"]
+    assert not result.issues
+
+
+def test_two_budgets_conflict_as_money_never_as_a_raw_record(vocab: Vocabulary) -> None:
+    result = extract("预算每月一万，预算每月两万", vocab)
+    conflict = next(i for i in result.issues if i.id == "conflicting_values")
+    assert conflict.values["kept_amount"] == 10000 and conflict.values["ignored_amount"] == 20000
 
 
 # -- numbers ------------------------------------------------------------------------

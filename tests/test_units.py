@@ -24,7 +24,9 @@ SNAPSHOT = json.loads((ROOT / "tests" / "knowledge_magnitudes.json").read_text(e
 
 
 def shipped_entry(gpu_id: str) -> dict[str, Any]:
-    entries = yaml.safe_load((ROOT / "src" / "gpu_advisor" / "knowledge" / "gpus.yaml").read_text(encoding="utf-8"))
+    entries = yaml.safe_load(
+        (ROOT / "src" / "gpu_advisor" / "knowledge" / "gpus.yaml").read_text(encoding="utf-8")
+    )
     return next(e for e in entries if e["id"] == gpu_id)
 
 
@@ -116,7 +118,8 @@ def test_a_slice_memory_in_watts_names_the_field() -> None:
 
 def test_loading_the_shipped_knowledge_does_not_build_pints_registry() -> None:
     """A one-shot ``gpu-advisor ask`` stays fast: the shipped spellings are memoised."""
-    code = "import sys; from gpu_advisor import knowledge; knowledge.load(); print('pint' in sys.modules, 'numpy' in sys.modules)"
+    code = "import sys; from gpu_advisor import knowledge; knowledge.load()\n"
+    code += "print('pint' in sys.modules, 'numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["False", "False"]
 

@@ -16,10 +16,12 @@ import pytest
 
 from gpu_advisor.bot.dialog.core import Dialog
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.verdicts import is_yes_no
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.verdict import verdict
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading.question_form import question_form
+from gpu_advisor.reading.requirements import Extraction
+from gpu_advisor.text.normalize import normalize
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -111,6 +113,10 @@ def test_a_question_without_both_a_card_and_a_model_goes_to_the_ordinary_flow(
 ) -> None:
     reply, _ = dialog.handle(ConversationState(), text)
     assert not reply.as_text().startswith(("1 张", "1×"))
+
+
+def is_yes_no(text: str) -> bool:
+    return question_form(normalize(text), Extraction(lang="zh")).yes_no
 
 
 def test_question_forms_are_heard_in_both_languages() -> None:

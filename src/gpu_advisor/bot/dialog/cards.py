@@ -8,25 +8,21 @@ it fits each card, tokens/s, and cost per million generated tokens at the monthl
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.reply import Content
 from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Flow
 from gpu_advisor.bot.dialog.workload import to_workload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer, Precision
 from gpu_advisor.reading.requirements import extract, normalize
 
-if TYPE_CHECKING:
-    from gpu_advisor.bot.dialog.core import Dialog
-
 PRECISIONS: tuple[Precision, ...] = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4")
 SECONDS_PER_MONTH = 720 * 3600
 
 
-def find_gpu(dialog: Dialog, text: str) -> GpuSpec | None:
+def find_gpu(dialog: Flow, text: str) -> GpuSpec | None:
     hits = list(dialog.vocab.gpus.find(normalize(text)))
     return dialog.kb.gpus[hits[0].id] if hits else None
 
@@ -88,16 +84,20 @@ def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> Content:
     return Content(title=locales.t(lang, "card.title", name=gpu.name), summary=lines)
 
 
-def compare(dialog: Dialog, state: ConversationState, arg: str) -> Content:
+def compare(dialog: Flow, state: ConversationState, arg: str) -> Content:
     """/compare A100 T4 [for 13B int4 inference]."""
     head, _, workload_text = arg.partition(" for ")
     if not workload_text:
         head, _, workload_text = arg.partition("跑")
     hits = list(dict.fromkeys(h.id for h in dialog.vocab.gpus.find(normalize(head or arg))))
-    lang = state.lang
     if len(hits) < 2:
-        return Content(summary=[locales.t(lang, "compare.usage")])
-    gpus = [dialog.kb.gpus[h] for h in hits[:3]]
+        return Content(summary=[locales.t(state.lang, "compare.usage")])
+    return compare_cards(dialog, state.lang, hits, _workload_slots(dialog, state, workload_text))
+
+
+def compare_cards(dialog: Flow, lang: str, gpu_ids: list[str], slots: dict[str, object]) -> Content:
+    """Two or three cards side by side; with a model in ``slots``, whether it fits each and how fast."""
+    gpus = [dialog.kb.gpus[h] for h in gpu_ids[:3]]
     lines: list[str] = []
     for g in gpus:
         lines.append(
@@ -113,13 +113,12 @@ def compare(dialog: Dialog, state: ConversationState, arg: str) -> Content:
                 tdp_w=g.tdp_w,
             )
         )
-    slots = _workload_slots(dialog, state, workload_text)
     if slots:
         lines += [_fit_line(dialog, lang, g, slots) for g in gpus]
     return Content(title=locales.t(lang, "compare.title", names=[g.name for g in gpus]), summary=lines)
 
 
-def _workload_slots(dialog: Dialog, state: ConversationState, text: str) -> dict[str, object]:
+def _workload_slots(dialog: Flow, state: ConversationState, text: str) -> dict[str, object]:
     if text.strip():
         slots = dict(extract(text, dialog.vocab).slots)
         slots.pop("gpu", None)
@@ -129,7 +128,7 @@ def _workload_slots(dialog: Dialog, state: ConversationState, text: str) -> dict
     return dict(state.slots) if has_model else {}
 
 
-def _fit_line(dialog: Dialog, lang: str, gpu: GpuSpec, slots: dict[str, object]) -> str:
+def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -> str:
     slots = {**slots, "gpu": gpu.id, "gpu_count": 1}
     slots.setdefault("task", "infer")
     slots.setdefault("concurrency", 1)  # "does it run on this card" means one stream, unless told otherwise

@@ -9,56 +9,48 @@ answered with their own finding sentences — one declaration each, not repeated
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog.claims import claims_in
-from gpu_advisor.bot.dialog.reply import Button, Content, Reply
+from gpu_advisor.bot.dialog.remember import remember
+from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Answer, Flow
 from gpu_advisor.engine import concepts
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.workload import Workload
-from gpu_advisor.reading.requirements import normalize
-from gpu_advisor.text.normalize import Lang, language_of
-
-if TYPE_CHECKING:
-    from gpu_advisor.bot.dialog.core import Dialog
+from gpu_advisor.reading.message import Message
 
 MYTH_BASE = {"task": "train", "params_b": 7}  # the myth checks need a workload; 7B is their own scale
 
 
-def answer(dialog: Dialog, state: ConversationState, text: str) -> tuple[Reply, ConversationState] | None:
-    """The answer to a concept or myth question, or None when the message is neither."""
-    low = normalize(text)
-    lines = _myth_lines(dialog, state, text) or _concept_lines(dialog, low, _lang(state, text))
+def myth_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """A question that repeats a known wrong claim: the true figure first, then the offer to size."""
+    if not msg.claims or not msg.asks:
+        return None
+    lang = _lang(state, msg)
+    plan = recommend(Workload.model_validate({**MYTH_BASE, "claims": list(msg.claims)}), flow.kb)
+    myths: list[Finding] = [f for f in plan.pitfalls if f.id.startswith("myth_")]
+    return _short(flow, state, msg, [locales.render_finding(lang, f.id, f.values) for f in myths])
+
+
+def concept_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """A concept question, answered with the engine's numbers, then the offer to size."""
+    concept = concepts.find(msg.low)
+    if concept is None:
+        return None
+    lang = _lang(state, msg)
+    return _short(flow, state, msg, [locales.t(lang, f"concept.{concept.id}", **concept.facts(flow.kb))])
+
+
+def _short(flow: Flow, state: ConversationState, msg: Message, lines: list[str]) -> Answer | None:
+    """The direct answer's card; the slots the question carried are kept for what comes next."""
     if not lines:
         return None
-    new = state.model_copy(deep=True)
-    new.lang = _lang(state, text)
-    new.turns += 1
+    new = remember(state, msg)
     content = Content(title=lines[0], summary=[*lines[1:], locales.t(new.lang, "faq.offer")])
     button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
-    return dialog.reply(new, "info", content, [button]), new
+    return flow.reply(new, "info", content, [button]), new
 
 
-def _lang(state: ConversationState, text: str) -> Lang:
-    return state.lang if state.lang_locked else language_of(text)
-
-
-def _concept_lines(dialog: Dialog, low: str, lang: str) -> list[str]:
-    concept = concepts.find(low)
-    if concept is None:
-        return []
-    return [locales.t(lang, f"concept.{concept.id}", **concept.facts(dialog.kb))]
-
-
-def _myth_lines(dialog: Dialog, state: ConversationState, text: str) -> list[str]:
-    """The myth findings for the claims heard in a question, in the engine's own words."""
-    claims = claims_in(text)
-    if not claims or not concepts.asks(normalize(text)):
-        return []
-    plan = recommend(Workload.model_validate({**MYTH_BASE, "claims": claims}), dialog.kb)
-    myths: list[Finding] = [f for f in plan.pitfalls if f.id.startswith("myth_")]
-    lang = _lang(state, text)
-    return [locales.render_finding(lang, f.id, f.values) for f in myths]
+def _lang(state: ConversationState, msg: Message) -> str:
+    return state.lang if state.lang_locked else msg.lang

@@ -15,18 +15,17 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.honest import combined_line
+from gpu_advisor.bot.dialog.limits import has_words
 from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Answer, Flow
 from gpu_advisor.engine.results import Option, Plan
+from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
-from gpu_advisor.text.normalize import normalize
-
-if TYPE_CHECKING:
-    from gpu_advisor.bot.dialog.core import Dialog
 
 _PATTERNS: dict[str, re.Pattern[str]] = {
     "why_not": re.compile(r"为什么不|为啥不|为何不|怎么不|干嘛不|why\s+not|why\s+no\b|what\s+about\s+not"),
@@ -40,9 +39,25 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 
-def intent_of(text: str, ext: Extraction) -> str | None:
+def follow_up(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """After an answer, a question about the plan ("有没有更便宜的", "why not a T4?") gets its answer."""
+    if not state.answered:
+        return None
+    ext = msg.ext
+    intent = intent_of(msg)
+    describes = bool(ext.edits or ext.constraints.any() or set(ext.slots) - {"gpu"})
+    if intent is None or (describes and intent not in ("why_not", "swap")):
+        return None
+    shown = state.model_copy(
+        update={"lang": msg.lang} if not state.lang_locked and has_words(msg.text) else {}
+    )
+    reply = answer(flow, shown, intent, ext)
+    return (reply, shown) if reply is not None else None
+
+
+def intent_of(msg: Message) -> str | None:
     """Which plan question the message asks, or None when it describes the job."""
-    said = normalize(text)
+    said, ext = msg.low, msg.ext
     for name in ("why_not", "swap"):
         if _PATTERNS[name].search(said) and ext.slots.get("gpu"):
             return name
@@ -52,7 +67,7 @@ def intent_of(text: str, ext: Extraction) -> str | None:
     return ext.intent if ext.intent in ("cheaper", "price") else None
 
 
-def answer(dialog: Dialog, state: ConversationState, intent: str, ext: Extraction) -> Reply | None:
+def answer(dialog: Flow, state: ConversationState, intent: str, ext: Extraction) -> Reply | None:
     """The reply to a follow-up about the current plan, or None when there is no plan to ask about."""
     plan, _ = dialog.plan_for(state)
     if plan is None or plan.recommendation is None:
@@ -120,7 +135,7 @@ def _priced(plan: Plan) -> list[Option]:
     return [o for o in (plan.recommendation, plan.serving) if o is not None]
 
 
-def why_not(dialog: Dialog, state: ConversationState, pick: Option, said: dict[str, Any]) -> list[str]:
+def why_not(dialog: Flow, state: ConversationState, pick: Option, said: dict[str, Any]) -> list[str]:
     """Card X (and its count, if said) evaluated for the same job: fit, speed, price, next to the pick."""
     gpu = str(said["gpu"])
     lang, name = state.lang, dialog.gpu_names(gpu)
@@ -156,7 +171,7 @@ def why_not(dialog: Dialog, state: ConversationState, pick: Option, said: dict[s
     ]
 
 
-def _requested(dialog: Dialog, trial: ConversationState) -> Option | None:
+def _requested(dialog: Flow, trial: ConversationState) -> Option | None:
     plan, _ = dialog.plan_for(trial)
     return plan.requested if plan is not None else None
 

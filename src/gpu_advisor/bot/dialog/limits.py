@@ -12,8 +12,10 @@ input is cut, the reply says so.
 from __future__ import annotations
 
 import re
+import unicodedata
 
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
+from gpu_advisor.text.hanzi import SURROGATE, without_control
 from gpu_advisor.text.sheet_lines import MAX_CHARS
 
 CHAT_CHARS = MAX_INPUT_CHARS
@@ -37,3 +39,16 @@ def limit_of(text: str) -> int:
     if command is not None:
         return command.end() + SHEET_CHARS + 1
     return CHAT_CHARS
+
+
+def clean(text: str) -> tuple[str, bool]:
+    """Control characters and lone surrogates out (``text.hanzi``'s one rule), cut at the
+    cap for its kind; says whether it cut."""
+    text = unicodedata.normalize("NFC", without_control(SURROGATE.sub(" ", text))).strip()
+    limit = limit_of(text)
+    return text[:limit], len(text) > limit
+
+
+def has_words(text: str) -> bool:
+    """True when the text has letters or CJK (not only emoji, digits or punctuation)."""
+    return any(unicodedata.category(ch).startswith("L") for ch in text)

@@ -17,9 +17,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from gpu_advisor.bot.dialog.claims import claims_in, mentions_free_platform
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.workload import apply_edit, last_number
+from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
 
 TRAIN_ONLY = (
@@ -61,8 +61,9 @@ class Merged:
         return bool(self.said)
 
 
-def merge(state: ConversationState, ext: Extraction, text: str, expecting: str | None) -> Merged:
+def merge(state: ConversationState, msg: Message, expecting: str | None) -> Merged:
     """Copy what the message said into ``state`` (in place); see the module docstring."""
+    ext = msg.ext
     slots = dict(ext.slots)
     _settle_task(state, slots, ext.replace)
     for new, old in EXCLUSIVE:
@@ -72,11 +73,11 @@ def merge(state: ConversationState, ext: Extraction, text: str, expecting: str |
     out = Merged(said=slots)
     out.said.update(_constraints(state, ext))
     _edits(state, ext, expecting, out)
-    claims = claims_in(text)
+    claims = list(msg.claims)
     if claims:
         state.slots["claims"] = sorted({*state.slots.get("claims", []), *claims})
         out.said.setdefault("claims", claims)
-    if mentions_free_platform(text):
+    if msg.free_platform:
         state.slots["free_platform"] = True
     if ext.gpu_owned:
         state.gpu_owned = True

@@ -13,43 +13,27 @@ will … fit, is … enough) plus a card and a model or token count the reader f
 from __future__ import annotations
 
 import re
-from typing import TYPE_CHECKING
 
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog.reply import Button, Content, Reply
+from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Answer, Flow
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.verdict import HardwareVerdict, MethodVerdict, verdict
 from gpu_advisor.engine.workload import Workload
-from gpu_advisor.reading.requirements import Extraction, extract, normalize
+from gpu_advisor.reading.message import Message
+from gpu_advisor.reading.requirements import Extraction
 
-if TYPE_CHECKING:
-    from gpu_advisor.bot.dialog.core import Dialog
-
-_ZH = re.compile(
-    r"(能不能|可不可以|够不够|行不行|能否|是否|跑得动|跑得起|装得下|放得下|塞得下)"
-    r"|(能|可以|够|行|装下|放下|跑动)[^。？?！!]{0,30}?(吗|么|嘛)"
-)
-_EN = re.compile(
-    r"(?:^|[.!?]\s*)(can|could|will|would|does|do|is|are)\s[^.!?]{0,80}?"
-    r"(?:\?|\b(?:fit|enough|handle|run|train|serve|hold|fine-?tune)\b)"
-)
 _TRAIN = re.compile(r"训|微调|finetun|fine-tun|train|lora|全参|预训练|pretrain")
 DEFAULT_MODEL = "llama-2-7b"  # the size a "tokens a day" question usually means (engine.myths too)
 
 
-def is_yes_no(text: str) -> bool:
-    """Whether the message asks yes or no (a question form, in Chinese or English)."""
-    low = normalize(text)
-    return _ZH.search(low) is not None or _EN.search(low) is not None
-
-
-def answer(dialog: Dialog, state: ConversationState, text: str) -> tuple[Reply, ConversationState] | None:
+def answer(dialog: Flow, state: ConversationState, msg: Message) -> Answer | None:
     """The verdict for a yes/no hardware question, or None when the message is not one."""
-    if not is_yes_no(text):
+    if not msg.form.yes_no:
         return None
-    ext = extract(text, dialog.vocab)
-    workload = _workload(ext, text)
+    ext = msg.ext
+    workload = _workload(ext, msg.low)
     if workload is None:
         return None
     try:
@@ -63,7 +47,7 @@ def answer(dialog: Dialog, state: ConversationState, text: str) -> tuple[Reply, 
     return dialog.reply(new, "answer", content, [button]), new
 
 
-def _workload(ext: Extraction, text: str) -> Workload | None:
+def _workload(ext: Extraction, low: str) -> Workload | None:
     """The workload the question is about: its card, its model (or a 7B for a token count), its task."""
     slots = ext.slots
     has_model = any(k in slots for k in ("model", "params_b", "hf_config"))
@@ -72,7 +56,7 @@ def _workload(ext: Extraction, text: str) -> Workload | None:
     fields = {k: v for k, v in slots.items() if k in Workload.model_fields}
     if not has_model:
         fields["model"] = DEFAULT_MODEL
-    trains = "train_tokens" in slots or _TRAIN.search(normalize(text)) is not None
+    trains = "train_tokens" in slots or _TRAIN.search(low) is not None
     fields["task"] = "train" if trains else "infer"
     try:
         return Workload.model_validate(fields)
@@ -91,7 +75,7 @@ def _remember(state: ConversationState, ext: Extraction, w: Workload) -> Convers
     return new
 
 
-def _title(lang: str, v: HardwareVerdict, dialog: Dialog) -> str:
+def _title(lang: str, v: HardwareVerdict, dialog: Flow) -> str:
     """ "1 张 RTX 4090D 训 7B：全参微调 不能 · LoRA 能 · QLoRA 能" — the verdict, one line."""
     if v.on_time is not None:
         return _tokens_title(lang, v, dialog)
@@ -103,7 +87,7 @@ def _title(lang: str, v: HardwareVerdict, dialog: Dialog) -> str:
     return locales.t(lang, key, count=v.count, gpu=dialog.kb.gpus[v.gpu].name, model=v.model, items=items)
 
 
-def _tokens_title(lang: str, v: HardwareVerdict, dialog: Dialog) -> str:
+def _tokens_title(lang: str, v: HardwareVerdict, dialog: Flow) -> str:
     """ "不能：8 张 H100 一天约训 47亿 token（不是 10万亿）" — the tokens-a-day question."""
     best = v.fastest
     return locales.t(
@@ -120,7 +104,7 @@ def _tokens_title(lang: str, v: HardwareVerdict, dialog: Dialog) -> str:
     )
 
 
-def _lines(lang: str, v: HardwareVerdict, dialog: Dialog, assumed: bool) -> list[str]:
+def _lines(lang: str, v: HardwareVerdict, dialog: Flow, assumed: bool) -> list[str]:
     gpu = dialog.kb.gpus[v.gpu].name
     lines = [_row_line(lang, r, gpu) for r in v.rows]
     best = v.fastest

@@ -55,15 +55,18 @@ def read_answer(scan: Scan, expecting: str) -> None:
     unit = _UNIT_WORDS.get(expecting)
     if unit is None:
         return
+    # A range ("三五个人", "四五十", "5、6个") is tried before an exact number: read as one
+    # number its digits would glue together (三五 → 35, a 7x overestimate).
+    loose = re.fullmatch(rf"\s*+(?:就|就我们组|我们组|我们)?\s*+{VAGUE}\s*+{unit}{_TAIL}", scan.text)
+    if loose is not None and (value := vague_value(loose)) is not None:
+        scan.put_number(expecting, value, (0, len(scan.text)))
+        scan.report("approximated", expecting, said=loose.group().strip(), value=plain(value))
+        return
     exact = re.fullmatch(
         rf"\s*+{_FILLER_WORDS}\s*+(?P<num>{NUMBER})(?:\s*+(?P<suf>[kwmb])(?![a-z]))?\s*+{unit}{_TAIL}",
         scan.text,
     )
     if exact is not None and not (expecting == "params_b" and exact.group("suf") == "b"):
         value = signed_value(exact, _SUFFIX)
-        scan.put_number(expecting, value, (0, len(scan.text)))
-        return
-    loose = re.fullmatch(rf"\s*+(?:就|就我们组|我们组|我们)?\s*+{VAGUE}\s*+{unit}{_TAIL}", scan.text)
-    if loose is not None and (value := vague_value(loose)) is not None:
-        scan.put_number(expecting, value, (0, len(scan.text)))
-        scan.report("approximated", expecting, said=loose.group().strip(), value=plain(value))
+        if value is not None:
+            scan.put_number(expecting, value, (0, len(scan.text)))

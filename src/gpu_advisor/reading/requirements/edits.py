@@ -57,6 +57,14 @@ _SCALE = (
     re.compile(rf"(?:{_FACTOR}){GAP}{{0,6}}?(?:{_SLOT})"),
     re.compile(rf"(?:{_FACTOR})"),
 )
+_SET_VERB = (
+    r"(?:改成|换成|改为|变成|调到|调成|调为|改到|换到|设为|设成|设到|提到|提高到|升到|加到|降到|减到|降低到|减少到"
+    r"|(?<![a-z])(?:to|=)(?![a-z]))"
+)
+_NAMED_SET = re.compile(
+    rf"(?:把|将|(?<![a-z])(?:change|set|make|bump|raise|lower|cut|increase|reduce|drop)\s++(?:the\s++|my\s++)?)?"
+    rf"\s*+(?:{_SLOT}){GAP}{{0,4}}?{_SET_VERB}\s*+(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?"
+)
 _SET = re.compile(
     r"(?:改成|换成|改为|变成|调到|调成|改到|换到|(?<![a-z])(?:make it|change it to|set it to|go with))\s*+"
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?(?:\s*+(?:instead|吧|呢))?"
@@ -105,6 +113,11 @@ def read_edits(scan: Scan) -> None:
             if factor is not None:
                 scan.edits.append(Edit(slot=_slot_of(match), op="scale", factor=factor))
                 scan.claim(*match.span())
+    for match in scan.matches(_NAMED_SET):  # "把并发调到30", "预算改成两万": the slot is named
+        value = _set_value(match)
+        if value is not None:
+            scan.edits.append(Edit(slot=_slot_of(match), op="set", value=value))
+            scan.claim(*match.span())
     for match in scan.matches(_SET):
         value = _set_value(match)
         if value is not None:

@@ -46,6 +46,7 @@ from gpu_advisor.reading.requirements.loose import (
     read_loose_load,
 )
 from gpu_advisor.reading.requirements.money import read_budget
+from gpu_advisor.reading.requirements.people import read_people
 from gpu_advisor.reading.requirements.result import Extraction
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.reading.requirements.schedule import read_always_on, read_duration
@@ -106,6 +107,7 @@ def extract(
     read_daily_users(scan)
     read_daily_requests(scan)
     read_loose_load(scan)
+    read_people(scan)  # after ranges of people ("三四十 个人用"), which hold its words
     read_loose_duration(scan)
     read_load(scan)
     read_train_tokens(scan)

@@ -55,8 +55,11 @@ def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
     """
     hits = [hit for hit in vocab.gpus.find(scan.text) if scan.is_free(hit.start, hit.end)]
     readings = [_read_gpu(scan, hit) for hit in hits]
+    scan.gpu_mentions.extend((gpu_id, count) for gpu_id, count, _, _ in readings)
     for gpu_id, count, owned, span in sorted(readings, key=lambda reading: not reading[2]):
-        scan.put("gpu", gpu_id)
+        if gpu_id not in scan.gpus:
+            scan.gpus.append(gpu_id)
+        scan.slots.setdefault("gpu", gpu_id)  # several cards are a comparison, not a conflict
         if count is not None and scan.slots["gpu"] == gpu_id:
             scan.put_number("gpu_count", count, span)
         scan.gpu_owned = scan.gpu_owned or (owned and scan.slots["gpu"] == gpu_id)

@@ -117,6 +117,7 @@ class Extraction(BaseModel):
     """
 
     lang: Lang
+    normalized: str = ""  # the message as every reader saw it (``text.normalize``), once
     slots: dict[str, Any] = Field(default_factory=dict)
     gpu_owned: bool = False
     skip: bool = False
@@ -128,3 +129,10 @@ class Extraction(BaseModel):
     constraints: Constraints = Field(default_factory=Constraints)
     budget_per_gpu: bool = False
     implied: list[str] = Field(default_factory=list)
+    gpus: list[str] = Field(default_factory=list)
+    """Every card the message names, in order ("L40S 和 A6000 哪个好" names two): a
+    comparison, not a conflict. ``slots["gpu"]`` holds the one a plan is about (an owned
+    card first)."""
+    gpu_mentions: list[tuple[str, float | None]] = Field(default_factory=list)
+    """Each card mention with the count written next to it ("训练租两张 A100、推理放一张 3090"
+    gives ``[("a100…", 2), ("rtx3090", 1)]``), in message order."""

@@ -71,6 +71,8 @@ class Scan:
     constraints: Constraints = field(default_factory=Constraints)
     budget_per_gpu: bool = False
     implied: list[str] = field(default_factory=list)
+    gpus: list[str] = field(default_factory=list)  # every card named, in order: a comparison names two
+    gpu_mentions: list[tuple[str, float | None]] = field(default_factory=list)  # (card, count) as written
 
     def __post_init__(self) -> None:
         self.text = self.source
@@ -106,7 +108,7 @@ class Scan:
         if name not in self.slots:
             self.slots[name] = value
         elif self.slots[name] != value:
-            self.report("conflicting_values", name, kept=str(self.slots[name]), ignored=str(value))
+            self.report("conflicting_values", name, **_conflict(self.slots[name], value))
 
     def put_number(self, name: str, value: float | None, span: tuple[int, int]) -> None:
         """Range-check a number against the Workload field, then set it or report why not."""
@@ -129,6 +131,7 @@ class Scan:
         matched = [self.source[start:end].strip() for start, end in _merged(self.spans)]
         return Extraction(
             lang=self.lang,
+            normalized=self.source,
             slots=self.slots,
             gpu_owned=self.gpu_owned,
             skip=self.skip,
@@ -140,6 +143,8 @@ class Scan:
             constraints=self.constraints,
             budget_per_gpu=self.budget_per_gpu,
             implied=self.implied,
+            gpus=self.gpus,
+            gpu_mentions=self.gpu_mentions,
         )
 
 
@@ -152,3 +157,16 @@ def _merged(spans: list[tuple[int, int]]) -> list[tuple[int, int]]:
         else:
             merged.append((start, end))
     return merged
+
+
+def _conflict(kept: Any, ignored: Any) -> dict[str, str | float | int]:
+    """The two values of a conflict as issue values: money keeps its amount, currency and period
+    (``kept_amount``, ``kept_currency``, ``kept_per`` …) so it is said as money, never as a dict."""
+    values: dict[str, str | float | int] = {}
+    for side, value in (("kept", kept), ("ignored", ignored)):
+        if isinstance(value, dict):
+            values.update({f"{side}_{k}": v for k, v in value.items() if isinstance(v, str | float | int)})
+            values[side] = str(value.get("amount", ""))
+        else:
+            values[side] = value if isinstance(value, str | float | int) else str(value)
+    return values

@@ -79,7 +79,7 @@ _EN_NUMBER_WORDS = "|".join(
 VAGUE = (
     r"(?P<approx>~|约|大约|大概|差不多|(?<![a-z])(?:about|around|roughly|approximately)\s)?\s*+"
     rf"(?:(?<![{_ZH_DIGITS}十百千万\d])(?P<zlo>[{_ZH_DIGITS}])、?(?P<zhi>[{_ZH_DIGITS}])(?P<zscale>[十百千万])?"
-    rf"|(?<![\d.a-z])(?P<alo>\d+)\s*+(?:-|~|到|至|to)\s*+(?P<ahi>\d+)(?![\d.])(?P<ascale>[百千万])?"
+    rf"|(?<![\d.a-z])(?P<alo>\d+)\s*+(?:-|~|到|至|to|、|/|或)\s*+(?P<ahi>\d+)(?![\d.])(?P<ascale>[百千万])?"
     rf"|(?<![{_ZH_DIGITS}十百千万])(?P<zword>十几|好几|几|数|上)(?P<zwscale>[十百千万])?(?![{_ZH_DIGITS}十百千万])"
     rf"|(?<![a-z])(?P<eword>{_EN_WORDS})(?:\s++(?P<escale>hundred|thousand))?(?![a-z])"
     rf"|(?P<ish>{NUMBER}|(?<![a-z])(?:{_EN_NUMBER_WORDS}))\s*+-?\s*+(?:ish|左右|上下)(?![a-z])"

@@ -76,7 +76,7 @@ class AliasIndex:
     def find(self, text: str) -> Iterator[Hit]:
         """Every alias occurrence in (normalized) text, left to right, longest at each place."""
         for match in self._pattern.finditer(text):
-            name = normalize(match.group())
+            name = match.group()  # the text is normalised already (read once)
             name_id = self.names.get(name) or self.names.get(name.removesuffix("s"))
             if name_id is not None:
                 yield Hit(name_id, match.start(), match.end())

@@ -1,10 +1,11 @@
 """Claims a user repeats from the seed articles' known errors, and free-GPU platforms.
 
 When a request rests on one of those claims ("Adam only doubles memory", "405B Q4 runs
-on one H100"), the engine corrects it with the true numbers (``engine.myths``); here we
-only recognise the claim in the user's words. The patterns are declared with each myth
-in ``engine.myths.RULES``, anchored on the numbers that make each claim specific, so
-ordinary questions do not trigger them.
+on one H100"), the engine corrects it with the true numbers (``engine.rules.myths``);
+here we only recognise the claim in the user's words. The patterns are declared with
+each myth in ``engine.rules.myths.RULES``, anchored on the numbers that make each claim
+specific, so ordinary questions do not trigger them. Both readers take the message's
+normalised text (``text.normalize``), never the raw text.
 """
 
 from __future__ import annotations
@@ -12,7 +13,6 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.engine.rules.myths import RULES, claim_of
-from gpu_advisor.reading.requirements import normalize
 
 CLAIM_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
     claim_of(rule): tuple(re.compile(p) for p in rule.claims) for rule in RULES if rule.claims
@@ -20,10 +20,10 @@ CLAIM_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
 FREE_PLATFORM = re.compile(r"colab|kaggle|(免费|free)\s*(的)?\s*(gpu|算力|平台|显卡|tier)")
 
 
-def claims_in(text: str) -> list[str]:
-    low = normalize(text)
+def claims_in(low: str) -> list[str]:
+    """The myth claims the normalised message repeats."""
     return [name for name, patterns in CLAIM_PATTERNS.items() if any(p.search(low) for p in patterns)]
 
 
-def mentions_free_platform(text: str) -> bool:
-    return FREE_PLATFORM.search(normalize(text)) is not None
+def mentions_free_platform(low: str) -> bool:
+    return FREE_PLATFORM.search(low) is not None

@@ -1,0 +1,79 @@
+"""Who answers a message, in order: the first answerer that returns a reply wins.
+
+The message is read once (``reading.message.read_message``); each answerer looks at that
+reading and either answers or passes (returns ``None``), like python-telegram-bot's
+handlers (``check_update`` → ``handle_update``) in one handler group. The order is the
+design — a question gets its own answer before the requirement flow may ask "train or
+serve?":
+
+1. ``typed_button`` — the label of a button on screen, typed by hand ("几十人（≈16）");
+2. ``price_lookup`` — card × count × period from the catalog ("一张 4090 包月多少");
+3. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
+4. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好");
+5. ``myth`` — a known wrong claim, corrected with the true figure;
+6. ``concept`` — a concept question, answered with numbers;
+7. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
+8. ``requirements`` — everything else describes the job: merge, then ask or answer.
+
+The README's "How a message is answered" lists this order; ``tests/test_docs.py`` holds
+the two together.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from gpu_advisor.bot.dialog import faq, followups, prices, verdicts
+from gpu_advisor.bot.dialog.compare_view import comparison_answer
+from gpu_advisor.bot.dialog.requirements import requirements_answer
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.typed import typed_choice
+from gpu_advisor.reading.message import Message
+
+Answerer = Callable[[Flow, ConversationState, Message], Answer | None]
+
+
+def typed_button(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    payload = typed_choice(state, msg.text)
+    return flow.press(state, payload) if payload is not None else None
+
+
+def price_lookup(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return prices.answer(flow, state, msg)
+
+
+def fit_verdict(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return verdicts.answer(flow, state, msg)
+
+
+def comparison(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return comparison_answer(flow, state, msg)
+
+
+def myth(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return faq.myth_answer(flow, state, msg)
+
+
+def concept(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return faq.concept_answer(flow, state, msg)
+
+
+def plan_follow_up(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return followups.follow_up(flow, state, msg)
+
+
+def requirements(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return requirements_answer(flow, state, msg)
+
+
+ANSWERERS: tuple[Answerer, ...] = (
+    typed_button,
+    price_lookup,
+    fit_verdict,
+    comparison,
+    myth,
+    concept,
+    plan_follow_up,
+    requirements,
+)

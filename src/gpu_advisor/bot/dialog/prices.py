@@ -1,0 +1,164 @@
+"""Price lookups, answered from the catalog in one line each, with the arithmetic.
+
+"一张 4090 包月多少", "4 卡 A100 一周多少钱", "how much for two L40S for 10 days",
+"训练租两张 A100、推理放一张 3090，每月合计", "最便宜的切片多少钱": each card the question
+names (with its count) is priced for the period it names (``reading.period``) by
+``engine.price_lookup``; several lines get their sum. A card the catalog does not list is
+said so, with the nearest offers. The card and count stay in the conversation, so the
+next message can size a plan.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.remember import remember
+from gpu_advisor.bot.dialog.reply import Button, Content
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.engine.price_lookup import PriceAnswer, PriceLine, lookup, total_of, yearly_discounts
+from gpu_advisor.reading.message import Message
+from gpu_advisor.reading.period import HOURS, Period, read_period
+
+_SLICE = re.compile(r"切片|\bmig\b|slice|分片|[1-7]g\.\d+gb")
+_PER_UNIT = {"month": "month", "hour": "hour"}
+
+
+def answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """The catalog price of what the question names, or None when it is not a price lookup."""
+    if not msg.form.price:
+        return None
+    mentions = [(gpu, int(count or 1)) for gpu, count in msg.ext.gpu_mentions]
+    if not mentions and _SLICE.search(msg.low) is None:
+        return _yearly_overview(flow, state, msg)
+    duration = msg.ext.slots.get("duration_hours")
+    period = read_period(msg.low, float(duration) if isinstance(duration, int | float) else None)
+    answers = [lookup(flow.kb, gpu, count, period.hours, period.yearly) for gpu, count in mentions]
+    if not answers:
+        answers = [lookup(flow.kb, None, 1, period.hours, period.yearly)]
+    new = remember(state, msg)
+    for slot in ("duration_hours", "always_on"):  # the period priced is not the job's length
+        if slot in msg.ext.slots:
+            new.slots.pop(slot, None)
+    lines = [line for a in answers for line in _lines(flow, new.lang, a, period)]
+    total = total_of(answers) if len(answers) > 1 else None
+    if total is not None:
+        lines.append(locales.t(new.lang, "prices.total", total=locales.money(new.lang, *total)))
+    content = Content(title=lines[0], summary=[*lines[1:], locales.t(new.lang, "prices.offer")])
+    button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
+    return flow.reply(new, "info", content, [button]), new
+
+
+def _lines(flow: Flow, lang: str, a: PriceAnswer, period: Period) -> list[str]:
+    asked = _gpus(flow, lang, a.gpu, a.count) if a.gpu else locales.t(lang, "prices.slice")
+    if not a.in_catalog:
+        nearest = [_priced(flow, lang, line, period) for line in a.lines]
+        key = "prices.not_listed" if nearest else "prices.not_listed_none"
+        return [
+            locales.t(
+                lang, key, gpus=asked, nearest="；".join(nearest) if lang == "zh" else "; ".join(nearest)
+            )
+        ]
+    line = a.lines[0]
+    out = [_priced(flow, lang, line, period)]
+    if line.bigger:
+        out.append(locales.t(lang, "prices.bigger", asked=a.count, count=line.count))
+    if a.yearly_saving_month and not period.yearly:
+        out.append(
+            locales.t(
+                lang,
+                "prices.yearly_hint",
+                saving=locales.money(lang, a.yearly_saving_month, line.currency),
+                percent=round(line_discount(flow, line) * 100),
+            )
+        )
+    return out
+
+
+def line_discount(flow: Flow, line: PriceLine) -> float:
+    offer = next(o for o in flow.kb.catalog.offers if o.id == line.offer)
+    return offer.yearly_discount
+
+
+def _priced(flow: Flow, lang: str, line: PriceLine, period: Period) -> str:
+    """ "2 台 × 2 卡 A100 40GB，一周：¥5,600/月 × 1 月 × 2 台 = ¥11,200（按月计费）"."""
+    what = _machine(flow, lang, line)
+    unit = locales.t(lang, f"prices.unit.{_PER_UNIT.get(line.unit, 'month')}")
+    values = {
+        "what": what,
+        "period": _period(lang, period),
+        "unit_price": locales.money(lang, line.unit_price, line.currency),
+        "unit": unit,
+        "billed": locales.number(lang, line.billed_units),
+        "machines": line.machines,
+        "total": locales.money(lang, line.total, line.currency),
+    }
+    key = "prices.line_one" if line.machines == 1 else "prices.line_many"
+    text = locales.t(lang, key, **values)
+    if (
+        line.unit == "month"
+        and not period.yearly
+        and period.hours < line.billed_units * HOURS["month"] - 1e-6
+    ):
+        text += locales.t(lang, "prices.whole_months")
+    if line.discount:
+        text += locales.t(
+            lang, "prices.discount", percent=round(line.discount * 100), off=_zhe(line.discount)
+        )
+    return text
+
+
+def _zhe(discount: float) -> str:
+    """A discount in Chinese 折: 20 % off is 8 折, 15 % off is 85 折."""
+    kept = 100 - round(discount * 100)
+    return str(kept // 10) if kept % 10 == 0 else str(kept)
+
+
+def _yearly_overview(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """ "年付比月付省多少" with no card named and no plan yet: every yearly discount in the catalog."""
+    if state.answered or not read_period(msg.low).yearly:
+        return None
+    new = remember(state, msg)
+    rows = yearly_discounts(flow.kb)
+    if not rows:
+        return flow.say(new, "info", "prices.no_yearly"), new
+    lines = [
+        locales.t(
+            new.lang,
+            "prices.yearly_row",
+            what=_machine(flow, new.lang, row),
+            monthly=locales.money(new.lang, row.monthly, row.currency),
+            yearly=locales.money(new.lang, row.unit_price, row.currency),
+            saving=locales.money(new.lang, row.monthly - row.unit_price, row.currency),
+            percent=round(row.discount * 100),
+        )
+        for row in rows
+    ]
+    title = locales.t(new.lang, "prices.yearly_title")
+    return flow.reply(
+        new, "info", Content(title=title, summary=[*lines, locales.t(new.lang, "prices.offer")])
+    ), new
+
+
+def _machine(flow: Flow, lang: str, line: PriceLine) -> str:
+    gpu = flow.gpu_names(line.gpu)
+    if line.mig_profile:
+        return locales.t(
+            lang, "prices.slice_of", gpu=gpu, profile=line.mig_profile, memory=line.slice_memory_gib
+        )
+    return _gpus(flow, lang, line.gpu, line.count)
+
+
+def _gpus(flow: Flow, lang: str, gpu: str | None, count: int) -> str:
+    return locales.t(lang, "followup.gpus", count=count, gpu=flow.gpu_names(gpu))
+
+
+def _period(lang: str, period: Period) -> str:
+    if period.yearly:
+        return locales.t(lang, "prices.period.yearly")
+    for unit in ("year", "month", "week", "day", "hour"):
+        count = period.hours / HOURS[unit]
+        if count >= 1 and abs(count - round(count)) < 1e-9:
+            return locales.t(lang, f"prices.period.{unit}", count=round(count))
+    return locales.t(lang, "prices.period.hour", count=round(period.hours, 1))

@@ -1,0 +1,55 @@
+"""The rental period a price question asks about: "包月", "一周", "10 days", "按年付".
+
+"4 卡 A100 一周多少钱" asks for a week's rent, "包月多少" for a month's, "按年付呢" for a
+month at the yearly rate. Read from the normalised text (Chinese numerals already digits
+where ``text.normalize`` turns them, otherwise read by ``text.numbers``); a period the
+slot readers already turned into ``duration_hours`` ("10 days") is used as it is. With
+no period word the answer is for one month, the catalog's own unit.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gpu_advisor.text.numbers import NUMBER, parse_number
+
+HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 720.0, "year": 8760.0}
+_YEARLY = re.compile(r"包年|按年|年付|年租|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year")
+_UNITS: tuple[tuple[str, str], ...] = (
+    ("year", r"年(?!付)|years?"),
+    ("month", r"个?月|months?"),
+    ("week", r"周|星期|礼拜|weeks?"),
+    ("day", r"天|日|days?"),
+    ("hour", r"小时|个小时|钟头|hours?|hrs?|h(?![a-z])"),
+)
+_COUNTED = re.compile(rf"(?P<num>{NUMBER})\s*+(?P<unit>{'|'.join(f'(?:{u})' for _, u in _UNITS)})(?![a-z])")
+_SINGLE: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("hour", re.compile(r"每小时|按小时|按时|一小时|per\s+hour|hourly|an?\s+hour|/\s*+h(?:our|r)?\b")),
+    ("day", re.compile(r"每天|按天|一天|per\s+day|daily|a\s+day")),
+    ("week", re.compile(r"每周|按周|一周|一个?星期|per\s+week|weekly|a\s+week")),
+    ("month", re.compile(r"包月|按月|月付|每月|一个?月|per\s+month|monthly|a\s+month")),
+)
+
+
+@dataclass(frozen=True)
+class Period:
+    hours: float
+    yearly: bool
+
+
+def read_period(low: str, duration_hours: float | None = None) -> Period:
+    """The period ``low`` asks a price for; one month when it names none."""
+    yearly = _YEARLY.search(low) is not None
+    if yearly:
+        return Period(HOURS["month"], True)
+    if duration_hours:
+        return Period(float(duration_hours), False)
+    counted = _COUNTED.search(low)
+    if counted is not None and (value := parse_number(counted.group("num"))):
+        unit = next(name for name, pattern in _UNITS if re.fullmatch(pattern, counted.group("unit")))
+        return Period(value * HOURS[unit], False)
+    for unit, pattern in _SINGLE:
+        if pattern.search(low):
+            return Period(HOURS[unit], False)
+    return Period(HOURS["month"], False)

@@ -1,0 +1,62 @@
+"""What kind of question a message asks, if any: yes/no, price, speed, or a comparison.
+
+A sales engineer answers "一张 4090 包月多少" with a price, "一张 L40S 能跑 32B 吗" with a
+verdict and "L40S 和 A6000 哪个好" with a comparison — never with "train or serve?". The
+form is read from the normalised text (``text.normalize``: simplified, lower-case,
+half-width) by a few linear patterns (bounded lazy gaps, no nested quantifiers, see
+``shared/notes/linear-time-parsing.md``) together with what the slot readers found: a
+comparison needs two cards, a price question a price word.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gpu_advisor.reading.requirements import Extraction
+
+_YES_NO_ZH = re.compile(
+    r"(能不能|可不可以|够不够|行不行|能否|是否|跑得动|跑得起|装得下|放得下|塞得下|跑不跑得动)"
+    r"|(能|可以|够|行|装下|放下|跑动|跑得了|带得动)[^。？?！!]{0,30}?(吗|么|嘛)"
+)
+_YES_NO_EN = re.compile(
+    r"(?:^|[.!?]\s*)(can|could|will|would|does|do|is|are)\s[^.!?]{0,80}?"
+    r"(?:\?|\b(?:fit|enough|handle|run|train|serve|hold|fine-?tune)\b)"
+)
+_PRICE = re.compile(
+    r"多少钱|什么价|啥价|价格|价钱|报价|租金|费用多少|(?:包月|包年|按月|按年|月付|年付|一个?月|一周|一天|每月|每天"
+    r"|每小时|一小时|合计|总共|加起来)[^。？?！!]{0,12}?(?:多少|几(?:块|钱|千|万))"
+    r"|(?:包月|包年|按年付?|按月付?|年付|月付)\s*+(?:呢|怎么算|怎么收|咋算)"
+    r"|(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?"
+    r"|省多少|贵多少|便宜多少|how\s+much|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)|\bprice\b|pricing"
+    r"|in\s+total|altogether"
+)
+_SPEED = re.compile(
+    r"每秒[^。？?！!]{0,8}?多少|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s\b|多快|速度(?:多少|怎么样|如何)"
+    r"|一天[^。？?！!]{0,6}?(?:能|可以)?[^。？?！!]{0,4}?训[^。？?！!]{0,4}?多少"
+    r"|how\s+fast|how\s+many\s+tokens|tokens?\s+(?:per|a)\s+(?:second|day)|throughput"
+)
+_COMPARE = re.compile(
+    r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|相比|\bvs\.?\b|versus|which\s+(?:one|card|gpu|is)"
+    r"|better|compare|difference"
+)
+
+
+@dataclass(frozen=True)
+class QuestionForm:
+    """The forms a message may take at once ("4090 能跑 14B 吗，多少钱" is yes/no and price)."""
+
+    yes_no: bool = False
+    price: bool = False
+    speed: bool = False
+    compare: bool = False
+
+
+def question_form(low: str, ext: Extraction) -> QuestionForm:
+    """The question forms of the normalised message ``low`` whose slots are ``ext``."""
+    return QuestionForm(
+        yes_no=_YES_NO_ZH.search(low) is not None or _YES_NO_EN.search(low) is not None,
+        price=_PRICE.search(low) is not None,
+        speed=_SPEED.search(low) is not None,
+        compare=len(ext.gpus) >= 2 and _COMPARE.search(low) is not None,
+    )

@@ -1,0 +1,65 @@
+"""Who will use it, said without the word "concurrent": "就我自己用", "我们仨", "a team of 30".
+
+People size a service by who uses it, not by streams. Each person is counted as one
+stream at the busiest moment (everyone may ask at once: the plan covers the busy case,
+as ranges take their upper end in ``vague``), and the reply says so through the
+``users_as_streams`` issue, so a team that never asks at once can say a smaller number.
+Words for one, two and three people are read here; "for 50 users" and "a team of 30"
+carry their number.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.reading.requirements.scan import Scan, plain
+from gpu_advisor.text.numbers import NUMBER, parse_number
+
+_NOT_AFTER_NUMBER = r"(?<![\d一二两三四五六七八九十百千万几])"
+_FIXED: tuple[tuple[float, re.Pattern[str]], ...] = (
+    (
+        2.0,
+        re.compile(
+            rf"我们?俩|咱俩|俩人|{_NOT_AFTER_NUMBER}(?:两个人|两人)|"
+            r"(?<![a-z])(?:just\s+)?(?:me|myself)\s+and\s+(?:a|my|one)\s+"
+            r"(?:colleague|friend|partner|coworker|co-worker|teammate)(?![a-z])|(?<![a-z])(?:the\s+)?two\s+of\s+us(?![a-z])"
+        ),
+    ),
+    (
+        3.0,
+        re.compile(
+            rf"我们仨|咱们仨|仨人|{_NOT_AFTER_NUMBER}三个人|(?<![a-z])(?:the\s+)?three\s+of\s+us(?![a-z])"
+        ),
+    ),
+    (
+        1.0,
+        re.compile(
+            rf"就我(?:自己|一个人?)用?|只有我(?:自己|一个人?)?|我自己用|自己用|{_NOT_AFTER_NUMBER}(?:个人用|一个人用)|单人用|自用"
+            r"|(?<![a-z])(?:just|only)\s+(?:me|myself)(?![a-z])|(?<![a-z])(?:for\s+)?(?:myself|personal\s+use)(?![a-z])"
+            r"|(?<![a-z])single\s+user(?![a-z])"
+        ),
+    ),
+)
+_COUNTED = re.compile(
+    rf"(?<![a-z])(?:a\s+)?team\s+of\s+(?P<team>{NUMBER})"
+    rf"|(?<![a-z])for\s+(?P<for>{NUMBER})\s+(?:users|people|colleagues|employees|staff|members)(?![a-z])"
+    rf"|(?P<zh>{NUMBER})\s*+(?:个)?\s*+人(?:的)?\s*+(?:团队|小组|部门|公司|组)"
+    rf"|(?:团队|小组|部门|组里|公司)\s*+(?:有|共|一共)?\s*+(?P<zh2>{NUMBER})\s*+(?:个|位|名)?\s*+人"
+)
+
+
+def read_people(scan: Scan) -> None:
+    """Named groups of people become ``concurrency``, one stream each, said back."""
+    for value, pattern in _FIXED:
+        for match in scan.matches(pattern):
+            _put(scan, value, match)
+    for match in scan.matches(_COUNTED):
+        counted = parse_number(next(g for g in match.groups() if g))
+        if counted is not None:
+            _put(scan, counted, match)
+
+
+def _put(scan: Scan, value: float, match: re.Match[str]) -> None:
+    scan.put_number("concurrency", value, match.span())
+    if scan.slots.get("concurrency") == round(value):
+        scan.report("users_as_streams", "concurrency", said=match.group().strip(), value=plain(value))

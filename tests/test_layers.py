@@ -1,0 +1,54 @@
+"""The package floors hold: a package imports only from the floors below it (issue 25).
+
+text < engine < knowledge < reading < locales < bot (the knowledge loader does the I/O
+and validates into the engine's pure record types). Read from the source with ``ast``
+(every ``import``/``from … import`` at any depth, ``TYPE_CHECKING`` blocks included), so
+a lazy import inside a function counts as an arrow too.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+SRC = Path(__file__).resolve().parents[1] / "src" / "gpu_advisor"
+FLOORS = ("text", "engine", "knowledge", "reading", "locales", "bot")
+
+
+def imported_packages(path: Path) -> set[str]:
+    """The ``gpu_advisor`` packages a module imports (``gpu_advisor.engine.x`` → ``engine``)."""
+    found: set[str] = set()
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        names: list[str] = []
+        if isinstance(node, ast.ImportFrom) and node.module:
+            names = [node.module] + [f"{node.module}.{a.name}" for a in node.names]
+        elif isinstance(node, ast.Import):
+            names = [a.name for a in node.names]
+        for name in names:
+            parts = name.split(".")
+            if parts[0] == "gpu_advisor" and len(parts) > 1 and parts[1] in FLOORS:
+                found.add(parts[1])
+    return found
+
+
+@pytest.mark.parametrize("floor", FLOORS)
+def test_a_floor_imports_nothing_from_the_floors_above_it(floor: str) -> None:
+    above = set(FLOORS[FLOORS.index(floor) + 1 :])
+    upward = {
+        f"{path.relative_to(SRC)} → {sorted(imported_packages(path) & above)}"
+        for path in (SRC / floor).rglob("*.py")
+        if imported_packages(path) & above
+    }
+    assert not upward
+
+
+def test_no_dialog_step_imports_the_dialog_core() -> None:
+    dialog = SRC / "bot" / "dialog"
+    importers = {
+        path.name
+        for path in dialog.glob("*.py")
+        if path.name not in ("__init__.py", "core.py") and "gpu_advisor.bot.dialog.core" in path.read_text()
+    }
+    assert not importers
