@@ -23,8 +23,9 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict
 
 from gpu_advisor.engine.architecture import resolve
+from gpu_advisor.engine.defaults import serving_formats
 from gpu_advisor.engine.estimate import estimate
-from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.specs import Knowledge, ModelArch
 from gpu_advisor.engine.training import mfu, step_compute_s
 from gpu_advisor.engine.validate import canonical
 from gpu_advisor.engine.workload import Method, Workload
@@ -92,7 +93,8 @@ def verdict(w: Workload, kb: Knowledge) -> HardwareVerdict:
     count = w.gpu_count or w.gpus or 1
     arch = resolve(w, kb.models).arch
     if w.task == "infer":
-        formats = (w.weight_dtype,) if w.weight_dtype else SERVING_FORMATS
+        # A model shipped in FP8 or MXFP4 is judged in its own format first, never as AWQ
+        formats = (w.weight_dtype,) if w.weight_dtype else verdict_formats(arch)
         rows = [_serving_row(w.model_copy(update={"weight_dtype": f}), kb, count) for f in formats]
     else:
         rows = [_training_row(w, kb, count, m) for m in METHODS]
@@ -106,6 +108,14 @@ def verdict(w: Workload, kb: Knowledge) -> HardwareVerdict:
         train_tokens=w.train_tokens,
         hours_available=w.deadline_hours or w.duration_hours,
     )
+
+
+def verdict_formats(arch: ModelArch) -> tuple[str, ...]:
+    """The serving formats a verdict shows: bf16, int8 and 4-bit, or the shipped low-precision
+    format and the ones below it (``engine.defaults.serving_formats``)."""
+    if arch.native_dtype in ("fp32", "fp16", "bf16"):
+        return SERVING_FORMATS
+    return serving_formats(arch)[:3]
 
 
 def _training_row(w: Workload, kb: Knowledge, count: int, method: Method) -> MethodVerdict:

@@ -17,19 +17,21 @@ from gpu_advisor.reading.requirements import Extraction
 
 _YES_NO_ZH = re.compile(
     r"(能不能|可不可以|够不够|行不行|能否|是否|跑得动|跑得起|装得下|放得下|塞得下|跑不跑得动)"
-    r"|(能|可以|够|行|装下|放下|跑动|跑得了|带得动)[^。？?！!]{0,30}?(吗|么|嘛)"
+    r"|(能|可以|够|行|装下|放下|跑动|跑得了|带得动)[^。？?！!]{0,60}?(吗|么|嘛)"
 )
 _YES_NO_EN = re.compile(
-    r"(?:^|[.!?]\s*)(can|could|will|would|does|do|is|are)\s[^.!?]{0,80}?"
+    r"(?:^|[.!?,;:]\s*)(can|could|will|would|does|do|is|are)\s[^.!?]{0,80}?"
     r"(?:\?|\b(?:fit|enough|handle|run|train|serve|hold|fine-?tune)\b)"
+    r"|\b(?:enough|sufficient|big\s+enough)\b[^.!?]{0,60}?\?"
 )
-_PRICE = re.compile(
-    r"多少钱|什么价|啥价|价格|价钱|报价|租金|费用多少|(?:包月|包年|按月|按年|月付|年付|一个?月|一周|一天|每月|每天"
-    r"|每小时|一小时|合计|总共|加起来)[^。？?！!]{0,12}?(?:多少|几(?:块|钱|千|万))"
+_MONEY = re.compile(
+    r"多少钱|什么价|啥价|价格|价钱|报价|租金|费用|几块钱|省多少|贵多少|便宜多少"
     r"|(?:包月|包年|按年付?|按月付?|年付|月付)\s*+(?:呢|怎么算|怎么收|咋算)"
     r"|(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?"
-    r"|省多少|贵多少|便宜多少|how\s+much|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)|\bprice\b|pricing"
-    r"|in\s+total|altogether"
+    r"|how\s+much|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)|\bprice\b|pricing|in\s+total|altogether"
+)
+_PERIOD_HOW_MUCH = re.compile(
+    r"(?:包月|包年|按月|按年|月付|年付|一个?月|一周|一天|每月|每天|每小时|一小时)[^。？?！!]{0,12}?(?:多少|几(?:块|千|万))"
 )
 _SPEED = re.compile(
     r"每秒[^。？?！!]{0,8}?多少|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s\b|多快|速度(?:多少|怎么样|如何)"
@@ -53,10 +55,14 @@ class QuestionForm:
 
 
 def question_form(low: str, ext: Extraction) -> QuestionForm:
-    """The question forms of the normalised message ``low`` whose slots are ``ext``."""
+    """The question forms of the normalised message ``low`` whose slots are ``ext``.
+
+    "一天能训多少 token" names a period and 多少 but asks a speed: a period with 多少 is a
+    price question only when no speed is asked; money words always are."""
+    speed = _SPEED.search(low) is not None
     return QuestionForm(
         yes_no=_YES_NO_ZH.search(low) is not None or _YES_NO_EN.search(low) is not None,
-        price=_PRICE.search(low) is not None,
-        speed=_SPEED.search(low) is not None,
+        price=_MONEY.search(low) is not None or (_PERIOD_HOW_MUCH.search(low) is not None and not speed),
+        speed=speed,
         compare=len(ext.gpus) >= 2 and _COMPARE.search(low) is not None,
     )

@@ -13,12 +13,24 @@ will … fit, is … enough) plus a card and a model or token count the reader f
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.engine.card_classes import (
+    half_profile,
+    memory_class_card,
+    slice_card,
+    slice_parent,
+    with_card,
+)
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.price_lookup import lookup
+from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.verdict import HardwareVerdict, MethodVerdict, verdict
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.reading.message import Message
@@ -30,33 +42,85 @@ DEFAULT_MODEL = "llama-2-7b"  # the size a "tokens a day" question usually means
 
 def answer(dialog: Flow, state: ConversationState, msg: Message) -> Answer | None:
     """The verdict for a yes/no hardware question, or None when the message is not one."""
-    if not msg.form.yes_no:
+    if not (msg.form.yes_no or msg.form.speed):
         return None
     ext = msg.ext
-    workload = _workload(ext, msg.low)
+    card = card_for(dialog.kb, ext)
+    if card is None:
+        return None
+    kb, gpu, judged_as = card
+    workload = _workload(ext, msg.low, gpu, speed=msg.form.speed)
     if workload is None:
         return None
     try:
-        result = verdict(workload, dialog.kb)
+        result = verdict(workload, kb)
     except (EngineError, ValueError):
         return None  # an unknown model or card: the ordinary flow says what was not understood
-    new = _remember(state, ext, workload)
-    lines = _lines(new.lang, result, dialog, "model" not in ext.slots and "params_b" not in ext.slots)
-    content = Content(title=_title(new.lang, result, dialog), summary=lines)
+    new = remember(state, msg)
+    new.slots["task"] = workload.task
+    lang = new.lang
+    lines = _lines(lang, result, kb, "model" not in ext.slots and "params_b" not in ext.slots)
+    lines[-1:-1] = _fix_lines(lang, result, workload, kb)
+    if judged_as is not None:
+        lines.insert(0, locales.t(lang, judged_as[0], **judged_as[1]))
+    content = Content(title=_title(lang, result, kb), summary=lines)
     button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
     return dialog.reply(new, "answer", content, [button]), new
 
 
-def _workload(ext: Extraction, low: str) -> Workload | None:
-    """The workload the question is about: its card, its model (or a 7B for a token count), its task."""
+def card_for(
+    kb: Knowledge, ext: Extraction
+) -> tuple[Knowledge, str, tuple[str, dict[str, Any]] | None] | None:
+    """The card a question names — by name, by memory class or as a MIG slice — and how it was read.
+
+    Returns the knowledge to judge with (a slice is added to a copy), the card id, and the
+    sentence that says which card stands for a memory class or a slice; None with no card.
+    """
+    named = ext.slots.get("gpu")
+    if ext.mig_profile is not None:
+        return _slice(kb, ext.mig_profile, named if isinstance(named, str) else None)
+    if isinstance(named, str):
+        return kb, named, None
+    if ext.memory_class_gb is not None:
+        card = memory_class_card(kb, ext.memory_class_gb)
+        if card is None:
+            return None
+        return kb, card.id, ("verdict.memory_class", {"gb": ext.memory_class_gb, "gpu": card.name})
+    return None
+
+
+def _slice(
+    kb: Knowledge, profile: str, named: str | None
+) -> tuple[Knowledge, str, tuple[str, dict[str, Any]]] | None:
+    if profile == "half":
+        parent = kb.gpus.get(named or "")
+        profile = (half_profile(parent) if parent is not None else None) or ""
+    else:
+        parent = slice_parent(kb, profile, named)
+    if parent is None or not profile:
+        return None
+    card = slice_card(parent, profile)
+    said = {
+        "profile": profile,
+        "gpu": parent.name,
+        "gb": card.memory_gb,
+        "share": round(card.dense_tflops.get("bf16", 0) / max(parent.dense_tflops.get("bf16", 1), 1e-9) * 7),
+    }
+    return with_card(kb, card), card.id, ("verdict.slice", said)
+
+
+def _workload(ext: Extraction, low: str, gpu: str, speed: bool = False) -> Workload | None:
+    """The workload the question is about: its card, its model (or a 7B for a token count or
+    a training-speed question), its task."""
     slots = ext.slots
     has_model = any(k in slots for k in ("model", "params_b", "hf_config"))
-    if "gpu" not in slots or not (has_model or "train_tokens" in slots):
+    trains = "train_tokens" in slots or _TRAIN.search(low) is not None
+    if not (has_model or "train_tokens" in slots or (speed and trains)):
         return None
     fields = {k: v for k, v in slots.items() if k in Workload.model_fields}
+    fields["gpu"] = gpu
     if not has_model:
         fields["model"] = DEFAULT_MODEL
-    trains = "train_tokens" in slots or _TRAIN.search(low) is not None
     fields["task"] = "train" if trains else "infer"
     try:
         return Workload.model_validate(fields)
@@ -64,30 +128,19 @@ def _workload(ext: Extraction, low: str) -> Workload | None:
         return None
 
 
-def _remember(state: ConversationState, ext: Extraction, w: Workload) -> ConversationState:
-    """Keep what the question said, so /plan can size a rental for it next."""
-    new = state.model_copy(deep=True)
-    if not new.lang_locked:
-        new.lang = ext.lang
-    new.slots.update(ext.slots)
-    new.slots["task"] = w.task
-    new.turns += 1
-    return new
-
-
-def _title(lang: str, v: HardwareVerdict, dialog: Flow) -> str:
+def _title(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
     """ "1 张 RTX 4090D 训 7B：全参微调 不能 · LoRA 能 · QLoRA 能" — the verdict, one line."""
     if v.on_time is not None:
-        return _tokens_title(lang, v, dialog)
+        return _tokens_title(lang, v, kb)
     items = " · ".join(
         locales.t(lang, "verdict.item", method=_method(lang, r.method), answer=_yes(lang, r.fits))
         for r in v.rows
     )
     key = "verdict.title_train" if v.task == "train" else "verdict.title_infer"
-    return locales.t(lang, key, count=v.count, gpu=dialog.kb.gpus[v.gpu].name, model=v.model, items=items)
+    return locales.t(lang, key, count=v.count, gpu=kb.gpus[v.gpu].name, model=v.model, items=items)
 
 
-def _tokens_title(lang: str, v: HardwareVerdict, dialog: Flow) -> str:
+def _tokens_title(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
     """ "不能：8 张 H100 一天约训 47亿 token（不是 10万亿）" — the tokens-a-day question."""
     best = v.fastest
     return locales.t(
@@ -95,7 +148,7 @@ def _tokens_title(lang: str, v: HardwareVerdict, dialog: Flow) -> str:
         "verdict.tokens_title",
         answer=_yes(lang, bool(v.on_time)),
         count=v.count,
-        gpu=dialog.kb.gpus[v.gpu].name,
+        gpu=kb.gpus[v.gpu].name,
         hours=v.hours_available,
         done=v.tokens_in_time,
         asked=v.train_tokens,
@@ -104,8 +157,8 @@ def _tokens_title(lang: str, v: HardwareVerdict, dialog: Flow) -> str:
     )
 
 
-def _lines(lang: str, v: HardwareVerdict, dialog: Flow, assumed: bool) -> list[str]:
-    gpu = dialog.kb.gpus[v.gpu].name
+def _lines(lang: str, v: HardwareVerdict, kb: Knowledge, assumed: bool) -> list[str]:
+    gpu = kb.gpus[v.gpu].name
     lines = [_row_line(lang, r, gpu) for r in v.rows]
     best = v.fastest
     if best is None:
@@ -118,6 +171,50 @@ def _lines(lang: str, v: HardwareVerdict, dialog: Flow, assumed: bool) -> list[s
         lines.append(locales.t(lang, "verdict.assumed_model", model=v.model))
     lines.append(locales.t(lang, "verdict.offer"))
     return lines
+
+
+def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> list[str]:
+    """A "no" comes with the smallest change that makes it a yes; a tight "yes" says what eats it."""
+    best = v.fastest
+    if best is not None:
+        left = best.capacity_gib - best.total_gib
+        if v.task == "infer" and left < 0.1 * best.capacity_gib:
+            return [locales.t(lang, "verdict.tight", left_gib=left)]
+        return []
+    if v.task == "infer" and w.weight_dtype not in (None, "awq", "int4", "gptq", "q4_k_m"):
+        four_bit = _try(w.model_copy(update={"weight_dtype": "awq"}), kb)
+        if four_bit is not None and four_bit.fastest is not None:
+            row = four_bit.fastest
+            return [locales.t(lang, "verdict.fix_format", used=row.total_gib, capacity=row.capacity_gib)]
+    for count in (*range(v.count + 1, 9), 16):
+        more = _try(w.model_copy(update={"gpu_count": count, "gpus": None}), kb)
+        if more is not None and more.fastest is not None:
+            return [_more_cards(lang, more, kb)]
+    return []
+
+
+def _try(w: Workload, kb: Knowledge) -> HardwareVerdict | None:
+    try:
+        return verdict(w, kb)
+    except (EngineError, ValueError):
+        return None
+
+
+def _more_cards(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
+    """ "加到 2 张 … 就能（AWQ，… GiB/卡）；价目表 ¥…/月" — the count that fits, and its rent."""
+    row = v.fastest
+    assert row is not None
+    gpu = kb.gpus[v.gpu]
+    price = lookup(kb, v.gpu, v.count, HOURS_PER_MONTH) if not gpu.id.count("-mig-") else None
+    rent = (
+        locales.t(lang, "verdict.fix_rent", price=locales.money(lang, price.total, price.currency or "CNY"))
+        if price is not None and price.in_catalog and price.total is not None
+        else ""
+    )
+    method = _method(lang, row.method)
+    return locales.t(
+        lang, "verdict.fix_cards", count=v.count, gpu=gpu.name, method=method, used=row.total_gib, rent=rent
+    )
 
 
 def _row_line(lang: str, r: MethodVerdict, gpu: str) -> str:

@@ -37,7 +37,7 @@ from gpu_advisor.reading.requirements.config_paste import MAX_CONFIG_CHARS, find
 from gpu_advisor.reading.requirements.deadline import read_deadline
 from gpu_advisor.reading.requirements.edits import drop_unused_replace, read_corrections, read_edits
 from gpu_advisor.reading.requirements.exclusions import read_exclusions
-from gpu_advisor.reading.requirements.hardware import read_gpus, read_models
+from gpu_advisor.reading.requirements.hardware import read_card_classes, read_gpus, read_models
 from gpu_advisor.reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
 from gpu_advisor.reading.requirements.loose import (
     read_daily_requests,
@@ -45,7 +45,7 @@ from gpu_advisor.reading.requirements.loose import (
     read_loose_duration,
     read_loose_load,
 )
-from gpu_advisor.reading.requirements.money import read_budget
+from gpu_advisor.reading.requirements.money import read_budget, read_current_cost
 from gpu_advisor.reading.requirements.people import read_people
 from gpu_advisor.reading.requirements.result import Extraction
 from gpu_advisor.reading.requirements.scan import Scan
@@ -93,6 +93,7 @@ def extract(
     read_always_on(scan)
     read_exclusions(scan, vocab)
     read_gpus(scan, vocab)
+    read_card_classes(scan)
     read_precision(scan)
     read_method(scan)
     read_corrections(scan)
@@ -103,6 +104,7 @@ def extract(
     read_ttft(scan)
     read_request_lengths(scan)
     read_context(scan)
+    read_current_cost(scan)  # before budgets and durations: what is paid now is neither
     read_budget(scan)
     read_daily_users(scan)
     read_daily_requests(scan)

@@ -31,6 +31,14 @@ _COUNT_ALONE = re.compile(
     rf"|(?<![a-z\d.])(?:(?P<num2>\d+)|(?P<word2>{_BARE_COUNT_WORD}))"
     r"\s*+(?:gpus?|cards?|graphics cards?)(?![a-z])"
 )
+_FORM = re.compile(r"\s*+(?:的)?\s*+(?P<form>pcie|sxm\d?)(?:\s*+(?:版本?|版的|卡))?(?![a-z])")
+_MEMORY_CLASS = re.compile(
+    rf"(?:(?P<num>{NUMBER})\s*+(?:张|块|个|片)\s*+)?(?:显存\s*+)?(?P<gb>\d{{1,3}})\s*+g(?:b|ib)?\s*+(?:显存)?\s*+(?:的)?\s*+"
+    r"(?:显卡|卡|gpus?|cards?|graphics cards?)(?![a-z])"
+    rf"|(?<![a-z])(?:an?|one|(?P<en>{NUMBER}|two|three|four|six|eight))\s++(?P<gb2>\d{{1,3}})\s*+gb?\s++(?:gpus?|cards?)(?![a-z])"
+)
+_MIG = re.compile(r"(?<![\d.])(?P<profile>[1-7]g\.\d{1,3}gb)(?![a-z\d])")
+_HALF = re.compile(r"半张|半块|半卡|(?<![a-z])half\s+(?:an?\s+)?(?=[a-z0-9])")
 _WINDOW = 24
 _CUE_REACH = 12  # "I have a question about the H100" is not owning one
 
@@ -54,7 +62,7 @@ def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
     ``unknown_gpu`` issue with the closest known card, never dropped silently.
     """
     hits = [hit for hit in vocab.gpus.find(scan.text) if scan.is_free(hit.start, hit.end)]
-    readings = [_read_gpu(scan, hit) for hit in hits]
+    readings = [_read_gpu(scan, hit, vocab) for hit in hits]
     scan.gpu_mentions.extend((gpu_id, count) for gpu_id, count, _, _ in readings)
     for gpu_id, count, owned, span in sorted(readings, key=lambda reading: not reading[2]):
         if gpu_id not in scan.gpus:
@@ -71,9 +79,19 @@ def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
     _read_bare_counts(scan)
 
 
-def _read_gpu(scan: Scan, hit: Hit) -> tuple[str, float | None, bool, tuple[int, int]]:
-    """One GPU mention: (id, count or None, owned, span covering name and count)."""
+def _read_gpu(scan: Scan, hit: Hit, vocab: Vocabulary) -> tuple[str, float | None, bool, tuple[int, int]]:
+    """One GPU mention: (id, count or None, owned, span covering name and count).
+
+    A form word after the name picks the sibling of that form ("A100 PCIe 版" is the
+    PCIe card, with its own bandwidth and interconnect).
+    """
     start, end, count = hit.start, hit.end, None
+    gpu_id = hit.id
+    form = _FORM.match(scan.text, end)
+    if form is not None:
+        word = "sxm" if form.group("form").startswith("sxm") else "pcie"
+        gpu_id = vocab.variants.get((hit.id, word), hit.id)
+        end = form.end()
     before = _COUNT_BEFORE.search(scan.text, max(0, start - _WINDOW), start)
     if before is not None:
         count = _count_of(before)
@@ -82,7 +100,7 @@ def _read_gpu(scan: Scan, hit: Hit) -> tuple[str, float | None, bool, tuple[int,
     if after is not None:
         count = parse_number(after.group("num") or after.group("cn"))
         end = after.end()
-    return hit.id, count, _is_owned(scan.text, start), (start, end)
+    return gpu_id, count, _is_owned(scan.text, start), (start, end)
 
 
 def _count_of(match: re.Match[str]) -> float | None:
@@ -100,6 +118,25 @@ def _is_owned(text: str, start: int) -> bool:
         return False
     cue = cues[-1]
     return NEGATION.search(window[max(0, cue.start() - 6) : cue.start()]) is None
+
+
+def read_card_classes(scan: Scan) -> None:
+    """A card named by its memory ("两张 24G 的卡", "an 80GB GPU") or a slice ("3g.40gb", "半张 A100")."""
+    for match in scan.matches(_MIG):
+        scan.mig_profile = scan.mig_profile or match.group("profile")
+        scan.claim(*match.span())
+    if scan.mig_profile is None and next(scan.matches(_HALF), None) is not None:
+        scan.mig_profile = "half"
+    for match in scan.matches(_MEMORY_CLASS):
+        gb = parse_number(match.group("gb") or match.group("gb2"))
+        if gb is None or "gpu" in scan.slots:
+            continue
+        scan.memory_class_gb = scan.memory_class_gb or gb
+        number = match.group("num") or match.group("en")
+        count = (COUNT_WORDS.get(number) or parse_number(number)) if number else None
+        if count is not None:
+            scan.put_number("gpu_count", count, match.span())
+        scan.claim(*match.span())
 
 
 def _read_bare_counts(scan: Scan) -> None:

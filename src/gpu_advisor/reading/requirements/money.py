@@ -20,7 +20,7 @@ from __future__ import annotations
 import math
 import re
 
-from gpu_advisor.reading.requirements.lexicon import CURRENCY_MARKS, GAP
+from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK, CURRENCY_MARKS, GAP
 from gpu_advisor.reading.requirements.scan import Scan, plain
 from gpu_advisor.text.numbers import NUMBER, SIGN, signed_value
 
@@ -81,6 +81,37 @@ _PER_GPU_AFTER = re.compile(r"\s*+(?:(?:per|a|each)\s*+(?:gpu|card)(?![a-z])|/\s
 _PER_GPU_REACH = 8  # "每卡每小时 12 块" before the amount; "an hour per card" after it
 _TO_MONTH = {"day": 30.0, "week": 30.0 / 7.0, "year": 1.0 / 12.0}
 _WINDOW = 24
+
+
+_NOW = r"(?:现在|目前|当前|眼下|如今|(?<![a-z])(?:now|currently|right now|at the moment|today)(?![a-z]))"
+_MONTHLY = (
+    r"(?:一个月|每个?月|月租|包月|/\s*+月|(?<![a-z])(?:per month|a month|monthly|/\s*+mo(?:nth)?)(?![a-z]))"
+)
+_CURRENT = (
+    re.compile(
+        rf"{_MONTHLY}\s*+(?:要|花|付|交|是|得|pay|paying|costs?)?\s*+[¥$€]?\s*+{_AMOUNT}(?:\s*+{_CURRENCY_WORD})?"
+    ),
+    re.compile(
+        rf"(?:付|花|交|(?<![a-z])(?:pay|paying|spend|spending))\s*+[¥$€]?\s*+{_AMOUNT}"
+        rf"(?:\s*+{_CURRENCY_WORD})?\s*+{_MONTHLY}"
+    ),
+)
+_NOW_REACH = 40  # the "now" word is in the same clause, a few words before the price
+
+
+def read_current_cost(scan: Scan) -> None:
+    """What the user pays now ("现在两张 A100 一个月 5600"): a monthly price to compare against,
+    never a budget and never a one-month job (the period word is claimed with it)."""
+    for match in (m for pattern in _CURRENT for m in scan.matches(pattern)):
+        before = CLAUSE_BREAK.split(scan.source[max(0, match.start() - _NOW_REACH) : match.start()])[-1]
+        if re.search(_NOW, before) is None:
+            continue
+        amount = signed_value(match)
+        if amount is None or amount <= 0 or not math.isfinite(amount):
+            continue
+        currency = next((code for code, mark in CURRENCY_MARKS if mark.search(match.group())), "CNY")
+        scan.put("current_cost", {"amount": float(amount), "currency": currency, "per": "month"})
+        scan.claim(*match.span())
 
 
 def read_budget(scan: Scan) -> None:

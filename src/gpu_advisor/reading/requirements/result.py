@@ -136,3 +136,7 @@ class Extraction(BaseModel):
     gpu_mentions: list[tuple[str, float | None]] = Field(default_factory=list)
     """Each card mention with the count written next to it ("训练租两张 A100、推理放一张 3090"
     gives ``[("a100…", 2), ("rtx3090", 1)]``), in message order."""
+    memory_class_gb: float | None = None
+    """A card named by its memory only ("16G 显存的卡", "两张 24G 的卡", "an 80GB GPU"), in GB."""
+    mig_profile: str | None = None
+    """A MIG slice ("3g.40gb", "1g.10gb"), or ``"half"`` for "半张 A100": a card of that size."""

@@ -85,8 +85,15 @@ class AliasIndex:
 class Vocabulary:
     """The model and GPU names the knowledge base knows, with their aliases (lower-case)."""
 
-    def __init__(self, models: Mapping[str, Sequence[str]], gpus: Mapping[str, Sequence[str]]) -> None:
+    def __init__(
+        self,
+        models: Mapping[str, Sequence[str]],
+        gpus: Mapping[str, Sequence[str]],
+        variants: Mapping[tuple[str, str], str] | None = None,
+    ) -> None:
         self.models = AliasIndex(models)
+        # (card id, form word) → the sibling card: "A100 PCIe" is the PCIe part, not the SXM one
+        self.variants = dict(variants or {})
         self.gpus = AliasIndex(gpus, plural=True)
         self.model_ids = list(models)
         # Family words ("llama", "qwen", "mixtral") glued to a version let us notice a model

@@ -1,0 +1,36 @@
+"""What the user pays now, held against the plan: "你现在每月 ¥5,600，推荐的方案 ¥1,750，每月省 ¥3,850".
+
+"现在两张 A100 一个月 5600" is the cost to beat, read by ``reading.requirements.money``
+as ``current_cost``. The comparison is made in one currency (the catalog's dated rates,
+``engine.cost.to_currency``) and said in the user's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gpu_advisor import locales
+from gpu_advisor.engine.cost import to_currency
+from gpu_advisor.engine.results import Plan
+from gpu_advisor.engine.specs import Knowledge
+
+
+def current_cost_line(kb: Knowledge, lang: str, slots: dict[str, Any], plan: Plan) -> str | None:
+    """The saving (or extra cost) of the plan's pick against what is paid now, or None."""
+    now = slots.get("current_cost")
+    pick = plan.recommendation
+    if not isinstance(now, dict) or pick is None:
+        return None
+    currency = str(now.get("currency", "CNY"))
+    planned = to_currency(
+        pick.monthly_cost.amount, pick.monthly_cost.currency, currency, kb.catalog.fx_to_cny
+    )
+    if planned is None:
+        return None
+    paid = float(now["amount"])
+    values = {
+        "now": locales.money(lang, paid, currency),
+        "plan": locales.money(lang, planned, currency),
+        "delta": locales.money(lang, abs(paid - planned), currency),
+    }
+    return locales.t(lang, "current_cost.saves" if planned <= paid else "current_cost.dearer", **values)

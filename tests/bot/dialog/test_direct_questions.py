@@ -1,0 +1,95 @@
+"""Every question gets its own answer first (issue 27): verdicts, comparisons, speeds, carry-over."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+
+
+def ask(dialog: Dialog, text: str, state: ConversationState | None = None) -> tuple[str, ConversationState]:
+    reply, new = dialog.handle(state or ConversationState(), text)
+    return reply.as_text(), new
+
+
+@pytest.mark.parametrize(
+    ("text", "card"),
+    [
+        ("16G 显存的卡能跑 7B 吗", "T4"),
+        ("48G 的卡 跑 32B 行吗", "A6000"),
+        ("两张 24G 的卡 能不能跑 32B", "L4"),
+        ("can an 80GB GPU serve Llama 3 70B?", "80GB"),
+    ],
+)
+def test_a_memory_class_gets_a_verdict_on_a_card_of_that_size(dialog: Dialog, text: str, card: str) -> None:
+    said, _ = ask(dialog, text)
+    first = said.splitlines()[0]
+    assert card in first and ("能" in first or "yes" in first or "no" in first)
+
+
+def test_a_slice_is_judged_as_a_card_of_its_size(dialog: Dialog) -> None:
+    said, _ = ask(dialog, "半张 A100 能跑 7B 吗")
+    assert "3g.20gb" in said.splitlines()[0] and "20 GB" in said
+
+
+@pytest.mark.parametrize(
+    ("text", "native"),
+    [("一张 H100 能跑 gpt-oss-120b 吗", "MXFP4"), ("8 张 H200 能跑 DeepSeek-R1 吗", "FP8")],
+)
+def test_a_model_is_judged_in_its_shipped_format_first(dialog: Dialog, text: str, native: str) -> None:
+    said, _ = ask(dialog, text)
+    assert said.splitlines()[0].split("：")[-1].startswith(native)
+    assert "AWQ" not in said.splitlines()[0] or native == "FP8"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["一张 4090 能跑 bf16 的 14B 吗", "用 A100 PCIe 部署 70B int4 行吗", "two 24gb cards enough for 70B?"],
+)
+def test_a_no_comes_with_the_smallest_change_that_makes_it_a_yes(dialog: Dialog, text: str) -> None:
+    said, _ = ask(dialog, text)
+    assert any(word in said for word in ("就能", "it fits", "fits:"))
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "70B 在两张 A100 上每秒多少 token",
+        "4 卡 A800 一天能训多少 token",
+        "一张 L40S 跑 Qwen2.5-14B 速度怎么样",
+        "how fast is Llama 3 8B on one 4090?",
+    ],
+)
+def test_a_speed_question_gets_a_number_not_the_sizing_script(dialog: Dialog, text: str) -> None:
+    said, _ = ask(dialog, text)
+    assert "token" in said[:250] and "训练还是" not in said and "train or serve" not in said.lower()
+
+
+@pytest.mark.parametrize("text", ["L40S 和 A6000 哪个好", "5090 vs 4090 for 13B", "L40S 還是 A6000 好"])
+def test_two_cards_in_a_question_are_compared_side_by_side(dialog: Dialog, text: str) -> None:
+    said, _ = ask(dialog, text)
+    assert said.count("GB/s") >= 2 and "同一项给了两个值" not in said and "-sxm" not in said
+
+
+def test_a_verdict_keeps_its_model_and_card_for_the_next_message(dialog: Dialog) -> None:
+    _, state = ask(dialog, "一张 4090 能跑 Qwen2.5-14B 吗")
+    said, state = ask(dialog, "7×24，并发 10", state)
+    assert state.slots["model"] == "qwen2.5-14b" and "训练还是" not in said
+
+
+def test_a_new_complete_request_does_not_inherit_the_last_questions_card(dialog: Dialog) -> None:
+    _, state = ask(dialog, "can one 4090 run Qwen2.5-14B?")
+    _, state = ask(dialog, "full fine-tune a 70B on 100M tokens", state)
+    assert state.slots.get("gpu") != "rtx4090" and state.slots.get("gpu_count") != 1
+    assert state.slots["params_b"] == 70
+
+
+def test_what_carries_into_a_new_request_is_said(dialog: Dialog) -> None:
+    _, state = ask(dialog, "部署 Qwen2.5-7B，预算每月 3000 元")
+    said, state = ask(dialog, "微调一个 13B 模型", state)
+    assert "沿用" in said and state.slots["budget"]["amount"] == 3000
+
+
+def test_what_the_user_pays_now_is_compared_with_the_plan(dialog: Dialog) -> None:
+    said, _ = ask(dialog, "部署 13B 7×24 并发 10，现在两张 A100 一个月 5600")
+    assert "5,600" in said and "省" in said and "720 小时" not in said
