@@ -304,10 +304,10 @@ def test_a_line_that_is_not_only_a_choice_number_is_a_message(dialog: Dialog, li
     assert button_for(line, question) is None
 
 
-def test_a_number_typed_after_an_answer_is_a_message_not_a_button(dialog: Dialog) -> None:
+def test_a_number_typed_after_an_answer_presses_the_answer_cards_button(dialog: Dialog) -> None:
     answer, _ = talk(dialog, SERVE_14B)
     assert answer.kind == "answer" and answer.buttons
-    assert button_for("1", answer) is None
+    assert button_for("1", answer) == answer.buttons[0].payload  # issue 26: digits press any card's buttons
 
 
 # --- keep it honest ----------------------------------------------------------------------------

@@ -5,12 +5,13 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 from gpu_advisor.bot.dialog import Button, Reply
 from gpu_advisor.bot.dialog.reply import Section
-from gpu_advisor.bot.terminal import BOLD, COLOURS, card_text
+from gpu_advisor.bot.terminal import BOLD, COLOURS, button_for, card_text, read_message
 
 
 def script(*lines: str, db: Path | None = None) -> list[dict[str, Any]]:
@@ -129,3 +130,37 @@ def test_a_card_in_colour_has_a_bold_title_and_bold_headings() -> None:
     assert lines[0] == f"{BOLD}{COLOURS['answer']}✅ 1× T4 · $120/mo{COLOURS['reset']}"
     assert lines[2] == f"{BOLD}Why:{COLOURS['reset']}" and lines[-1] == "  [1] Why?"
     assert card_text(reply, colour=False).splitlines()[0] == "✅ 1× T4 · $120/mo"
+
+
+def lines(*given: str) -> Callable[[], str]:
+    it = iter(given)
+    return lambda: next(it)
+
+
+def test_a_bracketed_paste_is_one_message() -> None:
+    read = lines("/analyze \x1b[200~8×A100 80G SXM", "2×EPYC 7763", "1TB DDR4\x1b[201~", "next")
+    assert read_message(read, lambda: False) == "/analyze 8×A100 80G SXM\n2×EPYC 7763\n1TB DDR4"
+
+
+def test_lines_arriving_together_are_one_message() -> None:
+    waiting = iter([True, True, False])
+    read = lines("/analyze", "8×A100 80G SXM", "2×EPYC 7763")
+    assert read_message(read, lambda: next(waiting)) == "/analyze\n8×A100 80G SXM\n2×EPYC 7763"
+
+
+def test_a_pasted_sheet_after_analyze_gets_one_analysis_not_one_reply_per_line(tmp_path: Path) -> None:
+    paste = "/analyze \x1b[200~GPU: 8×A100 80G SXM4\nCPU: 2×EPYC 7763\n内存: 1TB\n网络: 2×25GbE\x1b[201~"
+    out = chat(paste, "/quit", db=tmp_path / "state.db")
+    assert out.count("> ") == 2  # one prompt for the paste, one for /quit
+    assert "没看懂" not in out and "didn't catch" not in out
+
+
+def test_a_digit_presses_a_button_of_an_answer_card_too() -> None:
+    card = Reply(kind="answer", lang="zh", buttons=[Button(label="为什么？", payload="/why")])
+    assert button_for("1", card) == "/why" and button_for("1 个人", card) is None
+
+
+def test_help_in_the_terminal_names_quit(tmp_path: Path) -> None:
+    out = chat("/help", "/quit", db=tmp_path / "state.db")
+    after_help = out.split("> ", 2)[1]
+    assert "/quit" in after_help and "/plan" in after_help

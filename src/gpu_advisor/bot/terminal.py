@@ -17,6 +17,7 @@ import json
 import os
 import re
 import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
@@ -150,17 +151,19 @@ def _show(reply: Reply, colour: bool) -> None:
 def button_for(line: str, last: Reply) -> str | None:
     """The payload a typed line presses, or None when the line is a message.
 
-    Only ASCII digits alone, in reply to a question's list of choices, press a button:
-    "2" after "how many users?" picks the second choice, but "2 个人", "２" or a "3"
-    typed after an answer card are words for the dialog ("3" may be three users).
+    ASCII digits alone press the matching numbered button of whatever card is on screen —
+    a question's choices or an answer card's "Why? / Costs / …" — as a tap would; "2 个人"
+    or "２" are words for the dialog.
     """
-    if last.kind != "question" or not _BUTTON_NUMBER.fullmatch(line):
+    if not last.buttons or not _BUTTON_NUMBER.fullmatch(line):
         return None
     index = int(line)
     return last.buttons[index - 1].payload if 1 <= index <= len(last.buttons) else None
 
 
 _BUTTON_NUMBER = re.compile(r"[0-9]{1,2}")
+PASTE_START, PASTE_END = "\x1b[200~", "\x1b[201~"
+BURST_S = 0.03  # lines that arrive within 30 ms of each other were pasted, not typed
 
 
 def run_interactive(session: Session) -> int:
@@ -171,13 +174,42 @@ def run_interactive(session: Session) -> int:
         return _chat(session, sys.stdout.isatty() and os.environ.get("NO_COLOR") is None)
 
 
+def read_message(read_line: Callable[[], str], pending: Callable[[], bool]) -> str:
+    """One message: a line, or a whole paste — a bracketed paste (the terminal wraps it in
+    ESC[200~ … ESC[201~) or lines that arrive together (``pending`` says more is already there).
+
+    A configuration sheet pasted after ``/analyze`` is one message, not one per line.
+    """
+    first = read_line()
+    if PASTE_START in first:
+        lines = [first.replace(PASTE_START, "")]
+        while PASTE_END not in lines[-1]:
+            lines.append(read_line())
+        lines[-1] = lines[-1].replace(PASTE_END, "")
+        return "\n".join(lines).strip()
+    lines = [first]
+    while pending():
+        lines.append(read_line())
+    return "\n".join(lines).strip()
+
+
+def _pending_on_tty() -> bool:
+    """More input already waiting on a terminal (a paste); never on a pipe, which is a script."""
+    if not sys.stdin.isatty():
+        return False
+    import select
+
+    ready, _, _ = select.select([sys.stdin], [], [], BURST_S)
+    return bool(ready)
+
+
 def _chat(session: Session, colour: bool) -> int:
     last = session.send("/start")
     _show(last, colour)
     print(_styled(locales.t(last.lang, "surface.quit_help"), DIM if colour else ""))
     while True:
         try:
-            line = input("> ").strip()
+            line = read_message(_prompted(), _pending_on_tty)
         except (EOFError, KeyboardInterrupt):
             print()
             return 0
@@ -186,6 +218,14 @@ def _chat(session: Session, colour: bool) -> int:
         pressed = button_for(line, last)
         last = session.send(BUTTON_PREFIX + pressed if pressed is not None else line)
         _show(last, colour)
+        if line.split(maxsplit=1)[0].lower() == "/help":  # what only the terminal has
+            print(locales.t(last.lang, "surface.terminal_help"))
+
+
+def _prompted() -> Callable[[], str]:
+    """``input`` with the "> " prompt for a message's first line only (a paste's lines follow it)."""
+    prompts = iter(["> "])
+    return lambda: input(next(prompts, ""))
 
 
 def ask(dialog: Dialog, text: str, lang: str | None, as_json: bool) -> int:

@@ -22,7 +22,7 @@ from gpu_advisor.bot.dialog.tools import Answer, Flow
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
 
-SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted"}
+SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted", "number_unused"}
 
 
 def requirements_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer:

@@ -32,7 +32,8 @@ _LOOSE_LOAD = (
 )
 _PEOPLE_ABOUT = re.compile(rf"(?<![\d.])(?P<num>{NUMBER})\s*+{_PEOPLE}\s*+(?:左右|上下)")
 _PLAIN_PEOPLE = re.compile(
-    rf"(?<![\d.])(?P<num>{NUMBER})\s*+(?:个|位|名)?\s*+(?:人|people|users)(?:\s*+(?:左右|上下))?"
+    rf"(?<![\d.])(?P<num>{NUMBER})\s*+(?:个|位|名)?\s*+(?:人|员工|同事|用户|同学|客户|people|users|employees|staff)"
+    r"(?:\s*+(?:左右|上下))?"
     r"\s*+(?:在?用|使用|同时|用它|use it|using it)"
 )
 _DAILY_WORD = r"(?:日活|dau|daily active users?|daily users)"

@@ -53,6 +53,9 @@ def plain(value: float) -> float | int:
     return int(value) if value.is_integer() else value
 
 
+_LEFT_NUMBER = re.compile(r"(?<![a-z\d.])\d++(?:\.\d++)?(?![\d.a-z])")
+
+
 @dataclass
 class Scan:
     """One message being read: the masked text, what was found, what was wrong."""
@@ -131,6 +134,11 @@ class Scan:
 
     def result(self) -> Extraction:
         matched = [self.source[start:end].strip() for start, end in _merged(self.spans)]
+        unused = [m.group() for m in _LEFT_NUMBER.finditer(self.text)][:3]
+        if unused:  # a number no reader took is said back, never dropped silently
+            self.report(
+                "number_unused", None, value="、".join(unused) if self.lang == "zh" else ", ".join(unused)
+            )
         return Extraction(
             lang=self.lang,
             normalized=self.source,

@@ -33,7 +33,7 @@ _NOT_LOAD = (
 _CONCURRENCY = (
     re.compile(
         r"(?:并发|同时在线|(?<![a-z])concurrency|concurrent\s+(?:users|requests|sessions)"
-        rf"|simultaneous\s+users|parallel\s+(?:users|requests)){_NEAR}{_NUM}{_NOT_LOAD}"
+        rf"|simultaneous\s+users|parallel\s+(?:users|requests)){_NEAR}(?<!p){_NUM}{_NOT_LOAD}"  # not "p99"
         r"(?:\s*+(?:个|位|路)?\s*+(?:人|用户|users?|requests?))?"
     ),
     re.compile(
