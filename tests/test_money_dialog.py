@@ -2,8 +2,20 @@
 
 from __future__ import annotations
 
-from gpu_advisor.bot.dialog.money import ownership_answer, quote_answer, quote_command
+import pytest
+
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.dialog.money import (
+    ownership_answer,
+    ownership_answerer,
+    quote_answer,
+    quote_answerer,
+    quote_cmd,
+    quote_command,
+)
+from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading.message import read_message
 
 SERVE_72B = {"model": "qwen2.5-72b", "task": "infer", "qps": 2}
 H100_SERVICE = {"model": "deepseek-v3", "qps": 1, "gpu": "h100", "gpu_count": 8}
@@ -65,3 +77,43 @@ def test_an_electricity_price_alone_is_an_ownership_input(kb: Knowledge) -> None
 
 def test_a_plain_sizing_question_is_not_a_buy_or_rent_question(kb: Knowledge) -> None:
     assert ownership_answer(kb, "7B 推理要什么卡", "zh", H100_SERVICE) is None
+
+
+def test_the_quote_answerer_judges_a_quote_and_keeps_no_budget_from_it(dialog: Dialog) -> None:
+    state = ConversationState(slots=dict(SERVE_72B))
+    msg = read_message("8×A800 80G ¥58,000/月 年付85折 划算吗", dialog.vocab)
+    answered = quote_answerer(dialog, state, msg)
+    assert answered is not None
+    reply, new = answered
+    assert reply.kind == "answer" and "¥49,300" in reply.text
+    assert "budget" not in new.slots and new.slots["model"] == "qwen2.5-72b"
+
+
+def test_an_electricity_price_is_not_kept_as_a_budget(dialog: Dialog) -> None:
+    state = ConversationState(slots=dict(H100_SERVICE))
+    answered = ownership_answerer(dialog, state, read_message("电费 0.6 元一度", dialog.vocab))
+    assert answered is not None
+    reply, new = answered
+    assert "¥0.6/度" in reply.text and "budget" not in new.slots
+
+
+def test_the_quote_command_answers_with_the_conversations_workload(dialog: Dialog) -> None:
+    reply, _ = quote_cmd(dialog, ConversationState(slots=dict(SERVE_72B)), "4090 ¥1.6/卡时")
+    assert "¥1.6/卡时" in reply.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "7B 推理，预算 2000/月",
+        "一张 4090 包月多少钱",
+        "我想部署一个13B的模型",
+        "serve llama 3 8b for 50 users under $500 a month",
+        "并发 20，上下文 8k",
+    ],
+)
+def test_ordinary_requirements_pass_both_money_answerers(dialog: Dialog, text: str) -> None:
+    state = ConversationState(slots=dict(SERVE_72B))
+    msg = read_message(text, dialog.vocab)
+    assert quote_answerer(dialog, state, msg) is None
+    assert ownership_answerer(dialog, state, msg) is None

@@ -11,6 +11,11 @@ None to pass the message on:
   ``engine.ownership.ownership`` with each month's arithmetic.
 - :func:`quote_command` — ``/quote <text>``: the quote answer, or how to use it.
 
+Wired into the dialog as they stand: :func:`quote_answerer` and :func:`ownership_answerer`
+have the answerers' shape (``bot.dialog.answerers.Answerer``) and :func:`quote_cmd` a
+command handler's (``bot.dialog.commands``); each keeps the message's slots in the
+conversation (``remember``) but not a "budget" that was the quote's price or the power price.
+
 ``slots`` are the conversation's workload slots (``ConversationState.slots``) merged with
 this message's reading. A quote's price is not a budget, so ``budget`` is dropped from
 them when the text holds a quote. Without a model in the slots the answer asks for one.
@@ -19,12 +24,15 @@ them when the text holds a quote. Without a model in the slots the answer asks f
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
-from gpu_advisor.bot.dialog.reply import Content
+from gpu_advisor.bot.dialog.remember import remember
+from gpu_advisor.bot.dialog.reply import Button, Content
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Answer, Flow
 from gpu_advisor.bot.dialog.workload import to_workload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.ownership import Ownership, ownership
@@ -33,9 +41,11 @@ from gpu_advisor.engine.reference import PriceReference
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge.prices import reference
+from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.quote import MoneyReading, read
 from gpu_advisor.text.normalize import normalize
 
+_Answer = Callable[[Knowledge, str, str, Mapping[str, Any]], Content | None]
 _BUDGET = re.compile(r"预算|budget|以内|不超过|最多花|控制在|at most|afford")
 _BUY_OR_RENT = re.compile(
     r"买[^,，。;；\n]{0,8}?还是[^,，。;；\n]{0,4}?租|租[^,，。;；\n]{0,8}?还是[^,，。;；\n]{0,4}?买|自建|买卡|回本"
@@ -121,3 +131,35 @@ def _workload(slots: Mapping[str, Any], reading: MoneyReading, quote: bool) -> W
         return to_workload(fields)
     except ValueError:
         return None
+
+
+def quote_answerer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """The answerer: a pasted quote judged for the conversation's workload (before ``price_lookup``)."""
+    return _answer(flow, state, msg, quote_answer)
+
+
+def ownership_answerer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """The answerer: buy vs rent vs API, or an electricity/hosting/purchase price given for it."""
+    return _answer(flow, state, msg, ownership_answer)
+
+
+def quote_cmd(flow: Flow, state: ConversationState, arg: str) -> Answer:
+    """``/quote <pasted quote>`` as a command handler."""
+    content = quote_command(flow.kb, arg, state.lang, state.slots)
+    return flow.reply(state, "answer", content, [_plan_button(state.lang)]), state
+
+
+def _answer(flow: Flow, state: ConversationState, msg: Message, answer: _Answer) -> Answer | None:
+    new = remember(state, msg)
+    if "budget" in msg.slots:  # the quote's price or the power price, never a budget
+        new.slots.pop("budget", None)
+        if "budget" in state.slots:
+            new.slots["budget"] = state.slots["budget"]
+    content = answer(flow.kb, msg.text, new.lang, new.slots)
+    if content is None:
+        return None
+    return flow.reply(new, "answer", content, [_plan_button(new.lang)]), new
+
+
+def _plan_button(lang: str) -> Button:
+    return Button(label=locales.t(lang, "verdict.button"), payload="/plan")
