@@ -131,3 +131,10 @@ def test_every_serving_option_reports_the_cost_per_million_tokens_at_full_load(k
         assert full.amount == pytest.approx(
             o.monthly_cost.amount / (o.output_tokens_per_s_full_load * 720 * 3.6e3) * 1e6, rel=1e-3
         )
+
+
+def test_serving_for_a_stated_time_prices_that_many_hours(kb: Knowledge) -> None:
+    w = Workload(task="infer", model="qwen2.5-7b", qps=2, duration_hours=72)  # a three-day event
+    v = judge(H100_BOTH, w, kb)
+    assert (v.billing.period, v.billing.hours, v.billing.cheapest) == ("job", 72, "hour")
+    assert v.billing.options[0].amount == 72 * 180

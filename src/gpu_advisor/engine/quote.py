@@ -78,11 +78,11 @@ def judge(
     w = canonical(w, kb)
     on_cards = w.model_copy(update={"gpu": gpu.id, "gpu_count": q.count, "gpus": None, "gpu_owned": None})
     hv = verdict(on_cards, kb)
-    plan = recommend(w.model_copy(update={"gpu": None, "gpu_count": None}), _alone(q, kb))
+    free = w.model_copy(update={"gpu": None, "gpu_count": None, "gpu_owned": None})
+    plan = recommend(free, _alone(q, kb))
     option = plan.recommendation
     use_hours, period = _hours(w, option, hours)
     bill = billing(q, use_hours, period)
-    catalog = recommend(on_cards, kb)
     low, high = _catalog_range(gpu.id, kb)
     mine = q.per_card_month()
     position, above = _position(mine, q.currency, low, high, kb)
@@ -100,8 +100,8 @@ def judge(
         catalog_per_card_month_max=_money(high, kb),
         price_position=position,
         above_catalog_by=above,
-        catalog_same_card=catalog.requested,
-        catalog_cheapest=catalog.recommendation,
+        catalog_same_card=recommend(on_cards, kb).requested,
+        catalog_cheapest=recommend(free, kb).recommendation,
         cheapest_in_answer_currency=_in_answer(bill, answer_currency, kb),
         findings=_findings(q, plan, position, above),
     )
@@ -123,12 +123,15 @@ def _alone(q: VendorQuote, kb: Knowledge) -> Knowledge:
 
 
 def _hours(w: Workload, option: Option | None, hours: float | None) -> tuple[float, Period]:
-    """The hours to price: the user's; else a training job's own hours; else 24×7 (720 a month)."""
+    """The hours to price: the user's; else a job's own hours (training, or serving for a stated time);
+    else 24×7 (720 a month)."""
     if w.task != "infer" and not w.always_on:
         job = hours or w.duration_hours or (option.training_hours if option else None)
         if job:
             return float(job), "job"
-    return float(hours or HOURS_PER_MONTH), "month"
+    if w.task == "infer" and w.duration_hours and not w.always_on:  # serving a three-day event
+        return float(hours or w.duration_hours), "job"
+    return float(min(hours or HOURS_PER_MONTH, HOURS_PER_MONTH)), "month"
 
 
 def _catalog_range(gpu: str, kb: Knowledge) -> tuple[float | None, float | None]:
