@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import pytest
 
 from gpu_advisor.bot.dialog import Dialog
@@ -117,3 +119,11 @@ def test_ordinary_requirements_pass_both_money_answerers(dialog: Dialog, text: s
     msg = read_message(text, dialog.vocab)
     assert quote_answerer(dialog, state, msg) is None
     assert ownership_answerer(dialog, state, msg) is None
+
+
+@pytest.mark.parametrize("filler", [" ", "买", "还是", "租", "api ", "8", "¥"])
+def test_pathological_text_is_answered_or_passed_quickly(kb: Knowledge, filler: str) -> None:
+    started = time.perf_counter()
+    quote_answer(kb, "1" + filler * 2000 + "!", "zh", SERVE_72B)
+    ownership_answer(kb, "1" + filler * 2000 + "!", "zh", {})
+    assert time.perf_counter() - started < 1.0
