@@ -422,6 +422,7 @@ async def test_openapi_document_lists_every_api_route(tmp_path: Path) -> None:
         "/api/estimate",
         "/api/recommend",
         "/api/analyze",
+        "/api/quote",
         "/api/catalog",
         "/api/admin/catalog",
     }

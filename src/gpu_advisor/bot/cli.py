@@ -37,6 +37,11 @@ SURFACES: dict[str, tuple[str, str, str]] = {
         "add_chart_command",
         "draw the recommendation for a Workload (JSON) as a PNG",
     ),
+    "quote": (
+        "gpu_advisor.bot.quote_cli",
+        "add_quote_command",
+        "judge a vendor's quote, or buy vs rent vs API, for a Workload (JSON)",
+    ),
     "discord": (
         "gpu_advisor.bot.discord.run",
         "add_discord_command",

@@ -141,6 +141,13 @@ class Option(_Out):
     )
     tokens_per_s_replica_under_load: float | None = None
     cost_per_million_output_tokens: Money | None = None
+    output_tokens_per_s: float | None = Field(None, description="output tokens/s at the planned load")
+    output_tokens_per_s_full_load: float | None = Field(
+        None, description="output tokens/s with every replica at the rate it can sustain"
+    )
+    cost_per_million_output_tokens_full_load: Money | None = Field(
+        None, description="the monthly price over the full-load output tokens of a month"
+    )
     order_label: str | None = Field(None, description="the operator's words for its order button")
 
     @classmethod
@@ -205,11 +212,19 @@ def _under_load(c: Candidate) -> dict[str, float | Money | None]:
     tokens = x.get("output_tokens_per_s")
     if tokens:
         out["tokens_per_s_replica_under_load"] = round(x["tokens_per_s_replica_under_load"], 1)
-        per_million = c.monthly.amount / (tokens * HOURS_PER_MONTH * 3600) * 1e6
-        out["cost_per_million_output_tokens"] = Money(
-            amount=round(per_million, 4), currency=c.monthly.currency
-        )
+        out["output_tokens_per_s"] = round(tokens, 1)
+        out["cost_per_million_output_tokens"] = per_million_tokens(c.monthly, tokens)
+    full = x.get("output_tokens_per_s_full_load")
+    if full:
+        out["output_tokens_per_s_full_load"] = round(full, 1)
+        out["cost_per_million_output_tokens_full_load"] = per_million_tokens(c.monthly, full)
     return out
+
+
+def per_million_tokens(monthly: Quote, tokens_per_s: float) -> Money:
+    """A month's price over a month of output at ``tokens_per_s``, per million tokens."""
+    per_million = monthly.amount / (tokens_per_s * HOURS_PER_MONTH * 3600) * 1e6
+    return Money(amount=round(per_million, 4), currency=monthly.currency)
 
 
 def _stages(c: Candidate) -> int | None:

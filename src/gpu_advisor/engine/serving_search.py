@@ -28,7 +28,7 @@ from gpu_advisor.engine.memory import (
     serving_overhead_bytes,
     serving_weight_bytes,
 )
-from gpu_advisor.engine.queueing import ReplicaShape
+from gpu_advisor.engine.queueing import ReplicaShape, capacity_qps
 from gpu_advisor.engine.serving_capacity import Load
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile
 from gpu_advisor.engine.throughput import ReplicaModel, max_batch_for_memory
@@ -223,8 +223,15 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
         requests_per_s=point.requests_per_s * replicas,
         bound=point.bound,
         meets_latency=(s.ttft_ms_max is None or point.ttft_ms <= s.ttft_ms_max) and load.meets_p99,
-        extras=serving_capacity.extras(load, s, point.tokens_per_s * replicas),
+        extras=serving_capacity.extras(load, s, point.tokens_per_s * replicas)
+        | {"output_tokens_per_s_full_load": _full_load(layout, s, replicas)},
     )
+
+
+def _full_load(layout: Layout, s: ServeSetup, replicas: int) -> float:
+    """Output tokens/s with every replica at the rate it can sustain (queue capacity × answer length)."""
+    assert layout.shape is not None
+    return capacity_qps(layout.shape) * s.output_tokens * replicas
 
 
 def _machines(layout: Layout, replicas: int) -> int:

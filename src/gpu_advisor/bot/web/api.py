@@ -24,6 +24,7 @@ from gpu_advisor.bot.contract import ContractError, engine_payload, parse_worklo
 from gpu_advisor.bot.engine_calls import Analyze, Estimate, Recommend
 from gpu_advisor.bot.errors import InputError, read_json_object
 from gpu_advisor.bot.execution import Call, CallTimedOut
+from gpu_advisor.bot.quote_call import JudgeQuote, QuoteRequest
 from gpu_advisor.bot.surface import converse
 from gpu_advisor.bot.terminal import reply_json
 from gpu_advisor.bot.turn import STORAGE_ERRORS, Turn, Turned
@@ -153,6 +154,12 @@ async def recommend(request: web.Request) -> web.Response:
 async def analyze(request: web.Request) -> web.Response:
     body = await read_model(request, AnalyzeRequest)
     return model_response(await _run_engine(request, Analyze(body.text)))
+
+
+async def quote(request: web.Request) -> web.Response:
+    """A vendor's quote judged for a workload (issue 30): ``bot.quote_call``."""
+    body = await read_model(request, QuoteRequest)
+    return model_response(await _run_engine(request, JudgeQuote(body)))
 
 
 # --- the operator catalog -----------------------------------------------------------

@@ -61,6 +61,7 @@ def _routes(app: web.Application) -> None:
     app.router.add_post("/api/estimate", api.estimate)
     app.router.add_post("/api/recommend", api.recommend)
     app.router.add_post("/api/analyze", api.analyze)
+    app.router.add_post("/api/quote", api.quote)
     app.router.add_get("/api/catalog", api.get_catalog)
     app.router.add_put("/api/admin/catalog", api.put_catalog)
     app.router.add_get("/openapi.json", openapi.serve)

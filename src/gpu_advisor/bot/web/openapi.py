@@ -14,6 +14,7 @@ from aiohttp import web
 from pydantic import BaseModel
 from pydantic.json_schema import models_json_schema
 
+from gpu_advisor.bot.quote_call import QuoteRequest
 from gpu_advisor.bot.web.errors import dumps
 from gpu_advisor.bot.web.schemas import (
     AnalyzeRequest,
@@ -22,6 +23,7 @@ from gpu_advisor.bot.web.schemas import (
     ChatResponse,
     ErrorResponse,
 )
+from gpu_advisor.engine.quote import QuoteVerdict
 from gpu_advisor.engine.results import Estimate, Plan
 from gpu_advisor.engine.sheet.models import SheetAnalysis
 from gpu_advisor.engine.specs import Catalog
@@ -33,10 +35,12 @@ MODELS: tuple[tuple[type[BaseModel], Mode], ...] = (
     (Workload, "validation"),
     (ChatRequest, "validation"),
     (AnalyzeRequest, "validation"),
+    (QuoteRequest, "validation"),
     (ChatResponse, "serialization"),
     (Estimate, "serialization"),
     (Plan, "serialization"),
     (SheetAnalysis, "serialization"),
+    (QuoteVerdict, "serialization"),
     (Catalog, "serialization"),
     (CatalogUploaded, "serialization"),
     (ErrorResponse, "serialization"),
@@ -100,6 +104,15 @@ def document() -> dict[str, Any]:
                     "Read a configuration sheet",
                     _json(ref[AnalyzeRequest]),
                     _json(ref[SheetAnalysis]),
+                    posted,
+                    err,
+                )
+            },
+            "/api/quote": {
+                "post": _operation(
+                    "Judge a vendor's quote for a workload",
+                    _json(ref[QuoteRequest]),
+                    _json(ref[QuoteVerdict]),
                     posted,
                     err,
                 )

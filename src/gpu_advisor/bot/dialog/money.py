@@ -1,0 +1,165 @@
+"""Money questions in chat: a pasted quote, hourly vs monthly, buy vs rent vs a hosted API.
+
+Pure functions the dialog router calls, each returning a reply's parts (``Content``) or
+None to pass the message on:
+
+- :func:`quote_answer` — the text holds a vendor quote (a card and a price with its
+  period: "8×A800 80G ¥58,000/月 年付85折"); the answer is ``engine.quote.judge`` for the
+  conversation's workload, in one screen.
+- :func:`ownership_answer` — the text asks buy or rent ("买卡还是租卡", "buy or rent",
+  "自建还是调 API") or gives ownership prices (电费, 托管, a purchase price); the answer is
+  ``engine.ownership.ownership`` with each month's arithmetic.
+- :func:`quote_command` — ``/quote <text>``: the quote answer, or how to use it.
+
+Wired into the dialog as they stand: :func:`quote_answerer` and :func:`ownership_answerer`
+have the answerers' shape (``bot.dialog.answerers.Answerer``) and :func:`quote_cmd` a
+command handler's (``bot.dialog.commands``); each keeps the message's slots in the
+conversation (``remember``) but not a "budget" that was the quote's price or the power price.
+
+``slots`` are the conversation's workload slots (``ConversationState.slots``) merged with
+this message's reading. A quote's price is not a budget, so ``budget`` is dropped from
+them when the text holds a quote. Without a model in the slots the answer asks for one.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
+from gpu_advisor.bot.dialog.remember import remember
+from gpu_advisor.bot.dialog.reply import Button, Content
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.workload import to_workload
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.ownership import Ownership, ownership
+from gpu_advisor.engine.quote import QuoteVerdict, judge
+from gpu_advisor.engine.reference import PriceReference
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.knowledge.prices import reference
+from gpu_advisor.reading.message import Message
+from gpu_advisor.reading.quote import MoneyReading, read
+from gpu_advisor.text.normalize import normalize
+
+_Answer = Callable[[Knowledge, str, str, Mapping[str, Any]], Content | None]
+_BUDGET = re.compile(r"预算|budget|以内|不超过|最多花|控制在|at most|afford")
+_BUY_OR_RENT = re.compile(
+    r"买[^,，。;；\n]{0,8}?还是[^,，。;；\n]{0,4}?租|租[^,，。;；\n]{0,8}?还是[^,，。;；\n]{0,4}?买|自建|买卡|回本"
+    r"|还是[^,，。;；\n]{0,6}?api|api[^,，。;；\n]{0,8}?还是"
+    r"|buy (?:or|vs\.?|versus) rent|rent (?:or|vs\.?|versus) buy|buy(?:ing)? vs|own(?:ing)? vs|pay ?back"
+    r"|(?:vs\.?|or) (?:an? )?(?:hosted )?api|break[- ]?even"
+)
+
+
+def quote_answer(kb: Knowledge, text: str, lang: str, slots: Mapping[str, Any]) -> Content | None:
+    """The judged quote, or None when ``text`` holds no quote (or is a budget)."""
+    if _BUDGET.search(normalize(text)):
+        return None
+    reading = read(text, kb)
+    if reading.quote() is None:
+        return None
+    return _judged(kb, reading, lang, slots)
+
+
+def quote_command(kb: Knowledge, args: str, lang: str, slots: Mapping[str, Any]) -> Content:
+    """``/quote <text>``: the judged quote, or how to paste one."""
+    reading = read(args, kb)
+    answer = _judged(kb, reading, lang, slots) if reading.quote() is not None else None
+    return answer or Content(summary=[locales.t(lang, "money.quote.help")])
+
+
+def ownership_answer(
+    kb: Knowledge, text: str, lang: str, slots: Mapping[str, Any], ref: PriceReference | None = None
+) -> Content | None:
+    """Buy vs rent vs API for the conversation's workload, or None when the text does not ask it."""
+    reading = read(text, kb)
+    if not (_BUY_OR_RENT.search(normalize(text)) or reading.about_ownership):
+        return None
+    w = _workload(slots, reading, quote=False)
+    if w is None:
+        return Content(summary=[locales.t(lang, "money.own.need_model")])
+    try:
+        result = compare(kb, w, reading, ref)
+    except EngineError:
+        return None  # an unknown card or model: the ordinary flow says what was not understood
+    return Content(title=ownership_title(lang, result, kb), summary=ownership_lines(lang, result, kb))
+
+
+def compare(
+    kb: Knowledge, w: Workload, reading: MoneyReading, ref: PriceReference | None = None
+) -> Ownership:
+    """The ownership comparison itself (the chart draws it: ``bot.charts.ownership``)."""
+    return ownership(w, reading.ownership_ask(), kb, ref or reference())
+
+
+def judged(kb: Knowledge, w: Workload, reading: MoneyReading) -> QuoteVerdict:
+    """The quote verdict itself, for surfaces that show the JSON (``reading.quote()`` must exist)."""
+    q = reading.quote()
+    assert q is not None
+    return judge(q, w, kb, reading.hours_per_month, reading.currency)
+
+
+def _judged(kb: Knowledge, reading: MoneyReading, lang: str, slots: Mapping[str, Any]) -> Content | None:
+    w = _workload(slots, reading, quote=True)
+    if w is None:
+        return Content(summary=[locales.t(lang, "money.quote.need_model")])
+    try:
+        v = judged(kb, w, reading)
+    except EngineError:
+        return None
+    model = kb.models[w.model].name if w.model in kb.models else (w.model or "?")
+    return Content(title=quote_title(lang, v, kb, model), summary=quote_lines(lang, v, kb))
+
+
+def _workload(slots: Mapping[str, Any], reading: MoneyReading, quote: bool) -> Workload | None:
+    """The conversation's workload; a quote's card replaces any card the slots hold."""
+    fields = dict(slots)
+    if not any(k in fields for k in ("model", "params_b", "hf_config")):
+        return None
+    fields.setdefault("task", "infer")
+    if quote:
+        fields.pop("budget", None)
+        fields.pop("gpu", None)
+        fields.pop("gpu_count", None)
+    elif reading.gpu is not None:
+        fields["gpu"], fields["gpu_count"] = reading.gpu, reading.count or fields.get("gpu_count")
+    try:
+        return to_workload(fields)
+    except ValueError:
+        return None
+
+
+def quote_answerer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """The answerer: a pasted quote judged for the conversation's workload (before ``price_lookup``)."""
+    return _answer(flow, state, msg, quote_answer)
+
+
+def ownership_answerer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    """The answerer: buy vs rent vs API, or an electricity/hosting/purchase price given for it."""
+    return _answer(flow, state, msg, ownership_answer)
+
+
+def quote_cmd(flow: Flow, state: ConversationState, arg: str) -> Answer:
+    """``/quote <pasted quote>`` as a command handler."""
+    content = quote_command(flow.kb, arg, state.lang, state.slots)
+    return flow.reply(state, "answer", content, [_plan_button(state.lang)]), state
+
+
+def _answer(flow: Flow, state: ConversationState, msg: Message, answer: _Answer) -> Answer | None:
+    new = remember(state, msg)
+    if "budget" in msg.slots:  # the quote's price or the power price, never a budget
+        new.slots.pop("budget", None)
+        if "budget" in state.slots:
+            new.slots["budget"] = state.slots["budget"]
+    content = answer(flow.kb, msg.text, new.lang, new.slots)
+    if content is None:
+        return None
+    return flow.reply(new, "answer", content, [_plan_button(new.lang)]), new
+
+
+def _plan_button(lang: str) -> Button:
+    return Button(label=locales.t(lang, "verdict.button"), payload="/plan")

@@ -1,0 +1,116 @@
+"""The words around an amount that say what it is: currency, period, per card, and the scan for amounts.
+
+Shared by the quote reader (``reading.quote``): an amount is money only when a currency
+marks it (¥58,000, 9万元, $2.5, 2.5 usd) or a period follows it with a slash (1.6/卡时,
+58000/月). The period and the per-card mark are read from the few characters after
+the amount (``/月``, ``每小时``, ``/卡时``, ``per gpu-hour``, ``a month``) or, for words
+vendors put first, before it (包月 ¥9万, 每小时 ¥180, 年付 …).
+
+Every pattern is one pass over normalised text (``text.normalize``: one space per run,
+repeats capped) with possessive quantifiers and no nested repetition, so a message of
+pathological spaces or digits costs time linear in its length.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from gpu_advisor.text.numbers import NUMBER, parse_number
+
+CUR_BEFORE = r"(?:(?P<cb>us\$|¥|\$|rmb|cny|usd|人民币|美元)\s?)"
+CUR_AFTER = r"(?:\s?(?P<ca>元|块钱?|rmb|cny|usd|美元|美金|刀|dollars?|yuan)(?![a-z]))"
+AMOUNT = rf"(?P<num>{NUMBER})(?:\s?(?P<suf>k|w)(?![a-z]))?(?!\s?折)"
+SLASH_PERIOD = r"(?=\s?/\s?(?:卡|张|月|小时|时|天|年|h|hr|hour|month|day|year|gpu|card|mo)(?![a-z]))"
+
+# An amount is money when a currency marks it, or a "/period" follows it (checked in ``amounts``).
+MONEY = re.compile(rf"(?<![a-z0-9.]){CUR_BEFORE}?{AMOUNT}{CUR_AFTER}?")
+_SLASH_PERIOD = re.compile(SLASH_PERIOD)
+USD_WORDS = frozenset(("$", "us$", "usd", "美元", "美金", "刀", "dollar", "dollars"))
+SCALES = {"k": 1e3, "w": 1e4}
+
+_PER = r"(?:/|每|per|a|an|一|按|each)"
+_CARD = r"(?:卡|张|gpu|card|显卡)"
+PERIOD_AFTER: tuple[tuple[str, re.Pattern[str]], ...] = (
+    (
+        "card_hour",
+        re.compile(rf"^\s?{_PER}?\s?(?:{_CARD}\s?(?:-|/|每|per)?\s?(?:小?时|hours?|hr|h)(?![a-z]))"),
+    ),
+    ("card_month", re.compile(rf"^\s?{_PER}\s?{_CARD}\s?(?:/|每|per|a)?\s?(?:个)?(?:月|month|mo)(?![a-z])")),
+    ("hour", re.compile(rf"^\s?{_PER}\s?(?:个)?(?:小时|时|hours?|hrs?|h)(?![a-z])")),
+    ("day", re.compile(rf"^\s?{_PER}\s?(?:天|日|days?)(?![a-z])")),
+    ("month", re.compile(rf"^\s?{_PER}\s?(?:个)?(?:月|month|mo)(?![a-z])")),
+    ("year", re.compile(rf"^\s?{_PER}\s?(?:年|years?|yr)(?![a-z])")),
+)
+PERIOD_BEFORE: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("card_hour", re.compile(r"(?:每卡每小时|每卡时|单卡每小时|每张卡每小时)\s?$")),
+    ("hour", re.compile(r"(?:每小时|按小时|按时|小时价|时租|hourly)\s?$")),
+    ("day", re.compile(r"(?:每天|按天|包天|daily)\s?$")),
+    ("month", re.compile(r"(?:包月|每月|月租|月付|按月|monthly)\s?$")),
+    ("year", re.compile(r"(?:包年|每年|年租|annually|yearly)\s?$")),
+)
+# "… per H100", "/每张 A800": the amount is per card when a card word follows "per".
+PER_CARD_AFTER = re.compile(
+    rf"^[^,;，。；\n]{{0,12}}?(?:per|每|/|a|each)\s?(?:张\s?)?(?:{_CARD}|[a-z]{{1,2}}\d{{2,4}})"
+)
+
+
+@dataclass(frozen=True, slots=True)
+class Amount:
+    """One amount of money found in the text: value, currency, and where it sits."""
+
+    value: float
+    currency: str
+    start: int
+    end: int
+    marked: bool  # a currency said so (not just a "/period")
+
+
+def amounts(text: str) -> list[Amount]:
+    """Every amount of money in normalised ``text``, in order."""
+    out: list[Amount] = []
+    for m in MONEY.finditer(text):
+        value = parse_number(m["num"])
+        if value is None:
+            continue
+        if m["suf"]:
+            value *= SCALES[m["suf"]]
+        word = (m["cb"] or m["ca"] or "").rstrip("钱")
+        if not word and not (_SLASH_PERIOD.match(text, m.end()) or _period_first(text, m.start(), m.end())):
+            continue
+        currency = "USD" if word in USD_WORDS else "CNY"
+        out.append(Amount(value, currency, m.start(), m.end(), bool(word)))
+    return out
+
+
+_NOT_A_PRICE = re.compile(
+    r"\s?(?:个)?(?:小时|hours?|hrs?|h|卡|张|台|天|days?|gpus?|cards?|tokens?|gb?|%|度|kwh)(?![a-z])"
+)
+
+
+def _period_first(text: str, start: int, end: int) -> bool:
+    """A bare amount right after a price's period word (包月 9万, 每小时 180), not a count or a size."""
+    if _NOT_A_PRICE.match(text, end):
+        return False
+    before = text[max(0, start - 8) : start]
+    return any(pattern.search(before) for _, pattern in PERIOD_BEFORE)
+
+
+def period_of(text: str, a: Amount, before_from: int = 0) -> str | None:
+    """The unit an amount is priced per, from the words right after it, else right before it."""
+    after = text[a.end : a.end + 24]
+    for per, pattern in PERIOD_AFTER:
+        if pattern.search(after):
+            return _per_card(per, after)
+    before = text[max(before_from, a.start - 12) : a.start]
+    for per, pattern in PERIOD_BEFORE:
+        if pattern.search(before):
+            return _per_card(per, after)
+    return None
+
+
+def _per_card(per: str, after: str) -> str:
+    """ "$2.5/hr per H100": an hourly or monthly price followed by "per <card>" is per card."""
+    if per.startswith("card_") or not PER_CARD_AFTER.search(after):
+        return per
+    return f"card_{per}" if per in ("hour", "day", "month", "year") else per
