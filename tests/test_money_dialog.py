@@ -18,13 +18,14 @@ from gpu_advisor.bot.dialog.money import (
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.message import read_message
+from gpu_advisor.text.normalize import normalize
 
 SERVE_72B = {"model": "qwen2.5-72b", "task": "infer", "qps": 2}
 H100_SERVICE = {"model": "deepseek-v3", "qps": 1, "gpu": "h100", "gpu_count": 8}
 
 
 def test_a_pasted_quote_gets_its_billing_arithmetic_and_break_even(kb: Knowledge) -> None:
-    c = quote_answer(kb, "H100 整机每小时 ¥180 或包月 ¥9 万", "zh", SERVE_72B)
+    c = quote_answer(kb, normalize("H100 整机每小时 ¥180 或包月 ¥9 万"), "zh", SERVE_72B)
     assert c is not None and c.title is not None
     text = c.as_text()
     assert "装得下" in c.title
@@ -34,7 +35,7 @@ def test_a_pasted_quote_gets_its_billing_arithmetic_and_break_even(kb: Knowledge
 
 
 def test_a_usd_quote_is_never_printed_as_yuan(kb: Knowledge) -> None:
-    c = quote_answer(kb, "$2.5/hr per H100", "en", SERVE_72B)
+    c = quote_answer(kb, normalize("$2.5/hr per H100"), "en", SERVE_72B)
     assert c is not None and c.title is not None
     assert "US$2.5/card-hour" in c.title
     assert "US$1,800 per card-month" in c.as_text()
@@ -42,21 +43,21 @@ def test_a_usd_quote_is_never_printed_as_yuan(kb: Knowledge) -> None:
 
 
 def test_a_yearly_discount_is_shown_with_its_product(kb: Knowledge) -> None:
-    c = quote_answer(kb, "8×A800 80G ¥58,000/月 年付85折", "zh", SERVE_72B)
+    c = quote_answer(kb, normalize("8×A800 80G ¥58,000/月 年付85折"), "zh", SERVE_72B)
     assert c is not None
     assert "年付 ¥49,300/月（¥58,000 × 85%）" in c.as_text()
 
 
 def test_a_budget_is_not_taken_for_a_quote(kb: Knowledge) -> None:
-    assert quote_answer(kb, "预算 ¥5000/月，想跑 4090", "zh", SERVE_72B) is None
+    assert quote_answer(kb, normalize("预算 ¥5000/月，想跑 4090"), "zh", SERVE_72B) is None
 
 
 def test_text_without_a_price_passes(kb: Knowledge) -> None:
-    assert quote_answer(kb, "H100 能跑 72B 吗", "zh", SERVE_72B) is None
+    assert quote_answer(kb, normalize("H100 能跑 72B 吗"), "zh", SERVE_72B) is None
 
 
 def test_a_quote_without_a_model_asks_for_one(kb: Knowledge) -> None:
-    c = quote_answer(kb, "4090 ¥1.6/卡时", "zh", {})
+    c = quote_answer(kb, normalize("4090 ¥1.6/卡时"), "zh", {})
     assert c is not None and "哪个模型" in c.as_text()
 
 
@@ -65,7 +66,7 @@ def test_the_quote_command_without_a_quote_says_how_to_paste_one(kb: Knowledge) 
 
 
 def test_buy_or_rent_is_answered_with_the_payback_months(kb: Knowledge) -> None:
-    c = ownership_answer(kb, "买卡还是租卡？电费 0.6 元一度", "zh", H100_SERVICE)
+    c = ownership_answer(kb, normalize("买卡还是租卡？电费 0.6 元一度"), "zh", H100_SERVICE)
     assert c is not None
     text = c.as_text()
     assert "26.1 个月回本" in text  # 1,940,868 / (80,000 − 5,728.32)
@@ -73,12 +74,12 @@ def test_buy_or_rent_is_answered_with_the_payback_months(kb: Knowledge) -> None:
 
 
 def test_an_electricity_price_alone_is_an_ownership_input(kb: Knowledge) -> None:
-    c = ownership_answer(kb, "工业电 1 块", "zh", H100_SERVICE)
+    c = ownership_answer(kb, normalize("工业电 1 块"), "zh", H100_SERVICE)
     assert c is not None and "¥1/度" in c.as_text()
 
 
 def test_a_plain_sizing_question_is_not_a_buy_or_rent_question(kb: Knowledge) -> None:
-    assert ownership_answer(kb, "7B 推理要什么卡", "zh", H100_SERVICE) is None
+    assert ownership_answer(kb, normalize("7B 推理要什么卡"), "zh", H100_SERVICE) is None
 
 
 def test_the_quote_answerer_judges_a_quote_and_keeps_no_budget_from_it(dialog: Dialog) -> None:
@@ -124,6 +125,6 @@ def test_ordinary_requirements_pass_both_money_answerers(dialog: Dialog, text: s
 @pytest.mark.parametrize("filler", [" ", "买", "还是", "租", "api ", "8", "¥"])
 def test_pathological_text_is_answered_or_passed_quickly(kb: Knowledge, filler: str) -> None:
     started = time.perf_counter()
-    quote_answer(kb, "1" + filler * 2000 + "!", "zh", SERVE_72B)
-    ownership_answer(kb, "1" + filler * 2000 + "!", "zh", {})
+    quote_answer(kb, normalize("1" + filler * 2000 + "!"), "zh", SERVE_72B)
+    ownership_answer(kb, normalize("1" + filler * 2000 + "!"), "zh", {})
     assert time.perf_counter() - started < 1.0

@@ -118,7 +118,12 @@ class MoneyReading:
 
 def read(text: str, kb: Knowledge) -> MoneyReading:
     """Everything ``text`` says about a quote or about owning hardware."""
-    t = normalize(text[:MAX_TEXT])
+    return read_normalized(normalize(text[:MAX_TEXT]), kb)
+
+
+def read_normalized(t: str, kb: Knowledge) -> MoneyReading:
+    """``read`` for text already normalised once (a chat message's ``Message.low``)."""
+    t = t[:MAX_TEXT]
     out = MoneyReading()
     _card(t, kb, out)
     out.yearly_discount = _discount(t)

@@ -7,13 +7,15 @@ design — a question gets its own answer before the requirement flow may ask "t
 serve?":
 
 1. ``typed_button`` — the label of a button on screen, typed by hand ("几十人（≈16）");
-2. ``price_lookup`` — card × count × period from the catalog ("一张 4090 包月多少");
-3. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
-4. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好");
-5. ``myth`` — a known wrong claim, corrected with the true figure;
-6. ``concept`` — a concept question, answered with numbers;
-7. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
-8. ``requirements`` — everything else describes the job: merge, then ask or answer.
+2. ``vendor_quote`` — a pasted quote judged for the workload ("8×A800 ¥58,000/月 年付85折");
+3. ``buy_or_rent`` — buy vs rent vs a hosted API, or a power or purchase price for it;
+4. ``price_lookup`` — card × count × period from the catalog ("一张 4090 包月多少");
+5. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
+6. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好");
+7. ``myth`` — a known wrong claim, corrected with the true figure;
+8. ``concept`` — a concept question, answered with numbers;
+9. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
+10. ``requirements`` — everything else describes the job: merge, then ask or answer.
 
 The README's "How a message is answered" lists this order; ``tests/test_docs.py`` holds
 the two together.
@@ -23,7 +25,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpu_advisor.bot.dialog import faq, followups, prices, verdicts
+from gpu_advisor.bot.dialog import faq, followups, money, prices, verdicts
 from gpu_advisor.bot.dialog.compare_view import comparison_answer
 from gpu_advisor.bot.dialog.requirements import requirements_answer
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -37,6 +39,14 @@ Answerer = Callable[[Flow, ConversationState, Message], Answer | None]
 def typed_button(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
     payload = typed_choice(state, msg.text)
     return flow.press(state, payload) if payload is not None else None
+
+
+def vendor_quote(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return money.quote_answerer(flow, state, msg)
+
+
+def buy_or_rent(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+    return money.ownership_answerer(flow, state, msg)
 
 
 def price_lookup(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
@@ -69,6 +79,8 @@ def requirements(flow: Flow, state: ConversationState, msg: Message) -> Answer |
 
 ANSWERERS: tuple[Answerer, ...] = (
     typed_button,
+    vendor_quote,
+    buy_or_rent,
     price_lookup,
     fit_verdict,
     comparison,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog import cards, launch_view, render, sheet_render
+from gpu_advisor.bot.dialog import cards, launch_view, money, render, sheet_render
 from gpu_advisor.bot.dialog.plancache import View
 from gpu_advisor.bot.dialog.questions import QUESTIONS
 from gpu_advisor.bot.dialog.reply import Content, Reply
@@ -33,6 +33,7 @@ COMMANDS = (
     "compare",
     "gpu",
     "analyze",
+    "quote",
     "lang",
 )
 
@@ -156,5 +157,6 @@ HANDLERS: dict[str, Callable[[Flow, ConversationState, str], Result]] = {
     "compare": compare,
     "gpu": gpu,
     "analyze": analyze,
+    "quote": money.quote_cmd,
     "lang": lang,
 }

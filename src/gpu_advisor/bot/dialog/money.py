@@ -42,8 +42,7 @@ from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge.prices import reference
 from gpu_advisor.reading.message import Message
-from gpu_advisor.reading.quote import MoneyReading, read
-from gpu_advisor.text.normalize import normalize
+from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 
 _Answer = Callable[[Knowledge, str, str, Mapping[str, Any]], Content | None]
 _BUDGET = re.compile(r"预算|budget|以内|不超过|最多花|控制在|at most|afford")
@@ -55,11 +54,11 @@ _BUY_OR_RENT = re.compile(
 )
 
 
-def quote_answer(kb: Knowledge, text: str, lang: str, slots: Mapping[str, Any]) -> Content | None:
-    """The judged quote, or None when ``text`` holds no quote (or is a budget)."""
-    if _BUDGET.search(normalize(text)):
+def quote_answer(kb: Knowledge, low: str, lang: str, slots: Mapping[str, Any]) -> Content | None:
+    """The judged quote, or None when the normalised text ``low`` holds no quote (or is a budget)."""
+    if _BUDGET.search(low):
         return None
-    reading = read(text, kb)
+    reading = read_normalized(low, kb)
     if reading.quote() is None:
         return None
     return _judged(kb, reading, lang, slots)
@@ -73,11 +72,12 @@ def quote_command(kb: Knowledge, args: str, lang: str, slots: Mapping[str, Any])
 
 
 def ownership_answer(
-    kb: Knowledge, text: str, lang: str, slots: Mapping[str, Any], ref: PriceReference | None = None
+    kb: Knowledge, low: str, lang: str, slots: Mapping[str, Any], ref: PriceReference | None = None
 ) -> Content | None:
-    """Buy vs rent vs API for the conversation's workload, or None when the text does not ask it."""
-    reading = read(text, kb)
-    if not (_BUY_OR_RENT.search(normalize(text)) or reading.about_ownership):
+    """Buy vs rent vs API for the conversation's workload, or None when the normalised text
+    ``low`` does not ask it."""
+    reading = read_normalized(low, kb)
+    if not (_BUY_OR_RENT.search(low) or reading.about_ownership):
         return None
     w = _workload(slots, reading, quote=False)
     if w is None:
@@ -155,7 +155,7 @@ def _answer(flow: Flow, state: ConversationState, msg: Message, answer: _Answer)
         new.slots.pop("budget", None)
         if "budget" in state.slots:
             new.slots["budget"] = state.slots["budget"]
-    content = answer(flow.kb, msg.text, new.lang, new.slots)
+    content = answer(flow.kb, msg.low, new.lang, new.slots)
     if content is None:
         return None
     return flow.reply(new, "answer", content, [_plan_button(new.lang)]), new

@@ -103,16 +103,15 @@ def _priced(flow: Flow, lang: str, line: PriceLine, period: Period) -> str:
     ):
         text += locales.t(lang, "prices.whole_months")
     if line.discount:
-        text += locales.t(
-            lang, "prices.discount", percent=round(line.discount * 100), off=_zhe(line.discount)
-        )
+        off = _zhe(line.discount) if lang == "zh" else f"{round(line.discount * 100)}% off"
+        text += locales.t(lang, "prices.discount", off=off)
     return text
 
 
 def _zhe(discount: float) -> str:
     """A discount in Chinese 折: 20 % off is 8 折, 15 % off is 85 折."""
     kept = 100 - round(discount * 100)
-    return str(kept // 10) if kept % 10 == 0 else str(kept)
+    return f"{kept // 10 if kept % 10 == 0 else kept} 折"
 
 
 def _yearly_overview(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
