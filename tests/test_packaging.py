@@ -220,3 +220,53 @@ def test_each_systemd_unit_runs_the_cli_unprivileged_with_settings_from_a_file(u
     assert lines["EnvironmentFile"].startswith("/etc/gpu-advisor/")
     assert not re.search(r"_TOKEN=(?!/)", unit.read_text(encoding="utf-8"))  # tokens live in files
     assert "WantedBy" in lines
+
+
+def test_the_wheel_runs_beside_the_index_locales_distribution_and_a_bot_module(
+    wheel: Path, tmp_path: Path
+) -> None:
+    """One import name: installed next to PyPI's ``Locales`` and anyone's ``bot`` module, nothing
+    is shadowed — ``gpu-advisor ask`` answers from the wheel, not from this checkout."""
+    fresh = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(fresh)], check=True, timeout=120)
+    python = fresh / "bin" / "python"
+    neighbour = REPO / "tests" / "data" / "Locales-0.0.2-py3-none-any.whl"  # PyPI's "Locales" 0.0.2, MIT
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q"]
+        + [str(wheel), str(neighbour)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
+    site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            check=True,
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout.strip()
+    )
+    (site / "bot.py").write_text("raise ImportError('a bot module of someone else')\n")
+    # The project's dependencies come from this venv's site-packages, which is added as a plain path:
+    # its editable-install .pth (pointing back at src/) is not processed there.
+    (site / "deps.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
+    out = subprocess.run(
+        [str(fresh / "bin" / "gpu-advisor"), "ask", "--lang", "zh", "部署 7B，7×24，并发 4"],
+        cwd=tmp_path,
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=False,
+    )
+    assert out.returncode == 0, out.stderr
+    assert "¥" in out.stdout
+    where = subprocess.run(
+        [str(python), "-c", "import gpu_advisor, Locales; print(gpu_advisor.__file__)"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    assert str(site) in where.stdout
