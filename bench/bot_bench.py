@@ -449,7 +449,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--chats", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=30, help="bursts of every application")
+    parser.add_argument("--tiny", action="store_true", help="a few chats, one round: does it still run?")
     args = parser.parse_args()
+    if args.tiny:
+        args.chats, args.rounds = 4, 1
     return asyncio.run(main_async(args.chats, args.rounds))
 
 

@@ -216,7 +216,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--iterations", type=int, default=200, help="timed runs per engine figure (≥ 200)")
     parser.add_argument("--naive-iterations", type=int, default=20, help="timed runs of the naive search")
+    parser.add_argument("--tiny", action="store_true", help="one run of each: does the bench still run?")
     args = parser.parse_args(argv)
+    if args.tiny:
+        args.iterations = args.naive_iterations = 1
     pinning = pin_to_one_core()
     kb = knowledge.load()
     try:

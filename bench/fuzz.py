@@ -98,6 +98,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--n", type=int, default=100_000)
     parser.add_argument("--seed", type=int, default=2026)
+    parser.add_argument("--tiny", action="store_true", help="a few inputs: does the fuzzer still run?")
     args = parser.parse_args()
     kb = knowledge.load()
     vocab = vocabulary(kb)

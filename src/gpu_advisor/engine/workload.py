@@ -13,7 +13,16 @@ from __future__ import annotations
 import re
 from typing import Annotated, Any, Literal
 
-from pydantic import AliasChoices, BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
+from pydantic import (
+    AliasChoices,
+    BaseModel,
+    ConfigDict,
+    Field,
+    PositiveFloat,
+    PositiveInt,
+    field_validator,
+    model_validator,
+)
 from pydantic_core import PydanticCustomError
 
 from gpu_advisor.engine.specs import Segment
@@ -41,18 +50,9 @@ KvDtype = Literal["fp16", "bf16", "fp8", "int8"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Period = Literal["month", "hour", "total"]
 Runtime = Literal["vllm", "tensorrt_llm", "llama_cpp", "transformers"]
-Claim = Literal[
-    "adam_doubles_memory",
-    "full_finetune_7b_fits_40gb",
-    "q4_405b_on_one_h100",
-    "t4_int8_65_tops",
-    "a100_nvlink_900",
-    "pcie_64_gbs",
-    "a100_4g_slice",
-    "h100_10t_tokens_per_day",
-    "t4_high_bandwidth",
-    "nvlink_useless_for_inference",
-]
+# A claim a request rests on ("Adam only doubles memory"): the id of a myth rule without
+# "myth_" — generated from the declarations in engine/rules/myths.py, listed nowhere else.
+Claim = Annotated[str, Field(pattern=r"^[a-z0-9_]{1,64}$")]
 
 MAX_PARAMS_B = 10_000.0
 Tokens = Annotated[PositiveInt, in_units("token")]  # 4096, or "128k tokens"
@@ -165,6 +165,20 @@ class Workload(BaseModel):
     domestic_only: bool | None = None
     free_platform: bool | None = None
     claims: list[Claim] | None = None
+
+    @field_validator("claims")
+    @classmethod
+    def _known_claims(cls, claims: list[str] | None) -> list[str] | None:
+        from gpu_advisor.engine.rules.myths import CLAIMS  # the myths import this module
+
+        unknown = sorted(set(claims or ()) - CLAIMS)
+        if unknown:
+            raise PydanticCustomError(
+                "unknown_claim",
+                "unknown claim {unknown}; known: {known}",
+                {"unknown": unknown, "known": sorted(CLAIMS)},
+            )
+        return claims
 
     @model_validator(mode="after")
     def _consistent(self) -> Workload:

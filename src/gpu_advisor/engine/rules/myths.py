@@ -246,3 +246,7 @@ RULES: tuple[Rule[MythCheck], ...] = (
         scenarios=(_said("nvlink 对推理没用吧"),),
     ),
 )
+
+
+CLAIMS: frozenset[str] = frozenset(claim_of(rule) for rule in RULES)
+"""Every claim a ``Workload`` may carry, one per myth rule (the contract's list, generated)."""
