@@ -232,8 +232,19 @@ def test_the_wheel_runs_beside_the_index_locales_distribution_and_a_bot_module(
     python = fresh / "bin" / "python"
     neighbour = REPO / "tests" / "data" / "Locales-0.0.2-py3-none-any.whl"  # PyPI's "Locales" 0.0.2, MIT
     subprocess.run(
-        [sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "--no-index", "-q"]
-        + [str(wheel), str(neighbour)],
+        [
+            sys.executable,
+            "-m",
+            "pip",
+            "--python",
+            str(python),
+            "install",
+            "--no-deps",
+            "--no-index",
+            "-q",
+            str(wheel),
+            str(neighbour),
+        ],
         check=True,
         capture_output=True,
         timeout=300,
