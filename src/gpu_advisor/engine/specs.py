@@ -49,6 +49,7 @@ __all__ = [
     "Knowledge",
     "ModelArch",
     "NativeDtype",
+    "NodeBaseline",
     "Offer",
     "Precision",
     "RuntimeProfile",
@@ -331,6 +332,30 @@ class RuntimeProfile(_Record):
     source: str = Field(min_length=8)
 
 
+class NodeBaseline(_Record):
+    """What an ``gpus``-GPU training node needs around its GPUs (``knowledge/node_baseline.yaml``)."""
+
+    gpus: PositiveInt
+    cpu_cores: PositiveInt
+    ram_gb: Annotated[PositiveInt, in_units("GB")]
+    nvme_count: PositiveInt
+    nvme_drive_tb: Annotated[PositiveFloat, in_units("TB")]
+    source: str = Field(min_length=4)
+
+    @property
+    def cores_per_gpu(self) -> int:
+        return self.cpu_cores // self.gpus
+
+    @property
+    def ram_gb_per_gpu(self) -> int:
+        return self.ram_gb // self.gpus
+
+    @property
+    def nvme(self) -> str:
+        """ "4×3.84TB" — the drives as a sheet writes them."""
+        return f"{self.nvme_count}×{self.nvme_drive_tb:g}TB"
+
+
 class Knowledge(_Record):
     """Everything the engine needs, already validated."""
 
@@ -338,6 +363,7 @@ class Knowledge(_Record):
     models: dict[str, ModelArch]
     runtimes: dict[str, RuntimeProfile]
     catalog: Catalog
+    node_baseline: NodeBaseline
 
     @model_validator(mode="after")
     def _offers_name_known_gpus(self) -> Knowledge:

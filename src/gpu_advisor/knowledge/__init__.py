@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_advisor.engine.specs import Catalog, GpuSpec, Knowledge, ModelArch, RuntimeProfile
+from gpu_advisor.engine.specs import Catalog, GpuSpec, Knowledge, ModelArch, NodeBaseline, RuntimeProfile
 from gpu_advisor.knowledge import catalogs
 from gpu_advisor.knowledge.reading import CatalogError, KnowledgeError, first_error, record, yaml_load
 
@@ -46,6 +46,7 @@ def _shipped() -> Knowledge:
             models=_records("models.yaml", ModelArch),
             runtimes=_records("runtimes.yaml", RuntimeProfile),
             catalog=Catalog.model_validate(_read("catalog.yaml")),
+            node_baseline=NodeBaseline.model_validate(_read("node_baseline.yaml")),
         )
     except ValidationError as exc:
         field, message = first_error(exc)

@@ -172,8 +172,8 @@ def cpu_ram_storage_starve_gpus(ctx: Context, pick: Candidate | None, req: Optio
     if ctx.task not in ("train", "both") or pick is None:
         return None
     o, n = pick.offer, pick.gpus_per_machine
-    feed = parts.Feed(n, o.cpu_cores or 0, o.ram_gb or 0)
-    no_nvme = n >= parts.BASELINE_GPUS and not (o.nvme_tb or 0) > 0
+    feed = parts.Feed(n, o.cpu_cores or 0, o.ram_gb or 0, ctx.kb.node_baseline)
+    no_nvme = n >= ctx.kb.node_baseline.gpus and not (o.nvme_tb or 0) > 0
     if not (feed.cpu_short or feed.ram_short or no_nvme):
         return None
     addons = ctx.kb.catalog.addons

@@ -4,9 +4,9 @@ The plan (``engine/rules/hardware.py``) and the sheet analyser (``engine/sheet/p
 warn about the same mistakes under the ids of their own JSON contracts; the arithmetic
 behind each warning lives here once.
 
-Feeding baseline, seed 000 §8.8: an 8-GPU training node wants at least 64 CPU cores and
-512 GB of RAM (below that the GPUs wait for data) and 4 × 3.84 TB of NVMe; per GPU that
-is 8 cores and 64 GB. Link figures are achieved one-way GB/s per GPU from
+The feeding baseline (CPU cores, RAM and NVMe an 8-GPU training node needs so the GPUs
+never wait for data) is knowledge with its source: ``knowledge/node_baseline.yaml``
+(``Knowledge.node_baseline``). Link figures are achieved one-way GB/s per GPU from
 ``engine.interconnect.link_gbs``; a PCIe card is held against its own NVLink sibling
 (same family, closest memory: A100 80GB PCIe against A100 80GB SXM4), on NVSwitch from
 8 cards up. A GPU's role and lineage come from ``knowledge/gpus.yaml``, never a list here.
@@ -18,16 +18,9 @@ from dataclasses import dataclass
 
 from gpu_advisor.engine.findings import Value
 from gpu_advisor.engine.interconnect import link_gbs
-from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge
+from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, NodeBaseline
 
-BASELINE_GPUS = 8
-BASELINE_CORES = 64
-BASELINE_RAM_GB = 512
-BASELINE_NVME_COUNT = 4
-BASELINE_NVME_DRIVE_TB = 3.84
-BASELINE_NVME = "4×3.84TB"
-CORES_PER_GPU = BASELINE_CORES // BASELINE_GPUS
-RAM_GB_PER_GPU = BASELINE_RAM_GB // BASELINE_GPUS
+NVSWITCH_FROM_GPUS = 8  # HGX/DGX boards of 8 SXM cards connect them through NVSwitch
 # The card a PCIe board is compared with when it has no NVLink sibling (consumer cards).
 NVLINK_REFERENCE = "a100-80g-sxm"
 
@@ -39,14 +32,15 @@ class Feed:
     gpus: int
     cpu_cores: float | None
     ram_gb: float | None
+    baseline: NodeBaseline
 
     @property
     def need_cores(self) -> int:
-        return CORES_PER_GPU * self.gpus
+        return self.baseline.cores_per_gpu * self.gpus
 
     @property
     def need_ram_gb(self) -> int:
-        return RAM_GB_PER_GPU * self.gpus
+        return self.baseline.ram_gb_per_gpu * self.gpus
 
     @property
     def cpu_short(self) -> bool:
@@ -75,7 +69,7 @@ def nvlink_sibling(gpu: GpuSpec, kb: Knowledge) -> GpuSpec | None:
 
 
 def nvlink_fabric(gpu_count: int | None) -> Interconnect:
-    return "nvswitch" if (gpu_count or BASELINE_GPUS) >= BASELINE_GPUS else "nvlink"
+    return "nvswitch" if (gpu_count or NVSWITCH_FROM_GPUS) >= NVSWITCH_FROM_GPUS else "nvlink"
 
 
 @dataclass(frozen=True)

@@ -32,13 +32,6 @@ from dataclasses import dataclass
 from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.rules import parts
 from gpu_advisor.engine.rules.declaration import Rule, Scenario
-from gpu_advisor.engine.rules.parts import (
-    BASELINE_GPUS,
-    BASELINE_NVME,
-    BASELINE_NVME_COUNT,
-    CORES_PER_GPU,
-    RAM_GB_PER_GPU,
-)
 from gpu_advisor.engine.rules.sheet_signals import FAST_NIC_GBPS
 from gpu_advisor.engine.sheet.models import ParsedSheet, Verdict
 from gpu_advisor.engine.sheet.numbers import card
@@ -65,7 +58,7 @@ def pcie_sold_as_training_node(c: Context) -> Finding | None:
     n = p.gpu_count or 0
     if gpu is None or p.interconnect != "pcie" or gpu.role != "training":
         return None
-    if not (n >= BASELINE_GPUS or (n >= 2 and p.mentions_training and not p.mentions_inference)):
+    if not (n >= c.kb.node_baseline.gpus or (n >= 2 and p.mentions_training and not p.mentions_inference)):
         return None
     gap = parts.link_gap(gpu, n, c.kb)
     if gap is None:
@@ -99,7 +92,7 @@ def ram_starves_gpus(c: Context) -> Finding | None:
     p = c.p
     if c.verdict == "inference" or p.ram_gb is None or not p.gpu_count:
         return None
-    feed = parts.Feed(p.gpu_count, p.cpu_cores, p.ram_gb)
+    feed = parts.Feed(p.gpu_count, p.cpu_cores, p.ram_gb, c.kb.node_baseline)
     if not feed.ram_short:
         return None
     return finding(
@@ -108,7 +101,7 @@ def ram_starves_gpus(c: Context) -> Finding | None:
         ram_gb=p.ram_gb,
         gpus=p.gpu_count,
         ram_gb_per_gpu=round(p.ram_gb / p.gpu_count, 1),
-        baseline_ram_gb_per_gpu=RAM_GB_PER_GPU,
+        baseline_ram_gb_per_gpu=c.kb.node_baseline.ram_gb_per_gpu,
         need_ram_gb=feed.need_ram_gb,
     )
 
@@ -117,7 +110,7 @@ def cpu_starves_gpus(c: Context) -> Finding | None:
     p = c.p
     if c.verdict == "inference" or p.cpu_cores is None or not p.gpu_count:
         return None
-    feed = parts.Feed(p.gpu_count, p.cpu_cores, p.ram_gb)
+    feed = parts.Feed(p.gpu_count, p.cpu_cores, p.ram_gb, c.kb.node_baseline)
     if not feed.cpu_short:
         return None
     return finding(
@@ -126,7 +119,7 @@ def cpu_starves_gpus(c: Context) -> Finding | None:
         cpu_cores=p.cpu_cores,
         gpus=p.gpu_count,
         cores_per_gpu=round(p.cpu_cores / p.gpu_count, 1),
-        baseline_cores_per_gpu=CORES_PER_GPU,
+        baseline_cores_per_gpu=c.kb.node_baseline.cores_per_gpu,
         need_cores=feed.need_cores,
     )
 
@@ -139,8 +132,8 @@ def no_nvme_for_training(c: Context) -> Finding | None:
         "warn",
         nvme_count=0,
         storage_listed=c.p.nvme_count is not None,
-        baseline_nvme=BASELINE_NVME,
-        baseline_nvme_count=BASELINE_NVME_COUNT,
+        baseline_nvme=c.kb.node_baseline.nvme,
+        baseline_nvme_count=c.kb.node_baseline.nvme_count,
     )
 
 

@@ -16,13 +16,6 @@ from __future__ import annotations
 
 from gpu_advisor.engine.interconnect import link_gbs
 from gpu_advisor.engine.rules.parts import (
-    BASELINE_CORES,
-    BASELINE_NVME,
-    BASELINE_NVME_COUNT,
-    BASELINE_NVME_DRIVE_TB,
-    BASELINE_RAM_GB,
-    CORES_PER_GPU,
-    RAM_GB_PER_GPU,
     nvlink_fabric,
     nvlink_sibling,
 )
@@ -52,6 +45,7 @@ def _per_gpu(total: float | None, gpus: int | None) -> float | None:
 
 def compute(p: ParsedSheet, kb: Knowledge) -> SheetNumbers:
     own, nvlink, pcie = link_figures(p, kb)
+    base = kb.node_baseline
     memory = p.gpu_memory_gb * p.gpu_count if p.gpu_memory_gb and p.gpu_count else None
     return SheetNumbers(
         total_gpu_memory_gb=memory,
@@ -62,11 +56,11 @@ def compute(p: ParsedSheet, kb: Knowledge) -> SheetNumbers:
         cpu_cores_per_gpu=_per_gpu(p.cpu_cores, p.gpu_count),
         ram_gb_per_gpu=_per_gpu(p.ram_gb, p.gpu_count),
         nvme_tb_total=p.nvme_tb_total,
-        baseline_cores=BASELINE_CORES,
-        baseline_ram_gb=BASELINE_RAM_GB,
-        baseline_nvme=BASELINE_NVME,
-        baseline_nvme_count=BASELINE_NVME_COUNT,
-        baseline_nvme_tb=round(BASELINE_NVME_COUNT * BASELINE_NVME_DRIVE_TB, 2),
-        baseline_cores_per_gpu=CORES_PER_GPU,
-        baseline_ram_gb_per_gpu=RAM_GB_PER_GPU,
+        baseline_cores=base.cpu_cores,
+        baseline_ram_gb=base.ram_gb,
+        baseline_nvme=base.nvme,
+        baseline_nvme_count=base.nvme_count,
+        baseline_nvme_tb=round(base.nvme_count * base.nvme_drive_tb, 2),
+        baseline_cores_per_gpu=base.cores_per_gpu,
+        baseline_ram_gb_per_gpu=base.ram_gb_per_gpu,
     )
