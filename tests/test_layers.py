@@ -52,3 +52,12 @@ def test_no_dialog_step_imports_the_dialog_core() -> None:
         if path.name not in ("__init__.py", "core.py") and "gpu_advisor.bot.dialog.core" in path.read_text()
     }
     assert not importers
+
+
+def test_a_client_language_is_mapped_to_ours_in_one_place() -> None:
+    mappers = {
+        str(path.relative_to(SRC))
+        for path in SRC.rglob("*.py")
+        if 'startswith("zh")' in path.read_text(encoding="utf-8")
+    }
+    assert mappers == {"text/normalize.py"}

@@ -47,9 +47,10 @@ from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
 from gpu_advisor.bot.execution import Call, CallTimedOut, Executor, InProcess, WorkerPool
 from gpu_advisor.bot.ratelimit import ConversationLocks, RateLimiter
 from gpu_advisor.bot.store import StorageUnavailable, Store
-from gpu_advisor.bot.turn_calls import Chart, Chat, FirstTime, Press, Say, Stats, Text, client_lang
+from gpu_advisor.bot.turn_calls import Chart, Chat, FirstTime, Press, Say, Stats, Text
 from gpu_advisor.bot.workers import Handler
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
 Refusal = Literal["rate", "deadline", "storage"]
@@ -252,7 +253,7 @@ class Turn:
 
     def _refusal(self, chat: Chat, key: str, look: bool = False) -> Reply:
         """In the conversation's language when the store can say it (``look``), else the client's."""
-        state = ConversationState(lang="zh" if (chat.language_code or "zh").startswith("zh") else "en")
+        state = ConversationState(lang=client_lang(chat.language_code or "zh"))
         if look:
             with contextlib.suppress(*STORAGE_ERRORS):  # else the client's language will do
                 state = self.local.load(chat)

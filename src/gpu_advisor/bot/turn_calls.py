@@ -18,6 +18,7 @@ from gpu_advisor.bot.dialog import ConversationState, Reply
 from gpu_advisor.engine.results import Cost
 from gpu_advisor.engine.specs import Catalog
 from gpu_advisor.engine.workload import Budget
+from gpu_advisor.text.normalize import client_lang
 
 if TYPE_CHECKING:
     from gpu_advisor.bot.turn import Conversations
@@ -212,11 +213,6 @@ class UseCatalog:
 
     def run(self, host: Conversations) -> None:
         host.dialog.reload(host.dialog.kb.model_copy(update={"catalog": self.catalog}))
-
-
-def client_lang(language_code: str | None) -> str:
-    """The language a client's setting asks for: Chinese for any ``zh`` variant, else English."""
-    return "zh" if (language_code or "").lower().startswith("zh") else "en"
 
 
 def without_plan(reply: Reply) -> Reply:

@@ -32,6 +32,13 @@ from gpu_advisor.text.hanzi import SURROGATE, TO_SIMPLIFIED, without_control
 Lang = Literal["zh", "en"]
 
 
+def client_lang(language_code: str | None) -> Lang:
+    """The one mapping of a client's language setting (Telegram's ``language_code``, Discord's
+    locale, a browser's ``navigator.language``) to ours: any ``zh`` variant is Chinese, the rest
+    English."""
+    return "zh" if (language_code or "").strip().lower().startswith("zh") else "en"
+
+
 # Width-independent symbols NFKC leaves alone: multiplication signs become "x" (8×H100,
 # 7×24), the various minus signs and dashes become "-".
 _SYMBOLS = {"×": "x", "✕": "x", "✖": "x", "⨯": "x", "−": "-", "‐": "-", "‑": "-", "‒": "-", "–": "-"}

@@ -33,6 +33,7 @@ from gpu_advisor.bot.surface import converse
 from gpu_advisor.bot.turn import Turn, Turned
 from gpu_advisor.bot.turn_calls import Chat
 from gpu_advisor.bot.turn_calls import Lang as LangOf
+from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
@@ -213,4 +214,4 @@ def is_private(interaction: Interaction) -> bool:
 
 
 def lang_of(locale: discord.Locale) -> Lang:
-    return "zh" if locale.value.startswith("zh") else "en"
+    return client_lang(locale.value)

@@ -24,6 +24,7 @@ import discord
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog import Button
 from gpu_advisor.bot.discord import modals
+from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
 PREFIX = "gpuadv:"
@@ -88,7 +89,7 @@ class ContinueButton(discord.ui.DynamicItem[discord.ui.Button[discord.ui.View]],
         return cls(item.label if isinstance(item, discord.ui.Button) and item.label else "…")
 
     async def callback(self, interaction: discord.Interaction[Any]) -> None:
-        lang = "zh" if interaction.locale.value.startswith("zh") else "en"
+        lang = client_lang(interaction.locale.value)
         await interaction.response.send_modal(modals.next_answer(lang))
 
 

@@ -50,7 +50,8 @@ from gpu_advisor.bot.telegram.surface import (
     offer_private,
 )
 from gpu_advisor.bot.turn import OPERATOR_COMMANDS, Conversations, Turn, command_of, executor_for
-from gpu_advisor.bot.turn_calls import Chat, FirstTime, MoveChat, Quick, client_lang
+from gpu_advisor.bot.turn_calls import Chat, FirstTime, MoveChat, Quick
+from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
 

@@ -18,7 +18,7 @@ from telegram.constants import ParseMode
 from telegram.error import NetworkError, RetryAfter, TimedOut
 
 from gpu_advisor import locales
-from gpu_advisor.bot.turn_calls import client_lang
+from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
