@@ -45,7 +45,7 @@ from gpu_advisor.reading.requirements.loose import (
     read_loose_duration,
     read_loose_load,
 )
-from gpu_advisor.reading.requirements.money import read_budget, read_current_cost
+from gpu_advisor.reading.requirements.money import read_budget, read_current_cost, read_loose_budget
 from gpu_advisor.reading.requirements.people import read_people
 from gpu_advisor.reading.requirements.result import Extraction
 from gpu_advisor.reading.requirements.scan import Scan
@@ -105,6 +105,7 @@ def extract(
     read_request_lengths(scan)
     read_context(scan)
     read_current_cost(scan)  # before budgets and durations: what is paid now is neither
+    read_loose_budget(scan)
     read_budget(scan)
     read_daily_users(scan)
     read_daily_requests(scan)

@@ -35,8 +35,10 @@ _FORM = re.compile(r"\s*+(?:的)?\s*+(?P<form>pcie|sxm\d?)(?:\s*+(?:版本?|版�
 _MEMORY_CLASS = re.compile(
     rf"(?:(?P<num>{NUMBER})\s*+(?:张|块|个|片)\s*+)?(?:显存\s*+)?(?P<gb>\d{{1,3}})\s*+g(?:b|ib)?\s*+(?:显存)?\s*+(?:的)?\s*+"
     r"(?:显卡|卡|gpus?|cards?|graphics cards?)(?![a-z])"
+    rf"|(?<![\d.a-z])(?P<gb3>\d{{1,3}})\s*+g(?:b|ib)?\s*+显存(?!\s*+(?:占用|用了|要|需要))"
     rf"|(?<![a-z])(?:an?|one|(?P<en>{NUMBER}|two|three|four|six|eight))\s++(?P<gb2>\d{{1,3}})\s*+gb?\s++(?:gpus?|cards?)(?![a-z])"
 )
+_NEEDS = re.compile(r"要|需|占|用了|needs?|takes?|uses?")
 _MIG = re.compile(r"(?<![\d.])(?P<profile>[1-7]g\.\d{1,3}gb)(?![a-z\d])")
 _HALF = re.compile(r"半张|半块|半卡|(?<![a-z])half\s+(?:an?\s+)?(?=[a-z0-9])")
 _WINDOW = 24
@@ -128,9 +130,13 @@ def read_card_classes(scan: Scan) -> None:
     if scan.mig_profile is None and next(scan.matches(_HALF), None) is not None:
         scan.mig_profile = "half"
     for match in scan.matches(_MEMORY_CLASS):
-        gb = parse_number(match.group("gb") or match.group("gb2"))
-        if gb is None or "gpu" in scan.slots:
-            continue
+        gb = parse_number(match.group("gb") or match.group("gb2") or match.group("gb3"))
+        if (
+            gb is None
+            or "gpu" in scan.slots
+            or _NEEDS.search(scan.source, max(0, match.start() - 4), match.start())
+        ):
+            continue  # "模型要 24G 显存" is what the model needs, not a card
         scan.memory_class_gb = scan.memory_class_gb or gb
         number = match.group("num") or match.group("en")
         count = (COUNT_WORDS.get(number) or parse_number(number)) if number else None

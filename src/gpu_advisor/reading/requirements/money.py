@@ -22,6 +22,7 @@ import re
 
 from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK, CURRENCY_MARKS, GAP
 from gpu_advisor.reading.requirements.scan import Scan, plain
+from gpu_advisor.reading.requirements.vague import VAGUE, vague_value
 from gpu_advisor.text.numbers import NUMBER, SIGN, signed_value
 
 _AMOUNT = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?:个\s*+)?(?P<suf>k|w)(?![a-z])|(?!\s*+(?:个\s*+)?[kw](?![a-z])))"
@@ -112,6 +113,28 @@ def read_current_cost(scan: Scan) -> None:
         currency = next((code for code, mark in CURRENCY_MARKS if mark.search(match.group())), "CNY")
         scan.put("current_cost", {"amount": float(amount), "currency": currency, "per": "month"})
         scan.claim(*match.span())
+
+
+_LOOSE_MONEY = (
+    re.compile(rf"{VAGUE}\s*+{_CURRENCY_WORD}"),
+    re.compile(
+        rf"{_BUDGET_WORD}{GAP}{{0,6}}?{VAGUE}(?![\d.]|\s*+(?:亿|参数|tokens?|张|卡|台|并发|路|人|b(?![a-z])))"
+    ),
+)
+
+
+def read_loose_budget(scan: Scan) -> None:
+    """A range or vague amount of money ("七八万块", "预算两三千") is a budget at its upper end, said back."""
+    for pattern in _LOOSE_MONEY:
+        for match in scan.matches(pattern):
+            value = vague_value(match)
+            if value is None or "budget" in scan.slots:
+                continue
+            start = _extend_left(scan, match.start())
+            end = _AFTER.match(scan.text, match.end())
+            stop = end.end() if end else match.end()
+            _put_budget(scan, value, scan.text[start:stop], (start, stop))
+            scan.report("approximated", "budget", said=match.group().strip(), value=plain(value))
 
 
 def read_budget(scan: Scan) -> None:

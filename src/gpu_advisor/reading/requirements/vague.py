@@ -35,7 +35,16 @@ SESSION_MINUTES = 10.0
 """Minutes one user keeps the assistant busy in a visit (assumption, stated to the user)."""
 
 _ZH_DIGITS = "一二两三四五六七八九"
-_ZH_SCALE = {"十": 10.0, "百": 100.0, "千": 1000.0, "万": 1e4}
+_ZH_SCALE = {
+    "十": 10.0,
+    "百": 100.0,
+    "千": 1000.0,
+    "万": 1e4,
+    "十万": 1e5,
+    "百万": 1e6,
+    "千万": 1e7,
+    "亿": 1e8,
+}
 VAGUE_WORDS: dict[str, float] = {
     "几": 5.0,
     "数": 5.0,
@@ -78,7 +87,7 @@ _EN_NUMBER_WORDS = "|".join(
 # plain number counts only after "about" (约 5000) or before 左右/上下/ish (5000 左右).
 VAGUE = (
     r"(?P<approx>~|约|大约|大概|差不多|(?<![a-z])(?:about|around|roughly|approximately)\s)?\s*+"
-    rf"(?:(?<![{_ZH_DIGITS}十百千万\d])(?P<zlo>[{_ZH_DIGITS}])、?(?P<zhi>[{_ZH_DIGITS}])(?P<zscale>[十百千万])?"
+    rf"(?:(?<![{_ZH_DIGITS}十百千万\d])(?P<zlo>[{_ZH_DIGITS}])、?(?P<zhi>[{_ZH_DIGITS}])(?P<zscale>十万|百万|千万|[十百千万亿])?"
     rf"|(?<![\d.a-z])(?P<alo>\d+)\s*+(?:-|~|到|至|to|、|/|或)\s*+(?P<ahi>\d+)(?![\d.])(?P<ascale>[百千万])?"
     rf"|(?<![{_ZH_DIGITS}十百千万])(?P<zword>十几|好几|几|数|上)(?P<zwscale>[十百千万])?(?![{_ZH_DIGITS}十百千万])"
     rf"|(?<![a-z])(?P<eword>{_EN_WORDS})(?:\s++(?P<escale>hundred|thousand))?(?![a-z])"
