@@ -137,6 +137,7 @@ def evaluate(
     )
     cand.extras["tokens_per_s"] = rate / flops_per_token(arch, setup.method, ckpt, seq)
     cand.extras["sync_s"] = sync_s(trainable, setup, gpu, offer, per_machine, machines)
+    cand.extras["sync_inside_s"] = sync_s(trainable, setup, gpu, offer, per_machine, 1)
     cand.extras["compute_s"] = compute
     return cand
 

@@ -16,6 +16,7 @@ plan_spending  engine/rules/spending.py     findings.yaml          finding.<id>
 plan_serving   engine/rules/serving.py      findings.yaml          finding.<id>
 plan_deadline  engine/rules/deadline.py     findings.yaml          finding.<id>
 plan_latency   engine/rules/tail_latency.py findings.yaml          finding.<id>
+plan_checks    engine/rules/plans.py        plans.yaml             finding.<id>
 myth           engine/myths.py              findings.yaml          finding.<id>
 sheet_pitfall  engine/sheet/pitfalls.py     sheet.yaml             sheet.pitfall.<id>
 sheet_signal   engine/sheet/signals.py      sheet.yaml             sheet.signal.<id>
@@ -47,6 +48,7 @@ def families() -> tuple[Family, ...]:
         deadline,
         hardware,
         myths,
+        plans,
         serving,
         sheet_pitfalls,
         sheet_signals,
@@ -60,6 +62,7 @@ def families() -> tuple[Family, ...]:
         Family("plan_serving", "findings", "finding.", serving.RULES),
         Family("plan_deadline", "findings", "finding.", deadline.RULES),
         Family("plan_latency", "findings", "finding.", tail_latency.RULES),
+        Family("plan_checks", "plans", "finding.", plans.RULES),
         Family("myth", "findings", "finding.", myths.RULES),
         Family("sheet_pitfall", "sheet", "sheet.pitfall.", sheet_pitfalls.RULES),
         Family("sheet_signal", "sheet", "sheet.signal.", sheet_signals.RULES),
