@@ -49,7 +49,7 @@ def test_the_network_named_for_multi_node_reaches_the_floor(kb: Knowledge) -> No
 def test_serving_across_a_network_its_own_check_fails_is_not_the_pick_when_one_machine_holds_it(
     kb: Knowledge,
 ) -> None:
-    p = plan(kb, task="infer", model="qwen3-235b-a22b", weight_dtype="bf16", qps=20, always_on=True)
+    p = plan(kb, task="infer", model="qwen3-235b-a22b", weight_dtype="bf16", qps=20, output_tokens=256)
     assert p.recommendation is not None and p.recommendation.machines_per_replica == 1
     assert p.status == "ok"
     values = hit(p, "multi_machine_serving_set_aside")

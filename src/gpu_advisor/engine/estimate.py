@@ -22,6 +22,7 @@ from gpu_advisor.engine.memory import Memory, TrainSetup, kv_bytes_per_token, tr
 from gpu_advisor.engine.results import Estimate, FitRow, ModelSummary, Verdict
 from gpu_advisor.engine.serving_search import card_format, per_gpu, replica_model
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, RuntimeProfile
+from gpu_advisor.engine.thinking import with_thinking_output
 from gpu_advisor.engine.throughput import serving_point
 from gpu_advisor.engine.training import step_compute_s, training_hours
 from gpu_advisor.engine.units import GiB
@@ -63,7 +64,9 @@ def estimate(w: Workload, kb: Knowledge) -> Estimate:
 
 def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     arch = res.arch
+    w, long = with_thinking_output(w, arch)
     s, assumed = serve_setup(w, arch)
+    assumed = [*long, *assumed]
     fmt = w.weight_dtype or serving_formats(arch)[0]
     count = w.gpu_count or 1
     gpu = kb.gpus[w.gpu] if w.gpu else None

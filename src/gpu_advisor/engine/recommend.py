@@ -34,6 +34,7 @@ from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.serving_curve import serving_curve
 from gpu_advisor.engine.specs import Knowledge, ModelArch, Offer
+from gpu_advisor.engine.thinking import with_thinking_output
 from gpu_advisor.engine.validate import canonical
 from gpu_advisor.engine.workload import Workload
 
@@ -51,7 +52,9 @@ def recommend(w: Workload, kb: Knowledge) -> Plan:
 def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: list[Finding]) -> Context:
     searches = Searches(arch, kb, allowed_gpus(w, kb))
     if task == "infer":
+        w, long = with_thinking_output(w, arch)
         s, more = serve_setup(w, arch)
+        more = [*long, *more]
         duration = None if w.always_on else w.duration_hours
         cands = searches.serve(s, duration)
         return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s, searches=searches)

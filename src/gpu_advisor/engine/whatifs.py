@@ -55,6 +55,18 @@ def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) ->
 
 
 def for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
+    """What-ifs that change the pick, its price or a limit; one that repeats the pick is left out."""
+    return [f for f in _all_for_pick(ctx, pick) if not repeats_pick(f, pick)]
+
+
+def repeats_pick(f: Finding, pick: Candidate) -> bool:
+    """A what-if whose answer is the same card, count and price as the pick tells the user nothing."""
+    v = f.values
+    same_card = v.get("gpu") == pick.gpu.name and v.get("gpus") == pick.total_gpus
+    return same_card and v.get("amount") is not None and v.get("amount") == v.get("pick_amount")
+
+
+def _all_for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
     out: list[Finding] = []
     if pick.task == "infer":
         assert ctx.serve is not None

@@ -294,7 +294,7 @@ RULES: tuple[Rule[PlanReview], ...] = (
                 model="qwen3-235b-a22b",
                 weight_dtype="bf16",
                 qps=20,
-                always_on=True,
+                output_tokens=256,  # a chat-length answer: thinking answers need more machines
             ),
         ),
     ),
