@@ -14,6 +14,7 @@ from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.interconnect import link_gbs
 from gpu_advisor.engine.memory import TrainSetup, kv_bytes_per_token, training_memory
+from gpu_advisor.engine.plan_checks import is_pretraining
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.training import mfu
 from gpu_advisor.engine.units import GiB
@@ -99,7 +100,7 @@ def _training_steps(ctx: Context, c: Candidate) -> list[Finding]:
     out = [
         finding(
             "model_states",
-            method=c.method or "full",
+            method="pretrain" if is_pretraining(ctx.workload, ctx.arch) else c.method or "full",
             trainable_params_b=round(trainable / 1e9, 3),
             bytes_per_param=round(states / (ctx.arch.params_b * 1e9), 2),
             states_gib=_gib(states),

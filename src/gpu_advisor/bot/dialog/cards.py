@@ -138,14 +138,14 @@ def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -
         return locales.t(lang, "compare.no_workload", name=gpu.name)
     fits = next((r for r in est.fits if r.gpu == gpu.id), None)
     if fits is None or not fits.fits or fits.count > 1:
-        need = fits.count if fits else "?"
+        key = "compare.does_not_fit" if fits is not None and fits.fits else "compare.does_not_fit_any"
         return locales.t(
             lang,
-            "compare.does_not_fit",
+            key,
             name=gpu.name,
             total_gib=est.memory_gib["total"],
-            capacity_gib=gpu.usable_gib,
-            count=need,
+            capacity_gib=fits.capacity_gib if fits else gpu.usable_gib,
+            count=fits.count if fits else None,
         )
     if est.task != "infer" or not est.decode_tokens_per_s:
         return locales.t(
@@ -153,17 +153,20 @@ def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -
             "compare.fits",
             name=gpu.name,
             total_gib=est.memory_gib["total"],
-            capacity_gib=gpu.usable_gib,
+            capacity_gib=fits.capacity_gib,
         )
-    monthly = (
-        min((o.price_month or 0) / o.count for o in offers_for(dialog.kb, gpu))
-        if offers_for(dialog.kb, gpu)
-        else None
-    )
-    per_million = None
-    if monthly and est.requests_per_s:
-        tokens_per_month = est.decode_tokens_per_s * SECONDS_PER_MONTH
-        per_million = monthly / tokens_per_month * 1e6
+    offers = offers_for(dialog.kb, gpu)
+    if not offers:  # no price to quote: say so instead of printing "?"
+        return locales.t(
+            lang,
+            "compare.speed_unpriced",
+            name=gpu.name,
+            tokens_per_s=est.decode_tokens_per_s,
+            ttft_ms=est.ttft_ms,
+        )
+    cheapest = min(offers, key=lambda o: (o.price_month or 0) / o.count)
+    monthly = (cheapest.price_month or 0) / cheapest.count
+    per_million = monthly / (est.decode_tokens_per_s * SECONDS_PER_MONTH) * 1e6
     return locales.t(
         lang,
         "compare.speed",
@@ -172,4 +175,5 @@ def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -
         ttft_ms=est.ttft_ms,
         monthly=monthly,
         per_million=per_million,
+        currency=cheapest.currency,
     )

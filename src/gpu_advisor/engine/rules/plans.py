@@ -268,6 +268,12 @@ def _s(branch: str, expect: str, **workload: object) -> Scenario:
 
 RULES: tuple[Rule[PlanReview], ...] = (
     Rule(
+        id="job_out_of_reach",
+        check=job_out_of_reach,
+        # 70B pretraining on 10T tokens: ~4.2e24 FLOPs, decades on 32 GPUs.
+        scenarios=(_s("fires", "", task="train", params_b=70, pretrain=True, train_tokens=1e13),),
+    ),
+    Rule(
         id="multi_node_inefficient",
         check=multi_node_inefficient,
         emits=("multi_node_inefficient_set_aside", "multi_node_inefficient_only"),
@@ -297,12 +303,6 @@ RULES: tuple[Rule[PlanReview], ...] = (
                 output_tokens=256,  # a chat-length answer: thinking answers need more machines
             ),
         ),
-    ),
-    Rule(
-        id="job_out_of_reach",
-        check=job_out_of_reach,
-        # 70B pretraining on 10T tokens: ~4.2e24 FLOPs, decades on 32 GPUs.
-        scenarios=(_s("fires", "", task="train", params_b=70, pretrain=True, train_tokens=1e13),),
     ),
     Rule(
         id="pretraining_trains_every_weight",
