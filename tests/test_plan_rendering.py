@@ -12,6 +12,7 @@ from gpu_advisor.bot.dialog import Dialog, render
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Plan
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.verdict import verdict
 from gpu_advisor.engine.workload import Workload
 from tests.dialogs import talk
 
@@ -103,3 +104,14 @@ def test_alt_offers_the_cheapest_lighter_method(kb: Knowledge) -> None:
     p = plan(kb, task="train", model="llama-3.1-70b", method="full")
     text = render.alternatives("zh", p).as_text()
     assert "QLoRA" in text and "最省钱" in text
+
+
+def test_a_t4_quotes_one_usable_memory_in_plan_verdict_and_card(kb: Knowledge, dialog: Dialog) -> None:
+    w = Workload(task="infer", params_b=7, weight_dtype="awq", gpu="t4", concurrency=1)
+    p = recommend(w, kb)
+    v = verdict(w, kb)
+    assert p.requested is not None
+    shown = round(p.requested.capacity_gib, 1)
+    assert shown == round(v.rows[0].capacity_gib, 1)
+    reply, _ = talk(dialog, "/lang en", "/gpu T4")
+    assert f"about {shown} GiB usable serving" in reply.text

@@ -18,6 +18,7 @@ from gpu_advisor.engine.plan_checks import is_pretraining
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.training import mfu
 from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.usable import usable_gib
 
 
 def _gib(v: float) -> float:
@@ -189,7 +190,7 @@ def no_fit(ctx: Context) -> list[Finding]:
             "nothing_fits",
             largest_offer=biggest.id,
             gpus=biggest.count,
-            capacity_gib=round(gpu.usable_gib, 2),
+            capacity_gib=round(usable_gib(gpu, ctx.kb.runtimes.get("vllm") if ctx.serve else None), 2),
             need_gib=_gib(need) if need else None,
         ),
     ]

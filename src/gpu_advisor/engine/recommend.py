@@ -35,6 +35,7 @@ from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.serving_curve import serving_curve
 from gpu_advisor.engine.specs import Knowledge, ModelArch, Offer
 from gpu_advisor.engine.thinking import with_thinking_output
+from gpu_advisor.engine.usable import usable_bytes
 from gpu_advisor.engine.validate import canonical
 from gpu_advisor.engine.workload import Workload
 
@@ -84,7 +85,7 @@ def _plan(ctx: Context) -> Plan:
 
     ranked = plan_checks.lighter(ctx, plan_checks.rank(ctx, ctx.candidates, key), key)
     named, priced = _named(ctx)
-    requested = Option.of(named, "requested", within_budget(named, ctx), priced) if named else None
+    requested = _option(ctx, named, "requested", priced) if named else None
     if not ranked:
         return Plan(
             status="no_fit",
@@ -105,7 +106,7 @@ def _plan(ctx: Context) -> Plan:
         status=_status(ctx, pick),
         task=ctx.task,
         model=summary(ctx.arch),
-        recommendation=Option.of(pick, "pick", within_budget(pick, ctx)),
+        recommendation=_option(ctx, pick, "pick"),
         alternatives=_alternatives(pick, ranked, ctx),
         requested=requested,
         reasoning=reasoning.steps(ctx, pick, ranked),
@@ -117,6 +118,19 @@ def _plan(ctx: Context) -> Plan:
         launch=_launch(Option.of(pick, "pick"), ctx),
         pretraining=plan_checks.is_pretraining(ctx.workload, ctx.arch),
     )
+
+
+def _option(ctx: Context, c: Candidate, kind: str, priced: bool = True) -> Option:
+    """``c`` as public JSON, its capacity the memory the job may fill (``engine.usable``).
+
+    A serving candidate is sized against its runtime's share of the card; showing that
+    share, not the card's whole reported memory, makes the plan, the verdict for the
+    same card and the /gpu card quote one figure.
+    """
+    if c.task == "infer":
+        rt = ctx.kb.runtimes.get(c.runtime or "")
+        c = replace(c, capacity_bytes=usable_bytes(c.gpu, rt, c.offer.slice_memory_gib))
+    return Option.of(c, kind, within_budget(c, ctx), priced)
 
 
 def _for_method(ctx: Context, pick: Candidate) -> Context:
@@ -190,7 +204,7 @@ def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> lis
     def add(c: Candidate | None, kind: str) -> None:
         if c is not None and _identity(c) not in seen:
             seen.add(_identity(c))
-            out.append(Option.of(c, kind, within_budget(c, ctx)))
+            out.append(_option(ctx, c, kind))
 
     pick_cost = cost_cny(pick, ctx)
     add(next((c for c in ranked if cost_cny(c, ctx) < pick_cost), None), "cheaper")

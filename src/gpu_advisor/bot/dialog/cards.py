@@ -16,6 +16,7 @@ from gpu_advisor.bot.dialog.workload import to_workload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer, Precision
+from gpu_advisor.engine.usable import usable_gib
 from gpu_advisor.reading.requirements import extract, normalize
 
 PRECISIONS: tuple[Precision, ...] = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4")
@@ -48,10 +49,11 @@ def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> Content:
     lines = [
         locales.t(
             lang,
-            "card.memory",
+            "card.memory_jobs",
             memory_gb=gpu.memory_gb,
             memory_type=gpu.memory_type,
-            usable_gib=gpu.usable_gib,
+            serve_gib=usable_gib(gpu, kb.runtimes.get("vllm")),
+            train_gib=usable_gib(gpu),
             bandwidth_gbs=gpu.bandwidth_gbs,
         ),
         locales.t(lang, "card.compute", rates=rates),
@@ -144,7 +146,7 @@ def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -
             key,
             name=gpu.name,
             total_gib=est.memory_gib["total"],
-            capacity_gib=fits.capacity_gib if fits else gpu.usable_gib,
+            capacity_gib=fits.capacity_gib if fits else usable_gib(gpu, dialog.kb.runtimes.get("vllm")),
             count=fits.count if fits else None,
         )
     if est.task != "infer" or not est.decode_tokens_per_s:

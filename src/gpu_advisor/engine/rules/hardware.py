@@ -23,6 +23,7 @@ from gpu_advisor.engine.rules.declaration import Rule, Scenario
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.specs import GpuSpec
 from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.usable import usable_gib
 
 PlanCheck = Callable[[Context, Candidate | None, Option | None], Finding | None]
 TP_NVLINK_REFERENCE = "a100-80g-sxm"
@@ -92,7 +93,7 @@ def training_on_inference_card(ctx: Context, pick: Candidate | None, req: Option
         "training_on_inference_card",
         "high",
         gpu=gpu.name,
-        capacity_gib=round(gpu.usable_gib, 2),
+        capacity_gib=round(usable_gib(gpu), 2),
         need_gib=_need_on(ctx, gpu),
         method=ctx.train.method if ctx.train else "full",
         pick_gpu=pick.gpu.name if pick else None,
