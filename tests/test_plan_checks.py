@@ -16,7 +16,7 @@ from gpu_advisor.engine.interconnect import scaling_efficiency
 from gpu_advisor.engine.recommend import _context, recommend
 from gpu_advisor.engine.results import Plan
 from gpu_advisor.engine.rules.plans import EFFICIENCY_FLOOR, floor_network_gbps
-from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.specs import Catalog, Knowledge, Offer
 from gpu_advisor.engine.workload import Workload
 
 
@@ -125,3 +125,21 @@ def test_every_hard_problem_makes_a_candidate_unworkable(kb: Knowledge) -> None:
     multi = next(c for c in ctx.candidates if c.machines > 1)
     assert {"below_efficiency_floor", "out_of_reach"} <= set(plan_checks.problems(ctx, multi))
     assert not plan_checks.workable(ctx, multi)
+
+
+def test_an_ascend_pick_launches_vllm_ascend_on_cann_in_a_format_cann_serves(kb: Knowledge) -> None:
+    ascend = Offer(
+        id="ascend-910b-8x",
+        gpu="ascend-910b",
+        count=8,
+        interconnect="nvlink",  # HCCS inside an Atlas 800T A2
+        price_month=20000,
+        source="a test catalog with one Ascend machine",
+    )
+    only = kb.model_copy(update={"catalog": Catalog(operator="test", offers=[ascend])})
+    p = recommend(Workload(task="infer", model="qwen2.5-72b", concurrency=4), only)
+    rec = p.recommendation
+    assert rec is not None and rec.gpu == "ascend-910b" and rec.weight_dtype not in ("awq", "gptq")
+    assert p.launch and all(s.runtime == "vllm" and "vllm_ascend" in s.needs for s in p.launch)
+    assert all("CUDA_VISIBLE_DEVICES" not in s.env for s in p.launch)
+    assert "ascend_stack" in {f.id for f in p.pitfalls}
