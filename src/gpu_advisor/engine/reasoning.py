@@ -11,14 +11,16 @@ from dataclasses import replace
 
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.dtypes import FORMATS
-from gpu_advisor.engine.findings import Finding, finding
+from gpu_advisor.engine.findings import Finding, Value, finding
 from gpu_advisor.engine.interconnect import link_gbs
 from gpu_advisor.engine.memory import TrainSetup, kv_bytes_per_token, training_memory
 from gpu_advisor.engine.plan_checks import is_pretraining
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.training import mfu
 from gpu_advisor.engine.units import GiB
-from gpu_advisor.engine.usable import usable_gib
+from gpu_advisor.engine.usable import usable_bytes, usable_gib
+
+LONG_CONTEXT = 8192  # tokens per sequence from which a speed is said with its context
 
 
 def _gib(v: float) -> float:
@@ -58,7 +60,7 @@ def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
             kv_gib=_gib(m.kv_cache),
             overhead_gib=_gib(m.overhead),
             total_gib=_gib(m.total),
-            capacity_gib=_gib(c.capacity_bytes),
+            capacity_gib=_gib(usable_bytes(c.gpu, rt, c.offer.slice_memory_gib)),
             batch=c.batch,
             tokens_per_seq=s.prompt_tokens + s.output_tokens,
             tensor_parallel=c.tensor_parallel,
@@ -69,16 +71,7 @@ def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
             kv_gib_per_seq=_gib(m.notes["kv_full_context_bytes"]),
             max_batch=int(m.notes["max_batch"]),
         ),
-        finding(
-            "decode_speed",
-            tokens_per_s=c.decode_tokens_per_s or 0.0,
-            batch=c.batch,
-            bound=c.bound or "",
-            bandwidth_gbs=c.gpu.bandwidth_gbs,
-            runtime=rt.name,
-            bw_efficiency=rt.decode_bw_efficiency,
-            aggregate_tokens_per_s=c.aggregate_tokens_per_s or 0.0,
-        ),
+        _decode_speed(c, rt.name, rt.decode_bw_efficiency, s.prompt_tokens + s.output_tokens),
         finding("ttft", ttft_ms=c.ttft_ms or 0.0, prompt_tokens=s.prompt_tokens, target_ms=s.ttft_ms_max),
         finding(
             "replicas",
@@ -90,6 +83,29 @@ def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
             gpus_per_machine=c.gpus_per_machine,
         ),
     ]
+
+
+def _decode_speed(c: Candidate, runtime: str, bw_efficiency: float, tokens_per_seq: int) -> Finding:
+    """Decode speed; with several replicas or a long context, per replica and in all, and for what context.
+
+    ``aggregate_tokens_per_s`` is every replica's streams together, so a plan with
+    replicas says the streams per replica and in all beside it (``decode_speed_split``).
+    """
+    values: dict[str, Value] = {
+        "tokens_per_s": round(c.decode_tokens_per_s or 0.0, 1),  # as the option rounds it
+        "batch": c.batch,
+        "bound": c.bound or "",
+        "bandwidth_gbs": c.gpu.bandwidth_gbs,
+        "runtime": runtime,
+        "bw_efficiency": bw_efficiency,
+        "aggregate_tokens_per_s": c.aggregate_tokens_per_s or 0.0,
+    }
+    if c.replicas <= 1 and tokens_per_seq < LONG_CONTEXT:
+        return finding("decode_speed", **values)
+    streams = c.replicas * c.batch
+    return finding(
+        "decode_speed_split", **values, replicas=c.replicas, streams=streams, tokens_per_seq=tokens_per_seq
+    )
 
 
 def _training_steps(ctx: Context, c: Candidate) -> list[Finding]:

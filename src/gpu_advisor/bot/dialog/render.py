@@ -34,7 +34,7 @@ from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Option, Plan
 
 SHORT_STEPS = {
-    "infer": ("serving_memory", "decode_speed", "replicas", "cost_compare"),
+    "infer": ("serving_memory", "decode_speed", "decode_speed_split", "ttft", "replicas", "cost_compare"),
     "train": ("model_states", "training_fit", "training_time", "scaling", "cost_compare"),
 }
 SEVERITY_ORDER = {"high": 0, "warn": 1, "info": 2}
@@ -206,7 +206,13 @@ def _steps(plan: Plan) -> list[Finding]:
     if plan.recommendation is None:
         return list(plan.reasoning)
     wanted = SHORT_STEPS[plan.recommendation.task]
-    return [f for f in plan.reasoning if f.id in wanted]
+    return [f for f in plan.reasoning if f.id in wanted and (f.id != "ttft" or _ttft_matters(f))]
+
+
+def _ttft_matters(f: Finding) -> bool:
+    """The first-token time is said when it is over a second or the user gave a limit."""
+    ttft = f.values.get("ttft_ms")
+    return f.values.get("target_ms") is not None or (isinstance(ttft, int | float) and ttft > 1000)
 
 
 def why(lang: str, plan: Plan) -> Content:
