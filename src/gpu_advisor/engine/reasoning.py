@@ -14,7 +14,7 @@ from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.findings import Finding, Value, finding
 from gpu_advisor.engine.interconnect import link_gbs
 from gpu_advisor.engine.memory import TrainSetup, kv_bytes_per_token, training_memory
-from gpu_advisor.engine.plan_checks import is_pretraining
+from gpu_advisor.engine.plan_checks import is_pretraining, workable
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.training import mfu
 from gpu_advisor.engine.units import GiB
@@ -175,6 +175,8 @@ def _single(s: TrainSetup, c: Candidate) -> TrainSetup:
 
 
 def _cost_compare(ctx: Context, pick: Candidate, ranked: list[Candidate]) -> list[Finding]:
+    """The pick against the workable candidates ("N workable options"; unworkable ones are not options)."""
+    ranked = [c for c in ranked if workable(ctx, c)] or ranked
     others = [c for c in ranked if c.gpu.id != pick.gpu.id]
     nxt = others[0] if others else None
     return [
