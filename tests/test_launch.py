@@ -107,7 +107,10 @@ def test_llama_cpp_on_two_gpus_splits_layers_and_gives_each_slot_the_full_contex
 
 
 def test_full_finetune_deepspeed_config_matches_the_plan(kb: Knowledge) -> None:
-    plan = plan_for(kb, task="train", model="llama-3.1-70b", method="full", batch_size=2, seq_len=4096)
+    # Pretraining keeps full training across machines (a fine-tune of 70B would go LoRA on one).
+    plan = plan_for(
+        kb, task="train", model="llama-3.1-70b", method="full", batch_size=2, seq_len=4096, pretrain=True
+    )
     rec = plan.recommendation
     assert rec is not None and rec.machines > 1
     run = spec(plan, "torchrun_deepspeed")

@@ -22,14 +22,15 @@ from gpu_advisor.engine.memory import Memory, TrainSetup, kv_bytes_per_token, tr
 from gpu_advisor.engine.results import Estimate, FitRow, ModelSummary, Verdict
 from gpu_advisor.engine.serving_search import card_format, per_gpu, replica_model
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, RuntimeProfile
+from gpu_advisor.engine.thinking import with_thinking_output
 from gpu_advisor.engine.throughput import serving_point
 from gpu_advisor.engine.training import step_compute_s, training_hours
 from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.usable import usable_bytes
 from gpu_advisor.engine.validate import canonical
 from gpu_advisor.engine.workload import Workload
 
 COUNTS = (1, 2, 4, 8)
-TRAIN_HEADROOM = 0.95
 
 
 def summary(arch: ModelArch) -> ModelSummary:
@@ -63,7 +64,9 @@ def estimate(w: Workload, kb: Knowledge) -> Estimate:
 
 def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     arch = res.arch
+    w, long = with_thinking_output(w, arch)
     s, assumed = serve_setup(w, arch)
+    assumed = [*long, *assumed]
     fmt = w.weight_dtype or serving_formats(arch)[0]
     count = w.gpu_count or 1
     gpu = kb.gpus[w.gpu] if w.gpu else None
@@ -117,7 +120,7 @@ class _Serving:
         """Memory per GPU for every user at once (``serving_search.per_gpu``), and the room for it."""
         _, rt, f, tp = self._place(card, n)
         held = per_gpu(self.arch, self.s, f, tp, rt)
-        return held.memory(self.s.concurrency), card.usable_gib * GiB * rt.memory_utilization
+        return held.memory(self.s.concurrency), usable_bytes(card, rt)
 
     def speed(self, card: GpuSpec, n: int) -> tuple[float, float, float]:
         """One stream's decode tokens/s, its TTFT (ms) and requests/s, unloaded."""
@@ -205,7 +208,7 @@ def _training_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         if n not in per_count:
             stage = 0 if n == 1 else (3 if w.zero_stage is None else w.zero_stage)
             per_count[n] = training_memory(arch, replace(base, gpus=n, zero_stage=stage))
-        return per_count[n], card.usable_gib * GiB * TRAIN_HEADROOM
+        return per_count[n], usable_bytes(card)
 
     rows = [_fit_row(card, mem_on, None, arch) for card in kb.gpus.values()]
     mem = training_memory(arch, base)

@@ -95,16 +95,38 @@ def for_option(
     serve: ServeSetup | None,
     train: TrainSetup | None,
     rt: RuntimeProfile | None,
+    vendor: str = "nvidia",
 ) -> list[LaunchSpec]:
     """The commands for ``o``: its own runtime first, then the others that run its format."""
     if o.task == "infer" and serve is not None:
-        return _serving(o, arch, serve, rt.memory_utilization if rt else 0.9)
+        specs = _serving(o, arch, serve, rt.memory_utilization if rt else 0.9)
+        return _on_ascend(specs) if vendor == "huawei" else specs
     if o.task == "train" and train is not None:
         return _training(o, arch, train)
     return []
 
 
 # --- serving ----------------------------------------------------------------------
+
+
+def _on_ascend(specs: list[LaunchSpec]) -> list[LaunchSpec]:
+    """An Ascend card runs no CUDA: vLLM through the vLLM-Ascend plugin on CANN, nothing else.
+
+    vLLM-Ascend keeps ``vllm serve``'s arguments (docs.vllm.ai/projects/ascend); the
+    cards are chosen with ``ASCEND_RT_VISIBLE_DEVICES``; SGLang's and llama.cpp's CUDA
+    builds do not run (MindIE is Huawei's own server for the same weights).
+    """
+    out = []
+    for spec in specs:
+        if spec.runtime != "vllm":
+            continue
+        env = {
+            ("ASCEND_RT_VISIBLE_DEVICES" if k == "CUDA_VISIBLE_DEVICES" else k): v
+            for k, v in spec.env.items()
+        }
+        needs = [*spec.needs, "cann_toolkit", "vllm_ascend"]
+        out.append(spec.model_copy(update={"env": env, "needs": needs, "shell": ""}))
+    return [LaunchSpec(**o.model_dump()) for o in out]
 
 
 def _layout(o: Option, serve: ServeSetup) -> dict[str, Setting]:

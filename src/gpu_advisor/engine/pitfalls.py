@@ -1,7 +1,8 @@
 """Pitfalls: the expensive mistakes from the seed articles, checked against a plan.
 
 The rules are declared in their families (``engine/rules/hardware.py``,
-``engine/rules/serving.py``, ``engine/rules/spending.py``, ``engine/myths.py``; the layout is in
+``engine/rules/serving.py``, ``engine/rules/spending.py``, ``engine/rules/china_cards.py``,
+``engine/myths.py``; the layout is in
 ``engine/rules/__init__.py``). This module only says in which order a plan lists them:
 myths first (the user's own words were wrong), then the costliest mistakes.
 """
@@ -11,7 +12,16 @@ from __future__ import annotations
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Option
-from gpu_advisor.engine.rules import Rule, deadline, hardware, myths, serving, spending, tail_latency
+from gpu_advisor.engine.rules import (
+    Rule,
+    china_cards,
+    deadline,
+    hardware,
+    myths,
+    serving,
+    spending,
+    tail_latency,
+)
 from gpu_advisor.engine.rules.hardware import PlanCheck
 from gpu_advisor.engine.search_context import Context
 
@@ -33,6 +43,9 @@ ORDER = (
     "cpu_ram_storage_starve_gpus",
     "consumer_card_limits",
     "china_variant_limits",
+    "modified_card_caveat",
+    "ascend_stack",
+    "h20_prefill",
     "free_gpu_platform_limits",
     "software_stack_matters",
 )
@@ -45,6 +58,7 @@ def _ordered() -> tuple[Rule[PlanCheck], ...]:
         *spending.RULES,
         *deadline.RULES,
         *tail_latency.RULES,
+        *china_cards.RULES,
     )
     by_id = {r.id: r for r in families}
     if set(by_id) != set(ORDER):

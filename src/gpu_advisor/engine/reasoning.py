@@ -11,12 +11,16 @@ from dataclasses import replace
 
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.dtypes import FORMATS
-from gpu_advisor.engine.findings import Finding, finding
+from gpu_advisor.engine.findings import Finding, Value, finding
 from gpu_advisor.engine.interconnect import link_gbs
 from gpu_advisor.engine.memory import TrainSetup, kv_bytes_per_token, training_memory
+from gpu_advisor.engine.plan_checks import is_pretraining, workable
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.training import mfu
 from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.usable import usable_bytes, usable_gib
+
+LONG_CONTEXT = 8192  # tokens per sequence from which a speed is said with its context
 
 
 def _gib(v: float) -> float:
@@ -56,7 +60,7 @@ def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
             kv_gib=_gib(m.kv_cache),
             overhead_gib=_gib(m.overhead),
             total_gib=_gib(m.total),
-            capacity_gib=_gib(c.capacity_bytes),
+            capacity_gib=_gib(usable_bytes(c.gpu, rt, c.offer.slice_memory_gib)),
             batch=c.batch,
             tokens_per_seq=s.prompt_tokens + s.output_tokens,
             tensor_parallel=c.tensor_parallel,
@@ -67,16 +71,7 @@ def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
             kv_gib_per_seq=_gib(m.notes["kv_full_context_bytes"]),
             max_batch=int(m.notes["max_batch"]),
         ),
-        finding(
-            "decode_speed",
-            tokens_per_s=c.decode_tokens_per_s or 0.0,
-            batch=c.batch,
-            bound=c.bound or "",
-            bandwidth_gbs=c.gpu.bandwidth_gbs,
-            runtime=rt.name,
-            bw_efficiency=rt.decode_bw_efficiency,
-            aggregate_tokens_per_s=c.aggregate_tokens_per_s or 0.0,
-        ),
+        _decode_speed(c, rt.name, rt.decode_bw_efficiency, s.prompt_tokens + s.output_tokens),
         finding("ttft", ttft_ms=c.ttft_ms or 0.0, prompt_tokens=s.prompt_tokens, target_ms=s.ttft_ms_max),
         finding(
             "replicas",
@@ -90,6 +85,29 @@ def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
     ]
 
 
+def _decode_speed(c: Candidate, runtime: str, bw_efficiency: float, tokens_per_seq: int) -> Finding:
+    """Decode speed; with several replicas or a long context, per replica and in all, and for what context.
+
+    ``aggregate_tokens_per_s`` is every replica's streams together, so a plan with
+    replicas says the streams per replica and in all beside it (``decode_speed_split``).
+    """
+    values: dict[str, Value] = {
+        "tokens_per_s": round(c.decode_tokens_per_s or 0.0, 1),  # as the option rounds it
+        "batch": c.batch,
+        "bound": c.bound or "",
+        "bandwidth_gbs": c.gpu.bandwidth_gbs,
+        "runtime": runtime,
+        "bw_efficiency": bw_efficiency,
+        "aggregate_tokens_per_s": c.aggregate_tokens_per_s or 0.0,
+    }
+    if c.replicas <= 1 and tokens_per_seq < LONG_CONTEXT:
+        return finding("decode_speed", **values)
+    streams = c.replicas * c.batch
+    return finding(
+        "decode_speed_split", **values, replicas=c.replicas, streams=streams, tokens_per_seq=tokens_per_seq
+    )
+
+
 def _training_steps(ctx: Context, c: Candidate) -> list[Finding]:
     assert ctx.train is not None
     m = c.memory
@@ -99,7 +117,7 @@ def _training_steps(ctx: Context, c: Candidate) -> list[Finding]:
     out = [
         finding(
             "model_states",
-            method=c.method or "full",
+            method="pretrain" if is_pretraining(ctx.workload, ctx.arch) else c.method or "full",
             trainable_params_b=round(trainable / 1e9, 3),
             bytes_per_param=round(states / (ctx.arch.params_b * 1e9), 2),
             states_gib=_gib(states),
@@ -157,6 +175,8 @@ def _single(s: TrainSetup, c: Candidate) -> TrainSetup:
 
 
 def _cost_compare(ctx: Context, pick: Candidate, ranked: list[Candidate]) -> list[Finding]:
+    """The pick against the workable candidates ("N workable options"; unworkable ones are not options)."""
+    ranked = [c for c in ranked if workable(ctx, c)] or ranked
     others = [c for c in ranked if c.gpu.id != pick.gpu.id]
     nxt = others[0] if others else None
     return [
@@ -188,7 +208,7 @@ def no_fit(ctx: Context) -> list[Finding]:
             "nothing_fits",
             largest_offer=biggest.id,
             gpus=biggest.count,
-            capacity_gib=round(gpu.usable_gib, 2),
+            capacity_gib=round(usable_gib(gpu, ctx.kb.runtimes.get("vllm") if ctx.serve else None), 2),
             need_gib=_gib(need) if need else None,
         ),
     ]

@@ -9,22 +9,33 @@ it, ordered reasoning, pitfalls and what-ifs — all as structured findings.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
 
-from gpu_advisor.engine import launch, pitfalls, reasoning, serving_search, training_search, whatifs
+from gpu_advisor.engine import (
+    launch,
+    pitfalls,
+    plan_checks,
+    reasoning,
+    serving_search,
+    training_search,
+    whatifs,
+)
 from gpu_advisor.engine.architecture import resolve
 from gpu_advisor.engine.candidates import Candidate
-from gpu_advisor.engine.cost import to_currency
 from gpu_advisor.engine.defaults import serve_setup, train_setup
 from gpu_advisor.engine.dtypes import QUALITY_RANK
-from gpu_advisor.engine.estimate import summary
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.estimate import estimate, summary
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.offer_search import Searches, allowed_gpus
+from gpu_advisor.engine.plan_checks import cost_cny, within_budget
 from gpu_advisor.engine.results import Option, Plan
-from gpu_advisor.engine.rules.deadline import on_time
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.serving_curve import serving_curve
 from gpu_advisor.engine.specs import Knowledge, ModelArch, Offer
+from gpu_advisor.engine.thinking import with_thinking_output
+from gpu_advisor.engine.usable import usable_bytes
 from gpu_advisor.engine.validate import canonical
 from gpu_advisor.engine.workload import Workload
 
@@ -42,12 +53,15 @@ def recommend(w: Workload, kb: Knowledge) -> Plan:
 def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: list[Finding]) -> Context:
     searches = Searches(arch, kb, allowed_gpus(w, kb))
     if task == "infer":
+        w, long = with_thinking_output(w, arch)
         s, more = serve_setup(w, arch)
+        more = [*long, *more]
         duration = None if w.always_on else w.duration_hours
         cands = searches.serve(s, duration)
         return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s, searches=searches)
     gpu = kb.gpus[w.gpu] if w.gpu else None
-    base, more = train_setup(w, arch, gpu, w.gpus or w.gpu_count or 1)
+    full = w.model_copy(update={"method": "full"}) if plan_checks.is_pretraining(w, arch) else w
+    base, more = train_setup(full, arch, gpu, w.gpus or w.gpu_count or 1)
     fixed = (w.zero_stage is not None, w.gradient_checkpointing is not None)
     held = w.duration_hours or w.deadline_hours  # a job due in a week is rented for at most a week
     cands = searches.train(base, w.gpus, w.train_tokens, held, fixed)
@@ -65,24 +79,13 @@ def rank_key(c: Candidate, ctx: Context) -> tuple[bool, bool, float, int, float]
     )
 
 
-def cost_cny(c: Candidate, ctx: Context) -> float:
-    q = c.cost
-    return to_currency(q.amount, q.currency, "CNY", ctx.kb.catalog.fx_to_cny) or q.amount
-
-
-def within_budget(c: Candidate, ctx: Context) -> bool | None:
-    b = ctx.workload.budget
-    if b is None:
-        return None
-    quote = c.job if b.per == "total" and c.job else c.monthly
-    amount = quote.amount / 720.0 if b.per == "hour" else quote.amount
-    converted = to_currency(amount, quote.currency, b.currency, ctx.kb.catalog.fx_to_cny)
-    return None if converted is None else converted <= b.amount
-
-
 def _plan(ctx: Context) -> Plan:
-    ranked = on_time(ctx, sorted(ctx.candidates, key=lambda c: rank_key(c, ctx)))
-    requested = _requested(ctx)
+    def key(c: Candidate) -> tuple[bool, bool, float, int, float]:
+        return rank_key(c, ctx)
+
+    ranked = plan_checks.lighter(ctx, plan_checks.rank(ctx, ctx.candidates, key), key)
+    named, priced = _named(ctx)
+    requested = _option(ctx, named, "requested", priced) if named else None
     if not ranked:
         return Plan(
             status="no_fit",
@@ -91,43 +94,117 @@ def _plan(ctx: Context) -> Plan:
             recommendation=None,
             requested=requested,
             reasoning=reasoning.no_fit(ctx),
-            pitfalls=pitfalls.evaluate(ctx, None, requested),
+            pitfalls=_checked(ctx, None, ranked, key, named, priced)
+            + pitfalls.evaluate(ctx, None, requested),
             what_ifs=whatifs.for_no_fit(ctx),
             assumptions=ctx.assumed,
+            pretraining=plan_checks.is_pretraining(ctx.workload, ctx.arch),
         )
-    pick = ranked[0]
-    status = "ok" if within_budget(pick, ctx) is not False else "over_budget"
-    if not pick.meets_latency:
-        status = "latency_not_met"
+    pick = _headline(ctx, ranked[0], named)
+    ctx = _for_method(ctx, pick)
     return Plan(
-        status=status,
+        status=_status(ctx, pick),
         task=ctx.task,
         model=summary(ctx.arch),
-        recommendation=Option.of(pick, "pick", within_budget(pick, ctx)),
+        recommendation=_option(ctx, pick, "pick"),
         alternatives=_alternatives(pick, ranked, ctx),
         requested=requested,
         reasoning=reasoning.steps(ctx, pick, ranked),
-        pitfalls=pitfalls.evaluate(ctx, pick, requested),
+        pitfalls=_checked(ctx, pick, ranked, key, named, priced)
+        + pitfalls.evaluate(ctx, ranked[0], requested),
         what_ifs=whatifs.for_pick(ctx, pick),
         assumptions=ctx.assumed,
         serving_curve=serving_curve(ctx.arch, ctx.serve, pick, ctx.kb) if ctx.serve else [],
         launch=_launch(Option.of(pick, "pick"), ctx),
+        pretraining=plan_checks.is_pretraining(ctx.workload, ctx.arch),
     )
+
+
+def _option(ctx: Context, c: Candidate, kind: str, priced: bool = True) -> Option:
+    """``c`` as public JSON, its capacity the memory the job may fill (``engine.usable``).
+
+    A serving candidate is sized against its runtime's share of the card; showing that
+    share, not the card's whole reported memory, makes the plan, the verdict for the
+    same card and the /gpu card quote one figure.
+    """
+    if c.task == "infer":
+        rt = ctx.kb.runtimes.get(c.runtime or "")
+        c = replace(c, capacity_bytes=usable_bytes(c.gpu, rt, c.offer.slice_memory_gib))
+    return Option.of(c, kind, within_budget(c, ctx), priced)
+
+
+def _for_method(ctx: Context, pick: Candidate) -> Context:
+    """The context of the pick's method: a LoRA pick that replaced full training has LoRA what-ifs."""
+    if ctx.train is None or pick.method in (None, ctx.train.method):
+        return ctx
+    return replace(ctx, train=replace(ctx.train, method=pick.method))
+
+
+def _status(ctx: Context, pick: Candidate) -> str:
+    hard = plan_checks.status(ctx, pick)
+    if hard is not None:
+        return hard
+    if not pick.meets_latency:
+        return "latency_not_met"
+    return "ok" if within_budget(pick, ctx) is not False else "over_budget"
+
+
+def _headline(ctx: Context, best: Candidate, named: Candidate | None) -> Candidate:
+    """The user's own cards when they work no worse than the best rental, else the best rental.
+
+    A "yes" on cards the user owns is followed by a plan on those cards, not by a rental
+    headline. A rental card the user names is judged beside the pick instead
+    (``rules.plans.named_card``): the pick stays the cheapest workable rental.
+    """
+    if named is None or not named.offer.id.startswith("own-"):
+        return best
+    if set(plan_checks.problems(ctx, named)) <= set(plan_checks.problems(ctx, best)):
+        return named
+    return best
+
+
+def _checked(
+    ctx: Context,
+    pick: Candidate | None,
+    ranked: list[Candidate],
+    key: Callable[[Candidate], tuple[bool, bool, float, int, float]],
+    named: Candidate | None,
+    priced: bool,
+) -> list[Finding]:
+    """The plan checks' own findings: what was set aside, why, and what would change it."""
+    extra: dict[str, object] = {"named": named, "named_priced": priced}
+    if named is not None:
+        extra["named_problems"] = plan_checks.problems(ctx, named)
+    elif ctx.workload.gpu is not None:
+        extra.update(_named_need(ctx))
+    return plan_checks.findings(plan_checks.review(ctx, pick, ranked, key, **extra))
+
+
+def _named_need(ctx: Context) -> dict[str, object]:
+    """What the named card would need and holds (per GPU, GiB), from the estimate of exactly that card."""
+    try:
+        req = estimate(ctx.workload, ctx.kb).requested
+    except (EngineError, ValueError):
+        return {}
+    if req is None or req.fits:
+        return {}
+    return {"named_need_gib": req.total_gib, "named_capacity_gib": req.capacity_gib}
 
 
 def _launch(o: Option, ctx: Context) -> list[launch.LaunchSpec]:
     rt = ctx.kb.runtimes.get(o.runtime or "")
-    return launch.for_option(o, ctx.arch, ctx.serve, ctx.train, rt)
+    return launch.for_option(o, ctx.arch, ctx.serve, ctx.train, rt, ctx.kb.gpus[o.gpu].vendor)
 
 
 def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> list[Option]:
     out: list[Option] = []
     seen = {_identity(pick)}
+    ranked = [c for c in ranked if plan_checks.workable(ctx, c)]
 
     def add(c: Candidate | None, kind: str) -> None:
         if c is not None and _identity(c) not in seen:
             seen.add(_identity(c))
-            out.append(Option.of(c, kind, within_budget(c, ctx)))
+            out.append(_option(ctx, c, kind))
 
     pick_cost = cost_cny(pick, ctx)
     add(next((c for c in ranked if cost_cny(c, ctx) < pick_cost), None), "cheaper")
@@ -136,9 +213,17 @@ def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> lis
         "higher_precision",
     )
     add(_faster(pick, ranked), "faster")
-    if ctx.task == "train" and pick.method == "full":
-        for method in ("lora", "qlora"):
-            add(_best_with_method(ctx, method), method)
+    if (
+        ctx.task == "train"
+        and pick.method != "qlora"
+        and not plan_checks.is_pretraining(ctx.workload, ctx.arch)
+    ):
+        lighter = [c for m in plan_checks.LIGHTER if m != pick.method and (c := _best_with_method(ctx, m))]
+        cheapest = min([*lighter, *ranked[:1]], key=lambda c: cost_cny(c, ctx))
+        if cost_cny(cheapest, ctx) < pick_cost and cheapest.method != pick.method:
+            add(cheapest, "cheapest")
+        for c in lighter:
+            add(c, c.method or "lora")
     return out
 
 
@@ -163,20 +248,25 @@ def _best_with_method(ctx: Context, method: str) -> Candidate | None:
     assert ctx.searches is not None
     w = ctx.workload
     base = replace(ctx.train, method=method)
-    cands = ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed)
-    ranked = sorted(cands, key=lambda c: rank_key(c, ctx))
-    return ranked[0] if ranked else None
+    cands = ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours or w.deadline_hours, ctx.fixed)
+    ranked = plan_checks.rank(ctx, cands, lambda c: rank_key(c, ctx))
+    return ranked[0] if ranked and plan_checks.workable(ctx, ranked[0]) else None
 
 
-def _requested(ctx: Context) -> Option | None:
-    """The user's own choice of GPU (and count), priced from the catalog where it lists that card."""
+def _named(ctx: Context) -> tuple[Candidate | None, bool]:
+    """The user's own choice of GPU (and count) evaluated, and whether the catalog prices it.
+
+    A card the catalog does not list (an Ascend 910B on an NVIDIA-only price list) is
+    still judged: it is evaluated as if owned and carried as unpriced.
+    """
     w = ctx.workload
     if w.gpu is None:
-        return None
+        return None, True
     count = w.gpu_count or w.gpus or 1
     offer = _owned_offer(ctx.kb, w.gpu, count) if w.gpu_owned else _offer_for(ctx.kb, w.gpu, count)
+    priced = offer is not None
     if offer is None:
-        return None
+        offer = _owned_offer(ctx.kb, w.gpu, count, unpriced=True)
     if ctx.task == "infer":
         assert ctx.serve is not None
         cands = serving_search.search(ctx.arch, ctx.serve, ctx.kb, [offer], w.duration_hours)
@@ -187,23 +277,22 @@ def _requested(ctx: Context) -> Option | None:
         )
     cands = [c for c in cands if c.machines == 1] or cands
     if not cands:
-        return None
-    best = sorted(cands, key=lambda c: rank_key(c, ctx))[0]
-    return Option.of(best, "requested", within_budget(best, ctx))
+        return None, priced
+    return min(cands, key=lambda c: rank_key(c, ctx)), priced
 
 
-def _owned_offer(kb: Knowledge, gpu: str, count: int) -> Offer:
+def _owned_offer(kb: Knowledge, gpu: str, count: int, unpriced: bool = False) -> Offer:
     """The user's own cards, as an offer that costs nothing (PCIe between them unless they say otherwise)."""
     spec = kb.gpus[gpu]
-    link = "none" if count == 1 else ("nvlink" if spec.form_factor == "sxm" else "pcie")
+    link = "none" if count == 1 else ("nvlink" if spec.form_factor in ("sxm", "oam") else "pcie")
     return Offer(
-        id=f"own-{gpu}-{count}x",
+        id=f"{gpu}-{count}x-unpriced" if unpriced else f"own-{gpu}-{count}x",
         gpu=gpu,
         count=count,
         interconnect=link,
         owned=True,
         currency=kb.catalog.currency,
-        source="the user's own hardware",
+        source="not in the catalog: judged, not priced" if unpriced else "the user's own hardware",
     )
 
 
@@ -213,6 +302,9 @@ def _offer_for(kb: Knowledge, gpu: str, count: int) -> Offer | None:
     whole = [o for o in index.by_gpu_count.get((gpu, count), []) if not o.is_slice]
     if whole:
         return whole[0]
+    machines = [o for o in index.offers if o.gpu == gpu and not o.is_slice and o.count > 1]
+    if machines and count % (big := max(machines, key=lambda o: o.count)).count == 0 and count > big.count:
+        return big  # 32 GPUs are 4 of its 8-GPU machines, joined by its network (training_search.layouts)
     per_card = [o for o in index.offers if o.gpu == gpu and not o.is_slice and o.price_month]
     if not per_card:
         return None

@@ -149,9 +149,10 @@ class Option(_Out):
         None, description="the monthly price over the full-load output tokens of a month"
     )
     order_label: str | None = Field(None, description="the operator's words for its order button")
+    priced: bool = Field(True, description="false for a card the user named that the catalog does not price")
 
     @classmethod
-    def of(cls, c: Candidate, kind: str, within_budget: bool | None = None) -> Option:
+    def of(cls, c: Candidate, kind: str, within_budget: bool | None = None, priced: bool = True) -> Option:
         def r(v: float | None, nd: int = 1) -> float | None:
             return None if v is None else round(v, nd)
 
@@ -193,6 +194,7 @@ class Option(_Out):
             order_url=c.offer.order_url,
             **_under_load(c),
             order_label=c.offer.order_label,
+            priced=priced,
         )
 
 
@@ -260,7 +262,11 @@ class Estimate(_Out):
 
 
 class Plan(_Out):
-    status: str
+    status: str = Field(
+        description="ok, over_budget, latency_not_met, no_fit; or the problem of a pick nothing "
+        "workable replaced (engine.plan_checks.HARD: out_of_reach, method_unfit, "
+        "below_efficiency_floor, network_short)"
+    )
     task: str
     model: ModelSummary
     recommendation: Option | None
@@ -278,4 +284,7 @@ class Plan(_Out):
     launch: list[LaunchSpec] = Field(
         default_factory=list,
         description="commands that run the pick (and the serving pick), planned runtime first",
+    )
+    pretraining: bool = Field(
+        False, description="training from scratch: every weight, never called fine-tuning"
     )

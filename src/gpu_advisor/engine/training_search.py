@@ -28,10 +28,10 @@ from gpu_advisor.engine.training import (
     training_hours,
     training_peak_tflops,
 )
-from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.usable import TRAINING_SHARE, usable_bytes
 
-HEADROOM = 0.95
 _Memo = dict[tuple[int, float, str], "tuple[TrainSetup, Memory] | None"]
+HEADROOM = TRAINING_SHARE  # the share of reported memory a training job may fill (engine.usable)
 NETWORK_EFFICIENCY = 0.8
 MAX_NODES = 4
 
@@ -54,7 +54,7 @@ def layouts(offer: Offer, requested: int | None) -> list[tuple[int, int]]:
 def _fitting_setup(
     arch: ModelArch, base: TrainSetup, n: int, cap: float, fixed_stage: bool, fixed_ckpt: bool
 ) -> tuple[TrainSetup, Memory] | None:
-    """Lowest ZeRO stage, then no recomputation, that fits ``cap`` bytes per GPU."""
+    """Lowest ZeRO stage, then no recomputation, that fits ``cap`` bytes per GPU (``engine.usable``)."""
     stages = [0] if n == 1 else [base.zero_stage] if fixed_stage else [0, 1, 2, 3]
     ckpts = [base.gradient_checkpointing] if fixed_ckpt else [False, True]
     acts = {ck: activations(arch, base, ck) for ck in ckpts}
@@ -62,7 +62,7 @@ def _fitting_setup(
         states = model_states(arch, base, stage, n)
         for ckpt in ckpts:
             mem = with_activations(states, acts[ckpt], n if stage >= 3 else 1)
-            if mem.total <= cap * HEADROOM:
+            if mem.total <= cap:
                 return replace(base, zero_stage=stage, gpus=n, gradient_checkpointing=ckpt), mem
     return None
 
@@ -93,7 +93,7 @@ def evaluate(
     memo: _Memo | None = None,
 ) -> Candidate | None:
     n = per_machine * machines
-    cap = (offer.slice_memory_gib or gpu.usable_gib) * GiB
+    cap = usable_bytes(gpu, None, offer.slice_memory_gib)
     dtype = base.weight_dtype if gpu.supports("bf16") or base.weight_dtype != "bf16" else "fp16"
     key = (n, cap, dtype)
     if memo is not None and key in memo:
@@ -137,6 +137,7 @@ def evaluate(
     )
     cand.extras["tokens_per_s"] = rate / flops_per_token(arch, setup.method, ckpt, seq)
     cand.extras["sync_s"] = sync_s(trainable, setup, gpu, offer, per_machine, machines)
+    cand.extras["sync_inside_s"] = sync_s(trainable, setup, gpu, offer, per_machine, 1)
     cand.extras["compute_s"] = compute
     return cand
 

@@ -11,15 +11,15 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import replace
 
-from gpu_advisor.engine import cost
+from gpu_advisor.engine import cost, plan_checks
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.findings import Finding, Value, finding
 from gpu_advisor.engine.search_context import Context
 
 
-def _cheapest(cands: list[Candidate], fx_to_cny: Mapping[str, float]) -> Candidate | None:
-    """Compared in CNY through the catalog's rates: offers may be priced in other currencies."""
-    ok = [c for c in cands if c.meets_latency]
+def _cheapest(cands: list[Candidate], fx_to_cny: Mapping[str, float], ctx: Context) -> Candidate | None:
+    """The cheapest workable candidate (``engine.plan_checks``), in CNY at the catalog's rates."""
+    ok = [c for c in cands if c.meets_latency and plan_checks.workable(ctx, c)]
     return min(ok, key=lambda c: cost.in_cny(c.cost, fx_to_cny)) if ok else None
 
 
@@ -38,7 +38,7 @@ def _train_variant(ctx: Context, **changes: object) -> Candidate | None:
     base = replace(ctx.train, **changes)  # type: ignore[arg-type]
     w = ctx.workload
     found = ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed)
-    return _cheapest(found, ctx.kb.catalog.fx_to_cny)
+    return _cheapest(found, ctx.kb.catalog.fx_to_cny, ctx)
 
 
 def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) -> Finding:
@@ -55,6 +55,18 @@ def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) ->
 
 
 def for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
+    """What-ifs that change the pick, its price or a limit; one that repeats the pick is left out."""
+    return [f for f in _all_for_pick(ctx, pick) if not repeats_pick(f, pick)]
+
+
+def repeats_pick(f: Finding, pick: Candidate) -> bool:
+    """A what-if whose answer is the same card, count and price as the pick tells the user nothing."""
+    v = f.values
+    same_card = v.get("gpu") == pick.gpu.name and v.get("gpus") == pick.total_gpus
+    return same_card and v.get("amount") is not None and v.get("amount") == v.get("pick_amount")
+
+
+def _all_for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
     out: list[Finding] = []
     if pick.task == "infer":
         assert ctx.serve is not None

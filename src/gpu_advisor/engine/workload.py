@@ -128,6 +128,11 @@ class Workload(BaseModel):
     gpus: PositiveInt | None = Field(None, le=4096)
     lora_rank: PositiveInt | None = Field(None, le=4096)
     train_tokens: Annotated[PositiveFloat | None, in_units("token")] = Field(None, le=1e15)
+    pretrain: bool | None = Field(
+        None,
+        description="training from scratch (预训练): every weight is trained, never LoRA/QLoRA; unset, a "
+        "token count of 20 or more per parameter reads as pretraining (engine.plan_checks)",
+    )
 
     # inference
     kv_dtype: KvDtype | None = None

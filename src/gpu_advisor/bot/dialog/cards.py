@@ -16,6 +16,7 @@ from gpu_advisor.bot.dialog.workload import to_workload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer, Precision
+from gpu_advisor.engine.usable import usable_gib
 from gpu_advisor.reading.requirements import extract, normalize
 
 PRECISIONS: tuple[Precision, ...] = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4")
@@ -48,10 +49,11 @@ def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> Content:
     lines = [
         locales.t(
             lang,
-            "card.memory",
+            "card.memory_jobs",
             memory_gb=gpu.memory_gb,
             memory_type=gpu.memory_type,
-            usable_gib=gpu.usable_gib,
+            serve_gib=usable_gib(gpu, kb.runtimes.get("vllm")),
+            train_gib=usable_gib(gpu),
             bandwidth_gbs=gpu.bandwidth_gbs,
         ),
         locales.t(lang, "card.compute", rates=rates),
@@ -138,14 +140,14 @@ def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -
         return locales.t(lang, "compare.no_workload", name=gpu.name)
     fits = next((r for r in est.fits if r.gpu == gpu.id), None)
     if fits is None or not fits.fits or fits.count > 1:
-        need = fits.count if fits else "?"
+        key = "compare.does_not_fit" if fits is not None and fits.fits else "compare.does_not_fit_any"
         return locales.t(
             lang,
-            "compare.does_not_fit",
+            key,
             name=gpu.name,
             total_gib=est.memory_gib["total"],
-            capacity_gib=gpu.usable_gib,
-            count=need,
+            capacity_gib=fits.capacity_gib if fits else usable_gib(gpu, dialog.kb.runtimes.get("vllm")),
+            count=fits.count if fits else None,
         )
     if est.task != "infer" or not est.decode_tokens_per_s:
         return locales.t(
@@ -153,17 +155,20 @@ def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -
             "compare.fits",
             name=gpu.name,
             total_gib=est.memory_gib["total"],
-            capacity_gib=gpu.usable_gib,
+            capacity_gib=fits.capacity_gib,
         )
-    monthly = (
-        min((o.price_month or 0) / o.count for o in offers_for(dialog.kb, gpu))
-        if offers_for(dialog.kb, gpu)
-        else None
-    )
-    per_million = None
-    if monthly and est.requests_per_s:
-        tokens_per_month = est.decode_tokens_per_s * SECONDS_PER_MONTH
-        per_million = monthly / tokens_per_month * 1e6
+    offers = offers_for(dialog.kb, gpu)
+    if not offers:  # no price to quote: say so instead of printing "?"
+        return locales.t(
+            lang,
+            "compare.speed_unpriced",
+            name=gpu.name,
+            tokens_per_s=est.decode_tokens_per_s,
+            ttft_ms=est.ttft_ms,
+        )
+    cheapest = min(offers, key=lambda o: (o.price_month or 0) / o.count)
+    monthly = (cheapest.price_month or 0) / cheapest.count
+    per_million = monthly / (est.decode_tokens_per_s * SECONDS_PER_MONTH) * 1e6
     return locales.t(
         lang,
         "compare.speed",
@@ -172,4 +177,5 @@ def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -
         ttft_ms=est.ttft_ms,
         monthly=monthly,
         per_million=per_million,
+        currency=cheapest.currency,
     )

@@ -17,6 +17,7 @@ from collections.abc import Iterable
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.reply import Button, Content, Section
 from gpu_advisor.bot.dialog.words import (
+    Facts,
     amount_text,
     billing_words,
     caveat,
@@ -24,25 +25,47 @@ from gpu_advisor.bot.dialog.words import (
     counted,
     finding_text,
     fit_line,
+    method_words,
+    option_price,
     pick_words,
-    price_words,
     zero_words,
 )
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Option, Plan
 
 SHORT_STEPS = {
-    "infer": ("serving_memory", "decode_speed", "replicas", "cost_compare"),
+    "infer": ("serving_memory", "decode_speed", "decode_speed_split", "ttft", "replicas", "cost_compare"),
     "train": ("model_states", "training_fit", "training_time", "scaling", "cost_compare"),
 }
 SEVERITY_ORDER = {"high": 0, "warn": 1, "info": 2}
 SCREEN = 700  # characters: one phone screen of a detail view
+MAX_SUMMARY = 3  # lines on the first card: fit, one more fact, one caveat
 HOURS_PER_MONTH = 730  # 24 × 365 / 12: how a monthly price reads per hour
 # What-ifs whose "nothing better" form means the pick stays as it is.
 UNCHANGED_WHEN_NONE = frozenset({"what_if_8bit_optimizer"})
+# The plan's judgement of the card the user named: said first, before the pick (issue 28).
+NAMED = (
+    "named_card_not_in_catalog",
+    "named_card_costs_more",
+    "named_card_set_aside",
+    "named_card_does_not_fit",
+)
+CLASSIC_STATUS = frozenset({"over_budget", "latency_not_met", "no_fit"})
 
 
-def setup_line(lang: str, o: Option) -> str:
+def facts(plan: Plan) -> Facts:
+    """What the plan was sized for: the prompt and TTFT limit (its ``ttft`` step), pretraining."""
+    step = next((f for f in plan.reasoning if f.id == "ttft"), None)
+    values = step.values if step else {}
+    prompt, target = values.get("prompt_tokens"), values.get("target_ms")
+    return Facts(
+        prompt_tokens=int(prompt) if isinstance(prompt, int | float) else None,
+        ttft_limit_ms=float(target) if isinstance(target, int | float) else None,
+        pretraining=plan.pretraining,
+    )
+
+
+def setup_line(lang: str, o: Option, pretraining: bool = False) -> str:
     """How the option runs: weights, runtime, replicas, speed — or method, sharding, GPUs, time."""
     if o.task == "infer":
         return locales.t(
@@ -58,7 +81,7 @@ def setup_line(lang: str, o: Option) -> str:
     return locales.t(
         lang,
         key,
-        method=locales.t(lang, f"value.method.{o.method}"),
+        method=method_words(lang, o.method, pretraining),
         zero=zero_words(lang, o.zero_stage),
         gpus=counted(lang, "words.gpus_in_all", o.count * o.machines),
         hours=o.training_hours,
@@ -66,35 +89,59 @@ def setup_line(lang: str, o: Option) -> str:
 
 
 def title_line(lang: str, o: Option) -> str:
-    return locales.t(lang, "answer.headline", pick=pick_words(lang, o), price=price_words(lang, o.cost))
+    return locales.t(lang, "answer.headline", pick=pick_words(lang, o), price=option_price(lang, o))
 
 
 def answer(lang: str, plan: Plan) -> Content:
-    """The phone-sized card: the pick and its price, fit and speed, one caveat."""
+    """The phone card: the named card judged first, the pick and its price, fit and speed, one caveat."""
     if plan.recommendation is None:
         return no_fit(lang, plan)
     rec = plan.recommendation
-    summary = [fit_line(lang, rec)]
+    named = next((f for f in plan.pitfalls if f.id in NAMED), None)
+    summary = [caveat(lang, named)] if named else []
+    summary.append(fit_line(lang, rec, facts(plan)))
     if plan.serving is not None:
-        serving = f"{pick_words(lang, plan.serving)} · {price_words(lang, plan.serving.cost)}"
-        summary.append(locales.t(lang, "answer.serving", line=serving))
-    warning = _top_caveat(lang, plan)
+        serving = [pick_words(lang, plan.serving), option_price(lang, plan.serving)]
+        serving += _combined(lang, rec, plan.serving, "answer.combined")
+        summary.append(locales.t(lang, "answer.serving", line=" · ".join(serving)))
+    warning = _top_caveat(lang, plan, skip=named)
     if warning:
         summary.append(f"⚠ {warning}")
+    if len(summary) > MAX_SUMMARY and plan.serving is not None:
+        summary.pop(-2 if warning else -1)  # the serving line is in /cost; the caveat is not
     return Content(
         title=title_line(lang, rec),
         pick=pick_words(lang, rec),
-        price=price_words(lang, rec.cost),
+        price=option_price(lang, rec),
         summary=summary,
     )
 
 
-def _top_caveat(lang: str, plan: Plan) -> str | None:
-    """Over budget or too slow beats any pitfall; else the most severe pitfall, shortened."""
+def _combined(lang: str, train: Option, serve: Option, key: str) -> list[str]:
+    """A train-then-serve plan's monthly total: the month both run, in one currency."""
+    a, b = train.monthly_cost, serve.monthly_cost
+    if a.currency != b.currency:
+        return []
+    money = {"train": a.amount, "serve": b.amount, "currency": a.currency}
+    return [locales.t(lang, key, total=a.amount + b.amount, **money)]
+
+
+def _top_caveat(lang: str, plan: Plan, skip: Finding | None = None) -> str | None:
+    """Over budget or too slow beats any pitfall; else the most severe pitfall, shortened.
+
+    A plan whose pick has a problem nothing workable replaced (out of reach, under the
+    scaling floor) leads with the finding that carries its numbers, not the bare status.
+    """
+    if plan.status in CLASSIC_STATUS:
+        return locales.t(lang, f"answer.status.{plan.status}").removeprefix("⚠ ")
+    ranked = sorted(
+        (f for f in plan.pitfalls if f is not skip), key=lambda f: SEVERITY_ORDER.get(f.severity, 3)
+    )
+    if ranked:
+        return caveat(lang, ranked[0])
     if plan.status != "ok":
         return locales.t(lang, f"answer.status.{plan.status}").removeprefix("⚠ ")
-    ranked = sorted(plan.pitfalls, key=lambda f: SEVERITY_ORDER.get(f.severity, 3))
-    return caveat(lang, ranked[0]) if ranked else None
+    return None
 
 
 def answer_buttons(lang: str, plan: Plan) -> list[Button]:
@@ -159,7 +206,13 @@ def _steps(plan: Plan) -> list[Finding]:
     if plan.recommendation is None:
         return list(plan.reasoning)
     wanted = SHORT_STEPS[plan.recommendation.task]
-    return [f for f in plan.reasoning if f.id in wanted]
+    return [f for f in plan.reasoning if f.id in wanted and (f.id != "ttft" or _ttft_matters(f))]
+
+
+def _ttft_matters(f: Finding) -> bool:
+    """The first-token time is said when it is over a second or the user gave a limit."""
+    ttft = f.values.get("ttft_ms")
+    return f.values.get("target_ms") is not None or (isinstance(ttft, int | float) and ttft > 1000)
 
 
 def why(lang: str, plan: Plan) -> Content:
@@ -171,7 +224,7 @@ def why(lang: str, plan: Plan) -> Content:
     return fitted(
         Content(
             title=locales.t(lang, "why.title", pick=pick_words(lang, rec)),
-            summary=[setup_line(lang, rec)],
+            summary=[setup_line(lang, rec, plan.pretraining)],
             sections=[
                 *_section(
                     lang, "reasoning", (finding_text(lang, f, _names(lang, plan)) for f in _steps(plan)), "•"
@@ -186,17 +239,18 @@ def why(lang: str, plan: Plan) -> Content:
 def why_all(lang: str, plan: Plan) -> Content:
     """/why all: every reasoning step, every pitfall, alternatives, what-ifs, assumptions."""
     rec = plan.recommendation
-    requested = [option_line(lang, plan.requested)] if plan.requested is not None else []
+    pre = plan.pretraining
+    requested = [option_line(lang, plan.requested, pre)] if plan.requested is not None else []
     ranked = sorted(plan.pitfalls, key=lambda f: SEVERITY_ORDER.get(f.severity, 3))
     return Content(
         title=title_line(lang, rec) if rec else None,
-        summary=[setup_line(lang, rec)] if rec else [],
+        summary=[setup_line(lang, rec, pre)] if rec else [],
         sections=[
             *_section(
                 lang, "reasoning", (finding_text(lang, f, _names(lang, plan)) for f in plan.reasoning), "•"
             ),
             *_section(lang, "pitfalls", (finding_text(lang, f, _names(lang, plan)) for f in ranked), "⚠"),
-            *_section(lang, "alternatives", (option_line(lang, a) for a in plan.alternatives), "↔"),
+            *_section(lang, "alternatives", (option_line(lang, a, pre) for a in plan.alternatives), "↔"),
             *_section(lang, "requested", requested, "•"),
             *_section(
                 lang,
@@ -214,13 +268,15 @@ def why_all(lang: str, plan: Plan) -> Content:
     )
 
 
-def option_line(lang: str, o: Option) -> str:
+def option_line(lang: str, o: Option, pretraining: bool = False) -> str:
     """One option, compact: 更快 · 2 张 A100 40GB SXM4 · ¥5,600/月 · 每路 58 token/s."""
-    parts = [locales.t(lang, f"answer.alternative.{o.kind}"), pick_words(lang, o), price_words(lang, o.cost)]
+    parts = [locales.t(lang, f"answer.alternative.{o.kind}"), pick_words(lang, o), option_price(lang, o)]
     if o.task == "infer":
         parts.append(locales.t(lang, "words.speed", tokens_per_s=o.decode_tokens_per_s))
-    elif o.training_hours is not None:
-        parts.append(locales.t(lang, "words.hours", hours=o.training_hours))
+    else:
+        parts.insert(1, method_words(lang, o.method, pretraining))
+        if o.training_hours is not None:
+            parts.append(locales.t(lang, "words.hours", hours=o.training_hours))
     parts.append(
         locales.t(lang, "words.memory", used=o.memory_gib.get("total", 0.0), capacity=o.capacity_gib)
     )
@@ -234,13 +290,15 @@ def alternatives(lang: str, plan: Plan) -> Content:
     rec = plan.recommendation
     if rec is None:
         return no_fit(lang, plan)
-    others = [*plan.alternatives, *([plan.requested] if plan.requested else [])]
+    requested = [plan.requested] if plan.requested and plan.requested.offer != rec.offer else []
+    others = [*requested, *plan.alternatives]  # the user's own cards first: they asked about them
+    pre = plan.pretraining
     return fitted(
         Content(
             title=locales.t(lang, "alt.title"),
-            summary=[option_line(lang, rec)],
+            summary=[option_line(lang, rec, pre)],
             sections=[
-                *_section(lang, "alternatives", (option_line(lang, o) for o in others), "↔"),
+                *_section(lang, "alternatives", (option_line(lang, o, pre) for o in others), "↔"),
                 *_section(
                     lang,
                     "whatifs",
@@ -275,7 +333,9 @@ def _changes_nothing(f: Finding) -> bool:
     if f.id in UNCHANGED_WHEN_NONE and any(v is None for v in values.values()):
         return True
     amount, current = values.get("amount"), values.get("pick_amount")
-    return amount is not None and current is not None and amount == current
+    if not (isinstance(amount, int | float) and isinstance(current, int | float)):
+        return False
+    return round(amount) == round(current)
 
 
 def costs(lang: str, plan: Plan) -> Content:
@@ -287,6 +347,10 @@ def costs(lang: str, plan: Plan) -> Content:
         Section(id=f"cost_{o.kind}", heading=title_line(lang, o), bullet="·", lines=_cost_lines(lang, o))
         for o in options
     ]
+    if plan.recommendation is not None and plan.serving is not None:
+        combined = _combined(lang, plan.recommendation, plan.serving, "cost.combined")
+        if combined:
+            sections.insert(0, Section(id="cost_combined", bullet="·", lines=combined))
     return fitted(Content(title=locales.t(lang, "cost.title"), sections=sections))
 
 

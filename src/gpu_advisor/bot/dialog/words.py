@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from dataclasses import dataclass
 from typing import Any
 
 from gpu_advisor import locales
@@ -19,6 +20,26 @@ from gpu_advisor.locales.numbers import plural_form
 
 _OFFER_KEYS = frozenset({"offer", "largest_offer", "requested_offer", "pick_offer"})
 _OFFER_ID = re.compile(r"(?P<name>[a-z0-9-]+?)-(?P<count>[0-9]+)x")
+_REBUILT = " (rebuilt)"
+LONG_PROMPT = 8192  # tokens: from here a speed is said with the prompt it was measured for
+SLOW_TTFT_MS = 1000.0  # a first token slower than a second is always said
+
+
+@dataclass(frozen=True)
+class Facts:
+    """What a plan was sized for, that its one-line summary must say: the prompt, the TTFT limit."""
+
+    prompt_tokens: int | None = None
+    ttft_limit_ms: float | None = None
+    pretraining: bool = False
+
+
+def card_name(lang: str, name: str) -> str:
+    """The short name, a rebuilt board said as such in the user's language ("RTX 4090 48GB（魔改）")."""
+    short = short_gpu(name)
+    if short.endswith(_REBUILT):
+        return locales.t(lang, "words.modified", gpu=short.removesuffix(_REBUILT))
+    return short
 
 
 def counted(lang: str, key: str, count: float, **values: Any) -> str:
@@ -29,7 +50,7 @@ def counted(lang: str, key: str, count: float, **values: Any) -> str:
 
 def pick_words(lang: str, o: Option) -> str:
     """'1 张 RTX 3090' / '2 machines × 2× A100 40GB SXM4'."""
-    gpus = counted(lang, "words.gpus", o.count, gpu=short_gpu(o.gpu_name))
+    gpus = counted(lang, "words.gpus", o.count, gpu=card_name(lang, o.gpu_name))
     if o.machines > 1:
         return counted(lang, "words.machines", o.machines, gpus=gpus)
     return gpus
@@ -48,6 +69,11 @@ def price_words(lang: str, cost: Cost) -> str:
     if cost.per in ("month", "hour"):
         return locales.t(lang, f"answer.per_{cost.per}", amount=amount)
     return locales.t(lang, "words.per_job", amount=amount)
+
+
+def option_price(lang: str, o: Option) -> str:
+    """The option's price, or that the catalog does not price it (a card the user named)."""
+    return price_words(lang, o.cost) if o.priced else locales.t(lang, "words.not_in_catalog")
 
 
 def cost_text(lang: str, cost: Cost) -> str:
@@ -69,18 +95,42 @@ def zero_words(lang: str, stage: int | None) -> str:
     return locales.t(lang, "words.no_zero") if not stage else locales.t(lang, "words.zero", stage=stage)
 
 
-def fit_line(lang: str, o: Option) -> str:
-    """One line on fit and speed: 显存 32/40 GiB · 每路 35 token/s · 30 路并发."""
+def fit_line(lang: str, o: Option, facts: Facts | None = None) -> str:
+    """One line on fit and speed: 显存 32/40 GiB · 每路 35 token/s · 每个副本 8 路，4 个副本合计 32 路."""
+    facts = facts or Facts()
     memory = locales.t(lang, "words.memory", used=o.memory_gib.get("total", 0.0), capacity=o.capacity_gib)
     if o.task == "infer":
-        streams = (o.replicas or 1) * (o.batch or 1)
-        speed = locales.t(lang, "words.speed", tokens_per_s=o.decode_tokens_per_s)
-        return " · ".join([memory, speed, counted(lang, "words.streams", streams)])
-    method = locales.t(lang, f"value.method.{o.method}")
+        return " · ".join([memory, *_serving_words(lang, o, facts)])
+    method = method_words(lang, o.method, facts.pretraining)
     parts = [method, memory]
     if o.training_hours is not None:
         parts.append(locales.t(lang, "words.hours", hours=o.training_hours))
     return " · ".join(parts)
+
+
+def method_words(lang: str, method: str | None, pretraining: bool = False) -> str:
+    """全参微调 / LoRA / QLoRA — or 从头预训练: pretraining is never called fine-tuning."""
+    return locales.t(lang, "value.pretrain") if pretraining else locales.t(lang, f"value.method.{method}")
+
+
+def _serving_words(lang: str, o: Option, facts: Facts) -> list[str]:
+    """Speed (with its prompt when long), streams per replica and in all, TTFT when slow or limited."""
+    long = facts.prompt_tokens is not None and facts.prompt_tokens >= LONG_PROMPT
+    key = "words.speed_at_prompt" if long else "words.speed"
+    speed = locales.t(lang, key, tokens_per_s=o.decode_tokens_per_s, prompt=facts.prompt_tokens)
+    replicas, batch = o.replicas or 1, o.batch or 1
+    streams = (
+        locales.t(lang, "words.streams_split", batch=batch, replicas=replicas, total=replicas * batch)
+        if replicas > 1
+        else counted(lang, "words.streams", batch)
+    )
+    out = [speed, streams]
+    ttft = o.ttft_ms_p50 or o.ttft_ms
+    if ttft is not None and (ttft > SLOW_TTFT_MS or facts.ttft_limit_ms is not None):
+        key = "words.ttft_limit" if facts.ttft_limit_ms is not None else "words.ttft"
+        limit = (facts.ttft_limit_ms or 0.0) / 1000
+        out.append(locales.t(lang, key, seconds=ttft / 1000, limit=limit))
+    return out
 
 
 def offer_words(offer_id: str) -> str:
@@ -102,7 +152,12 @@ def finding_values(f: Finding) -> dict[str, Any]:
     The engine carries the catalog's full name (it is data, and the JSON keeps it); the
     sentence beside the card must name the card the way the card does.
     """
-    return {k: short_gpu(v) if _is_gpu_key(k) and isinstance(v, str) else v for k, v in f.values.items()}
+    return {k: _said_gpu(v) if _is_gpu_key(k) and isinstance(v, str) else v for k, v in f.values.items()}
+
+
+def _said_gpu(name: str) -> str:
+    """A card's name inside a sentence: short, a rebuilt board without the English word."""
+    return short_gpu(name).removesuffix(_REBUILT)
 
 
 def finding_text(lang: str, f: Finding, names: Mapping[str, str] | None = None) -> str:

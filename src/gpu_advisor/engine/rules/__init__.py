@@ -16,6 +16,8 @@ plan_spending  engine/rules/spending.py     findings.yaml          finding.<id>
 plan_serving   engine/rules/serving.py      findings.yaml          finding.<id>
 plan_deadline  engine/rules/deadline.py     findings.yaml          finding.<id>
 plan_latency   engine/rules/tail_latency.py findings.yaml          finding.<id>
+plan_checks    engine/rules/plans.py        plans.yaml             finding.<id>
+plan_china     engine/rules/china_cards.py  plans.yaml             finding.<id>
 myth           engine/myths.py              findings.yaml          finding.<id>
 sheet_pitfall  engine/sheet/pitfalls.py     sheet.yaml             sheet.pitfall.<id>
 sheet_signal   engine/sheet/signals.py      sheet.yaml             sheet.signal.<id>
@@ -44,9 +46,11 @@ __all__ = ["Family", "Rule", "Scenario", "families"]
 def families() -> tuple[Family, ...]:
     """Every rule family, imported on demand so a family module may import the engine freely."""
     from gpu_advisor.engine.rules import (
+        china_cards,
         deadline,
         hardware,
         myths,
+        plans,
         serving,
         sheet_pitfalls,
         sheet_signals,
@@ -60,6 +64,8 @@ def families() -> tuple[Family, ...]:
         Family("plan_serving", "findings", "finding.", serving.RULES),
         Family("plan_deadline", "findings", "finding.", deadline.RULES),
         Family("plan_latency", "findings", "finding.", tail_latency.RULES),
+        Family("plan_checks", "plans", "finding.", plans.RULES),
+        Family("plan_china", "plans", "finding.", china_cards.RULES),
         Family("myth", "findings", "finding.", myths.RULES),
         Family("sheet_pitfall", "sheet", "sheet.pitfall.", sheet_pitfalls.RULES),
         Family("sheet_signal", "sheet", "sheet.signal.", sheet_signals.RULES),

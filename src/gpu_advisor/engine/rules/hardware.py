@@ -23,9 +23,11 @@ from gpu_advisor.engine.rules.declaration import Rule, Scenario
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.specs import GpuSpec
 from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.usable import usable_gib
 
 PlanCheck = Callable[[Context, Candidate | None, Option | None], Finding | None]
 TP_NVLINK_REFERENCE = "a100-80g-sxm"
+WASTE_BELOW = 0.5  # a training machine serving under half its capacity is called waste
 
 
 def requested_gpu(ctx: Context) -> GpuSpec | None:
@@ -43,6 +45,9 @@ def inference_on_training_machine(ctx: Context, pick: Candidate | None, req: Opt
     )
     if not (gpu.role == "training" and n >= 2) or (requested or 0.0) <= 1.5 * pick.monthly.amount:
         return None
+    share = _load_share(ctx, req)
+    if share >= WASTE_BELOW:  # busy enough: a cheaper pick exists, but this is no idle training machine
+        return None
     return finding(
         "inference_on_training_machine",
         "high",
@@ -54,19 +59,27 @@ def inference_on_training_machine(ctx: Context, pick: Candidate | None, req: Opt
         pick_gpu=pick.gpu.name,
         pick_gpus=pick.total_gpus,
         saving_monthly=round((requested or 0.0) - pick.monthly.amount),
-        utilization_pct=round(100 * min(1.0, _load_share(ctx, req)), 1),
+        utilization_pct=round(100 * share, 1),
         currency=pick.monthly.currency,
     )
 
 
 def _load_share(ctx: Context, req: Option) -> float:
-    """Share of the requested machine's serving capacity the workload uses."""
+    """Peak load over the requested machine's capacity: the share of it the workload keeps busy.
+
+    Capacity is the rate at which its queue breaks (``break_qps``, from the queueing model),
+    else the requests/s all its replicas sustain at full batch; the load is the stated QPS,
+    else the stated concurrency as a share of the streams the machine holds at once.
+    """
     s = ctx.serve
     assert s is not None
-    per_replica = (req.requests_per_s or 0) / max(req.replicas or 1, 1)
-    demand = s.qps if s.qps else s.concurrency / max(req.batch or 1, 1) * per_replica
-    per_machine = per_replica * max(1, req.count // max(req.tensor_parallel or 1, 1))
-    return demand / per_machine if per_machine else 1.0
+    used = max(req.replicas or 1, 1) * max(req.tensor_parallel or 1, 1)
+    scale = max(req.count * req.machines, used) / used  # the GPUs the layout leaves idle count too
+    if s.qps:
+        capacity = (req.break_qps or req.requests_per_s or 0.0) * scale
+        return min(1.0, s.qps / capacity) if capacity else 1.0
+    streams = max(req.replicas or 1, 1) * max(req.batch or 1, 1) * scale
+    return min(1.0, s.concurrency / streams)
 
 
 def training_on_inference_card(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
@@ -80,7 +93,7 @@ def training_on_inference_card(ctx: Context, pick: Candidate | None, req: Option
         "training_on_inference_card",
         "high",
         gpu=gpu.name,
-        capacity_gib=round(gpu.usable_gib, 2),
+        capacity_gib=round(usable_gib(gpu), 2),
         need_gib=_need_on(ctx, gpu),
         method=ctx.train.method if ctx.train else "full",
         pick_gpu=pick.gpu.name if pick else None,
@@ -234,7 +247,8 @@ RULES: tuple[Rule[PlanCheck], ...] = (
     Rule(
         id="slow_network_for_multi_node",
         check=slow_network_for_multi_node,
-        scenarios=(_s(task="train", params_b=70, method="full"),),
+        # Pretraining keeps full training: only 4 × 8 H100 on 10 Gbit/s hold 70B (a fine-tune would go LoRA).
+        scenarios=(_s(task="train", params_b=70, method="full", pretrain=True),),
     ),
     Rule(
         id="nvlink_useless_for_inference",
