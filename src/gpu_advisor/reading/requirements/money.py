@@ -127,6 +127,8 @@ def read_loose_budget(scan: Scan) -> None:
     """A range or vague amount of money ("七八万块", "预算两三千") is a budget at its upper end, said back."""
     for pattern in _LOOSE_MONEY:
         for match in scan.matches(pattern):
+            if match.group("about") or match.group("ish"):
+                continue  # "around 2k": an exact amount said loosely, read with its suffix below
             value = vague_value(match)
             if value is None or "budget" in scan.slots:
                 continue
