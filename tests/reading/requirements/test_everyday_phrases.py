@@ -298,7 +298,8 @@ def test_an_answer_to_a_question_implies_no_task(vocab: Vocabulary) -> None:
 
 @pytest.mark.parametrize("text", ["预训练一个7B模型", "pretrain a 7B model from scratch"])
 def test_pretraining_is_full_training(vocab: Vocabulary, text: str) -> None:
-    assert read(vocab, text).slots == {"task": "train", "method": "full", "params_b": 7.0}
+    slots = {"task": "train", "method": "full", "params_b": 7.0, "pretrain": True}
+    assert read(vocab, text).slots == slots
 
 
 def cny(amount: float, per: str = "month", currency: str = "CNY") -> dict[str, Any]:

@@ -110,7 +110,11 @@ ZH_CASES: list[tuple[str, str, dict[str, Any]]] = [
     ("params_qi_bai_yi", "七百亿", {"params_b": 70.0}),
     ("params_chinese_numeral_with_b", "十三B", {"params_b": 13.0}),
     ("params_qian_yi", "千亿参数的模型", {"params_b": 100.0}),
-    ("params_pretrain_small", "预训练一个1.5B的模型", {"method": "full", "task": "train", "params_b": 1.5}),
+    (
+        "params_pretrain_small",
+        "预训练一个1.5B的模型",
+        {"method": "full", "task": "train", "params_b": 1.5, "pretrain": True},
+    ),
     ("task_train_jing_tiao", "精调一个模型", {"task": "train"}),
     ("params_bare_qian_yi", "千亿", {"params_b": 100.0}),
     ("task_both_finetune_then_deploy", "先微调再部署", {"task": "both"}),

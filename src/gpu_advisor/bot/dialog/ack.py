@@ -13,13 +13,15 @@ from typing import Any
 
 from gpu_advisor import locales
 
-ORDER = ("task", "model", "params_b", "method", "train_tokens", "concurrency", "qps", "always_on")
+ORDER = ("task", "pretrain", "model", "params_b", "method", "train_tokens", "concurrency", "qps", "always_on")
 SKIPPED = frozenset({"hf_config", "claims", "free_platform"})
 
 
 def ack_line(lang: str, slots: Mapping[str, Any], label: Callable[[str, str, Any], str]) -> str:
     """Every understood slot in a few words; ``label`` words the slots without a short form."""
     keys = [k for k in ORDER if k in slots] + [k for k in slots if k not in ORDER and k not in SKIPPED]
+    if slots.get("pretrain"):  # pretraining is never called a fine-tune
+        keys = [k for k in keys if k != "method"]
     items = [_item(lang, k, slots[k], label) for k in keys]
     return locales.t(lang, "ack.line", items=" · ".join(i for i in items if i))
 
@@ -36,6 +38,10 @@ def _item(lang: str, key: str, value: Any, label: Callable[[str, str, Any], str]
         return str(value)
     if key == "method" and locales.has(lang, f"value.method.{value}"):
         return locales.t(lang, f"value.method.{value}")
+    if key == "pretrain":
+        return locales.t(lang, "ack.pretrain") if value else ""
+    if key == "deadline_hours":
+        return locales.t(lang, "ack.deadline_days", days=round(float(value) / 24, 1))
     if key == "always_on":
         return locales.t(lang, "ack.always_on" if value else "ack.not_always_on")
     if key in ("concurrency", "qps", "duration_hours", "train_tokens", "params_b"):

@@ -44,13 +44,16 @@ def read_method(scan: Scan) -> None:
     """The first method word in table order; QLoRA is listed before LoRA so it wins.
 
     Pretraining ("预训练", "pretrain from scratch") updates every weight, so with no
-    method word it is full training.
+    method word it is full training, and the ``pretrain`` slot says so.
     """
+    pretraining = next(scan.matches(PRETRAIN), None) is not None
+    if pretraining:  # from scratch: never LoRA/QLoRA, never called fine-tuning (engine.plan_checks)
+        scan.put("pretrain", True)
     for pattern, method in METHODS:
         if _noted(scan, pattern):
             scan.put("method", method)
             return
-    if next(scan.matches(PRETRAIN), None) is not None:
+    if pretraining:
         scan.put("method", "full")
 
 
