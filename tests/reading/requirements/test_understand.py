@@ -352,7 +352,7 @@ EN_CASES: list[tuple[str, str, dict[str, Any]]] = [
     (
         "train_tokens_billion_word",
         "pretrain on 2 billion tokens",
-        {"method": "full", "task": "train", "train_tokens": 2e9},
+        {"method": "full", "task": "train", "train_tokens": 2e9, "pretrain": True},
     ),
     ("gpu_times_sign", "8×H100", {"gpu": "h100-sxm", "gpu_count": 8}),
     ("gpu_spaced_x", "2 x 4090", {"gpu": "rtx4090", "gpu_count": 2}),
