@@ -406,6 +406,7 @@ EN_CASES: list[tuple[str, str, dict[str, Any]]] = [
             "params_b": 7.0,
             "train_tokens": 5e11,
             "deadline_hours": 168.0,
+            "pretrain": True,
         },
     ),
     (
