@@ -1,6 +1,6 @@
 """Structured statements the engine makes: a stable id plus the numbers behind it.
 
-The engine never writes prose. ``locales`` turns ``Finding(id="kv_cache_dominates",
+The engine never writes prose. ``locales`` turns ``Finding(id=<a rule's id>,
 values={"kv_gib": 21.3, ...})`` into a Chinese or English sentence, so every surface
 says the same thing in the user's language, and tests can assert on numbers.
 """

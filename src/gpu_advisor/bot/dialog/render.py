@@ -32,6 +32,7 @@ from gpu_advisor.bot.dialog.words import (
 )
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Option, Plan
+from gpu_advisor.engine.rules.plans import NAMED_CARD_FINDINGS
 
 SHORT_STEPS = {
     "infer": ("serving_memory", "decode_speed", "decode_speed_split", "ttft", "replicas", "cost_compare"),
@@ -44,12 +45,7 @@ HOURS_PER_MONTH = 730  # 24 × 365 / 12: how a monthly price reads per hour
 # What-ifs whose "nothing better" form means the pick stays as it is.
 UNCHANGED_WHEN_NONE = frozenset({"what_if_8bit_optimizer"})
 # The plan's judgement of the card the user named: said first, before the pick (issue 28).
-NAMED = (
-    "named_card_not_in_catalog",
-    "named_card_costs_more",
-    "named_card_set_aside",
-    "named_card_does_not_fit",
-)
+NAMED = NAMED_CARD_FINDINGS
 CLASSIC_STATUS = frozenset({"over_budget", "latency_not_met", "no_fit"})
 
 

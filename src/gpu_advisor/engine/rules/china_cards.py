@@ -83,16 +83,19 @@ def _s(**workload: object) -> Scenario:
 RULES: tuple[Rule[PlanCheck], ...] = (
     Rule(
         id="modified_card_caveat",
+        rank=180,
         check=modified_card_caveat,
         scenarios=(_s(task="infer", model="qwen2.5-32b", gpu="rtx4090-48g"),),
     ),
     Rule(
         id="ascend_stack",
+        rank=190,
         check=ascend_stack,
         scenarios=(_s(task="infer", model="qwen2.5-72b", gpu="ascend-910b", gpu_count=8),),
     ),
     Rule(
         id="h20_prefill",
+        rank=200,
         check=h20_prefill,
         scenarios=(_s(task="infer", params_b=7, gpu="h20", prompt_tokens=8000),),
     ),

@@ -56,6 +56,7 @@ def deadline_missed(ctx: Context, pick: Candidate | None, req: Option | None) ->
 RULES: tuple[Rule[PlanCheck], ...] = (
     Rule(
         id="deadline_missed",
+        rank=80,
         check=deadline_missed,
         scenarios=(
             # A 70B full fine-tune on 1T tokens: ~4.2e23 FLOPs (6·N·D), months on any catalog

@@ -41,6 +41,8 @@ class Rule(Generic[Check]):
     recognise a myth in the user's words; keep them linear: no nested quantifiers over
     overlapping classes. ``side`` and ``weight`` say which kind of box a sheet signal
     points to and how strongly. ``twin`` names the same rule on the other surface.
+    ``rank`` places a plan rule in the plan's list of pitfalls (lower first); the order is
+    read from the declarations, never listed elsewhere.
     """
 
     id: str
@@ -52,6 +54,7 @@ class Rule(Generic[Check]):
     side: Side | None = None
     weight: int = 0
     twin: str | None = None
+    rank: int = 0  # a plan's pitfalls are listed by rank: the costliest mistakes first
 
     def __post_init__(self) -> None:
         if not _ID.fullmatch(self.id):

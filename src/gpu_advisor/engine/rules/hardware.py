@@ -227,11 +227,13 @@ def _s(**workload: object) -> Scenario:
 RULES: tuple[Rule[PlanCheck], ...] = (
     Rule(
         id="inference_on_training_machine",
+        rank=20,
         check=inference_on_training_machine,
         scenarios=(_s(task="infer", params_b=7, qps=20, gpu="a100-40g-sxm", gpu_count=8, always_on=True),),
     ),
     Rule(
         id="training_on_inference_card",
+        rank=30,
         check=training_on_inference_card,
         scenarios=(
             _s(task="train", params_b=13, method="full", gpu="t4", gpu_count=1),
@@ -240,18 +242,21 @@ RULES: tuple[Rule[PlanCheck], ...] = (
     ),
     Rule(
         id="pcie_card_sold_as_nvlink_trainer",
+        rank=40,
         check=pcie_card_sold_as_nvlink_trainer,
         scenarios=(_s(task="train", params_b=13, method="full", gpu="a100-80g-pcie", gpu_count=8),),
         twin="pcie_sold_as_training_node",
     ),
     Rule(
         id="slow_network_for_multi_node",
+        rank=50,
         check=slow_network_for_multi_node,
         # Pretraining keeps full training: only 4 × 8 H100 on 10 Gbit/s hold 70B (a fine-tune would go LoRA).
         scenarios=(_s(task="train", params_b=70, method="full", pretrain=True),),
     ),
     Rule(
         id="nvlink_useless_for_inference",
+        rank=120,
         check=nvlink_useless_for_inference,
         emits=("nvlink_useless_for_inference", "nvlink_needed_for_tensor_parallel"),
         branches=("replicas", "tensor_parallel"),
@@ -271,18 +276,21 @@ RULES: tuple[Rule[PlanCheck], ...] = (
     ),
     Rule(
         id="cpu_ram_storage_starve_gpus",
+        rank=150,
         check=cpu_ram_storage_starve_gpus,
         scenarios=(_s(task="train", params_b=0.5, method="qlora"),),  # lands on a MIG slice: no cores listed
         twin="ram_starves_gpus",
     ),
     Rule(
         id="consumer_card_limits",
+        rank=160,
         check=consumer_card_limits,
         scenarios=(_s(task="infer", params_b=7, gpu="rtx4090"),),
         twin="consumer_cards_multi_node_training",
     ),
     Rule(
         id="china_variant_limits",
+        rank=170,
         check=china_variant_limits,
         scenarios=(_s(task="infer", params_b=7, gpu="h20"),),
         twin="china_variant",

@@ -383,3 +383,7 @@ RULES: tuple[Rule[PlanReview], ...] = (
         ),
     ),
 )
+
+
+NAMED_CARD_FINDINGS: frozenset[str] = frozenset(next(r for r in RULES if r.check is named_card).emits)
+"""What the plan says of the card the user named (surfaces say it first, before the pick)."""

@@ -75,6 +75,7 @@ def multi_node_replica(ctx: Context, pick: Candidate | None, req: Option | None)
 RULES: tuple[Rule[PlanCheck], ...] = (
     Rule(
         id="multi_node_replica",
+        rank=60,
         check=multi_node_replica,
         emits=("multi_node_replica", "multi_node_replica_network_short"),
         branches=("network_enough", "network_short"),

@@ -180,12 +180,15 @@ def china_variant(c: Context) -> Finding | None:
     return finding("china_variant", "info", **cut) if cut else None
 
 
+MIG_SLICING = "mig_slicing_possible"  # the verdict lists slicing among what the box is good for
+
+
 def mig_slicing_possible(c: Context) -> Finding | None:
     gpu = card(c.p, c.kb)
     if c.verdict == "training" or gpu is None or not gpu.mig_profiles:
         return None
     return finding(
-        "mig_slicing_possible",
+        MIG_SLICING,
         "info",
         gpu=gpu.name,
         smallest=gpu.mig_profiles[0],

@@ -183,31 +183,37 @@ def _s(branch: str = "fires", severity: str | None = None, **workload: object) -
 RULES: tuple[Rule[PlanCheck], ...] = (
     Rule(
         id="own_hardware_is_enough",
+        rank=10,
         check=own_hardware_is_enough,
         scenarios=(_s(task="infer", params_b=7, gpu="rtx4090", gpu_owned=True),),
     ),
     Rule(
         id="monthly_rental_for_short_job",
+        rank=90,
         check=monthly_rental_for_short_job,
         scenarios=(_s(task="train", model="llama-2-7b", method="qlora", duration_hours=72),),
     ),
     Rule(
         id="quantize_before_deploy",
+        rank=100,
         check=quantize_before_deploy,
         scenarios=(_s(task="infer", params_b=34, ttft_ms_max=200),),  # a tight TTFT picks 16-bit weights
     ),
     Rule(
         id="kv_cache_dominates",
+        rank=110,
         check=kv_cache_dominates,
         scenarios=(_s(task="infer", params_b=7, concurrency=64),),
     ),
     Rule(
         id="bandwidth_over_capacity",
+        rank=130,
         check=bandwidth_over_capacity,
         scenarios=(_s(task="infer", params_b=7, gpu="rtx4090"),),
     ),
     Rule(
         id="release_training_machine",
+        rank=140,
         check=release_training_machine,
         branches=("kept_all_month", "after_the_job"),
         scenarios=(
@@ -217,11 +223,13 @@ RULES: tuple[Rule[PlanCheck], ...] = (
     ),
     Rule(
         id="free_gpu_platform_limits",
+        rank=210,
         check=free_gpu_platform_limits,
         scenarios=(_s(task="train", params_b=7, method="qlora", free_platform=True),),
     ),
     Rule(
         id="software_stack_matters",
+        rank=220,
         check=software_stack_matters,
         scenarios=(_s(task="infer", params_b=7),),
     ),

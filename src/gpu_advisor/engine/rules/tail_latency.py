@@ -46,6 +46,7 @@ def p99_target_unreachable(ctx: Context, pick: Candidate | None, req: Option | N
 RULES: tuple[Rule[PlanCheck], ...] = (
     Rule(
         id="p99_target_unreachable",
+        rank=70,
         check=p99_target_unreachable,
         emits=("p99_ttft_unreachable", "p99_tpot_unreachable"),
         branches=("ttft", "tpot"),

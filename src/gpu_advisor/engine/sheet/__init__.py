@@ -52,7 +52,7 @@ def judge(parsed: ParsedSheet, kb: Knowledge, *, unparsed_lines: list[str], trun
     inference = sum(s.weight for s in signals if s.side == "inference")
     decided = verdict.decide(training - inference)
     found = pitfalls.find(pitfalls.Context(parsed, kb, decided, training, inference))
-    mig = any(f.id == "mig_slicing_possible" for f in found)
+    mig = any(f.id == pitfalls.MIG_SLICING for f in found)
     return SheetAnalysis(
         parsed=parsed,
         unparsed_lines=unparsed_lines,
