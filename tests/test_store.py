@@ -226,7 +226,7 @@ def test_a_full_disk_raises_storage_unavailable(tmp_path: Path) -> None:
     store = Store(tmp_path / "full.db")
     pages = store.db.execute("pragma page_count").fetchone()[0]
     store.db.execute(f"pragma max_page_count = {pages}")  # SQLite answers SQLITE_FULL past this
-    big = ConversationState(slots={"note": "x" * 200_000})
+    big = ConversationState(slots={"model": "x" * 200_000})
     with pytest.raises(StorageUnavailable) as caught, store.transaction():
         store.save("web", "s", "u", big)
     assert caught.value.reason == "full"

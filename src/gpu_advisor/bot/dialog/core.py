@@ -23,6 +23,7 @@ from gpu_advisor.bot.dialog.labels import label_slot
 from gpu_advisor.bot.dialog.limits import clean
 from gpu_advisor.bot.dialog.questions import EXPECTS, QUESTIONS, Question, next_question
 from gpu_advisor.bot.dialog.reply import Content, Reply
+from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.bot.dialog.words import fit_line
@@ -77,7 +78,7 @@ class Dialog(Tools):
         if parts[2] == "skip":
             new.skipped.append(question.id)
         elif parts[2].isdigit() and int(parts[2]) < len(question.choices):
-            new.slots.update(question.choices[int(parts[2])].slots)
+            loose(new.slots).update(question.choices[int(parts[2])].slots)
         else:
             return self._stale(state), state
         new.turns += 1
@@ -106,10 +107,13 @@ class Dialog(Tools):
         state.answered = True
         # One line confirms the whole request before the card; the question's own echo gives way to it.
         ack = " · ".join(
-            [ack_line(state.lang, self.named(state.slots), label_slot), *assumed_items(state.lang, plan)]
+            [
+                ack_line(state.lang, self.named(loose(state.slots)), label_slot),
+                *assumed_items(state.lang, plan),
+            ]
         )
         lead = [ack, *(n for n in notes if not is_ack(state.lang, n))]
-        if (paid := current_cost_line(self.kb, state.lang, state.slots, plan)) is not None:
+        if (paid := current_cost_line(self.kb, state.lang, loose(state.slots), plan)) is not None:
             lead.append(paid)
         content = self._owned(state, plan, self.view(state, plan, render.answer).around(lead=lead))
         return self.reply(state, "answer", content, render.answer_buttons(state.lang, plan), plan), state

@@ -21,6 +21,7 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.honest import combined_line
 from gpu_advisor.bot.dialog.limits import has_words
 from gpu_advisor.bot.dialog.reply import Content, Reply
+from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Flow
 from gpu_advisor.engine.results import Option, Plan
@@ -141,7 +142,7 @@ def why_not(dialog: Flow, state: ConversationState, pick: Option, said: dict[str
     lang, name = state.lang, dialog.gpu_names(gpu)
     trial = state.model_copy(deep=True)
     trial.slots.pop("gpu_count", None)
-    trial.slots.update({k: said[k] for k in ("gpu", "gpu_count") if k in said})
+    loose(trial.slots).update({k: said[k] for k in ("gpu", "gpu_count") if k in said})
     trial.gpu_owned = False
     other = _requested(dialog, trial)
     if other is None:  # not rentable here: judge it as a card the user would bring

@@ -17,6 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.workload import apply_edit, last_number
 from gpu_advisor.reading.message import Message
@@ -68,8 +69,8 @@ def merge(state: ConversationState, msg: Message, expecting: str | None) -> Merg
     _settle_task(state, slots, ext.replace)
     for new, old in EXCLUSIVE:
         if new in slots:
-            state.slots.pop(old, None)
-    state.slots.update(slots)
+            loose(state.slots).pop(old, None)
+    loose(state.slots).update(slots)
     out = Merged(said=slots)
     out.said.update(_constraints(state, ext))
     _edits(state, ext, expecting, out)
@@ -95,7 +96,7 @@ def _settle_task(state: ConversationState, slots: dict[str, Any], replace: list[
             slots["task"] = "both"
         return
     for key in TRAIN_ONLY if said == "infer" else SERVE_ONLY if said == "train" else ():
-        state.slots.pop(key, None)
+        loose(state.slots).pop(key, None)
 
 
 def _constraints(state: ConversationState, ext: Extraction) -> dict[str, Any]:
@@ -104,7 +105,7 @@ def _constraints(state: ConversationState, ext: Extraction) -> dict[str, Any]:
     said: dict[str, Any] = {}
     for key, values in (("exclude_gpus", c.exclude_gpus), ("exclude_segments", c.exclude_segments)):
         if values:
-            state.slots[key] = sorted({*state.slots.get(key, []), *values})
+            loose(state.slots)[key] = sorted({*loose(state.slots).get(key, []), *values})
             said[key] = values
     if c.only_vendor:
         state.slots["only_vendor"] = said["only_vendor"] = c.only_vendor
@@ -116,9 +117,9 @@ def _constraints(state: ConversationState, ext: Extraction) -> dict[str, Any]:
 def _edits(state: ConversationState, ext: Extraction, expecting: str | None, out: Merged) -> None:
     fallback = expecting or state.last_slot
     for edit in ext.edits:
-        slot = apply_edit(state.slots, edit, fallback)
+        slot = apply_edit(loose(state.slots), edit, fallback)
         if slot is None:
             out.unapplied.append(edit.slot or fallback or "")
         else:
-            out.said[slot] = state.slots[slot]
+            out.said[slot] = loose(state.slots)[slot]
             state.last_slot = slot

@@ -13,6 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 
 MAX_QUESTIONS = 3
@@ -120,13 +121,13 @@ def next_question(state: ConversationState) -> Question | None:
     """The single most useful open question, or None when it is time to answer."""
     slots = state.slots
     for qid in ("task", "model"):
-        if not is_answered(QUESTIONS[qid], slots) and qid not in state.skipped:
+        if not is_answered(QUESTIONS[qid], loose(slots)) and qid not in state.skipped:
             return QUESTIONS[qid]
     if state.answered or len(state.asked) >= MAX_QUESTIONS:
         return None
     for qid in REFINING[slots.get("task", "infer")]:
         q = QUESTIONS[qid]
-        if not is_answered(q, slots) and qid not in state.asked and qid not in state.skipped:
+        if not is_answered(q, loose(slots)) and qid not in state.asked and qid not in state.skipped:
             return q
     return None
 
@@ -135,4 +136,4 @@ def missing(state: ConversationState) -> list[str]:
     """Question ids still open (for the ``missing`` field of one-shot answers)."""
     task = state.slots.get("task")
     ids = ["task", "model", *(REFINING[task] if task else ())]
-    return [q for q in ids if not is_answered(QUESTIONS[q], state.slots)]
+    return [q for q in ids if not is_answered(QUESTIONS[q], loose(state.slots))]

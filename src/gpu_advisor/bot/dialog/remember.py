@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor.bot.dialog.merge import merge
+from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.reading.message import Message
 
@@ -40,7 +41,7 @@ def is_new_request(state: ConversationState, msg: Message) -> bool:
     said_model = next((k for k in MODEL_SLOTS if k in slots), None)
     if not said_task or said_model is None:
         return False
-    held = {k: state.slots[k] for k in MODEL_SLOTS if k in state.slots}
+    held = {k: loose(state.slots)[k] for k in MODEL_SLOTS if k in state.slots}
     return bool(held) and held.get(said_model) != slots[said_model]
 
 
@@ -50,9 +51,9 @@ def fresh_if_new_request(state: ConversationState, msg: Message) -> tuple[Conver
         return state.model_copy(deep=True), {}
     fresh = state.reset()
     fresh.turns = state.turns
-    carried = {k: state.slots[k] for k in CARRIED if k in state.slots and k not in msg.ext.slots}
+    carried = {k: loose(state.slots)[k] for k in CARRIED if k in state.slots and k not in msg.ext.slots}
     if state.gpu_owned and "gpu" in state.slots and "gpu" not in msg.ext.slots:
-        carried.update({k: state.slots[k] for k in ("gpu", "gpu_count") if k in state.slots})
+        carried.update({k: loose(state.slots)[k] for k in ("gpu", "gpu_count") if k in state.slots})
         fresh.gpu_owned = True
-    fresh.slots.update(carried)
+    loose(fresh.slots).update(carried)
     return fresh, carried

@@ -7,9 +7,11 @@ answer. ``version`` lets the store migrate old rows.
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from gpu_advisor.bot.dialog.slots import Slots
 
 STATE_VERSION = 1
 Lang = Literal["zh", "en"]
@@ -21,7 +23,7 @@ class ConversationState(BaseModel):
     version: int = STATE_VERSION
     lang: Lang = "zh"
     lang_locked: bool = False
-    slots: dict[str, Any] = Field(default_factory=dict)
+    slots: Slots = Field(default_factory=Slots)
     asked: list[str] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)
     pending: str | None = None

@@ -16,6 +16,7 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.plancache import PlanCache, View
 from gpu_advisor.bot.dialog.questions import Question, missing
 from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
+from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.vocab import vocabulary
 from gpu_advisor.bot.dialog.workload import to_workload, workload_fields
@@ -52,7 +53,7 @@ class Tools:
     def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]:
         """The plan for the current slots, or a localized reason why there is none."""
         try:
-            workload = to_workload(state.slots, state.gpu_owned)
+            workload = to_workload(loose(state.slots), state.gpu_owned)
             key = workload.model_dump_json()
             plan = self.plans.get(key)
             if plan is None:
@@ -110,7 +111,7 @@ class Tools:
             text=said if isinstance(said, str) else "",
             lang=state.lang,
             buttons=buttons or [],
-            requirements=workload_fields(state.slots),
+            requirements=workload_fields(loose(state.slots)),
             missing=missing(state),
             assumed=[f.id for f in plan.assumptions] if plan else [],
             plan=plan,
