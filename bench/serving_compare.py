@@ -6,7 +6,10 @@ path a plan takes (``serving_search.per_gpu`` → ``kv_room`` → ``replica_mode
 measured:
 
 - maximum throughput (requests fed at an infinite rate): replicas × capacity × output;
-- a closed loop of N users (concurrency sweeps): mean TTFT, TPOT and throughput.
+- a closed loop of N users (concurrency sweeps): mean TTFT, TPOT and throughput;
+- throughput at a tail-latency target: the engine's ``break_qps`` for the target's p99
+  TTFT (and its TPOT bound taken as a p99, stricter than the median a source states) × output;
+- the KV pool in tokens the runtime reports at start-up.
 
 It prints one line per metric and split (median |error|, share within ±25 %), and with
 ``--rows`` every row. When NVIDIA AIConfigurator is importable (an optional dev extra,
@@ -36,7 +39,8 @@ import yaml
 from gpu_advisor import knowledge
 from gpu_advisor.engine import serving_capacity
 from gpu_advisor.engine.defaults import ServeSetup
-from gpu_advisor.engine.queueing import capacity_qps, closed_loop
+from gpu_advisor.engine.memory import kv_bytes_per_token
+from gpu_advisor.engine.queueing import break_qps, capacity_qps, closed_loop
 from gpu_advisor.engine.serving_search import budget_slots, kv_room, per_gpu, replica_model
 from gpu_advisor.engine.specs import Knowledge, RuntimeProfile
 from gpu_advisor.engine.units import GiB
@@ -57,6 +61,7 @@ class Predicted:
     output_tokens_per_s: float
     ttft_s: float | None = None
     tpot_s: float | None = None
+    kv_pool_tokens: float | None = None
 
 
 def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None) -> Predicted | None:
@@ -80,15 +85,23 @@ def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None
         runtime=rt.id,
         tensor_parallel=tp,
         resident_tokens=prompt + (output + 1) // 2,
+        attention_dp=bool(row.get("attention_dp")),
     )
     held = per_gpu(arch, s, fmt, tp, rt)
-    slots = held.users(kv_room(rt, gpu.usable_gib * GiB, held), budget_slots(rt, s))
+    room = kv_room(rt, gpu.usable_gib * GiB, held)
+    slots = held.users(room, budget_slots(rt, s, tp))
     if slots < 1:
         return None
+    if "kv_pool_tokens" in row:
+        pool = (room - held.weights - held.overhead) / kv_bytes_per_token(arch, s.kv_dtype, tp)
+        return Predicted(0.0, kv_pool_tokens=pool)
     link = "nvswitch" if gpu.nvlink_gbs else "pcie"
     model = replica_model(arch, s, (gpu, rt, fmt, tp), link)
     shape = serving_capacity.replica_shape(model, s, slots, (arch, gpu, rt, fmt, tp))
     replicas = max(1, int(row["gpu_count"]) // tp)
+    if "output_tokens_per_s_at_target" in row:
+        target = row["ttft_p99_target_ms"] / 1e3, row["tpot_median_target_ms"] / 1e3
+        return Predicted(break_qps(shape, *target) * output * replicas)
     if users is None:
         return Predicted(capacity_qps(shape) * output * replicas)
     loop = closed_loop(shape, int(users))
@@ -98,6 +111,10 @@ def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None
 def errors(row: dict[str, Any], got: Predicted) -> dict[str, float]:
     """Signed relative error (engine / measured − 1) per metric the row measured."""
     out: dict[str, float] = {}
+    if got.kv_pool_tokens is not None:
+        return {"kv_pool": got.kv_pool_tokens / row["kv_pool_tokens"] - 1.0}
+    if "output_tokens_per_s_at_target" in row:
+        return {"throughput_at_p99": got.output_tokens_per_s / row["output_tokens_per_s_at_target"] - 1.0}
     key = "max_throughput" if row.get("concurrency") is None else "closed_throughput"
     out[key] = got.output_tokens_per_s / row["output_tokens_per_s"] - 1.0
     if row.get("ttft_ms") and got.ttft_s is not None:
@@ -149,11 +166,11 @@ def print_table(kb: Knowledge, show_rows: bool) -> None:
 
 
 GRID = {
-    "decode_compute_efficiency": (0.6, 0.65, 0.7, 0.75),
+    "decode_compute_efficiency": (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85),
     "seq_layer_us": (0.2, 0.3, 0.4, 0.6, 0.8),
     "kv_read_efficiency": (0.7, 0.8, 0.9, 1.0),
-    "overhead_gib": (1.5, 4.0),
-    "step_overhead_ms": (0.8, 2.0, 4.0),
+    "overhead_gib": (1.5, 2.0, 4.0),
+    "step_overhead_ms": (0.3, 0.8, 2.0),
 }
 
 

@@ -22,7 +22,7 @@ from gpu_advisor.engine.architecture import attention_params
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.defaults import ServeSetup, runtime_for
 from gpu_advisor.engine.dtypes import FORMATS
-from gpu_advisor.engine.interconnect import pipeline_hop_s, tp_decode_comm
+from gpu_advisor.engine.interconnect import hop_latency_s, link_gbs, pipeline_hop_s, tp_decode_comm
 from gpu_advisor.engine.memory import (
     Memory,
     kv_bytes_per_sequence,
@@ -140,14 +140,17 @@ def kv_room(rt: RuntimeProfile, capacity: float, held: PerGpu) -> float:
     return placed + rt.kv_pool_of_free * max(0.0, capacity - placed)
 
 
-def budget_slots(rt: RuntimeProfile, s: ServeSetup) -> int:
+def budget_slots(rt: RuntimeProfile, s: ServeSetup, tp: int = 1) -> int:
     """Sequences a replica keeps running in steady state under its per-step token budget.
 
     Each step carries one decode token per sequence plus their share of prompt chunks,
     B·(1 + prompt/output) tokens, which may not exceed ``max_num_batched_tokens``.
+    Under attention data parallelism each of the ``tp`` ranks schedules its own batch
+    with its own budget and ``max_num_seqs``.
     """
     per_seq = 1.0 + s.prompt_tokens / s.output_tokens
-    return max(1, min(rt.max_batch, math.floor(rt.max_num_batched_tokens / per_seq)))
+    ranks = tp if s.attention_dp else 1
+    return ranks * max(1, min(rt.max_batch, math.floor(rt.max_num_batched_tokens / per_seq)))
 
 
 def per_gpu(arch: ModelArch, s: ServeSetup, fmt: str, tp: int, rt: RuntimeProfile, pp: int = 1) -> PerGpu:
@@ -183,9 +186,24 @@ def replica_model(
     """One replica's speed: ``place`` is (card, runtime, weight format, TP degree)."""
     gpu, rt, fmt, tp = place
     comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, link)
+    if s.attention_dp and arch.is_moe and tp > 1:
+        comm = expert_parallel_comm(arch, tp, gpu, link)
     return ReplicaModel(
         arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, stages, s.attention_dp
     )
+
+
+def expert_parallel_comm(arch: ModelArch, ep: int, gpu: GpuSpec, link: Interconnect) -> tuple[float, float]:
+    """(fixed, per-token) seconds of expert-parallel dispatch and combine under attention DP.
+
+    In place of tensor parallelism's all-reduces, each MoE layer sends every token to
+    its k experts and back: 3·k·h bytes (FP8 dispatch, bf16 combine, as DeepEP does),
+    (ep−1)/ep of it to other GPUs, and each GPU sends only its own 1/ep of the batch;
+    two all-to-all latencies per MoE layer.
+    """
+    volume = 3.0 * arch.experts_per_token * arch.hidden_size * arch.moe_layers * (ep - 1) / ep
+    per_token = volume / ep / (link_gbs(gpu, link) * 1e9)
+    return 2 * arch.moe_layers * hop_latency_s(gpu, link), per_token
 
 
 def prepare(
@@ -199,7 +217,7 @@ def prepare(
     pp: int = 1,
 ) -> Layout | None:
     held = per_gpu(arch, s, fmt, tp, rt, pp)
-    bmax = held.users(kv_room(rt, capacity_bytes(offer, gpu), held), budget_slots(rt, s))
+    bmax = held.users(kv_room(rt, capacity_bytes(offer, gpu), held), budget_slots(rt, s, tp))
     if bmax < 1:  # not a window, or not one prompt + answer (a window shorter than both)
         return None
     hop = pipeline_hop_s(arch.hidden_size, offer.network_gbps or 0.0) if pp > 1 else 0.0

@@ -106,6 +106,7 @@ class ReplicaModel:
         "_attn_flops",
         "_avg_ctx",
         "_budget",
+        "_chunked",
         "_comm",
         "_dense_w",
         "_expert_w",
@@ -150,7 +151,7 @@ class ReplicaModel:
         self._dense_w = weights - self._expert_w
         self._avg_ctx = prompt + output / 2.0
         self._kv_seq = kv_bytes_per_sequence(arch, kv_dtype, self._avg_ctx, tp)
-        if attention_dp and tp > 1:
+        if attention_dp and tp > 1:  # each rank attends for, and schedules, its own 1/tp of the batch
             self._kv_seq = kv_bytes_per_sequence(arch, kv_dtype, self._avg_ctx, 1) / tp
             self._dense_w += attention_params(arch) * arch.layers * FORMATS[fmt].bits / 8 * (1.0 - 1.0 / tp)
         self._inv_bw = 1.0 / (rt.bandwidth_gbs(gpu.bandwidth_gbs, fmt, rt.decode_share(gpu)) * 1e9)
@@ -160,11 +161,12 @@ class ReplicaModel:
         self._inv_compute = 1.0 / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.decode_compute_efficiency)
         self._floor = arch.layers * rt.min_step_ms_per_layer / 1e3
         self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0]
-        self._per_seq = rt.seq_layer_us * arch.layers / 1e6
+        self._per_seq = rt.seq_layer_us * arch.layers / 1e6 / (tp if attention_dp else 1)
         self._kv_inv_bw = self._inv_bw / rt.kv_read_efficiency
         self._moe_half = rt.moe_half_tokens
         self._prompt = prompt
         self._budget = rt.max_num_batched_tokens
+        self._chunked = rt.continuous_batching
         # causal attention over one prompt: 2·p·(tokens attended)·q-dim per layer, half on average
         self._prompt_attn_flops = (
             2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim / tp
@@ -249,14 +251,20 @@ class ReplicaModel:
         return q * self.output * a / denom if denom > 0 else math.inf
 
     def rps(self, batch: int) -> float:
+        """Requests per second with ``batch`` running: prompts in the steps (continuous
+        batching with chunked prefill), else one prefill after another between decode steps."""
+        if self._chunked:
+            return self.saturated_rps(batch)
         return 1.0 / (self.output * self.step_s(batch)[0] / batch + self.prefill_s)
 
     def point(self, batch: int) -> ServingPoint:
+        """Figures at ``batch``: a stream's decode speed between prompts, the replica's output
+        tokens/s and requests/s with its prompts' work included."""
         step, bound = self.step_s(batch)
-        rps = 1.0 / (self.output * step / batch + self.prefill_s)
+        rps = self.rps(batch)
         # Under load a new prompt waits, on average, for half a decode step before its prefill.
         ttft = (self.prefill_s + (step / 2 if batch > 1 else 0.0)) * 1e3
-        return ServingPoint(batch, step * 1e3, 1.0 / step, batch / step, ttft, rps, bound)
+        return ServingPoint(batch, step * 1e3, 1.0 / step, rps * self.output, ttft, rps, bound)
 
 
 def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> float:
