@@ -144,8 +144,90 @@ def summary(errs: list[float]) -> tuple[float, float]:
 
 def aiconfigurator_note() -> str:
     if importlib.util.find_spec("aiconfigurator") is None:
-        return "AIConfigurator: not installed here (optional dev extra: pip install aiconfigurator)"
-    return "AIConfigurator: importable; see --aiconfigurator for its figures beside the engine's"
+        return "AIConfigurator: not installed here (optional extra: pip install 'gpu-advisor[compare]')"
+    return "AIConfigurator: importable; --aiconfigurator prints its figures beside the engine's"
+
+
+# AIConfigurator's names for the cards, models and runtimes it has measured data for.
+AIC_SYSTEMS = {"h100-sxm": "h100_sxm", "h200-sxm": "h200_sxm", "a100-80g-sxm": "a100_sxm", "l40s": "l40s"}
+AIC_MODELS = {
+    "llama-3.1-8b": "meta-llama/Meta-Llama-3.1-8B",
+    "llama-3.1-70b": "meta-llama/Meta-Llama-3.1-70B",
+    "llama-3.3-70b": "meta-llama/Meta-Llama-3.1-70B",
+    "llama-3.1-405b": "meta-llama/Meta-Llama-3.1-405B",
+    "mixtral-8x7b": "mistralai/Mixtral-8x7B-v0.1",
+    "qwen3-8b": "Qwen/Qwen3-8B",
+    "qwen3-235b-a22b": "Qwen/Qwen3-235B-A22B",
+}
+AIC_BACKENDS = {"tensorrt_llm": "trtllm", "vllm": "vllm", "sglang": "sglang"}
+AIC_BATCHES = (32, 64, 128, 256, 512, 1024)
+
+
+def aiconfigurator_tokens_per_s(row: dict[str, Any], kb: Knowledge) -> float | None:
+    """AIConfigurator's output tokens/s for a row (best of a batch sweep when the rate is unbounded).
+
+    Closed-loop rows run at their concurrency; maximum-throughput rows take the best
+    batch that AIConfigurator says fits in 90 % of the card. None when it lacks the
+    card, model or runtime, or raises.
+    """
+    from aiconfigurator.cli.api import cli_estimate  # optional: python -m pip install aiconfigurator
+
+    system, model = AIC_SYSTEMS.get(row["gpu"]), AIC_MODELS.get(row["model"])
+    backend = AIC_BACKENDS.get(row["runtime"])
+    if system is None or model is None or backend is None or "output_tokens_per_s" not in row:
+        return None
+    quant = "fp8" if row["weight_dtype"] == "fp8" else "bfloat16"
+    kv = "fp8" if row.get("kv_dtype") == "fp8" else "bfloat16"
+    limit = 0.9 * kb.gpus[row["gpu"]].memory_gb
+    batches = (row["concurrency"],) if row.get("concurrency") else AIC_BATCHES
+    best: float | None = None
+    for batch in batches:
+        try:
+            got = cli_estimate(
+                model,
+                system,
+                backend_name=backend,
+                isl=row["prompt_tokens"],
+                osl=row["output_tokens"],
+                batch_size=batch,
+                tp_size=row["tensor_parallel"],
+                gemm_quant_mode=quant,
+                kvcache_quant_mode=kv,
+            )
+        except Exception:  # a combination it cannot estimate is simply not covered
+            continue
+        if row.get("concurrency") is None and got.raw["memory"] > limit:
+            continue
+        tokens = float(got.raw["tokens/s"]) * (row["gpu_count"] // row["tensor_parallel"])
+        best = tokens if best is None else max(best, tokens)
+    return best
+
+
+def print_aiconfigurator(kb: Knowledge, limit: int) -> None:
+    """Engine and AIConfigurator side by side on up to ``limit`` covered rows (every k-th)."""
+    covered = [
+        r
+        for r in rows()
+        if r["gpu"] in AIC_SYSTEMS and r["model"] in AIC_MODELS and "output_tokens_per_s" in r
+    ]
+    step = max(1, len(covered) // limit)
+    pairs: list[tuple[str, float, float]] = []
+    print(f"{'split':8} {'row':62} {'engine':>8} {'AIC':>8}")
+    for row in covered[::step][:limit]:
+        got, aic = predict(row, kb), aiconfigurator_tokens_per_s(row, kb)
+        if got is None or aic is None:
+            continue
+        e, a = got.output_tokens_per_s / row["output_tokens_per_s"] - 1, aic / row["output_tokens_per_s"] - 1
+        pairs.append((row["split"], e, a))
+        print(f"{row['split']:8} {row['id']:62} {e:+8.0%} {a:+8.0%}")
+    for split in ("fit", "holdout"):
+        errs = [(e, a) for sp, e, a in pairs if sp == split]
+        if errs:
+            (me, we), (ma, wa) = summary([e for e, _ in errs]), summary([a for _, a in errs])
+            print(
+                f"{split}: {len(errs)} rows, engine median {me:.1%} ({we:.0%} within ±25 %), "
+                f"AIConfigurator median {ma:.1%} ({wa:.0%} within ±25 %)"
+            )
 
 
 def print_table(kb: Knowledge, show_rows: bool) -> None:
@@ -200,8 +282,14 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", action="store_true", help="print every row's errors")
     parser.add_argument("--fit", metavar="RUNTIME", help="grid-search RUNTIME's serving coefficients")
+    parser.add_argument(
+        "--aiconfigurator", type=int, metavar="N", help="compare with AIConfigurator on N rows"
+    )
     args = parser.parse_args(argv)
     kb = knowledge.load()
+    if args.aiconfigurator:
+        print_aiconfigurator(kb, args.aiconfigurator)
+        return 0
     if args.fit:
         fit(kb, args.fit)
         return 0
