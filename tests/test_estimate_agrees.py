@@ -77,19 +77,20 @@ def test_the_table_holds_both_answers(kb: Knowledge) -> None:
     assert answers == {True, False}
 
 
-def test_without_a_context_each_user_is_sized_at_prompt_plus_answer(kb: Knowledge) -> None:
+def test_without_a_context_each_user_is_sized_at_prompt_plus_half_the_answer(kb: Knowledge) -> None:
     # Qwen2.5-14B: 48 layers × 8 KV heads × 128 × 2 (K, V) × 2 bytes = 192 KiB per token
-    # (its config.json). 64 users × (512 + 256) tokens = 9 GiB; the old rule's full
-    # 4,096-token window per user would be 48 GiB, more than an L40S holds.
+    # (its config.json). A paged cache holds what a request has so far: on average its
+    # prompt and half its answer, 512 + 128 tokens; 64 users × 640 tokens = 7.5 GiB. The
+    # old rule's full 4,096-token window per user would be 48 GiB, more than an L40S holds.
     e = estimate(_workload(("qwen2.5-14b", "l40s", 1, "bf16", None, 64)), kb)
-    assert e.memory_gib["kv_cache"] == pytest.approx(64 * 768 * 192 / 2**20, abs=0.01)
+    assert e.memory_gib["kv_cache"] == pytest.approx(64 * 640 * 192 / 2**20, abs=0.01)
     assert e.requested is not None and e.requested.fits
 
 
 def test_without_a_context_the_estimate_says_how_it_sized_each_user(kb: Knowledge) -> None:
     e = estimate(_workload(("qwen2.5-14b", "l40s", 1, "bf16", None, 64)), kb)
     note = next(f for f in e.assumptions if f.id == "assumed_kv_per_user")
-    assert (note.values["tokens"], note.values["context_len"]) == (768, 4096)
+    assert (note.values["tokens"], note.values["context_len"]) == (640, 4096)
 
 
 def test_a_stated_context_is_reserved_for_every_user(kb: Knowledge) -> None:

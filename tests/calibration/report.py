@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import pytest
 
+from bench.serving_compare import summary, table
 from gpu_advisor import knowledge
 from tests.calibration.serving import error_table
 
@@ -32,3 +33,9 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         terminalreporter.write_line(
             f"{runtime:13} {klass:20} {phase:8} {split:8} {n:4d} {median:7.1%} {worst:7.1%}"
         )
+    terminalreporter.section("serving capacity vs published benchmarks (knowledge/serving_measurements.yaml)")
+    terminalreporter.write_line(f"{'metric':18} {'split':8} {'rows':>5} {'median':>8} {'within 25%':>10}")
+    for (metric, split), errs in sorted(table(knowledge.load()).items()):
+        if metric != "inexpressible":
+            median, within = summary(errs)
+            terminalreporter.write_line(f"{metric:18} {split:8} {len(errs):5d} {median:8.1%} {within:10.0%}")

@@ -70,7 +70,32 @@ def predict(entry: dict[str, Any], kb: Knowledge) -> float:
     point = serving_point(arch, gpu, rt, fmt, "fp16", batch, prompt, output, tp, comm)
     if kind == "decode_tokens_per_s":
         return point.tokens_per_s_per_seq
-    return point.requests_per_s * output
+    if entry.get("batching") == "static" or not rt.continuous_batching:
+        # a static batch prefills all its prompts, then decodes them together
+        step = point.step_ms / 1e3
+        return batch * output / (output * step + batch * prefill_s(arch, gpu, rt, fmt, prompt, tp))
+    return _closed_loop(entry, kb, batch, (prompt, output))
+
+
+def _closed_loop(entry: dict[str, Any], kb: Knowledge, users: int, lengths: tuple[int, int]) -> float:
+    """A server driven by ``users`` concurrent clients (continuous batching, chunked prefill)."""
+    from bench.serving_compare import predict as serve  # the same path bench/serving_compare.py runs
+
+    row = {
+        "gpu": entry["gpu"],
+        "model": MODEL_ALIASES.get(entry["model"], entry["model"]),
+        "runtime": runtime_of(entry),
+        "tensor_parallel": entry.get("gpu_count") or 1,
+        "gpu_count": entry.get("gpu_count") or 1,
+        "weight_dtype": entry["weight_dtype"],
+        "kv_dtype": "fp16",
+        "prompt_tokens": lengths[0],
+        "output_tokens": lengths[1],
+        "concurrency": users,
+    }
+    got = serve(row, kb)
+    assert got is not None
+    return got.output_tokens_per_s
 
 
 def card_class(entry: dict[str, Any], kb: Knowledge) -> str:

@@ -43,7 +43,8 @@ class ServeSetup:
     tpot_p99_s: float | None = None
     utilisation: float = UTILISATION_TARGET
     shared_prefix: int = 0
-    resident_tokens: int = 0  # KV tokens one user holds: the stated context, else prompt + answer
+    resident_tokens: int = 0  # KV tokens one user holds: the stated context, else prompt + half the answer
+    attention_dp: bool = False  # SGLang --enable-dp-attention: each GPU attends for its own sequences
 
 
 def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:
@@ -73,7 +74,8 @@ def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]
         tpot_p99_s=w.tpot_ms_p99 / 1e3 if w.tpot_ms_p99 else None,
         utilisation=w.utilisation_target or UTILISATION_TARGET,
         shared_prefix=min(w.shared_prefix_tokens or 0, lengths.prompt),
-        resident_tokens=resident_tokens(w, lengths.context, lengths.prompt + lengths.output),
+        resident_tokens=resident_tokens(w, lengths.context, lengths.prompt + (lengths.output + 1) // 2),
+        attention_dp=bool(w.attention_dp),
     )
     if w.qps is not None and w.utilisation_target is None:
         assumed.append(finding("assumed_utilisation_target", value=UTILISATION_TARGET))
@@ -85,8 +87,9 @@ def resident_tokens(w: Workload, context: int, request: int) -> int:
 
     "4 users at 4,096 tokens of context" promises each user the whole window, which is
     what ``estimate`` reserves; without a stated window vLLM's paged cache holds only
-    what a request has (Kwon et al. 2023), the prompt and the answer. A stated prompt
-    says how long requests really are, so it wins over the window.
+    what a request has so far (Kwon et al. 2023): its prompt and, averaged over its
+    life, half its answer — ``request`` is that mean. A stated prompt says how long
+    requests really are, so it wins over the window.
     """
     if w.context_len is not None and w.prompt_tokens is None:
         return max(context, request)

@@ -79,7 +79,8 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     requested = _verdict(gpu, count, at.mem_on, tok) if gpu else None
     if requested is not None and requested.fits and s.qps is not None:
         assert gpu is not None
-        figures = {k: round(v, 2) for k, v in at.under_load(gpu, count).items()}
+        figures: dict[str, float | int] = {k: round(v, 2) for k, v in at.under_load(gpu, count).items()}
+        figures["replicas"] = int(figures.get("replicas", 1))
         requested = requested.model_copy(update=figures)
     settings = {
         "weight_dtype": fmt,
@@ -137,7 +138,7 @@ class _Serving:
         slots = per_gpu(self.arch, self.s, f, tp, rt).users(self.mem_on(card, n)[1], rt.max_batch)
         model = replica_model(self.arch, self.s, place, _link(card))
         shape = serving_capacity.replica_shape(model, self.s, slots, (self.arch, card, rt, f, tp))
-        return serving_capacity.one_group(shape, self.s)
+        return serving_capacity.one_group(shape, self.s, max(1, n // tp))
 
 
 def _link(card: GpuSpec) -> Interconnect:

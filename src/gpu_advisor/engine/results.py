@@ -65,6 +65,7 @@ class Verdict(FitRow):
     """
 
     shortfall_gib: float = 0.0
+    replicas: int | None = Field(None, description="gpu_count // tensor_parallel replicas sharing the qps")
     ttft_ms_p50: float | None = None
     ttft_ms_p99: float | None = None
     tpot_ms_p50: float | None = None
@@ -148,6 +149,14 @@ class Option(_Out):
     cost_per_million_output_tokens_full_load: Money | None = Field(
         None, description="the monthly price over the full-load output tokens of a month"
     )
+    uncertainty_pct: float | None = Field(
+        None,
+        description="± percent the serving figures under load may be off: narrower on a card the runtime "
+        "was calibrated on (knowledge/serving_measurements.yaml), wider on one it was not",
+    )
+    calibrated_card: bool | None = Field(
+        None, description="the serving figures rest on published measurements of this card and runtime"
+    )
     order_label: str | None = Field(None, description="the operator's words for its order button")
     priced: bool = Field(True, description="false for a card the user named that the catalog does not price")
 
@@ -211,6 +220,9 @@ def _under_load(c: Candidate) -> dict[str, float | Money | None]:
         k: round(x[k], 2) if k in x else None
         for k in ("ttft_ms_p50", "ttft_ms_p99", "tpot_ms_p50", "tpot_ms_p99", "break_qps")
     }
+    if "uncertainty_pct" in x:
+        out["uncertainty_pct"] = x["uncertainty_pct"]
+        out["calibrated_card"] = bool(x.get("calibrated_card"))
     tokens = x.get("output_tokens_per_s")
     if tokens:
         out["tokens_per_s_replica_under_load"] = round(x["tokens_per_s_replica_under_load"], 1)

@@ -9,21 +9,28 @@ replica count for the user's QPS so that
 * the p99 TTFT and TPOT targets, when given, hold: a replica takes at most its
   break-point rate, the largest λ at which both p99 figures stay under target.
 
+Prompts ride in the decode steps (chunked prefill, ``engine.throughput``): a request's
+prompt costs the replica ``ReplicaModel.prompt_share_s`` — what its chunks add to a
+saturated step beyond the decode work, little while decode is bandwidth-bound with
+compute to spare, the prompt's whole compute once the step is compute-bound — and its
+own first token waits for its chunks' compute (``first_token_s``). A prompt longer than
+the runtime's token budget (``max_num_batched_tokens``) takes a step per chunk.
+
 Prefix caching (vLLM's automatic prefix caching, SGLang's RadixAttention): a shared
 system prompt of ``shared_prefix_tokens`` is prefilled once and reused, so each request
-prefills only the rest, prefill(prompt) − prefill(prefix) + one fixed prefill cost.
-A prompt longer than the chunk (``CHUNK_TOKENS``) is prefilled a chunk per step.
+pays for the rest of its prompt only.
 """
 
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpu_advisor.engine.defaults import ServeSetup
-from gpu_advisor.engine.queueing import CHUNK_TOKENS, Latency, ReplicaShape, break_qps, capacity_qps, latency
+from gpu_advisor.engine.queueing import Latency, ReplicaShape, break_qps, capacity_qps, latency
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
-from gpu_advisor.engine.throughput import ReplicaModel, prefill_s
+from gpu_advisor.engine.throughput import ReplicaModel
 
 MAX_REPLICAS = 256
 
@@ -46,13 +53,25 @@ def replica_shape(
     place: tuple[ModelArch, GpuSpec, RuntimeProfile, str, int],
 ) -> ReplicaShape:
     """The queue one replica is: ``place`` is (model, card, runtime, weight format, TP degree)."""
-    arch, gpu, rt, fmt, tp = place
-    prefill = model.prefill_s
-    if s.shared_prefix:
-        cached = prefill_s(arch, gpu, rt, fmt, s.shared_prefix, tp) - prefill_s(arch, gpu, rt, fmt, 1, tp)
-        prefill = max(prefill - cached, prefill_s(arch, gpu, rt, fmt, 1, tp))
-    chunks = max(1, math.ceil((s.prompt_tokens - s.shared_prefix) / CHUNK_TOKENS))
-    return ReplicaShape(slots, prefill, lambda b: model.step_s(b)[0], s.output_tokens, chunks)
+    rt = place[2]
+    fresh = (s.prompt_tokens - s.shared_prefix) / s.prompt_tokens  # share of the prompt not cached
+    share = model.prompt_share_s(slots) * fresh
+    first = model.first_token_s(1) * fresh + (rt.prefill_overhead_ms + rt.step_overhead_ms) / 1e3
+    chunks = max(1, math.ceil((s.prompt_tokens - s.shared_prefix) / rt.max_num_batched_tokens))
+    return ReplicaShape(slots, share, _cached_steps(model), s.output_tokens, chunks, first_token_s=first)
+
+
+def _cached_steps(model: ReplicaModel) -> Callable[[int], float]:
+    """``model.step_s`` memoised per batch: the queue asks for the same few batches thousands of times."""
+    memo: dict[int, float] = {}
+
+    def step(b: int) -> float:
+        got = memo.get(b)
+        if got is None:
+            got = memo[b] = model.step_s(b)[0]
+        return got
+
+    return step
 
 
 def size(shape: ReplicaShape, s: ServeSetup) -> Load | None:
@@ -81,16 +100,19 @@ def _break(shape: ReplicaShape, s: ServeSetup) -> float:
     return break_qps(shape, s.ttft_p99_s, s.tpot_p99_s)
 
 
-def one_group(shape: ReplicaShape, s: ServeSetup) -> dict[str, float]:
-    """``extras``' latency figures when this one replica takes all of ``s.qps`` (``estimate``'s case).
+def one_group(shape: ReplicaShape, s: ServeSetup, replicas: int = 1) -> dict[str, float]:
+    """``extras``' latency figures when ``replicas`` copies share ``s.qps`` (``estimate``'s case).
 
-    The p50/p99 keys are absent when ``s.qps`` is past the replica's capacity: the
-    queue then grows without bound and no quantile exists; ``break_qps`` says where it breaks.
+    ``gpu_count`` GPUs at tensor parallel ``tp`` run gpu_count // tp replicas behind one
+    load balancer, each taking an equal share of the traffic. The p50/p99 keys are
+    absent when the share is past a replica's capacity: the queue then grows without
+    bound and no quantile exists; ``break_qps`` (all replicas) says where it breaks.
     """
     assert s.qps is not None
-    load = Load(1, shape.slots, latency(shape, s.qps), _break(shape, s), True)
+    load = Load(replicas, shape.slots, latency(shape, s.qps / replicas), _break(shape, s), True)
     out = extras(load, s, 0.0)
-    return {k: v for k, v in out.items() if k == "break_qps" or k.startswith(("ttft_ms", "tpot_ms"))}
+    keep = {k: v for k, v in out.items() if k == "break_qps" or k.startswith(("ttft_ms", "tpot_ms"))}
+    return keep | {"replicas": float(replicas)}
 
 
 def _holds(lat: Latency | None, s: ServeSetup) -> bool:
@@ -117,3 +139,14 @@ def extras(load: Load, s: ServeSetup, aggregate_tokens_per_s: float) -> dict[str
             "tpot_ms_p99": lat.tpot_p99_s * 1e3,
         }
     return out
+
+
+def confidence(rt: RuntimeProfile, gpu: GpuSpec) -> dict[str, float]:
+    """How sure figures under load are: the ± band (percent) and whether the card was calibrated.
+
+    Narrower on a card this runtime's serving coefficients were fitted on
+    (``RuntimeProfile.calibrated_cards``), wider on any other.
+    """
+    calibrated = gpu.id in rt.calibrated_cards
+    band = rt.calibrated_uncertainty_pct if calibrated else rt.uncalibrated_uncertainty_pct
+    return {"uncertainty_pct": band, "calibrated_card": 1.0 if calibrated else 0.0}

@@ -18,10 +18,11 @@ import math
 from dataclasses import dataclass
 
 from gpu_advisor.engine import cost, serving_capacity
+from gpu_advisor.engine.architecture import attention_params
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.defaults import ServeSetup, runtime_for
 from gpu_advisor.engine.dtypes import FORMATS
-from gpu_advisor.engine.interconnect import pipeline_hop_s, tp_decode_comm
+from gpu_advisor.engine.interconnect import hop_latency_s, link_gbs, pipeline_hop_s, tp_decode_comm
 from gpu_advisor.engine.memory import (
     Memory,
     kv_bytes_per_sequence,
@@ -126,13 +127,52 @@ class PerGpu:
         return Memory(weights=self.weights, kv_cache=kv, overhead=self.overhead)
 
 
+def kv_room(rt: RuntimeProfile, capacity: float, held: PerGpu) -> float:
+    """Bytes per GPU the runtime lets weights, reserve and KV pool use together.
+
+    vLLM and SGLang size the pool from a share of the whole card (``gpu_memory_utilization``,
+    ``mem_fraction_static``); TensorRT-LLM gives the KV cache a share of what is still
+    free once weights and activations are placed (``kv_cache_free_gpu_mem_fraction``).
+    """
+    if rt.kv_pool_of_free is None:
+        return capacity * rt.memory_utilization
+    placed = held.weights + held.overhead
+    return placed + rt.kv_pool_of_free * max(0.0, capacity - placed)
+
+
+def budget_slots(rt: RuntimeProfile, s: ServeSetup, tp: int = 1) -> int:
+    """Sequences a replica keeps running in steady state under its per-step token budget.
+
+    Each step carries one decode token per sequence plus their share of prompt chunks,
+    B·(1 + prompt/output) tokens, which may not exceed ``max_num_batched_tokens``.
+    Under attention data parallelism each of the ``tp`` ranks schedules its own batch
+    with its own budget and ``max_num_seqs``.
+    """
+    per_seq = 1.0 + s.prompt_tokens / s.output_tokens
+    ranks = tp if s.attention_dp else 1
+    return ranks * max(1, min(rt.max_batch, math.floor(rt.max_num_batched_tokens / per_seq)))
+
+
 def per_gpu(arch: ModelArch, s: ServeSetup, fmt: str, tp: int, rt: RuntimeProfile, pp: int = 1) -> PerGpu:
-    """Weights, overhead and KV per GPU of a replica split ``tp`` ways inside and ``pp`` across machines."""
+    """Weights, overhead and KV per GPU of a replica split ``tp`` ways inside and ``pp`` across machines.
+
+    Under attention data parallelism (``s.attention_dp``, SGLang with expert parallel)
+    each of the ``tp`` GPUs keeps the whole attention block and the cache of its own
+    1/tp of the sequences, while the experts stay split: an MLA latent that tensor
+    parallelism copies onto every rank is then held once.
+    """
+    weights = serving_weight_bytes(arch, fmt, tp)
+    kv_split = tp
+    if s.attention_dp and tp > 1:
+        attention = attention_params(arch) * arch.layers * FORMATS[fmt].bits / 8
+        weights += attention * (1.0 - 1.0 / tp)
+        kv_split = 1
+    share = tp if s.attention_dp else 1
     return PerGpu(
-        weights=serving_weight_bytes(arch, fmt, tp) / pp,
+        weights=weights / pp,
         overhead=serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp),
-        kv_seq=kv_bytes_per_sequence(arch, s.kv_dtype, s.resident_tokens, tp) / pp,
-        kv_full=kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, tp) / pp,
+        kv_seq=kv_bytes_per_sequence(arch, s.kv_dtype, s.resident_tokens, kv_split) / pp / share,
+        kv_full=kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, kv_split) / pp / share,
     )
 
 
@@ -146,7 +186,24 @@ def replica_model(
     """One replica's speed: ``place`` is (card, runtime, weight format, TP degree)."""
     gpu, rt, fmt, tp = place
     comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, link)
-    return ReplicaModel(arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, stages)
+    if s.attention_dp and arch.is_moe and tp > 1:
+        comm = expert_parallel_comm(arch, tp, gpu, link)
+    return ReplicaModel(
+        arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, stages, s.attention_dp
+    )
+
+
+def expert_parallel_comm(arch: ModelArch, ep: int, gpu: GpuSpec, link: Interconnect) -> tuple[float, float]:
+    """(fixed, per-token) seconds of expert-parallel dispatch and combine under attention DP.
+
+    In place of tensor parallelism's all-reduces, each MoE layer sends every token to
+    its k experts and back: 3·k·h bytes (FP8 dispatch, bf16 combine, as DeepEP does),
+    (ep−1)/ep of it to other GPUs, and each GPU sends only its own 1/ep of the batch;
+    two all-to-all latencies per MoE layer.
+    """
+    volume = 3.0 * arch.experts_per_token * arch.hidden_size * arch.moe_layers * (ep - 1) / ep
+    per_token = volume / ep / (link_gbs(gpu, link) * 1e9)
+    return 2 * arch.moe_layers * hop_latency_s(gpu, link), per_token
 
 
 def prepare(
@@ -160,7 +217,7 @@ def prepare(
     pp: int = 1,
 ) -> Layout | None:
     held = per_gpu(arch, s, fmt, tp, rt, pp)
-    bmax = held.users(capacity_bytes(offer, gpu) * rt.memory_utilization, rt.max_batch)
+    bmax = held.users(kv_room(rt, capacity_bytes(offer, gpu), held), budget_slots(rt, s, tp))
     if bmax < 1:  # not a window, or not one prompt + answer (a window shorter than both)
         return None
     hop = pipeline_hop_s(arch.hidden_size, offer.network_gbps or 0.0) if pp > 1 else 0.0
@@ -224,7 +281,8 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
         bound=point.bound,
         meets_latency=(s.ttft_ms_max is None or point.ttft_ms <= s.ttft_ms_max) and load.meets_p99,
         extras=serving_capacity.extras(load, s, point.tokens_per_s * replicas)
-        | {"output_tokens_per_s_full_load": _full_load(layout, s, replicas)},
+        | {"output_tokens_per_s_full_load": _full_load(layout, s, replicas)}
+        | serving_capacity.confidence(layout.rt, layout.gpu),
     )
 
 
@@ -281,25 +339,43 @@ def _across_machines(
 def cheapest(found: list[Layout], s: ServeSetup, duration_hours: float | None) -> Candidate | None:
     """The lowest-cost candidate that meets the latency target, building only that one.
 
-    What-ifs only need the winner, so prices are compared on floats first.
+    What-ifs only need the winner, so prices are compared on floats first, and a layout
+    whose price cannot beat the best so far even at the replica count its capacity alone
+    needs is never put through the tail-latency search (``serving_capacity.size``):
+    branch and bound, in the order of those lower bounds. Ties go to the earlier layout,
+    as a plain scan would.
     """
-    best: tuple[float, Layout] | None = None
-    for layout in found:
+    bounds = sorted((_price(lay, _fewest_replicas(lay, s), duration_hours), i) for i, lay in enumerate(found))
+    best: tuple[float, int] | None = None
+    for bound, i in bounds:
+        if best is not None and (bound, i) >= best:
+            continue
+        layout = found[i]
         load = _load(layout, s)
         if load is None or not load.meets_p99:
             continue
-        replicas, batch = load.replicas, load.batch
-        if s.ttft_ms_max is not None and layout.model.point(batch).ttft_ms > s.ttft_ms_max:
+        if s.ttft_ms_max is not None and layout.model.point(load.batch).ttft_ms > s.ttft_ms_max:
             continue
-        machines = _machines(layout, replicas)
-        price = (
-            cost.job(layout.offer, duration_hours, machines)
-            if duration_hours
-            else cost.always_on(layout.offer, machines)
-        ).amount
-        if best is None or price < best[0]:
-            best = (price, layout)
-    return size_for_traffic(best[1], s, duration_hours) if best else None
+        price = _price(layout, load.replicas, duration_hours)
+        if best is None or (price, i) < best:
+            best = (price, i)
+    return size_for_traffic(found[best[1]], s, duration_hours) if best else None
+
+
+def _fewest_replicas(layout: Layout, s: ServeSetup) -> int:
+    """Replicas the concurrency and the capacity at the utilisation target need: a floor on the real count."""
+    assert layout.shape is not None
+    replicas = math.ceil(s.concurrency / layout.shape.slots)
+    if s.qps is not None:
+        replicas = max(replicas, math.ceil(s.qps / (s.utilisation * capacity_qps(layout.shape)) - 1e-9))
+    return replicas
+
+
+def _price(layout: Layout, replicas: int, duration_hours: float | None) -> float:
+    machines = _machines(layout, replicas)
+    if duration_hours:
+        return cost.job(layout.offer, duration_hours, machines).amount
+    return cost.always_on(layout.offer, machines).amount
 
 
 def size_all(found: list[Layout], s: ServeSetup, duration_hours: float | None) -> list[Candidate]:

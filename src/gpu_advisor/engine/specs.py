@@ -329,6 +329,25 @@ class RuntimeProfile(_Record):
     min_compute_capability: dict[str, float] = Field(default_factory=dict)
     parallelism: Literal["tensor", "layer"] = "tensor"
     card_classes: dict[str, CardClassEfficiency] = Field(default_factory=dict)
+    # Serving under load (issue 29; fitted in knowledge/serving_fit.yaml's rows, see
+    # engine.throughput): the per-step token budget that chunked prefill shares with
+    # decode, a per-sequence scheduling/sampling cost per step, the share of the decode
+    # bandwidth attention reaches reading the paged KV cache, the KV pool as a share of
+    # the memory left after weights and activations (TensorRT-LLM's
+    # kv_cache_free_gpu_mem_fraction; None: the pool is memory_utilization of the card,
+    # as vLLM's gpu_memory_utilization), and the grouped-GEMM tokens per expert at which
+    # MoE expert reads reach half their bandwidth.
+    max_num_batched_tokens: PositiveInt = 8192
+    seq_layer_us: NonNegativeFloat = 0.0  # microseconds per running sequence per layer per step
+    kv_read_efficiency: float = Field(default=1.0, gt=0, le=1)
+    kv_pool_of_free: float | None = Field(default=None, gt=0, le=1)
+    moe_half_tokens: NonNegativeFloat = 0.0
+    # How sure a figure under load is (issue 29): cards with fitted serving rows for this
+    # runtime, the band their held-out rows fall in, and the wider band elsewhere.
+    calibrated_cards: list[str] = Field(default_factory=list)
+    calibrated_uncertainty_pct: float = Field(default=25.0, gt=0)
+    uncalibrated_uncertainty_pct: float = Field(default=50.0, gt=0)
+    serving_source: str | None = None
     source: str = Field(min_length=8)
 
 

@@ -31,9 +31,17 @@ split keeps whole layers on each GPU, so memory divides but a token still walks 
 layer in turn — its speed is one GPU's (llama.cpp issue #4747: "splitting models across
 multiple GPUs at the layer level ... is now the default behavior").
 
-A continuously batching runtime with B sequences in flight completes requests at
-    rps(B) = 1 / (output_tokens · t(B) / B + t_prefill),
-because prefills are serialised and each decode step advances all B sequences.
+Under load (vLLM V1, SGLang, TensorRT-LLM in-flight batching) prompts are not a serial
+phase: each forward pass runs one decode token for each of the B running sequences and
+fills the rest of a token budget (``max_num_batched_tokens``) with prompt chunks. In
+steady state a sequence finishes every ``output`` steps and its slot takes a new
+prompt, so a step also carries B·prompt/output prompt tokens; the step is then
+    t_mix(B) = t₀ + c_seq·B + max(W(T)/BW + B·KV(avg)/(BW·η_kv), FLOPs(T)/C) + t_TP(T),
+with T = B·(1 + prompt/output) tokens, W(T) the weights the step reads (MoE: the
+experts T tokens touch, read at a grouped-GEMM efficiency m/(m + m½) that rises with
+m, the tokens each touched expert gets), and the replica completes B/(output·t_mix(B))
+requests per second (``mixed_step_s``, ``saturated_rps``). The fitted coefficients
+(c_seq, η_kv, the batched compute share, m½) live in knowledge/runtimes.yaml.
 """
 
 from __future__ import annotations
@@ -41,6 +49,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from gpu_advisor.engine.architecture import attention_params
 from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.memory import expert_weight_bytes, kv_bytes_per_sequence, serving_weight_bytes
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
@@ -96,6 +105,8 @@ class ReplicaModel:
         "_arch",
         "_attn_flops",
         "_avg_ctx",
+        "_budget",
+        "_chunked",
         "_comm",
         "_dense_w",
         "_expert_w",
@@ -104,9 +115,14 @@ class ReplicaModel:
         "_flops_tok",
         "_inv_bw",
         "_inv_compute",
+        "_kv_inv_bw",
         "_kv_seq",
+        "_moe_half",
+        "_per_seq",
         "_pp",
         "_pp_hops",
+        "_prompt",
+        "_prompt_attn_flops",
         "output",
         "prefill_s",
     )
@@ -123,8 +139,10 @@ class ReplicaModel:
         tp: int = 1,
         tp_comm: tuple[float, float] = (0.0, 0.0),
         stages: tuple[int, float] = (1, 0.0),
+        attention_dp: bool = False,
     ) -> None:
-        """``stages``: pipeline stages (machines) and the seconds one stage boundary costs."""
+        """``stages``: pipeline stages (machines) and the seconds one stage boundary costs;
+        ``attention_dp``: each GPU attends for its own 1/tp of the batch with whole attention weights."""
         if rt.parallelism == "layer":
             tp, tp_comm = 1, (0.0, 0.0)  # layer split: each token walks all GPUs in turn
         weights = serving_weight_bytes(arch, fmt, tp)
@@ -133,6 +151,9 @@ class ReplicaModel:
         self._dense_w = weights - self._expert_w
         self._avg_ctx = prompt + output / 2.0
         self._kv_seq = kv_bytes_per_sequence(arch, kv_dtype, self._avg_ctx, tp)
+        if attention_dp and tp > 1:  # each rank attends for, and schedules, its own 1/tp of the batch
+            self._kv_seq = kv_bytes_per_sequence(arch, kv_dtype, self._avg_ctx, 1) / tp
+            self._dense_w += attention_params(arch) * arch.layers * FORMATS[fmt].bits / 8 * (1.0 - 1.0 / tp)
         self._inv_bw = 1.0 / (rt.bandwidth_gbs(gpu.bandwidth_gbs, fmt, rt.decode_share(gpu)) * 1e9)
         self._flops_tok = 2.0 * arch.active_b * 1e9 / tp
         span = attended_layer_tokens(arch, self._avg_ctx)
@@ -140,6 +161,16 @@ class ReplicaModel:
         self._inv_compute = 1.0 / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.decode_compute_efficiency)
         self._floor = arch.layers * rt.min_step_ms_per_layer / 1e3
         self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0]
+        self._per_seq = rt.seq_layer_us * arch.layers / 1e6 / (tp if attention_dp else 1)
+        self._kv_inv_bw = self._inv_bw / rt.kv_read_efficiency
+        self._moe_half = rt.moe_half_tokens
+        self._prompt = prompt
+        self._budget = rt.max_num_batched_tokens
+        self._chunked = rt.continuous_batching
+        # causal attention over one prompt: 2·p·(tokens attended)·q-dim per layer, half on average
+        self._prompt_attn_flops = (
+            2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim / tp
+        )
         self._comm = tp_comm[1]
         self._pp = stages[0]
         self._pp_hops = stages[0] * stages[1] if stages[0] > 1 else 0.0
@@ -157,13 +188,54 @@ class ReplicaModel:
         weights = self._dense_w
         if self._expert_w:
             weights += self._expert_w * expert_fraction(self._arch, batch)
-        t_mem = (weights + self._kv_seq * batch) * self._inv_bw
+        t_mem = weights * self._inv_bw + self._kv_seq * batch * self._kv_inv_bw
         t_comp = (self._flops_tok + self._attn_flops) * batch * self._inv_compute
         bound = "memory" if t_mem >= t_comp else "compute"
         slowest = t_mem if t_mem >= t_comp else t_comp
         if self._floor > slowest:
             bound, slowest = "launch", self._floor
-        return slowest + self._fixed + self._comm * batch + self._pp_hops, bound
+        return slowest + self._fixed + (self._comm + self._per_seq) * batch + self._pp_hops, bound
+
+    def mixed_step_s(self, batch: int) -> float:
+        """Seconds for one saturated step: ``batch`` decode tokens plus their share of prompt chunks.
+
+        Every ``output`` steps each sequence is replaced by a new one, so a step carries
+        batch·prompt/output prompt tokens beside the batch's decode tokens (chunked
+        prefill); weights are read once for all of them, compute covers all of them.
+        """
+        batch = -(-batch // self._pp)
+        prompts = batch / self.output
+        tokens = batch + prompts * self._prompt
+        weights = self._dense_w + self._expert_read(tokens)
+        t_mem = weights * self._inv_bw + self._kv_seq * batch * self._kv_inv_bw
+        flops = self._flops_tok * tokens + self._attn_flops * batch + self._prompt_attn_flops * prompts
+        t_comp = flops * self._inv_compute
+        busy = max(t_mem, t_comp, self._floor)
+        return busy + self._fixed + self._per_seq * batch + self._comm * tokens + self._pp_hops
+
+    def _expert_read(self, tokens: float) -> float:
+        """Expert bytes a step of ``tokens`` reads, slowed where each expert gets few rows (small-M GEMMs)."""
+        if not self._expert_w:
+            return 0.0
+        arch = self._arch
+        share: float = 1.0 - (1.0 - arch.experts_per_token / arch.num_experts) ** tokens
+        per_expert = tokens * arch.experts_per_token / max(share * arch.num_experts, 1e-9)
+        slow = (per_expert + self._moe_half) / per_expert
+        return self._expert_w * share * slow
+
+    def saturated_rps(self, batch: int) -> float:
+        """Requests per second with ``batch`` sequences always running (chunked prefill)."""
+        return batch / (self.output * self.mixed_step_s(batch))
+
+    def prompt_share_s(self, batch: int) -> float:
+        """Seconds of replica time one prompt costs when it rides in saturated steps of ``batch``."""
+        return max(0.0, self.output * (self.mixed_step_s(batch) - self.step_s(batch)[0]) / batch)
+
+    def first_token_s(self, batch: int) -> float:
+        """A new prompt's own processing time beside ``batch`` running sequences: its chunks' compute."""
+        flops = self._flops_tok * self._prompt + self._prompt_attn_flops
+        chunks = max(1, math.ceil(self._prompt / self._budget))
+        return flops * self._inv_compute + chunks * self.step_s(batch)[0]
 
     def smallest_batch_for(self, target_rps: float) -> float:
         """Batch at which the memory-bound line reaches ``target_rps`` (inf if it never does).
@@ -179,14 +251,20 @@ class ReplicaModel:
         return q * self.output * a / denom if denom > 0 else math.inf
 
     def rps(self, batch: int) -> float:
+        """Requests per second with ``batch`` running: prompts in the steps (continuous
+        batching with chunked prefill), else one prefill after another between decode steps."""
+        if self._chunked:
+            return self.saturated_rps(batch)
         return 1.0 / (self.output * self.step_s(batch)[0] / batch + self.prefill_s)
 
     def point(self, batch: int) -> ServingPoint:
+        """Figures at ``batch``: a stream's decode speed between prompts, the replica's output
+        tokens/s and requests/s with its prompts' work included."""
         step, bound = self.step_s(batch)
-        rps = 1.0 / (self.output * step / batch + self.prefill_s)
+        rps = self.rps(batch)
         # Under load a new prompt waits, on average, for half a decode step before its prefill.
         ttft = (self.prefill_s + (step / 2 if batch > 1 else 0.0)) * 1e3
-        return ServingPoint(batch, step * 1e3, 1.0 / step, batch / step, ttft, rps, bound)
+        return ServingPoint(batch, step * 1e3, 1.0 / step, rps * self.output, ttft, rps, bound)
 
 
 def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> float:

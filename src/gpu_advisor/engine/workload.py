@@ -49,7 +49,7 @@ WeightDtype = Literal[
 KvDtype = Literal["fp16", "bf16", "fp8", "int8"]
 Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
 Period = Literal["month", "hour", "total"]
-Runtime = Literal["vllm", "tensorrt_llm", "llama_cpp", "transformers"]
+Runtime = Literal["vllm", "tensorrt_llm", "sglang", "llama_cpp", "transformers"]
 # A claim a request rests on ("Adam only doubles memory"): the id of a myth rule without
 # "myth_" — generated from the declarations in engine/rules/myths.py, listed nowhere else.
 Claim = Annotated[str, Field(pattern=r"^[a-z0-9_]{1,64}$")]
@@ -151,6 +151,10 @@ class Workload(BaseModel):
     )
     utilisation_target: float | None = Field(None, gt=0.05, le=1.0)
     shared_prefix_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
+    # SGLang's --enable-dp-attention with expert parallelism: each GPU runs attention for
+    # its own share of the sequences, so an MLA latent cache is no longer copied on every
+    # tensor-parallel rank (engine.serving_search.per_gpu)
+    attention_dp: bool | None = None
 
     # common
     gpu: str | None = None

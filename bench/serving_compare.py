@@ -1,0 +1,301 @@
+"""The serving-capacity layer against published serving measurements, fit rows beside held-out ones.
+
+Every row of ``knowledge/serving_measurements.yaml`` is run through the same engine
+path a plan takes (``serving_search.per_gpu`` → ``kv_room`` → ``replica_model`` →
+``serving_capacity.replica_shape`` → ``engine.queueing``) and compared with what was
+measured:
+
+- maximum throughput (requests fed at an infinite rate): replicas × capacity × output;
+- a closed loop of N users (concurrency sweeps): mean TTFT, TPOT and throughput;
+- throughput at a tail-latency target: the engine's ``break_qps`` for the target's p99
+  TTFT (and its TPOT bound taken as a p99, stricter than the median a source states) × output;
+- the KV pool in tokens the runtime reports at start-up.
+
+It prints one line per metric and split (median |error|, share within ±25 %), and with
+``--rows`` every row. When NVIDIA AIConfigurator is importable (an optional dev extra,
+never a runtime requirement) its figures would go beside the engine's; the package
+index reachable here does not carry it, so the column says so.
+
+``--fit RUNTIME`` searches the runtime's serving coefficients (batched compute share,
+per-sequence step cost, KV read share, MoE half-efficiency tokens) on the ``fit`` rows
+only, minimising the median |log error|, and prints them for knowledge/runtimes.yaml.
+
+Run ``python -m bench.serving_compare [--rows] [--fit tensorrt_llm]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import itertools
+import math
+import statistics
+from dataclasses import dataclass
+from importlib import resources
+from typing import Any
+
+import yaml
+
+from gpu_advisor import knowledge
+from gpu_advisor.engine import serving_capacity
+from gpu_advisor.engine.defaults import ServeSetup
+from gpu_advisor.engine.memory import kv_bytes_per_token
+from gpu_advisor.engine.queueing import break_qps, capacity_qps, closed_loop
+from gpu_advisor.engine.serving_search import budget_slots, kv_room, per_gpu, replica_model
+from gpu_advisor.engine.specs import Knowledge, RuntimeProfile
+from gpu_advisor.engine.units import GiB
+
+WITHIN = 0.25
+METRICS = ("max_throughput", "closed_throughput", "ttft", "tpot")
+
+
+def rows() -> list[dict[str, Any]]:
+    text = resources.files("gpu_advisor.knowledge").joinpath("serving_measurements.yaml").read_text("utf-8")
+    return list(yaml.safe_load(text))
+
+
+@dataclass(frozen=True, slots=True)
+class Predicted:
+    """The engine's figures for one row: output tokens/s over all its GPUs, TTFT and TPOT (s)."""
+
+    output_tokens_per_s: float
+    ttft_s: float | None = None
+    tpot_s: float | None = None
+    kv_pool_tokens: float | None = None
+
+
+def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None) -> Predicted | None:
+    """The engine on one row; None when the card, model or runtime is unknown or nothing fits."""
+    if row["gpu"] not in kb.gpus or row["model"] not in kb.models or row["runtime"] not in kb.runtimes:
+        return None
+    gpu, arch = kb.gpus[row["gpu"]], kb.models[row["model"]]
+    rt = rt or kb.runtimes[row["runtime"]]
+    tp, fmt = int(row["tensor_parallel"]), row["weight_dtype"]
+    prompt, output = int(row["prompt_tokens"]), int(row["output_tokens"])
+    users = row.get("concurrency")
+    s = ServeSetup(
+        formats=(fmt,),
+        kv_dtype=row.get("kv_dtype") or "fp16",
+        context_len=prompt + output,
+        prompt_tokens=prompt,
+        output_tokens=output,
+        concurrency=int(users or 1),
+        qps=None,
+        ttft_ms_max=None,
+        runtime=rt.id,
+        tensor_parallel=tp,
+        resident_tokens=prompt + (output + 1) // 2,
+        attention_dp=bool(row.get("attention_dp")),
+    )
+    held = per_gpu(arch, s, fmt, tp, rt)
+    room = kv_room(rt, gpu.usable_gib * GiB, held)
+    slots = held.users(room, budget_slots(rt, s, tp))
+    if slots < 1:
+        return None
+    if "kv_pool_tokens" in row:
+        pool = (room - held.weights - held.overhead) / kv_bytes_per_token(arch, s.kv_dtype, tp)
+        return Predicted(0.0, kv_pool_tokens=pool)
+    link = "nvswitch" if gpu.nvlink_gbs else "pcie"
+    model = replica_model(arch, s, (gpu, rt, fmt, tp), link)
+    shape = serving_capacity.replica_shape(model, s, slots, (arch, gpu, rt, fmt, tp))
+    replicas = max(1, int(row["gpu_count"]) // tp)
+    if "output_tokens_per_s_at_target" in row:
+        target = row["ttft_p99_target_ms"] / 1e3, row["tpot_median_target_ms"] / 1e3
+        return Predicted(break_qps(shape, *target) * output * replicas)
+    if users is None:
+        return Predicted(capacity_qps(shape) * output * replicas)
+    loop = closed_loop(shape, int(users))
+    return Predicted(loop.output_tokens_per_s, loop.ttft_s, loop.tpot_s)
+
+
+def errors(row: dict[str, Any], got: Predicted) -> dict[str, float]:
+    """Signed relative error (engine / measured − 1) per metric the row measured."""
+    out: dict[str, float] = {}
+    if got.kv_pool_tokens is not None:
+        return {"kv_pool": got.kv_pool_tokens / row["kv_pool_tokens"] - 1.0}
+    if "output_tokens_per_s_at_target" in row:
+        return {"throughput_at_p99": got.output_tokens_per_s / row["output_tokens_per_s_at_target"] - 1.0}
+    key = "max_throughput" if row.get("concurrency") is None else "closed_throughput"
+    out[key] = got.output_tokens_per_s / row["output_tokens_per_s"] - 1.0
+    if row.get("ttft_ms") and got.ttft_s is not None:
+        out["ttft"] = got.ttft_s * 1e3 / row["ttft_ms"] - 1.0
+    if row.get("tpot_ms") and got.tpot_s is not None:
+        out["tpot"] = got.tpot_s * 1e3 / row["tpot_ms"] - 1.0
+    return out
+
+
+def table(kb: Knowledge) -> dict[tuple[str, str], list[float]]:
+    """Signed errors grouped by (metric, split); inexpressible rows under ('inexpressible', split)."""
+    groups: dict[tuple[str, str], list[float]] = {}
+    for row in rows():
+        got = predict(row, kb)
+        if got is None:
+            groups.setdefault(("inexpressible", row["split"]), []).append(1.0)
+            continue
+        for metric, err in errors(row, got).items():
+            groups.setdefault((metric, row["split"]), []).append(err)
+    return groups
+
+
+def summary(errs: list[float]) -> tuple[float, float]:
+    """(median |error|, share within ±25 %)."""
+    return statistics.median(abs(e) for e in errs), sum(abs(e) <= WITHIN for e in errs) / len(errs)
+
+
+def aiconfigurator_note() -> str:
+    if importlib.util.find_spec("aiconfigurator") is None:
+        return "AIConfigurator: not installed here (optional extra: pip install 'gpu-advisor[compare]')"
+    return "AIConfigurator: importable; --aiconfigurator prints its figures beside the engine's"
+
+
+# AIConfigurator's names for the cards, models and runtimes it has measured data for.
+AIC_SYSTEMS = {"h100-sxm": "h100_sxm", "h200-sxm": "h200_sxm", "a100-80g-sxm": "a100_sxm", "l40s": "l40s"}
+AIC_MODELS = {
+    "llama-3.1-8b": "meta-llama/Meta-Llama-3.1-8B",
+    "llama-3.1-70b": "meta-llama/Meta-Llama-3.1-70B",
+    "llama-3.3-70b": "meta-llama/Meta-Llama-3.1-70B",
+    "llama-3.1-405b": "meta-llama/Meta-Llama-3.1-405B",
+    "mixtral-8x7b": "mistralai/Mixtral-8x7B-v0.1",
+    "qwen3-8b": "Qwen/Qwen3-8B",
+    "qwen3-235b-a22b": "Qwen/Qwen3-235B-A22B",
+}
+AIC_BACKENDS = {"tensorrt_llm": "trtllm", "vllm": "vllm", "sglang": "sglang"}
+AIC_BATCHES = (32, 64, 128, 256, 512, 1024)
+
+
+def aiconfigurator_tokens_per_s(row: dict[str, Any], kb: Knowledge) -> float | None:
+    """AIConfigurator's output tokens/s for a row (best of a batch sweep when the rate is unbounded).
+
+    Closed-loop rows run at their concurrency; maximum-throughput rows take the best
+    batch that AIConfigurator says fits in 90 % of the card. None when it lacks the
+    card, model or runtime, or raises.
+    """
+    from aiconfigurator.cli.api import cli_estimate  # optional: python -m pip install aiconfigurator
+
+    system, model = AIC_SYSTEMS.get(row["gpu"]), AIC_MODELS.get(row["model"])
+    backend = AIC_BACKENDS.get(row["runtime"])
+    if system is None or model is None or backend is None or "output_tokens_per_s" not in row:
+        return None
+    quant = "fp8" if row["weight_dtype"] == "fp8" else "bfloat16"
+    kv = "fp8" if row.get("kv_dtype") == "fp8" else "bfloat16"
+    limit = 0.9 * kb.gpus[row["gpu"]].memory_gb
+    batches = (row["concurrency"],) if row.get("concurrency") else AIC_BATCHES
+    best: float | None = None
+    for batch in batches:
+        try:
+            got = cli_estimate(
+                model,
+                system,
+                backend_name=backend,
+                isl=row["prompt_tokens"],
+                osl=row["output_tokens"],
+                batch_size=batch,
+                tp_size=row["tensor_parallel"],
+                gemm_quant_mode=quant,
+                kvcache_quant_mode=kv,
+            )
+        except Exception:  # a combination it cannot estimate is simply not covered
+            continue
+        if row.get("concurrency") is None and got.raw["memory"] > limit:
+            continue
+        tokens = float(got.raw["tokens/s"]) * (row["gpu_count"] // row["tensor_parallel"])
+        best = tokens if best is None else max(best, tokens)
+    return best
+
+
+def print_aiconfigurator(kb: Knowledge, limit: int) -> None:
+    """Engine and AIConfigurator side by side on up to ``limit`` covered rows (every k-th)."""
+    covered = [
+        r
+        for r in rows()
+        if r["gpu"] in AIC_SYSTEMS and r["model"] in AIC_MODELS and "output_tokens_per_s" in r
+    ]
+    step = max(1, len(covered) // limit)
+    pairs: list[tuple[str, float, float]] = []
+    print(f"{'split':8} {'row':62} {'engine':>8} {'AIC':>8}")
+    for row in covered[::step][:limit]:
+        got, aic = predict(row, kb), aiconfigurator_tokens_per_s(row, kb)
+        if got is None or aic is None:
+            continue
+        e, a = got.output_tokens_per_s / row["output_tokens_per_s"] - 1, aic / row["output_tokens_per_s"] - 1
+        pairs.append((row["split"], e, a))
+        print(f"{row['split']:8} {row['id']:62} {e:+8.0%} {a:+8.0%}")
+    for split in ("fit", "holdout"):
+        errs = [(e, a) for sp, e, a in pairs if sp == split]
+        if errs:
+            (me, we), (ma, wa) = summary([e for e, _ in errs]), summary([a for _, a in errs])
+            print(
+                f"{split}: {len(errs)} rows, engine median {me:.1%} ({we:.0%} within ±25 %), "
+                f"AIConfigurator median {ma:.1%} ({wa:.0%} within ±25 %)"
+            )
+
+
+def print_table(kb: Knowledge, show_rows: bool) -> None:
+    if show_rows:
+        for row in rows():
+            got = predict(row, kb)
+            errs = errors(row, got) if got else {}
+            shown = " ".join(f"{k}={v:+.0%}" for k, v in errs.items()) or "inexpressible"
+            print(f"{row['split']:8} {row['id']:62} {shown}")
+    print(f"{'metric':18} {'split':8} {'rows':>5} {'median':>8} {'±25%':>6}")
+    for (metric, split), errs in sorted(table(kb).items()):
+        if metric == "inexpressible":
+            print(f"{metric:18} {split:8} {len(errs):5d}")
+            continue
+        med, share = summary(errs)
+        print(f"{metric:18} {split:8} {len(errs):5d} {med:8.1%} {share:6.0%}")
+    print(aiconfigurator_note())
+
+
+GRID = {
+    "decode_compute_efficiency": (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85),
+    "seq_layer_us": (0.2, 0.3, 0.4, 0.6, 0.8),
+    "kv_read_efficiency": (0.7, 0.8, 0.9, 1.0),
+    "overhead_gib": (1.5, 2.0, 4.0),
+    "step_overhead_ms": (0.3, 0.8, 2.0),
+}
+
+
+def fit(kb: Knowledge, runtime: str) -> dict[str, float]:
+    """Grid search of the runtime's serving coefficients on its ``fit`` rows (median |log error|)."""
+    base = kb.runtimes[runtime]
+    fit_rows = [r for r in rows() if r["split"] == "fit" and r["runtime"] == runtime]
+    best: tuple[float, dict[str, float]] | None = None
+    for values in itertools.product(*GRID.values()):
+        trial = dict(zip(GRID, values, strict=True))
+        rt = base.model_copy(update=trial)
+        logs = []
+        for row in fit_rows:
+            got = predict(row, kb, rt)
+            if got is None:
+                continue
+            logs += [abs(math.log1p(e)) for e in errors(row, got).values()]
+        score = statistics.median(logs) if logs else math.inf
+        if best is None or score < best[0]:
+            best = (score, trial)
+    assert best is not None
+    print(f"{runtime}: median |log error| {best[0]:.3f} on {len(fit_rows)} fit rows with {best[1]}")
+    return best[1]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", action="store_true", help="print every row's errors")
+    parser.add_argument("--fit", metavar="RUNTIME", help="grid-search RUNTIME's serving coefficients")
+    parser.add_argument(
+        "--aiconfigurator", type=int, metavar="N", help="compare with AIConfigurator on N rows"
+    )
+    args = parser.parse_args(argv)
+    kb = knowledge.load()
+    if args.aiconfigurator:
+        print_aiconfigurator(kb, args.aiconfigurator)
+        return 0
+    if args.fit:
+        fit(kb, args.fit)
+        return 0
+    print_table(kb, args.rows)
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
