@@ -50,6 +50,7 @@ class Slots(TypedDict, total=False):
     prompt_tokens: int
     output_tokens: int
     tensor_parallel: int
+    attention_dp: bool
     ttft_ms_max: float
     runtime: str
     ttft_ms_p99: float
