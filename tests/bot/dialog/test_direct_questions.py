@@ -93,3 +93,10 @@ def test_what_carries_into_a_new_request_is_said(dialog: Dialog) -> None:
 def test_what_the_user_pays_now_is_compared_with_the_plan(dialog: Dialog) -> None:
     said, _ = ask(dialog, "部署 13B 7×24 并发 10，现在两张 A100 一个月 5600")
     assert "5,600" in said and "省" in said and "720 小时" not in said
+
+
+def test_an_answer_on_an_uncalibrated_card_says_how_sure_its_figures_are(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(), "部署 Qwen2.5-14B，并发 16，7×24")
+    pick = reply.plan.recommendation if reply.plan else None
+    assert pick is not None and not pick.calibrated_card
+    assert any("±" in line for line in reply.footer)

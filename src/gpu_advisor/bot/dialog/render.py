@@ -110,7 +110,15 @@ def answer(lang: str, plan: Plan) -> Content:
         pick=pick_words(lang, rec),
         price=option_price(lang, rec),
         summary=summary,
+        footer=_how_sure(lang, rec),
     )
+
+
+def _how_sure(lang: str, rec: Option) -> list[str]:
+    """A figure under load that rests on an uncalibrated card says how wide it may be (issue 29)."""
+    if rec.uncertainty_pct is None or rec.calibrated_card:
+        return []
+    return [locales.t(lang, "serving.uncertainty_uncalibrated", pct=rec.uncertainty_pct)]
 
 
 def _combined(lang: str, train: Option, serve: Option, key: str) -> list[str]:
