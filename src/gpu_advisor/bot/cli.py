@@ -193,8 +193,17 @@ def _add_surfaces(sub: argparse._SubParsersAction[argparse.ArgumentParser], load
     for name, (module, register, text) in SURFACES.items():
         if name == load:
             getattr(importlib.import_module(module), register)(sub)
+            _db_flag_without_default(sub.choices[name])
         else:
             sub.add_parser(name, help=text, add_help=False)
+
+
+def _db_flag_without_default(parser: argparse.ArgumentParser) -> None:
+    """A surface's ``--db`` defaults to None, so the settings can tell a flag (which beats
+    ``$GPU_ADVISOR_DATABASE_URL``) from the environment's default (which does not)."""
+    for action in parser._actions:
+        if action.dest == "db":
+            action.default = None
 
 
 def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
@@ -233,8 +242,30 @@ def parse(argv: Sequence[str] | None) -> argparse.Namespace:
     return args
 
 
-def _export_retention(args: argparse.Namespace) -> None:
-    """Retention flags go to the environment, where every store opens (worker processes too)."""
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given on the command line (None: not given), by ``Settings`` field name."""
+    return {
+        "database_url": args.database_url,
+        "db": getattr(args, "db", None),
+        "keep_conversations_days": args.keep_conversations_days,
+        "keep_plans_days": args.keep_plans_days,
+    }
+
+
+def _hand_on(args: argparse.Namespace, settings: Settings) -> None:
+    """Put the settings in effect where every store, worker and child process reads them.
+
+    The database goes to ``$GPU_ADVISOR_DATABASE_URL`` (``bot.storage`` opens it whatever path a
+    surface passes); retention flags to their variables. Children inherit the environment, so
+    nothing secret is ever on a command line. ``chat`` without a database setting keeps its own
+    per-user file.
+    """
+    from gpu_advisor.bot.storage import URL_VARIABLE
+
+    if args.command in SURFACES or settings.database_url or getattr(args, "db", None):
+        os.environ[URL_VARIABLE] = settings.database
+    if args.command in SURFACES:
+        args.db = settings.db  # a path beside which a surface keeps its files (the webhook secret)
     for flag, variable, _, _ in RETENTION_OPTIONS:
         days = getattr(args, flag.removeprefix("--").replace("-", "_"))
         if days is not None:
@@ -252,8 +283,8 @@ def version() -> str:
         return "unknown"
 
 
-def _apply_settings() -> Settings:
-    """Validate the settings and set up logging, before the parser reads any default.
+def _apply_settings() -> None:
+    """Validate the environment and set up logging, before the parser reads any default.
 
     Values from ``$GPU_ADVISOR_SETTINGS_FILE`` are exported to the environment, where the
     surfaces, the token readers and the worker processes look.
@@ -264,7 +295,13 @@ def _apply_settings() -> Settings:
     settings = load_settings()
     settings.export(os.environ)
     configure(settings.log_format, settings.log_level)
-    return settings
+
+
+def settings_for(args: argparse.Namespace) -> Settings:
+    """The one ``Settings`` this run uses: the flags over the environment over the defaults."""
+    from gpu_advisor.bot.settings import load_settings
+
+    return load_settings(_flags(args))
 
 
 def _print_settings(settings: Settings, command: str) -> None:
@@ -278,12 +315,11 @@ def _print_settings(settings: Settings, command: str) -> None:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    settings = _apply_settings()
+    _apply_settings()
     args = parse(argv)
+    settings = settings_for(args)
     _print_settings(settings, args.command)
-    _export_retention(args)
-    if args.database_url:  # in the environment, so worker and server processes open the same database
-        os.environ["GPU_ADVISOR_DATABASE_URL"] = args.database_url
+    _hand_on(args, settings)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -46,16 +46,22 @@ def shared_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+# Not passed on: the children run one process each, and find the database in the environment
+# they inherit ($GPU_ADVISOR_DATABASE_URL, set by the CLI): a URL on a command line shows its
+# password to every user of the host (``ps``).
+NOT_PASSED_ON = ("--processes", "--database-url")
+
+
 def child_argv(argv: Sequence[str]) -> list[str]:
-    """The command line without ``--processes N`` / ``--processes=N``: what each child runs."""
+    """The command line without ``--processes N`` and ``--database-url URL`` (either spelling)."""
     out: list[str] = []
     skip = False
     for arg in argv:
         if skip:
             skip = False
-        elif arg == "--processes":
+        elif arg in NOT_PASSED_ON:
             skip = True
-        elif not arg.startswith("--processes="):
+        elif not arg.startswith(tuple(f"{flag}=" for flag in NOT_PASSED_ON)):
             out.append(arg)
     return out
 
