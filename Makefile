@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: chat test lint bench clean
+.PHONY: chat test lint bench clean constraints
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -30,3 +30,6 @@ bench: $(STAMP)
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache
+
+constraints: $(STAMP)
+	$(PY) deploy/pin_constraints.py > constraints.txt

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
 import os
 import sys
@@ -58,6 +59,17 @@ SURFACES: dict[str, tuple[str, str, str]] = {
         "run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)",
     ),
 }
+# The optional extra (pyproject.toml) that installs each library a command may need.
+EXTRA_OF_MODULE = {
+    "discord": "discord",
+    "telegram": "telegram",
+    "tornado": "telegram",
+    "aiohttp": "web",
+    "matplotlib": "charts",
+    "cvttf": "charts",
+    "psycopg": "postgres",
+}
+EXIT_FAILED = 1
 RETENTION_OPTIONS = (
     ("--keep-conversations-days", "GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", "an idle conversation", 30),
     ("--keep-plans-days", "GPU_ADVISOR_KEEP_PLANS_DAYS", "a plan log row", 90),
@@ -94,8 +106,6 @@ def _engine_command(name: str) -> Callable[[argparse.Namespace], int]:
 
 def _refuse(payload: dict[str, Any]) -> int:
     """Bad input: the JSON error body (``bot.errors``) on stdout, exit status 2."""
-    import json
-
     print(json.dumps(payload, ensure_ascii=False, indent=2))
     return EXIT_BAD_INPUT
 
@@ -307,16 +317,42 @@ def settings_for(args: argparse.Namespace) -> Settings:
 def _print_settings(settings: Settings, command: str) -> None:
     """A long-running surface says what it runs with, secrets masked, as its first log line."""
     if command in SURFACES and command != "chart":
-        import json
-
         startup = logging.getLogger("gpu_advisor.settings")
         startup.setLevel(logging.INFO)
         startup.info("settings %s", json.dumps(settings.redacted(), ensure_ascii=False))
 
 
+def _missing_extra(exc: ImportError, command: str) -> int | None:
+    """A library of an optional extra is not installed: say which extra, not "internal error"."""
+    module = (exc.name or "").split(".")[0]
+    extra = EXTRA_OF_MODULE.get(module)
+    if extra is None:
+        return None
+    from gpu_advisor.bot.errors import error_body
+
+    message = (
+        f"gpu-advisor {command} needs the optional {extra!r} extra ({module} is not installed):"
+        f" pip install 'gpu-advisor[{extra}]'"
+    )
+    log.error("%s", message)
+    print(json.dumps(error_body("missing_extra", message, extra=extra), ensure_ascii=False))
+    return EXIT_FAILED
+
+
+def _command_named(argv: Sequence[str] | None) -> str:
+    words = list(sys.argv[1:] if argv is None else argv)
+    return next((w for w in words if w in SURFACES or not w.startswith("-")), "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     _apply_settings()
-    args = parse(argv)
+    try:
+        args = parse(argv)
+    except ImportError as exc:  # a surface's module needs its extra just to list its options
+        code = _missing_extra(exc, _command_named(argv))
+        if code is None:
+            raise
+        return code
     settings = settings_for(args)
     _print_settings(settings, args.command)
     _hand_on(args, settings)
@@ -329,13 +365,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:
-        from gpu_advisor.knowledge.reading import KnowledgeError
+        return _failed(exc, args.command)
 
-        if isinstance(exc, KnowledgeError):  # a bad --catalog for chat or ask: the operator's input
-            return _refuse(exc.payload)
-        log.exception("unexpected failure in %s", args.command)
-        print('{"error": {"code": "internal", "field": null, "message": "internal error; see the log"}}')
-        return 1
+
+def _failed(exc: Exception, command: str) -> int:
+    """An exception that reached the top: the operator's input, a missing extra, an unreachable
+    database (one sentence each), or a real fault (logged with its traceback)."""
+    from gpu_advisor.bot.storage import StorageUnavailable
+    from gpu_advisor.knowledge.reading import KnowledgeError
+
+    if isinstance(exc, KnowledgeError):  # a bad --catalog for chat or ask: the operator's input
+        return _refuse(exc.payload)
+    if isinstance(exc, ImportError) and (code := _missing_extra(exc, command)) is not None:
+        return code
+    if isinstance(exc, StorageUnavailable):
+        log.error("gpu-advisor %s: the database is unavailable: %s", command, exc)
+        print(json.dumps({"error": {"code": "storage_unavailable", "field": None, "message": str(exc)}}))
+        return EXIT_FAILED
+    log.exception("unexpected failure in %s", command)
+    print('{"error": {"code": "internal", "field": null, "message": "internal error; see the log"}}')
+    return EXIT_FAILED
 
 
 if __name__ == "__main__":

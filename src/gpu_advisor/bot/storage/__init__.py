@@ -45,12 +45,36 @@ __all__ = [
     "PRUNE_INTERVAL_S",
     "SEEN_KEEP_S",
     "Retention",
+    "SchemaTooNew",
     "Storage",
     "StorageUnavailable",
+    "check_schema",
     "database_url",
     "migrate_state",
     "plan_row",
 ]
+
+
+class SchemaTooNew(SystemExit):
+    """The database was written by a newer version of this program: an older binary must not
+    open it (migrations only go forward; writing the version down would lie to the newer one).
+
+    A ``SystemExit``: the process stops with this sentence, as for any setting it cannot use.
+    """
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"the database is at schema version {found}, newer than this gpu-advisor knows ({known}):"
+            " it was upgraded by a newer release. Run that release (or newer); this one will not"
+            " open it, and never moves a schema back."
+        )
+        self.found, self.known = found, known
+
+
+def check_schema(found: int, known: int) -> None:
+    """Refuse a database whose schema is newer than the migrations this program has."""
+    if found > known:
+        raise SchemaTooNew(found, known)
 
 
 class StorageUnavailable(Exception):
@@ -177,6 +201,7 @@ class Storage:
     each backend implements every method that raises ``NotImplementedError`` here."""
 
     url: str
+    threadsafe = False  # may be called from another thread than the one that opened it (readyz)
     log_text: bool
     retention: Retention
     clock: Callable[[], float]
@@ -253,6 +278,10 @@ class Storage:
     def close(self) -> None:
         """Let the connection go."""
         raise NotImplementedError
+
+    def ping(self) -> None:
+        """Raise unless the database answers a keyed read now (readiness)."""
+        self.load("readyz", "probe", "probe")
 
     def prune(self) -> dict[str, int]:
         """Delete what the retention policy no longer keeps, at most ``PRUNE_BATCH`` rows a table.

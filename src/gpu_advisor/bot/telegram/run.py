@@ -147,7 +147,9 @@ def main(args: argparse.Namespace) -> int:
         if not args.webhook_url:
             raise SystemExit(POLLING_PROCESSES)
         webhook_options(args)  # a bad secret stops the supervisor; the kept one is made once, here
-        return serve_processes(args.processes, sys.argv[1:], what="telegram webhook")
+        return serve_processes(
+            args.processes, sys.argv[1:], what="telegram webhook", address=(args.listen, args.port)
+        )
     return serve(args)
 
 
