@@ -218,7 +218,7 @@ def lost_and_duplicated(url: str, ids: Sequence[str], load: Load) -> tuple[int, 
 def measure(url: str, processes: int, sessions: int, concurrency: int) -> tuple[Load, int, int]:
     with servers(url, processes, free_port()) as proc:
         port = int(proc.args[proc.args.index("--port") + 1])  # type: ignore[union-attr, index]
-        asyncio.run(converse(port, WARM_SESSIONS, concurrency))  # plan caches, prepared statements
+        asyncio.run(converse(port, min(WARM_SESSIONS, sessions), concurrency))  # plan caches, statements
         load, ids = asyncio.run(converse(port, sessions, concurrency))
     return (load, *lost_and_duplicated(url, ids, load))
 

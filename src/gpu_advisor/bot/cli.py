@@ -70,6 +70,9 @@ EXTRA_OF_MODULE = {
     "psycopg": "postgres",
 }
 EXIT_FAILED = 1
+# Commands that answer once and leave: they read only the log variables, so they skip loading
+# pydantic-settings (bench/startup_bench.py: about 75 ms of a 0.45 s `ask`).
+ONE_SHOT = frozenset({"estimate", "recommend", "ask", "analyze"})
 RETENTION_OPTIONS = (
     ("--keep-conversations-days", "GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", "an idle conversation", 30),
     ("--keep-plans-days", "GPU_ADVISOR_KEEP_PLANS_DAYS", "a plan log row", 90),
@@ -241,11 +244,15 @@ def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    """Parse once with surfaces as names; if a surface was chosen, parse again with its options."""
+def parse(
+    argv: Sequence[str] | None, *, before_surface: Callable[[], None] = lambda: None
+) -> argparse.Namespace:
+    """Parse once with surfaces as names; if a surface was chosen, call ``before_surface`` (the
+    settings reach the environment its option defaults read), then parse again with its options."""
     parser = build_parser()
     args, extras = parser.parse_known_args(argv)
     if args.command in SURFACES:
+        before_surface()
         return build_parser(args.command).parse_args(argv)
     if extras:
         parser.error(f"unrecognized arguments: {' '.join(extras)}")
@@ -345,17 +352,23 @@ def _command_named(argv: Sequence[str] | None) -> str:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    _apply_settings()
     try:
-        args = parse(argv)
+        args = parse(argv, before_surface=_apply_settings)
     except ImportError as exc:  # a surface's module needs its extra just to list its options
         code = _missing_extra(exc, _command_named(argv))
         if code is None:
             raise
         return code
-    settings = settings_for(args)
-    _print_settings(settings, args.command)
-    _hand_on(args, settings)
+    if args.command in ONE_SHOT:  # no database, no service: only the log variables matter
+        from gpu_advisor.bot.logs import configure_from
+
+        configure_from(os.environ)
+    else:
+        if args.command not in SURFACES:
+            _apply_settings()
+        settings = settings_for(args)
+        _print_settings(settings, args.command)
+        _hand_on(args, settings)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:

@@ -21,7 +21,7 @@ import re
 import sys
 import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from types import TracebackType
@@ -83,6 +83,24 @@ def _log_thread_uncaught(args: threading.ExceptHookArgs) -> None:
             getattr(args.thread, "name", "?"),
             exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
         )
+
+
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def configure_from(environ: Mapping[str, str]) -> None:
+    """``configure`` from ``GPU_ADVISOR_LOG_FORMAT``/``_LEVEL`` alone, checked as ``Settings`` checks
+    them: what a one-shot command needs, without loading pydantic-settings (about 75 ms)."""
+    log_format = environ.get("GPU_ADVISOR_LOG_FORMAT", "text")
+    level = environ.get("GPU_ADVISOR_LOG_LEVEL", "WARNING")
+    for variable, value, allowed in (
+        ("GPU_ADVISOR_LOG_FORMAT", log_format, LOG_FORMATS),
+        ("GPU_ADVISOR_LOG_LEVEL", level, LOG_LEVELS),
+    ):
+        if value not in allowed:
+            raise SystemExit(f"setting {variable}: Input should be {' or '.join(map(repr, allowed))}")
+    configure(log_format, level)
 
 
 def configure(log_format: str = "text", level: str = "WARNING") -> None:
