@@ -1,18 +1,20 @@
 # GPU Advisor: one image for every surface (web, telegram, discord); the command picks one.
-# Build: docker build -t gpu-advisor .        A web-only image: --build-arg EXTRAS=web,postgres
-ARG PYTHON_VERSION=3.12
+# Build: docker build -t gpu-advisor:0.1.0 .        A web-only image: --build-arg EXTRAS=web,postgres
+# Every pip install is pinned by constraints.txt (deploy/pin_constraints.py, `make constraints`):
+# the image gets the versions the tests passed with, whatever the index serves on build day.
+ARG PYTHON_VERSION=3.12.8
 ARG EXTRAS=all
 
 # --- build the wheels (compilers and caches stay in this stage) ---------------------------
-FROM python:${PYTHON_VERSION}-slim AS build
+FROM python:${PYTHON_VERSION}-slim-bookworm AS build
 ARG EXTRAS
 WORKDIR /src
-COPY pyproject.toml README.md LICENSE ./
+COPY pyproject.toml README.md LICENSE constraints.txt ./
 COPY src src
-RUN pip wheel --no-cache-dir --wheel-dir /wheels ".[${EXTRAS}]"
+RUN pip wheel --no-cache-dir --wheel-dir /wheels --constraint constraints.txt ".[${EXTRAS}]"
 
 # --- run ---------------------------------------------------------------------------------
-FROM python:${PYTHON_VERSION}-slim
+FROM python:${PYTHON_VERSION}-slim-bookworm
 ARG EXTRAS
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
@@ -28,8 +30,10 @@ RUN apt-get update \
     && mkdir -p /data \
     && chown advisor:advisor /data
 COPY --from=build /wheels /wheels
-RUN pip install --no-cache-dir --no-index --find-links=/wheels "gpu-advisor[${EXTRAS}]" \
-    && rm -rf /wheels \
+COPY constraints.txt /tmp/constraints.txt
+RUN pip install --no-cache-dir --no-index --find-links=/wheels --constraint /tmp/constraints.txt \
+        "gpu-advisor[${EXTRAS}]" \
+    && rm -rf /wheels /tmp/constraints.txt \
     && gpu-advisor --version
 USER advisor
 WORKDIR /data

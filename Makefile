@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: chat test lint bench clean
+.PHONY: chat test lint bench clean constraints
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -22,11 +22,18 @@ lint: $(STAMP)
 test: lint
 	$(PY) -m pytest
 
+# Each prints its measurement beside its baseline from the same run (a bare interpreter, the
+# shipped catalog, SQLite, ...) and its goal; tests/test_benches.py runs each with --tiny.
 bench: $(STAMP)
 	$(PY) -m bench.engine_bench
 	$(PY) -m bench.startup_bench
 	$(PY) -m bench.catalog_bench
 	$(PY) -m bench.bot_bench
+	$(PY) -m bench.storage_bench
+	$(PY) -m bench.scale_bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache
+
+constraints: $(STAMP)
+	$(PY) deploy/pin_constraints.py > constraints.txt

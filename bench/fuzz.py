@@ -100,6 +100,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--tiny", action="store_true", help="a few inputs: does the fuzzer still run?")
     args = parser.parse_args()
+    if args.tiny:
+        args.n = 20
     kb = knowledge.load()
     vocab = vocabulary(kb)
     targets: dict[str, Callable[[str], object]] = {

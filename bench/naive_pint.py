@@ -37,7 +37,8 @@ from gpu_advisor.engine.interconnect import (
     PCIE_HOP_LATENCY_S,
 )
 from gpu_advisor.engine.memory import PREFILL_CHUNK_TOKENS
-from gpu_advisor.engine.serving_search import MAX_REPLICAS, card_format, format_supported, tp_options
+from gpu_advisor.engine.serving_capacity import MAX_REPLICAS
+from gpu_advisor.engine.serving_search import card_format, format_supported, tp_options
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile
 from gpu_advisor.engine.units import Quantity, ureg
 

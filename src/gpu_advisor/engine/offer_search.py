@@ -66,10 +66,14 @@ class Searches:
     _train: dict[TrainKey, list[Candidate]] = field(default_factory=dict)
     _layouts: dict[ServeSetup, list[serving_search.Layout]] = field(default_factory=dict)
     _serve: dict[tuple[ServeSetup, float | None], list[Candidate]] = field(default_factory=dict)
+    _by_duration: dict[float | None, list[Offer]] = field(default_factory=dict)
+    _sizes: dict[tuple[ServeSetup, ServeSetup, float | None], dict[EngineKey, list[Candidate]]] = field(
+        default_factory=dict
+    )
 
     @property
     def offers(self) -> list[Offer]:
-        offers = self.kb.catalog.index.offers
+        offers = self.kb.catalog.index.searched  # the offers a search can show, in catalog order
         return offers if self.allowed is None else [o for o in offers if o.gpu in self.allowed]
 
     def train(
@@ -96,7 +100,9 @@ class Searches:
         """Every feasible serving candidate over the pruned catalog, in catalog order."""
         if (s, duration) not in self._serve:
             sized = self._sized(s, s, duration)
-            found = fan_out(self.offers, lambda o: sized.get(engine_key(o), []), lambda _: duration)
+            found = fan_out(
+                self._priced(duration), lambda o: sized.get(engine_key(o), []), lambda _: duration
+            )
             self._serve[(s, duration)] = found
         return self._serve[(s, duration)]
 
@@ -110,22 +116,68 @@ class Searches:
         """
         sized = self._sized(s, memory_of, duration)
         best: tuple[float, Candidate, Offer] | None = None
-        for offer in self.offers:
-            for c in sized.get(engine_key(offer), []):
+        cheapest: dict[tuple[EngineKey, str], float] = {}  # one machine's quote, per machine and currency
+        for offer in self._priced(duration):
+            key = engine_key(offer)
+            found = sized.get(key)
+            if not found or not _undercuts(cheapest, (key, offer.currency), _quote(offer, duration, 1)):
+                continue  # no layout on it can cost less than on an earlier sibling
+            for c in found:
                 if not c.meets_latency:
                     continue
-                n = c.machines
-                quote = cost.job(offer, duration, n) if duration else cost.always_on(offer, n)
-                price = cost.in_cny(quote, self.kb.catalog.fx_to_cny)  # offers may differ in currency
+                price = cost.in_cny(_quote(offer, duration, c.machines), self.kb.catalog.fx_to_cny)
                 if best is None or price < best[0]:
                     best = (price, c, offer)
         return repriced(best[1], best[2], duration) if best else None
 
+    def _priced(self, duration: float | None) -> list[Offer]:
+        """The offers ``fan_out`` could keep when every candidate is held ``duration`` (or 24×7).
+
+        It keeps a re-priced candidate only when no earlier one of the same machine, layout
+        and currency costs no more by the month and for the job; both quotes scale with the
+        layout's machine count (rounding keeps their order), so an offer whose one-machine
+        quotes an earlier sibling matches or undercuts is left out for every layout. Dropping
+        it here gives ``fan_out`` the same answer from fewer offers.
+        """
+        if duration not in self._by_duration:
+            fronts: dict[tuple[EngineKey, str], list[tuple[float, float]]] = {}
+            kept: list[Offer] = []
+            for o in self.offers:
+                point = (cost.always_on(o).amount, cost.job(o, duration).amount if duration else 0.0)
+                front = fronts.setdefault((engine_key(o), o.currency), [])
+                if not any(m <= point[0] and j <= point[1] for m, j in front):
+                    front.append(point)
+                    kept.append(o)
+            self._by_duration[duration] = kept
+        return self._by_duration[duration]
+
     def _sized(
         self, s: ServeSetup, memory_of: ServeSetup, duration: float | None
     ) -> dict[EngineKey, list[Candidate]]:
-        """Candidates of each machine's first offer, sized for ``s``'s traffic."""
-        out: dict[EngineKey, list[Candidate]] = {}
-        for c in serving_search.size_all(self.layouts(memory_of), s, duration):
-            out.setdefault(engine_key(c.offer), []).append(c)
-        return out
+        """Candidates of each machine's first offer, sized for ``s``'s traffic (once per plan)."""
+        key = (s, memory_of, duration)
+        if key not in self._sizes:
+            out: dict[EngineKey, list[Candidate]] = {}
+            for c in serving_search.size_all(self.layouts(memory_of), s, duration):
+                out.setdefault(engine_key(c.offer), []).append(c)
+            self._sizes[key] = out
+        return self._sizes[key]
+
+
+def _quote(offer: Offer, duration: float | None, machines: int) -> cost.Quote:
+    return cost.job(offer, duration, machines) if duration else cost.always_on(offer, machines)
+
+
+def _undercuts(
+    cheapest: dict[tuple[EngineKey, str], float], where: tuple[EngineKey, str], one: cost.Quote
+) -> bool:
+    """Whether ``one`` (a machine's quote) is below every earlier sibling's in the same currency.
+
+    Quotes scale with the machine count and rounding keeps their order (``fl(a·n) ≤ fl(b·n)``
+    when ``a ≤ b``), so an offer that does not undercut can never be strictly cheaper for
+    any layout: skipping it leaves the pick exactly as the full walk would.
+    """
+    if where in cheapest and one.amount >= cheapest[where]:
+        return False
+    cheapest[where] = one.amount
+    return True

@@ -6,14 +6,16 @@ for an update id, ``log_plan``, ``move_chat``, ``prune``, ``stats``, one ``trans
 opens the backend the target names, as ``pathlib.Path(...)`` gives a ``PosixPath``:
 
 - a file path or ``sqlite:///path`` — SQLite (``bot.storage.sqlite``), the embedded default;
-- ``postgresql://…`` — PostgreSQL (``bot.storage.postgres``, psycopg 3), which several
-  stateless server processes on several machines can share.
+- ``postgresql://…`` or a keyword DSN (``host=… dbname=…``) — PostgreSQL
+  (``bot.storage.postgres``, psycopg 3), which several stateless server processes on
+  several machines can share.
 
 ``GPU_ADVISOR_DATABASE_URL`` (``gpu-advisor --database-url``), when set, wins over the target
 every surface passes (its ``--db`` path), so worker processes that open the store themselves
 reach the same database. Both backends apply the same schema versions, the same
 dedupe (a primary key: an insert that conflicts answers "seen before"), and the same
-``Retention``; a database that cannot be written raises ``StorageUnavailable``.
+``Retention``; a database that cannot be written raises ``StorageUnavailable``. What is
+neither (``mysql://…``) is refused by ``bot.storage.target`` before anything is created.
 """
 
 from __future__ import annotations
@@ -24,10 +26,11 @@ from collections.abc import Callable, Mapping
 from contextlib import AbstractContextManager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Self, cast
+from typing import TYPE_CHECKING, Any, Self, cast
 
-from gpu_advisor.bot.dialog.state import STATE_VERSION, ConversationState
-from gpu_advisor.engine.results import Plan
+if TYPE_CHECKING:  # the dialog and the engine load with a backend, not with the settings' check
+    from gpu_advisor.bot.dialog.state import ConversationState
+    from gpu_advisor.engine.results import Plan
 
 URL_VARIABLE = "GPU_ADVISOR_DATABASE_URL"
 DEFAULT_PATH = "gpu-advisor.db"
@@ -35,7 +38,6 @@ DAY_S = 86_400.0
 SEEN_KEEP_S = DAY_S
 PRUNE_INTERVAL_S = 600.0
 PRUNE_BATCH = 2_000
-POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 
 __all__ = [
     "DAY_S",
@@ -43,12 +45,36 @@ __all__ = [
     "PRUNE_INTERVAL_S",
     "SEEN_KEEP_S",
     "Retention",
+    "SchemaTooNew",
     "Storage",
     "StorageUnavailable",
+    "check_schema",
     "database_url",
     "migrate_state",
     "plan_row",
 ]
+
+
+class SchemaTooNew(SystemExit):
+    """The database was written by a newer version of this program: an older binary must not
+    open it (migrations only go forward; writing the version down would lie to the newer one).
+
+    A ``SystemExit``: the process stops with this sentence, as for any setting it cannot use.
+    """
+
+    def __init__(self, found: int, known: int) -> None:
+        super().__init__(
+            f"the database is at schema version {found}, newer than this gpu-advisor knows ({known}):"
+            " it was upgraded by a newer release. Run that release (or newer); this one will not"
+            " open it, and never moves a schema back."
+        )
+        self.found, self.known = found, known
+
+
+def check_schema(found: int, known: int) -> None:
+    """Refuse a database whose schema is newer than the migrations this program has."""
+    if found > known:
+        raise SchemaTooNew(found, known)
 
 
 class StorageUnavailable(Exception):
@@ -105,6 +131,8 @@ def _days(env: Mapping[str, str], variable: str, default: float) -> float:
 
 def migrate_state(data: dict[str, Any]) -> dict[str, Any]:
     """Bring a stored state dict up to ``STATE_VERSION`` (version 1 is the first)."""
+    from gpu_advisor.bot.dialog.state import STATE_VERSION
+
     data.setdefault("version", 1)
     data["version"] = STATE_VERSION
     return data
@@ -116,13 +144,14 @@ def database_url(target: str | Path | None = None, env: Mapping[str, str] = os.e
 
 
 def _backend(url: str) -> type[Storage]:
-    if url.startswith(POSTGRES_SCHEMES):
+    """The class that opens ``url``; ``BadDatabase`` (a ``ValueError``) for what is neither backend's."""
+    from gpu_advisor.bot.storage.target import EXTRA, read_database
+
+    if read_database(url).kind == "postgresql":
         try:
             from gpu_advisor.bot.storage.postgres import PostgresStore
         except ImportError as exc:  # the optional extra is not installed
-            raise SystemExit(
-                f'a postgresql:// database needs psycopg: pip install "gpu-advisor[postgres]" ({exc})'
-            ) from None
+            raise SystemExit(f"a PostgreSQL database needs psycopg: {EXTRA} ({exc})") from None
         return PostgresStore
     from gpu_advisor.bot.storage.sqlite import SQLiteStore
 
@@ -172,6 +201,7 @@ class Storage:
     each backend implements every method that raises ``NotImplementedError`` here."""
 
     url: str
+    threadsafe = False  # may be called from another thread than the one that opened it (readyz)
     log_text: bool
     retention: Retention
     clock: Callable[[], float]
@@ -248,6 +278,10 @@ class Storage:
     def close(self) -> None:
         """Let the connection go."""
         raise NotImplementedError
+
+    def ping(self) -> None:
+        """Raise unless the database answers a keyed read now (readiness)."""
+        self.load("readyz", "probe", "probe")
 
     def prune(self) -> dict[str, int]:
         """Delete what the retention policy no longer keeps, at most ``PRUNE_BATCH`` rows a table.

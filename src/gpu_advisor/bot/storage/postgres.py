@@ -38,11 +38,20 @@ from gpu_advisor.bot.storage import (
     PRUNE_BATCH,
     Storage,
     StorageUnavailable,
+    check_schema,
     migrate_state,
     plan_row,
 )
+from gpu_advisor.bot.storage.watchdog import Watchdog
 from gpu_advisor.engine.results import Plan
 
+# Client-side deadlines (``bot.storage.watchdog``): a server that answers nothing this long is hung,
+# and the caller gets StorageUnavailable (the web: 503 + Retry-After) instead of waiting with it.
+CONNECT_TIMEOUT_S = 2  # libpq's connect_timeout: whole seconds
+STATEMENT_DEADLINE_S = 2.0
+LOCK_DEADLINE_S = 15.0  # behind another process's turn of the same conversation (turn deadline 10 s)
+MIGRATE_DEADLINE_S = 60.0  # a migration may build an index on a large table
+PING_DEADLINE_S = 1.0  # /readyz answers within its own short timeout
 MIGRATION_LOCK = 0x6770_7561  # any constant: every process of this application takes the same one
 MIGRATIONS: tuple[tuple[str, ...], ...] = (
     (
@@ -111,25 +120,46 @@ def chat_key(platform: str, chat_id: str | int, user_id: str | int) -> int:
 
 
 class PostgresStore(Storage):
-    """A PostgreSQL database named by a ``postgresql://`` URL (libpq's, so ``?host=/socket/dir`` works)."""
+    """A PostgreSQL database named by a ``postgresql://`` URL or a keyword DSN (libpq's reading)."""
+
+    threadsafe = True
 
     @_guarded
     def open(self, url: str) -> None:
         self.url = url
         self._conn: psycopg.Connection[Any] | None = None
         self._lock = threading.RLock()  # a connection's transaction is one thread's at a time
-        with self._connection() as conn, conn.transaction():
-            conn.execute("select pg_advisory_xact_lock(%s)", [MIGRATION_LOCK])
-            conn.execute("create table if not exists meta (key text primary key, value text)")
-            current = self._version(conn)
-            for version, statements in enumerate(MIGRATIONS, start=1):
-                for statement in statements if version > current else ():
-                    conn.execute(statement)
+        self._held = False  # inside ``hold``: the turn's transaction is open, writes join it
+        self._waiting = False  # the next read waits for hold's lock too
+        self.watchdog = Watchdog(self._socket)
+        with self._connection() as conn, self.watchdog.armed(MIGRATE_DEADLINE_S):
+            if self._current(conn) == len(MIGRATIONS):
+                return  # the usual start: nothing to apply, no lock to take
+            with conn.transaction():
+                conn.execute("select pg_advisory_xact_lock(%s)", [MIGRATION_LOCK])
+                conn.execute("create table if not exists meta (key text primary key, value text)")
+                self._migrate(conn, self._version(conn))
+
+    @staticmethod
+    def _migrate(conn: psycopg.Connection[Any], current: int) -> None:
+        check_schema(current, len(MIGRATIONS))
+        for version, statements in enumerate(MIGRATIONS, start=1):
+            for statement in statements if version > current else ():
+                conn.execute(statement)
+        if current < len(MIGRATIONS):
             conn.execute(
                 "insert into meta values ('schema_version', %s)"
                 " on conflict (key) do update set value = excluded.value",
                 [str(len(MIGRATIONS))],
             )
+
+    def _current(self, conn: psycopg.Connection[Any]) -> int:
+        """The schema version without a lock (0 before the first migration); a newer one stops here."""
+        if conn.execute("select to_regclass('meta') is not null").fetchone() != (True,):
+            return 0
+        current = self._version(conn)
+        check_schema(current, len(MIGRATIONS))
+        return current
 
     @staticmethod
     def _version(conn: psycopg.Connection[Any]) -> int:
@@ -141,12 +171,17 @@ class PostgresStore(Storage):
         with self._connection() as conn:
             return self._version(conn)
 
+    def _socket(self) -> int | None:
+        conn = self._conn
+        return None if conn is None or conn.closed else conn.pgconn.socket
+
     @contextmanager
     def _connection(self) -> Iterator[psycopg.Connection[Any]]:
         """This process's connection, opened (again) if it is gone; a broken one is dropped."""
         with self._lock:
             if self._conn is None or self._conn.closed:
-                self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=5)
+                with self.watchdog.armed(CONNECT_TIMEOUT_S + 1):
+                    self._conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
             try:
                 yield self._conn
             except psycopg.OperationalError:
@@ -156,9 +191,12 @@ class PostgresStore(Storage):
 
     @contextmanager
     def transaction(self) -> Iterator[None]:
-        """One transaction; nested use joins the outer one (a savepoint)."""
+        """One transaction; inside ``hold`` it joins the turn's, else nested use is a savepoint."""
+        if self._held:
+            yield
+            return
         try:
-            with self._connection() as conn, conn.transaction():
+            with self._connection() as conn, self.watchdog.armed(STATEMENT_DEADLINE_S), conn.transaction():
                 yield
         except psycopg.Error as exc:
             mapped = unavailable(exc)
@@ -168,25 +206,41 @@ class PostgresStore(Storage):
 
     @contextmanager
     def hold(self, platform: str, chat_id: str | int, user_id: str | int) -> Iterator[None]:
+        """The turn as one transaction under a transaction-scoped advisory lock, pipelined: the lock
+        travels with the ``load`` that follows it, the writes with the COMMIT (two round trips)."""
         key = chat_key(platform, chat_id, user_id)
-        with self._connection() as conn:
-            _guarded(conn.execute)("select pg_advisory_lock(%s)", [key])
-            try:
-                yield
-            finally:
-                if not conn.closed:
-                    conn.execute("select pg_advisory_unlock(%s)", [key])
+        try:
+            with self._connection() as conn, conn.pipeline(), conn.transaction():
+                conn.execute("select pg_advisory_xact_lock(%s)", [key])  # sent with the load
+                self._held, self._waiting = True, True
+                try:
+                    yield
+                finally:
+                    self._held = self._waiting = False
+                    self.watchdog.rearm(STATEMENT_DEADLINE_S)  # the COMMIT's round trip
+        except psycopg.Error as exc:
+            mapped = unavailable(exc)
+            if mapped is None:
+                raise
+            raise mapped from exc
+        finally:
+            self.watchdog.disarm()
 
     def _execute(self, query: str, params: Any = ()) -> psycopg.Cursor[Any]:
-        with self._connection() as conn:
+        """One statement within its deadline (longer for the first read after ``hold``'s lock,
+        which may wait for another process's turn of the same conversation)."""
+        deadline = LOCK_DEADLINE_S if self._waiting else STATEMENT_DEADLINE_S
+        self._waiting = False
+        with self._connection() as conn, self.watchdog.armed(deadline):
             return conn.execute(query, params)
 
     @_guarded
     def load(self, platform: str, chat_id: str | int, user_id: str | int) -> ConversationState:
-        row = self._execute(
-            "select state from conversations where platform = %s and chat_id = %s and user_id = %s",
-            [platform, str(chat_id), str(user_id)],
-        ).fetchone()
+        with self.watchdog.armed(LOCK_DEADLINE_S if self._waiting else STATEMENT_DEADLINE_S):
+            row = self._execute(
+                "select state from conversations where platform = %s and chat_id = %s and user_id = %s",
+                [platform, str(chat_id), str(user_id)],
+            ).fetchone()
         if row is None:
             return ConversationState()
         return ConversationState.model_validate(migrate_state(json.loads(row[0])))
@@ -203,12 +257,14 @@ class PostgresStore(Storage):
 
     @_guarded
     def first_time(self, platform: str, update_id: str | int) -> bool:
-        cur = self._execute(
-            "insert into seen_updates (platform, update_id, ts) values (%s, %s, %s) on conflict do nothing",
-            [platform, str(update_id), self.clock()],
-        )
+        with self.watchdog.armed(STATEMENT_DEADLINE_S):
+            row = self._execute(
+                "insert into seen_updates (platform, update_id, ts) values (%s, %s, %s)"
+                " on conflict do nothing returning 1",
+                [platform, str(update_id), self.clock()],
+            ).fetchone()
         self.prune_if_due()
-        return cur.rowcount == 1
+        return row is not None
 
     @_guarded
     def move_chat(self, platform: str, old_chat: str | int, new_chat: str | int) -> None:
@@ -223,12 +279,13 @@ class PostgresStore(Storage):
 
     @_guarded
     def stats(self) -> dict[str, Any]:
-        top = self._execute(
-            "select offer, count(*) from plans_log where offer is not null"
-            " group by offer order by 2 desc, 1 limit 5"
-        ).fetchall()
-        (conversations,) = self._execute("select count(*) from conversations").fetchone() or (0,)
-        (plans,) = self._execute("select count(*) from plans_log").fetchone() or (0,)
+        with self.watchdog.armed(STATEMENT_DEADLINE_S):
+            top = self._execute(
+                "select offer, count(*) from plans_log where offer is not null"
+                " group by offer order by 2 desc, 1 limit 5"
+            ).fetchall()
+            (conversations,) = self._execute("select count(*) from conversations").fetchone() or (0,)
+            (plans,) = self._execute("select count(*) from plans_log").fetchone() or (0,)
         return {
             "conversations": conversations,
             "plans": plans,
@@ -237,11 +294,16 @@ class PostgresStore(Storage):
 
     @_guarded
     def hit(self, key: str, limit: int, window_s: float) -> float:
+        """Pipelined: BEGIN, the key's lock and the count in one round trip; the insert and COMMIT
+        in another."""
         now = self.clock()
-        with self._connection() as conn, conn.transaction():
-            conn.execute(
-                "select pg_advisory_xact_lock(%s)", [chat_key("quota", key, "")]
-            )  # one count at a time
+        with (
+            self._connection() as conn,
+            self.watchdog.armed(STATEMENT_DEADLINE_S),
+            conn.pipeline(),
+            conn.transaction(),
+        ):
+            conn.execute("select pg_advisory_xact_lock(%s)", [chat_key("quota", key, "")])
             used, first = conn.execute(
                 "select count(*), coalesce(min(ts), 0) from client_hits where key = %s and ts > %s",
                 [key, now - window_s],
@@ -251,19 +313,36 @@ class PostgresStore(Storage):
             conn.execute("insert into client_hits (key, ts) values (%s, %s)", [key, now])
         return 0.0
 
+    def ping(self) -> None:
+        """A fresh connection's ``select 1`` within ``PING_DEADLINE_S`` (readiness): it never waits
+        behind a turn on this store's connection, and a hung server fails it in time."""
+        dog: Watchdog | None = None
+        conn = psycopg.connect(self.url, autocommit=True, connect_timeout=CONNECT_TIMEOUT_S)
+        try:
+            dog = Watchdog(lambda: None if conn.closed else conn.pgconn.socket)
+            with dog.armed(PING_DEADLINE_S):
+                conn.execute("select 1").fetchone()
+        finally:
+            if dog is not None:
+                dog.stop()
+            conn.close()
+
     @_guarded
     def prune(self) -> dict[str, int]:
         return super().prune()
 
     def delete_older(self, table: str, column: str, cutoff: float) -> int:
-        cur = self._execute(
-            f"delete from {table} where ctid in"
-            f" (select ctid from {table} where {column} < %s limit {PRUNE_BATCH})",
-            [cutoff],
-        )
-        return cur.rowcount
+        with self.watchdog.armed(STATEMENT_DEADLINE_S):
+            rows = self._execute(
+                f"with gone as (delete from {table} where ctid in"
+                f" (select ctid from {table} where {column} < %s limit {PRUNE_BATCH}) returning 1)"
+                " select count(*) from gone",
+                [cutoff],
+            ).fetchone()
+        return int(rows[0]) if rows else 0
 
     def close(self) -> None:
+        self.watchdog.stop()
         with self._lock:
             if self._conn is not None:
                 self._conn.close()

@@ -30,6 +30,7 @@ from gpu_advisor.bot.storage import (
     PRUNE_BATCH,
     Storage,
     StorageUnavailable,
+    check_schema,
     migrate_state,
     plan_row,
 )
@@ -146,10 +147,13 @@ class SQLiteStore(Storage):
             self.db.execute("BEGIN IMMEDIATE")
             self.db.table("meta").create({"key": str, "value": str}, pk="key", if_not_exists=True)
             current = self.schema_version
+            check_schema(current, len(MIGRATIONS))
             for version, step in enumerate(MIGRATIONS, start=1):
                 if version > current:
                     step(self.db)
-            self.db.table("meta").upsert({"key": "schema_version", "value": str(len(MIGRATIONS))}, pk="key")
+            if current < len(MIGRATIONS):
+                row = {"key": "schema_version", "value": str(len(MIGRATIONS))}
+                self.db.table("meta").upsert(row, pk="key")
 
     @contextmanager
     def transaction(self) -> Iterator[None]:

@@ -35,6 +35,7 @@ from gpu_advisor.bot.dialog import Dialog
 from gpu_advisor.bot.dialog.commands import COMMANDS
 from gpu_advisor.bot.execution import auto_workers
 from gpu_advisor.bot.ratelimit import RateLimiter
+from gpu_advisor.bot.storage.target import shown
 from gpu_advisor.bot.store import Store
 from gpu_advisor.bot.surface import converse
 from gpu_advisor.bot.telegram import render
@@ -99,7 +100,7 @@ async def on_startup(app: Application) -> None:  # type: ignore[type-arg]
         "telegram bot @%s answering by %s; database %s; %s",
         app.bot.username,
         data.config.mode,
-        data.config.db_path,
+        shown(data.store.url),  # the database the store opened, password masked
         _workers(turn_of(app)),
     )
 
@@ -108,7 +109,7 @@ async def on_shutdown(app: Application) -> None:  # type: ignore[type-arg]
     data: BotData = app.bot_data
     log.info("telegram bot %s stopping: letting the turn workers finish", _handle(app))
     await turn_of(app).executor.shutdown()
-    log.info("telegram bot stopped; conversations are saved in %s", data.config.db_path)
+    log.info("telegram bot stopped; conversations are saved in %s", shown(data.store.url))
 
 
 def _handle(app: Application) -> str:  # type: ignore[type-arg]

@@ -147,7 +147,9 @@ def main(args: argparse.Namespace) -> int:
         if not args.webhook_url:
             raise SystemExit(POLLING_PROCESSES)
         webhook_options(args)  # a bad secret stops the supervisor; the kept one is made once, here
-        return serve_processes(args.processes, sys.argv[1:], what="telegram webhook")
+        return serve_processes(
+            args.processes, sys.argv[1:], what="telegram webhook", address=(args.listen, args.port)
+        )
     return serve(args)
 
 
@@ -155,6 +157,8 @@ def serve(args: argparse.Namespace) -> int:
     """One bot process: long polling, or a webhook server (alone, or one of several on the port)."""
     from telegram.error import InvalidToken
 
+    from gpu_advisor.bot.storage import database_url
+    from gpu_advisor.bot.storage.target import shown
     from gpu_advisor.bot.telegram.app import TelegramConfig, build_application
 
     token = read_token()
@@ -172,7 +176,7 @@ def serve(args: argparse.Namespace) -> int:
         workers=args.workers,  # None: one per spare CPU (bot.execution.auto_workers)
         mode=f"webhook at {args.webhook_url}" if args.webhook_url else "long polling",
     )
-    log.info("starting the Telegram bot (%s, database %s)", config.mode, config.db_path)
+    log.info("starting the Telegram bot (%s, database %s)", config.mode, shown(database_url(config.db_path)))
     app = build_application(config)
     answer_before_acknowledging(app)
     try:

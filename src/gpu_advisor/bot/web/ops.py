@@ -1,9 +1,12 @@
 """Operator endpoints and the per-request bookkeeping: /healthz, /readyz, /metrics, turn ids.
 
-``/healthz`` answers 200 while the event loop runs (a liveness probe: restart me if not).
-``/readyz`` answers 200 only when the store answers a keyed read and the knowledge is
-loaded (GPUs and offers present); otherwise 503 with the failed checks, so a load
-balancer stops sending chats that would only get "try again later". ``/metrics`` is
+``/healthz`` answers 200 while the event loop runs (a liveness probe: restart me if not); it
+never touches the database. ``/readyz`` answers 200 only when the store answers
+(``Storage.ping``) within ``READY_TIMEOUT_S`` and the knowledge is loaded (GPUs and offers
+present); otherwise 503 with the failed checks, so a load balancer stops sending chats that
+would only get "try again later". A store that may be used from another thread (PostgreSQL)
+is pinged there, so a hung database server never blocks the event loop, and so never
+``/healthz`` behind it; an SQLite file is read in place (local, and bound to its thread). ``/metrics`` is
 Prometheus' text format (``bot.metrics``). None of them is rate-limited: they live
 outside ``/api/`` and answer without touching a turn worker.
 
@@ -14,6 +17,7 @@ the finished response — latency of engine routes, the error code of a failure,
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import time
@@ -34,7 +38,7 @@ ENGINE_ROUTES = {
     "/api/recommend": "recommend",
     "/api/analyze": "analyze",
 }
-PROBE = ("readyz", "probe", "probe")  # a conversation key no surface uses: the read finds nothing
+READY_TIMEOUT_S = 2.0  # below the probes' own timeouts (compose and the Dockerfile use 4-5 s)
 
 
 def add_routes(app: web.Application) -> None:
@@ -49,16 +53,22 @@ async def healthz(request: web.Request) -> web.Response:
 
 async def readyz(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
-    checks = {"store": _store_answers(ctx.store), "knowledge": _knowledge_loaded(ctx.dialog.kb)}
+    checks = {"store": await _store_answers(ctx.store), "knowledge": _knowledge_loaded(ctx.dialog.kb)}
     ready = all(checks.values())
     return web.json_response(
         {"status": "ready" if ready else "not_ready", "checks": checks}, status=200 if ready else 503
     )
 
 
-def _store_answers(store: Store) -> bool:
+async def _store_answers(store: Store) -> bool:
     try:
-        store.load(*PROBE)
+        if store.threadsafe:
+            await asyncio.wait_for(asyncio.to_thread(store.ping), READY_TIMEOUT_S)
+        else:
+            store.ping()
+    except TimeoutError:
+        log.warning("readiness: the store did not answer within %g s", READY_TIMEOUT_S)
+        return False
     except Exception as exc:  # any failure means "send no traffic here"; it is logged, not raised
         log.warning("readiness: the store did not answer: %s", exc)
         return False

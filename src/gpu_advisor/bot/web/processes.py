@@ -7,9 +7,21 @@ new connections over them. A server that binds by itself (aiohttp) passes
 ``reuse_port=reuse_port()``; one that only takes a ready socket (PTB's webhook server) gets
 ``shared_socket``. They share nothing but the database: with ``--database-url postgresql://…`` a
 conversation's turns may land on any process (or any machine running the same command),
-and ``Storage.hold`` keeps them in order. This supervisor only starts the processes, starts
-again one that dies (say killed with ``-9``: its conversations go on in the others at once),
-and passes SIGINT/SIGTERM on.
+and ``Storage.hold`` keeps them in order.
+
+This supervisor checks the port first (in use: it stops at once, saying so), starts the
+processes, starts again one that dies (say killed with ``-9``: its conversations go on in the
+others at once) after a back-off, removes a dead process's Prometheus live-gauge files
+(``mark_process_dead``, so the queue depth does not keep its last value), and passes
+SIGINT/SIGTERM on. A command that keeps crashing at start-up is given up after
+``GIVE_UP_AFTER`` tries in a row: restarting the whole service is the service manager's job
+(systemd ``Restart=on-failure`` with its start limit, compose ``restart: unless-stopped``).
+
+Why not gunicorn's aiohttp worker: the Telegram webhook server is python-telegram-bot's own
+(tornado), which gunicorn cannot host, and each process here owns turn worker processes
+(``bot.workers``) that a pre-forking master knows nothing of; one small supervisor serves
+both surfaces, and only does what systemd or the container runtime cannot (N processes on
+one port, per-process metric files).
 """
 
 from __future__ import annotations
@@ -21,13 +33,18 @@ import socket
 import subprocess
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from types import FrameType
 
 log = logging.getLogger(__name__)
 REUSE_PORT_VARIABLE = "GPU_ADVISOR_REUSE_PORT"  # set for the children: bind with SO_REUSEPORT
-RESPAWN_PAUSE_S = 0.5  # a process that dies at once (a bad flag) is not restarted in a tight loop
+MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 POLL_S = 0.2
+CRASH_WINDOW_S = 10.0  # a child that ends sooner than this after starting crashed at start-up
+GIVE_UP_AFTER = 5  # crashes in a row, then exit: systemd's or the container runtime's policy takes over
+BACKOFF_S = (0.5, 1.0, 2.0, 4.0, 8.0)  # before restarting after 0, 1, 2, ... crashes in a row
+EXIT_GAVE_UP = 3
 
 
 def reuse_port() -> bool:
@@ -46,24 +63,164 @@ def shared_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+# Not passed on: the children run one process each, and find the database in the environment
+# they inherit ($GPU_ADVISOR_DATABASE_URL, set by the CLI): a URL on a command line shows its
+# password to every user of the host (``ps``).
+NOT_PASSED_ON = ("--processes", "--database-url")
+
+
 def child_argv(argv: Sequence[str]) -> list[str]:
-    """The command line without ``--processes N`` / ``--processes=N``: what each child runs."""
+    """The command line without ``--processes N`` and ``--database-url URL`` (either spelling)."""
     out: list[str] = []
     skip = False
     for arg in argv:
         if skip:
             skip = False
-        elif arg == "--processes":
+        elif arg in NOT_PASSED_ON:
             skip = True
-        elif not arg.startswith("--processes="):
+        elif not arg.startswith(tuple(f"{flag}=" for flag in NOT_PASSED_ON)):
             out.append(arg)
     return out
 
 
-def serve_processes(count: int, argv: Sequence[str], what: str = "server") -> int:
-    """Run ``count`` children of ``gpu-advisor <argv>`` until told to stop; 0 once they are gone."""
+def check_port(host: str, port: int, what: str) -> None:
+    """Stop at once, saying why, when another program holds ``host:port`` (the children could
+    only fail to bind, one after another). The probe socket is closed before any child starts:
+    a listener nobody accepts on would get its share of the connections."""
+    try:
+        shared_socket(host, port).close()
+    except OSError as exc:
+        raise SystemExit(
+            f"{what}: cannot listen on {host}:{port}: {exc.strerror or exc} (another program has"
+            " the port, or the address is not this machine's); nothing was started"
+        ) from None
+
+
+def forget_dead_processes(directory: str | None = None) -> list[int]:
+    """Remove the live-gauge files of server processes that are gone (killed with -9, say), so
+    ``gpu_advisor_queue_depth`` (``livesum``) stops counting their last value; the pids cleaned."""
+    directory = directory or os.environ.get(MULTIPROCESS_VARIABLE)
+    if not directory or not os.path.isdir(directory):
+        return []
+    from prometheus_client import multiprocess
+
+    gone = sorted({pid for pid in _gauge_pids(directory) if not _alive(pid)})
+    for pid in gone:
+        multiprocess.mark_process_dead(pid, directory)  # type: ignore[no-untyped-call]
+    return gone
+
+
+def _gauge_pids(directory: str) -> set[int]:
+    pids = set()
+    for name in os.listdir(directory):  # gauge_livesum_1234.db, gauge_liveall_1234.db, ...
+        stem, _, rest = name.rpartition("_")
+        if stem.startswith("gauge_live") and rest.removesuffix(".db").isdigit():
+            pids.add(int(rest.removesuffix(".db")))
+    return pids
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+@dataclass
+class _Slot:
+    """One child position: the process in it, when it started, when the next may start."""
+
+    process: subprocess.Popen[bytes] | None = None
+    started: float = 0.0
+    next_start: float = 0.0
+
+
+class Supervisor:
+    """``count`` children of one command, restarted when they die, with a back-off; a command
+    that keeps dying within ``CRASH_WINDOW_S`` of starting is given up after ``GIVE_UP_AFTER``
+    crashes in a row (the service manager's restart policy decides what happens next)."""
+
+    def __init__(
+        self, count: int, command: list[str], what: str, backoff_s: Sequence[float] = BACKOFF_S
+    ) -> None:
+        self.command, self.what, self.backoff_s = command, what, tuple(backoff_s)
+        self.env = {**os.environ, REUSE_PORT_VARIABLE: "1"}
+        self.slots = [_Slot() for _ in range(count)]
+        self.crashes = 0
+
+    def run(self, stopping: Callable[[], bool]) -> int:
+        forget_dead_processes()
+        while not stopping():
+            now = time.monotonic()
+            for slot in self.slots:
+                if slot.process is None and now >= slot.next_start:
+                    self._start(slot, now)
+                elif (
+                    slot.process is not None
+                    and slot.process.poll() is not None
+                    and not self._ended(slot, now)
+                ):
+                    self.stop()
+                    return EXIT_GAVE_UP
+            time.sleep(POLL_S)
+        self.stop()
+        return 0
+
+    def _start(self, slot: _Slot, now: float) -> None:
+        slot.process, slot.started = subprocess.Popen(self.command, env=self.env), now
+        log.warning("%s: process %d started", self.what, slot.process.pid)
+
+    def _ended(self, slot: _Slot, now: float) -> bool:
+        """Note a child's end; False when the crash loop has gone on long enough to give up."""
+        assert slot.process is not None
+        pid, code, lived = slot.process.pid, slot.process.returncode, now - slot.started
+        slot.process = None
+        forget_dead_processes()
+        self.crashes = self.crashes + 1 if lived < CRASH_WINDOW_S else 0
+        if self.crashes >= GIVE_UP_AFTER:
+            log.error(
+                "%s: process %d exited with %s %.1f s after starting, crash %d of %d in a row;"
+                " giving up (its own error is above)",
+                self.what,
+                pid,
+                code,
+                lived,
+                self.crashes,
+                GIVE_UP_AFTER,
+            )
+            return False
+        pause = self.backoff_s[min(self.crashes, len(self.backoff_s) - 1)]
+        slot.next_start = now + pause
+        log.error(
+            "%s: process %d exited with %s after %.1f s; starting another in %g s",
+            self.what,
+            pid,
+            code,
+            lived,
+            pause,
+        )
+        return True
+
+    def stop(self) -> None:
+        running = [slot.process for slot in self.slots if slot.process is not None]
+        for process in running:
+            process.send_signal(signal.SIGTERM)
+        for process in running:
+            process.wait()
+        forget_dead_processes()
+
+
+def serve_processes(
+    count: int, argv: Sequence[str], what: str = "server", address: tuple[str, int] | None = None
+) -> int:
+    """Run ``count`` children of ``gpu-advisor <argv>`` until told to stop: 0 once they are gone,
+    ``EXIT_GAVE_UP`` after a crash loop. ``address`` is checked first (a port in use stops here)."""
+    if address is not None:
+        check_port(*address, what)
     command = [sys.executable, "-m", "gpu_advisor.bot.cli", *child_argv(argv)]
-    env = {**os.environ, REUSE_PORT_VARIABLE: "1"}
     stopping = False
 
     def stop(signum: int, frame: FrameType | None) -> None:
@@ -72,17 +229,5 @@ def serve_processes(count: int, argv: Sequence[str], what: str = "server") -> in
 
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, stop)
-    children = [subprocess.Popen(command, env=env) for _ in range(count)]
-    log.warning("%s: serving with %d processes: %s", what, count, [c.pid for c in children])
-    while not stopping:
-        time.sleep(POLL_S)
-        for i, child in enumerate(children):
-            if child.poll() is not None and not stopping:
-                log.error("%s process %d ended (%s); starting another", what, child.pid, child.returncode)
-                time.sleep(RESPAWN_PAUSE_S)
-                children[i] = subprocess.Popen(command, env=env)
-    for child in children:
-        child.send_signal(signal.SIGTERM)
-    for child in children:
-        child.wait()
-    return 0
+    log.warning("%s: serving with %d processes", what, count)
+    return Supervisor(count, command, what).run(lambda: stopping)

@@ -142,7 +142,7 @@ def main(args: argparse.Namespace) -> int:
     if args.processes > 1:
         from gpu_advisor.bot.web.processes import serve_processes
 
-        return serve_processes(args.processes, sys.argv[1:])
+        return serve_processes(args.processes, sys.argv[1:], address=(config.host, config.port))
     try:
         app = build_app(config)
     except CatalogError as exc:
