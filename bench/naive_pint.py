@@ -201,7 +201,7 @@ def point(
 ) -> Point:
     comm = tp_decode_comm(arch, b, tp, gpu, offer.interconnect)
     prompt, output = s.prompt_tokens * TOKEN, s.output_tokens * TOKEN
-    avg = prompt + output / 2.0
+    avg = s.resident_tokens * TOKEN  # the tokens a sequence holds on average, as the engine
     step, bound = decode_step(arch, gpu, rt, fmt, s.kv_dtype, b, avg, tp, comm)
     pre = prefill(arch, gpu, rt, fmt, prompt, tp)
     per_request = output.to(TOKEN).magnitude * step / b + pre
@@ -301,7 +301,7 @@ def evaluate(o: Option, duration_hours: float | None) -> NaiveCandidate | None:
     free = usable - weights - overhead
     if free < kv_tok * (s.context_len * TOKEN):
         return None
-    per_seq = kv_tok * ((s.prompt_tokens + s.output_tokens) * TOKEN)
+    per_seq = kv_tok * (s.resident_tokens * TOKEN)  # paged KV: prompt + half the answer, as the engine
     bmax = max_batch_for_memory(free, per_seq, rt.max_batch)
     found = replicas_and_batch(o, bmax)
     if found is None:
