@@ -183,3 +183,30 @@ def test_cmd_answers_with_the_commands_in_either_language(dialog: Dialog, lang: 
 def test_cmd_before_any_plan_says_there_is_none_yet(dialog: Dialog) -> None:
     reply, _ = dialog.handle(ConversationState(), "/cmd")
     assert reply.kind == "info"
+
+
+def test_a_library_model_is_launched_by_its_published_repository_id(kb: Knowledge) -> None:
+    plan = plan_for(kb, task="infer", model="qwen2.5-14b", concurrency=4, weight_dtype="bf16")
+    repos = {s.runtime: s.argv for s in plan.launch}
+    assert repos["vllm"][2] == "Qwen/Qwen2.5-14B"  # the repository of its config.json source
+    assert "--model-path" in repos["sglang"] and flag(repos["sglang"], "--model-path") == "Qwen/Qwen2.5-14B"
+    assert all("model_repo" not in s.needs for s in plan.launch)
+
+
+def test_a_model_known_only_by_its_size_is_launched_as_your_model_with_a_note_to_replace_it(
+    kb: Knowledge,
+) -> None:
+    plan = plan_for(kb, task="infer", params_b=13, concurrency=8, always_on=True)
+    text = "\n".join(s.shell for s in plan.launch)
+    assert plan.launch and all(s.needs[0] == "model_repo" for s in plan.launch)
+    assert "YOUR_MODEL" in plan.launch[0].argv and "custom" not in text and "Llama-2-13b" not in text
+
+
+def test_cmd_tells_the_user_to_replace_your_model(dialog: Dialog) -> None:
+    state = ConversationState(lang="en", lang_locked=True)
+    answer, state = dialog.handle(state, "deploy a 13B chatbot 24/7 for 8 users")
+    if answer.kind != "answer":
+        answer, state = dialog.handle(state, "/plan")
+    reply, _ = dialog.press(state, "/cmd")
+    assert "YOUR_MODEL" in reply.sections[0].lines[-1]
+    assert any("Replace YOUR_MODEL" in line for line in reply.summary)

@@ -56,6 +56,9 @@ ONLINE_QUANT = {"fp8": "fp8"}
 PREQUANTIZED = {"awq": "awq", "gptq": "gptq", "int4": "awq", "int8": "w8a8"}
 GGUF_TAG = {"q4_k_m": "Q4_K_M", "q4_0": "Q4_0", "q8_0": "Q8_0", "fp16": "F16"}
 HF_REPO = re.compile(r"huggingface\.co/([^/\s]+/[^/\s]+)")
+# Stands for a model with no published repository (one sized from "13B" or a pasted config.json):
+# the command must not name a template model, nor an id no hub knows; the text says to replace it.
+MODEL_PLACEHOLDER = "YOUR_MODEL"
 SERVE_RUNTIMES = ("vllm", "sglang", "llama_cpp")
 
 
@@ -84,9 +87,21 @@ class LaunchSpec(BaseModel):
 
 
 def hf_repo(arch: ModelArch) -> str:
-    """``org/name`` from the model's config.json source on Hugging Face, else the model's id."""
-    found = HF_REPO.search(arch.source)
-    return found.group(1) if found else arch.id
+    """``org/name`` from the model's config.json source on Hugging Face, else ``YOUR_MODEL``.
+
+    A model built from a bare size borrows a template's shape (and cites its config), and one
+    from a pasted config.json has no repository: neither may name one (their ids start ``custom``).
+    """
+    found = HF_REPO.search(arch.source) if not _unpublished(arch) else None
+    return found.group(1) if found else MODEL_PLACEHOLDER
+
+
+def _unpublished(arch: ModelArch) -> bool:
+    return arch.id.startswith("custom")
+
+
+def _model_needs(arch: ModelArch) -> list[str]:
+    return ["model_repo"] if hf_repo(arch) == MODEL_PLACEHOLDER else []
 
 
 def for_option(
@@ -98,12 +113,15 @@ def for_option(
     vendor: str = "nvidia",
 ) -> list[LaunchSpec]:
     """The commands for ``o``: its own runtime first, then the others that run its format."""
+    specs: list[LaunchSpec] = []
     if o.task == "infer" and serve is not None:
         specs = _serving(o, arch, serve, rt.memory_utilization if rt else 0.9)
-        return _on_ascend(specs) if vendor == "huawei" else specs
-    if o.task == "train" and train is not None:
-        return _training(o, arch, train)
-    return []
+        if vendor == "huawei":
+            specs = _on_ascend(specs)
+    elif o.task == "train" and train is not None:
+        specs = _training(o, arch, train)
+    first = _model_needs(arch)
+    return [s.model_copy(update={"needs": [*first, *s.needs]}) for s in specs] if first else specs
 
 
 # --- serving ----------------------------------------------------------------------
@@ -207,7 +225,8 @@ def _llama_cpp(o: Option, arch: ModelArch, s: dict[str, Setting], util: float, p
     slots = int(s["max_seqs"])
     gpus = max(1, o.count // max(1, int(s["data_parallel"])))
     tag = GGUF_TAG.get(o.weight_dtype, o.weight_dtype.upper())
-    argv = ["llama-server", "-m", f"{arch.id}-{tag}.gguf", "-c", str(int(s["context_len"]) * slots)]
+    name = arch.id if hf_repo(arch) != MODEL_PLACEHOLDER else MODEL_PLACEHOLDER
+    argv = ["llama-server", "-m", f"{name}-{tag}.gguf", "-c", str(int(s["context_len"]) * slots)]
     argv += ["-ngl", "99"]
     if gpus > 1:
         argv += ["--split-mode", "layer"]
