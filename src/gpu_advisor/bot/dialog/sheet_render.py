@@ -11,9 +11,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from gpu_advisor import locales
+from gpu_advisor import knowledge, locales
 from gpu_advisor.bot.dialog.reply import Content, Section
 from gpu_advisor.engine.sheet import SheetAnalysis
+from gpu_advisor.locales.names import short_gpu
 
 SHOWN_FIELDS = (
     "gpu_model",
@@ -44,10 +45,25 @@ def _section(lang: str, title: str, lines: list[str], bullet: str = "•") -> li
 def _parsed(lang: str, a: SheetAnalysis) -> list[str]:
     parsed = a.parsed.model_dump()
     return [
-        f"{_t(lang, f'field.{name}')}: {parsed[name]}"
+        _t(lang, "field_line", field=_t(lang, f"field.{name}"), value=_shown(lang, name, parsed[name]))
         for name in SHOWN_FIELDS
         if parsed.get(name) is not None
     ]
+
+
+def _shown(lang: str, name: str, value: Any) -> str:
+    """A parsed value as a person says it: the card's name, not its id ("a100-80g-sxm" is
+    "A100 80GB SXM"); a fabric or cooling by its label; a number grouped."""
+    if name == "gpu_model":
+        card = knowledge.load().gpus.get(value)
+        return short_gpu(card.name) if card is not None else str(value)
+    if name == "interconnect":
+        return locales.t(lang, f"label.{value}")
+    if name == "cooling":
+        return _t(lang, f"cooling.{value}")
+    if isinstance(value, int | float) and not isinstance(value, bool):
+        return locales.number(lang, value)
+    return str(value)
 
 
 def _numbers(lang: str, a: SheetAnalysis) -> list[str]:

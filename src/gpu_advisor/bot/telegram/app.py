@@ -16,7 +16,15 @@ from __future__ import annotations
 import html
 import logging
 
-from telegram import BotCommand, InlineQueryResultArticle, InputTextMessageContent, Message, Update, User
+from telegram import (
+    BotCommand,
+    CallbackQuery,
+    InlineQueryResultArticle,
+    InputTextMessageContent,
+    Message,
+    Update,
+    User,
+)
 from telegram.constants import ParseMode
 from telegram.ext import (
     Application,
@@ -49,9 +57,11 @@ from gpu_advisor.bot.telegram.surface import (
     addressed,
     in_group,
     offer_private,
+    send,
+    send_chart,
 )
 from gpu_advisor.bot.turn import OPERATOR_COMMANDS, Conversations, Turn, command_of, executor_for
-from gpu_advisor.bot.turn_calls import Chat, FirstTime, MoveChat, Quick
+from gpu_advisor.bot.turn_calls import Chart, Chat, FirstTime, Lang, MoveChat, Quick
 from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
@@ -83,6 +93,7 @@ def build_application(
     app.add_handler(TypeHandler(Update, drop_duplicates), group=-1)
     app.add_handler(CommandHandler(list(OPERATOR_COMMANDS), on_operator))
     app.add_handler(CommandHandler(list(MENU), on_command))
+    app.add_handler(MessageHandler(filters.COMMAND, on_unknown_command))
     app.add_handler(CallbackQueryHandler(on_button))
     app.add_handler(InlineQueryHandler(on_inline))
     app.add_handler(MessageHandler(filters.StatusUpdate.MIGRATE, on_migrate))
@@ -190,8 +201,41 @@ async def on_command(update: Update, context: Context) -> None:
         await _converse(update, context, message, opened.command, chat_id=opened.chat_id, save=False)
     elif in_group(message) and command == "/why":
         await _offer_private(update, context, message)
+    elif command == "/help":
+        await _say(update, context, message, "surfaces.telegram.help", bot=context.bot.username)
     else:
         await _converse(update, context, message, message.text)
+
+
+async def on_unknown_command(update: Update, context: Context) -> None:
+    """``/foo``: say it is unknown and point to /help. In a group only when it names this bot
+    (``/foo@this_bot``) or replies to it: a bare ``/foo`` there may be another bot's."""
+    message = update.effective_message
+    if message is None or message.text is None:
+        return
+    word = message.text.split(maxsplit=1)[0]
+    target = word.partition("@")[2]
+    if target and target.lower() != (context.bot.username or "").lower():
+        return
+    if in_group(message) and not target and addressed(message, "", None, context.bot.id) is None:
+        return
+    name = command_of(message.text).removeprefix("/")[:32]
+    await _say(update, context, message, "surfaces.telegram.unknown_command", command=name)
+
+
+async def _say(update: Update, context: Context, message: Message, key: str, **values: object) -> None:
+    """A fixed text of this surface, in the conversation's language, under the message; past the
+    rate limit the turn's "slow down" instead, as for any other message."""
+    user = update.effective_user
+    assert user is not None
+    chat, turn = _chat(message, user, update), context.bot_data.turn
+    if turn.limiter is not None and not turn.limiter.allow((chat.chat_id, chat.user_id)):
+        key, values = "dialog.slow_down", {}
+    said = await turn.say(chat, key, **values)
+    if said is None:
+        _redelivered(update)
+        return
+    await send(message, said, group=in_group(message))
 
 
 async def _converse(
@@ -224,12 +268,28 @@ async def on_button(update: Update, context: Context) -> None:
         await with_retry(lambda: query.answer(alert, show_alert=True))
         return
     chat, chats = _chat(message, user, update), context.bot_data.chats
+    if pressed.payload == render.CHART_PAYLOAD:
+        await _press_chart(update, context, query, message, chat)
+        return
     if in_group(message) and pressed.payload in PRIVATE_COMMANDS:
         shown = await converse(chats, Privately(query, message), chat, pressed.payload, save=False)
     else:
         shown = await converse(chats, query, chat, button=pressed.payload)
     if shown is None:
         _redelivered(update)  # a redelivered press was acknowledged and answered the first time
+
+
+async def _press_chart(
+    update: Update, context: Context, query: CallbackQuery, message: Message, chat: Chat
+) -> None:
+    """The 📊 button: the plan's chart as a photo under its card (the conversation untouched)."""
+    await with_retry(query.answer)
+    turn = context.bot_data.turn
+    lang = await turn.ask(Lang(chat))
+    if lang is None:
+        _redelivered(update)
+        return
+    await send_chart(message, await turn.ask(Chart(chat)), lang)
 
 
 async def on_inline(update: Update, context: Context) -> None:

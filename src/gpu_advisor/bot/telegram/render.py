@@ -19,6 +19,7 @@ from functools import lru_cache
 
 from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
+from gpu_advisor import locales
 from gpu_advisor.bot import cardparts, links, textsplit
 from gpu_advisor.bot.dialog import Button, Reply
 from gpu_advisor.bot.dialog.reply import Section
@@ -28,6 +29,16 @@ MAX_INLINE_TITLE, MAX_INLINE_DESCRIPTION = 256, 512
 BUTTONS_PER_ROW = 3
 INLINE_FALLBACK_TITLE = "GPU Advisor"
 _TAGS = re.compile(r"<[^<>]*>")
+CHART_PAYLOAD = "/chart"  # the surface's own button: the plan's chart as a photo, on any path to a card
+
+
+def with_chart_button(reply: Reply) -> Reply:
+    """An answer that has a chart to draw gets a 📊 button, whichever way it was reached."""
+    has = any(b.payload == CHART_PAYLOAD for b in reply.buttons)
+    if reply.kind != "answer" or reply.chart is None or has:
+        return reply
+    button = Button(label=locales.t(reply.lang, "surfaces.chart_button"), payload=CHART_PAYLOAD)
+    return reply.model_copy(update={"buttons": [*reply.buttons, button]})
 
 
 def to_html(reply: Reply) -> str:

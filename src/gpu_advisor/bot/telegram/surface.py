@@ -7,7 +7,8 @@ a command button ("为什么", "费用") answers as a reply under the card, whic
 buttons are bound to the asker (``bot.links.bind``). In a group the asker's "为什么"
 goes to their private chat (``Privately``), as ``/why`` does, or — when the bot may not
 message them yet — a button opening that chat is posted instead. A chart is sent in a
-private chat only, as one photo whose caption is the card when the card fits a caption.
+private chat after ``/plan``, as one photo whose caption is the card when the card fits a caption;
+every other answer carries a 📊 button that sends the chart under it (private chat or group).
 Which messages in a group are meant for the bot is read here too: a mention or a reply
 to one of its messages.
 """
@@ -56,15 +57,25 @@ class TelegramChats:
         return isinstance(where, Message) and not in_group(where)
 
     async def show(self, where: Where, turned: Turned) -> Reply:
+        reply = turned.reply if turned.chart is not None else render.with_chart_button(turned.reply)
         if isinstance(where, Privately):
-            await _to_private_chat(where, turned.reply)
+            await _to_private_chat(where, reply)
         elif isinstance(where, CallbackQuery):
-            await _answer_press(where, turned.reply)
+            await _answer_press(where, reply)
         elif turned.chart is not None:
-            await _send_with_chart(where, turned.reply, turned.chart)
+            await _send_with_chart(where, reply, turned.chart)
         else:
-            await send(where, turned.reply, group=in_group(where), owner=_asker(where))
-        return turned.reply
+            await send(where, reply, group=in_group(where), owner=_asker(where))
+        return reply
+
+
+async def send_chart(message: Message, png: bytes | None, lang: str) -> None:
+    """The 📊 button's answer: the plan's chart as a photo under the card (or why there is none)."""
+    if png is None:
+        await reply_html(message, locales.t(lang, "surfaces.no_chart"), None, quote=in_group(message))
+        return
+    caption = locales.t(lang, "chart.caption")
+    await with_retry(lambda: message.reply_photo(png, caption=caption, do_quote=in_group(message)))
 
 
 async def send(message: Message, reply: Reply, group: bool, owner: int | None = None) -> None:
