@@ -103,4 +103,4 @@ async def test_analyze_without_a_sheet_opens_a_form_that_keeps_the_sheets_lines(
         sent = await fake.submit(opened, **{text_input["custom_id"]: SHEET})
         (card,) = await fake.replies(sent)
     shown = str(card["embeds"][0].get("title", "")) + str(card["embeds"][0].get("description", ""))
-    assert "a100-80g-sxm" in shown and "15.36 TB" in shown  # the GPU line and the last line, both read
+    assert "A100 80GB" in shown and "15.36 TB" in shown  # the GPU line and the last line, both read

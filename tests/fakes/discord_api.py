@@ -106,6 +106,7 @@ class Call:
     time: float  # time.monotonic()
     status: int = 200
     result: Any = None
+    files: dict[str, bytes] = field(default_factory=dict)  # uploads of a multipart body, by filename
 
     @property
     def ok(self) -> bool:
@@ -448,8 +449,8 @@ class FakeDiscord:
     async def _rest(self, request: web.Request) -> web.StreamResponse:
         path = "/" + request.match_info["tail"]
         route, params = _match(request.method, path)
-        body = await request.json() if request.can_read_body else {}
-        call = Call(route, request.method, path, body, dict(request.query), time.monotonic())
+        body, files = await _read_body(request)
+        call = Call(route, request.method, path, body, dict(request.query), time.monotonic(), files=files)
         try:
             if route not in _UNAUTHENTICATED and request.headers.get("Authorization") != f"Bot {self.token}":
                 raise ApiError(401, 0, "401: Unauthorized")
@@ -605,7 +606,7 @@ class FakeDiscord:
     def _edit(self, ix: Interaction, message_id: str, data: Json) -> Json:
         """Replace what the edit names; a loading message stops loading. Stored messages are replaced."""
         old = self.messages[message_id]
-        new = old | {k: data[k] for k in ("content", "embeds", "components") if k in data}
+        new = old | {k: data[k] for k in ("content", "embeds", "components", "attachments") if k in data}
         new |= {"flags": old["flags"] & ~LOADING, "edited_timestamp": _now()}
         if not _has_content(new):
             raise ApiError(400, 50006, "Cannot send an empty message")
@@ -613,6 +614,17 @@ class FakeDiscord:
         if message_id not in ix.messages:
             ix.messages.append(message_id)
         return new
+
+
+async def _read_body(request: web.Request) -> tuple[Json, dict[str, bytes]]:
+    """JSON, or multipart as discord.py sends an upload: ``payload_json`` and one part per file."""
+    if not request.can_read_body:
+        return {}, {}
+    if not request.content_type.startswith("multipart/"):
+        return await request.json(), {}
+    form = await request.post()
+    files = {v.filename: v.file.read() for v in form.values() if isinstance(v, web.FileField)}
+    return json.loads(str(form["payload_json"])), files
 
 
 # ---- content rules ---------------------------------------------------------------------------

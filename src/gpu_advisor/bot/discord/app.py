@@ -176,7 +176,8 @@ class AdvisorCog(commands.Cog):
 
     @app_commands.command(name="help", description=tr.text("commands.help"))
     async def help(self, interaction: Interaction) -> None:
-        await self.conversations.command(interaction, "/help")
+        """This surface's own help: its registered commands and its buttons, and how a server works."""
+        await self.conversations.say(interaction, "surfaces.discord.help")
 
     @app_commands.command(name="lang", description=tr.text("commands.lang"))
     @app_commands.rename(lang=tr.option("lang"))

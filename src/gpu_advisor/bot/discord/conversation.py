@@ -17,6 +17,7 @@ language, and their stored state stays as it was before the failed turn.
 
 from __future__ import annotations
 
+import io
 import logging
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -31,14 +32,15 @@ from gpu_advisor.bot.discord import render
 from gpu_advisor.bot.discord.views import SHARE, quick_replies
 from gpu_advisor.bot.surface import converse
 from gpu_advisor.bot.turn import Turn, Turned
-from gpu_advisor.bot.turn_calls import Chat
+from gpu_advisor.bot.turn_calls import Chart, Chat
 from gpu_advisor.bot.turn_calls import Lang as LangOf
 from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
 PLATFORM = "discord"
 Interaction = discord.Interaction[Any]
-SHARED_COMMANDS = ("/why", "/cost")
+# What "share" replays: the view the user is looking at (the plan, or one of its details).
+SHARED_COMMANDS = ("/why", "/why all", "/cost", "/alt", "/whatif", "/cmd", "/order")
 CONTINUED = ("question", "answer")  # replies the conversation goes on from: they get "continue"
 
 
@@ -75,6 +77,7 @@ class Conversations:
             footer = locales.t(reply.lang, "discord.shared_by", name=interaction.user.display_name)
             await deliver(interaction, reply, ephemeral=False, footer=footer)
             return reply
+        reply = render.with_chart_button(reply)
         private = is_private(interaction)
         share = None if private else share_command(where.invoked, reply)
         more = reply.kind in CONTINUED
@@ -97,6 +100,9 @@ class Conversations:
         if payload.startswith(SHARE):
             await self._serve(interaction, "share", lambda: _defer_public(interaction), self._share(payload))
             return
+        if payload == render.CHART_PAYLOAD:
+            await self._serve(interaction, "chart", lambda: _defer_own(interaction), self._chart)
+            return
         in_place = not payload.startswith("/")
 
         async def ack() -> None:
@@ -106,6 +112,31 @@ class Conversations:
                 await interaction.response.defer(ephemeral=not is_private(interaction), thinking=True)
 
         await self._serve(interaction, f"button {payload[:32]}", ack, self._turn_for(payload, pressed=True))
+
+    async def say(self, interaction: Interaction, key: str) -> None:
+        """A fixed text of this surface (its /help), in the conversation's language; past the rate
+        limit the turn's "slow down" instead, as for any other command."""
+
+        async def work(interaction: Interaction) -> None:
+            chat, turn = chat_of(interaction), self.turn
+            allowed = turn.limiter is None or turn.limiter.allow((chat.chat_id, chat.user_id))
+            said = await turn.say(chat, key if allowed else "dialog.slow_down")
+            if said is not None:
+                await deliver(interaction, said, ephemeral=not is_private(interaction))
+
+        await self._serve(interaction, f"say {key}", lambda: _defer_own(interaction), work)
+
+    async def _chart(self, interaction: Interaction) -> None:
+        """The 📊 button: the plan's chart uploaded under its card (the conversation untouched)."""
+        chat = chat_of(interaction)
+        lang = await self.turn.ask(LangOf(chat)) or lang_of(interaction.locale)
+        png = await self.turn.ask(Chart(chat))
+        if png is None:
+            text = render.escape(locales.t(lang, "surfaces.no_chart"))
+            await interaction.edit_original_response(embed=discord.Embed(description=text))
+            return
+        picture = discord.File(io.BytesIO(png), filename=render.CHART_FILE)
+        await interaction.edit_original_response(embed=render.chart_embed(lang), attachments=[picture])
 
     # --- steps ----------------------------------------------------------------------
     async def _serve(
@@ -188,6 +219,10 @@ async def deliver(
             await interaction.followup.send(embeds=page, view=view, ephemeral=ephemeral, wait=True)
         else:
             await interaction.followup.send(embeds=page, ephemeral=ephemeral, wait=True)
+
+
+async def _defer_own(interaction: Interaction) -> None:
+    await interaction.response.defer(ephemeral=not is_private(interaction), thinking=True)
 
 
 async def _defer_public(interaction: Interaction) -> None:

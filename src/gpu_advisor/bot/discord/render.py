@@ -16,7 +16,7 @@ import discord
 
 from gpu_advisor import locales
 from gpu_advisor.bot import cardparts
-from gpu_advisor.bot.dialog import Reply
+from gpu_advisor.bot.dialog import Button, Reply
 from gpu_advisor.bot.textsplit import split
 
 TITLE, DESCRIPTION, FOOTER, TOTAL, EMBEDS_PER_MESSAGE = 256, 4096, 2048, 6000, 10
@@ -31,6 +31,23 @@ COLOURS = {
     "error": 0xE74C3C,
 }
 EMPTY = "…"
+CHART_PAYLOAD = "/chart"  # the surface's own button: the plan's chart as a picture, on any path to a card
+CHART_FILE = "plan.png"
+
+
+def with_chart_button(reply: Reply) -> Reply:
+    """An answer that has a chart to draw gets a 📊 button (Discord needs an upload to show one)."""
+    has = any(b.payload == CHART_PAYLOAD for b in reply.buttons)
+    if reply.kind != "answer" or reply.chart is None or has:
+        return reply
+    button = Button(label=locales.t(reply.lang, "surfaces.chart_button"), payload=CHART_PAYLOAD)
+    return reply.model_copy(update={"buttons": [*reply.buttons, button]})
+
+
+def chart_embed(lang: str) -> discord.Embed:
+    """The embed around an uploaded chart: its caption, the picture below it."""
+    embed = discord.Embed(title=locales.t(lang, "chart.caption"), colour=COLOURS["answer"])
+    return embed.set_image(url=f"attachment://{CHART_FILE}")
 
 
 def messages(reply: Reply, footer: str | None = None) -> list[list[discord.Embed]]:
