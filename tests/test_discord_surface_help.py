@@ -2,6 +2,7 @@
 "share" shares what is on screen, /analyze names cards. Real discord.py against the loopback fake.
 """
 
+# ruff: noqa: F811  (``fake`` is the fixture imported from test_discord_bot)
 from __future__ import annotations
 
 import re
@@ -30,7 +31,9 @@ async def test_help_names_only_the_registered_slash_commands_and_how_a_server_wo
     assert "Share in channel" in shown_text(said[0]) and "分享到频道" in shown_text(said[1])
 
 
-async def test_the_chart_button_on_an_answer_uploads_the_plans_chart(fake: FakeDiscord, tmp_path: Path) -> None:
+async def test_the_chart_button_on_an_answer_uploads_the_plans_chart(
+    fake: FakeDiscord, tmp_path: Path
+) -> None:
     ned = fake.user(2103, "ned", locale="en-US")
     async with running(fake, tmp_path):
         (answer,) = await fake.replies(await fake.slash(ned, "advise", text=ASK))
