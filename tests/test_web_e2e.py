@@ -3,15 +3,20 @@
 A rental site's page (its own server, so its own origin) embeds the widget with one
 script tag; a phone-sized browser opens the bubble, asks in Chinese and must see the
 answer as a card: the operator's order button on top, the price in its own element, the
-details folded, all on one screen. The main test draws the README's docs/widget-phone.png
-(redrawn into the tree only with GPU_ADVISOR_UPDATE_SCREENSHOT=1; the README
-shows it). Skipped only when Chromium or Playwright is genuinely absent.
+details folded, all on one screen. Then each finishing touch at phone or desktop size:
+the plan's chart, a dropped connection, the chrome's language, a new tab and a reopened
+browser, "start over", the keyboard, commands on a phone, the hand-over, and axe-core
+(vendored under tests/vendor) finding no serious accessibility violation. The main test
+draws the README's docs/widget-phone.png (redrawn into the tree only with
+GPU_ADVISOR_UPDATE_SCREENSHOT=1; the README shows it). Skipped only when Chromium or
+Playwright is genuinely absent.
 """
 
 from __future__ import annotations
 
 import importlib.util
 import os
+import re
 import shutil
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -36,6 +41,8 @@ LAUNCH_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 800}
+AXE = Path(__file__).resolve().parent / "vendor" / "axe-core" / "axe.min.js"
 QUESTION = "部署 13B 聊天机器人，并发 8，7×24"
 TIMEOUT_MS = 20_000
 SHADOW = "document.querySelector('#gpu-advisor-widget').shadowRoot"
@@ -67,7 +74,7 @@ HOST_PAGE = """<!doctype html>
 <body style="margin:0;font-family:sans-serif;background:#fafafa">
 <h1 style="padding:16px">Example GPU Rental · 算力租赁</h1>
 <p style="padding:0 16px">A100 / H100 / RTX 4090 按月出租。</p>
-<script src="{advisor}/widget.js" data-lang="zh"></script>
+<script src="{advisor}/widget.js" data-lang="{lang}"></script>
 </body></html>
 """
 
@@ -94,7 +101,8 @@ async def sites(tmp_path: Path, human_url: str | None = None) -> AsyncIterator[S
     holder: dict[str, str] = {}
 
     async def host_page(request: web.Request) -> web.Response:
-        page = HOST_PAGE.format(advisor=holder["advisor"], scheme=request.query.get("scheme", "normal"))
+        scheme, lang = request.query.get("scheme", "normal"), request.query.get("lang", "zh")
+        page = HOST_PAGE.format(advisor=holder["advisor"], scheme=scheme, lang=lang)
         return web.Response(text=page, content_type="text/html")
 
     async def order_page(request: web.Request) -> web.Response:
@@ -119,25 +127,39 @@ async def sites(tmp_path: Path, human_url: str | None = None) -> AsyncIterator[S
 
 
 @asynccontextmanager
-async def phone(color_scheme: Literal["light", "dark"] = "light") -> AsyncIterator[Any]:
+async def chromium() -> AsyncIterator[Any]:
     from playwright.async_api import async_playwright
 
     async with async_playwright() as pw:
         browser = await pw.chromium.launch(executable_path=str(CHROMIUM), args=LAUNCH_ARGS, headless=True)
         try:
-            context = await browser.new_context(
-                viewport={"width": PHONE["width"], "height": PHONE["height"]},
-                device_scale_factor=1,
-                is_mobile=True,
-                has_touch=True,
-                locale="zh-CN",
-                color_scheme=color_scheme,
-            )
-            page = await context.new_page()
-            page.set_default_timeout(TIMEOUT_MS)
-            yield page
+            yield browser
         finally:
             await browser.close()
+
+
+async def new_page(browser: Any, size: dict[str, int], **options: Any) -> Any:
+    """A page in a fresh context (its own storage unless ``storage_state`` is given)."""
+    mobile = size == PHONE
+    options = {"locale": "zh-CN", "color_scheme": "light", **options}
+    context = await browser.new_context(
+        viewport=size, device_scale_factor=1, is_mobile=mobile, has_touch=mobile, **options
+    )
+    page = await context.new_page()
+    page.set_default_timeout(TIMEOUT_MS)
+    return page
+
+
+@asynccontextmanager
+async def phone(color_scheme: Literal["light", "dark"] = "light") -> AsyncIterator[Any]:
+    async with chromium() as browser:
+        yield await new_page(browser, PHONE, color_scheme=color_scheme)
+
+
+@asynccontextmanager
+async def desktop(**options: Any) -> AsyncIterator[Any]:
+    async with chromium() as browser:
+        yield await new_page(browser, DESKTOP, **options)
 
 
 def not_blank(png: Path) -> bool:
@@ -150,11 +172,16 @@ def not_blank(png: Path) -> bool:
     return bool(sized and len(colours) > 20 and pixels.std() > 0.05)
 
 
+async def open_on_the_rental_site(page: Any, s: Sites, lang: str = "zh") -> None:
+    """Open the bubble on the rental site and wait for the welcome question."""
+    await page.goto(f"{s.rental}/?lang={lang}")
+    await page.click("[data-role=bubble]")
+    await page.locator("[data-role=bot]", has_text="训练" if lang == "zh" else "train").first.wait_for()
+
+
 async def ask_on_the_rental_site(page: Any, s: Sites) -> Any:
     """Open the bubble on the rental site, ask the question, wait for the answer card."""
-    await page.goto(s.rental)
-    await page.click("[data-role=bubble]")
-    await page.locator("[data-role=bot]", has_text="训练").first.wait_for()  # the welcome question
+    await open_on_the_rental_site(page, s)
     await page.fill("[data-role=input]", QUESTION)
     await page.press("[data-role=input]", "Enter")
     card = page.locator("[data-role=card]").last
@@ -218,7 +245,7 @@ async def test_the_conversation_survives_a_reload_and_carries_on_in_the_same_ses
         await page.press("[data-role=input]", "Enter")
         await page.locator("[data-role=price]").nth(1).wait_for()
         welcomes = await page.locator("[data-role=bot]", has_text="你好").count()
-        kept = await page.evaluate("Object.keys(sessionStorage).filter((k) => k.startsWith('gpu-advisor'))")
+        kept = await page.evaluate("Object.keys(localStorage).filter((k) => k.startsWith('gpu-advisor'))")
     assert asked == QUESTION
     assert welcomes == 1  # the server still knew the conversation: no second welcome
     assert len(kept) == 1
@@ -276,7 +303,8 @@ async def test_a_human_link_and_the_requirements_to_hand_over(tmp_path: Path) ->
         await page.locator("[data-role=handover]").click()
         handed = await page.locator("[data-role=handover-text] textarea").input_value()
     assert human == HUMAN_URL
-    assert QUESTION in handed and "concurrency: 8" in handed and "¥1,750/月" in handed
+    assert QUESTION in handed and "8 路并发" in handed and "¥1,750/月" in handed  # the card's own words
+    assert "concurrency" not in handed and "params_b" not in handed and "true" not in handed
 
 
 async def test_the_chat_page_on_a_phone_reaches_an_answer_by_quick_reply_buttons(tmp_path: Path) -> None:
@@ -309,3 +337,209 @@ async def test_server_and_user_text_is_shown_as_text_never_as_html(tmp_path: Pat
         await page.locator("[data-role=bot]").nth(1).wait_for()
         injected = await page.evaluate(f"() => [window.__pwned, {SHADOW}.querySelectorAll('img, b').length]")
     assert injected == [None, 0]
+
+
+# --- the finishing touches -----------------------------------------------------------------------
+ACTIVE = f"{SHADOW}.activeElement"
+ENGLISH_QUESTION = "deploy a 13B chatbot for 8 concurrent users, 24/7"
+
+
+async def test_the_card_shows_the_plans_chart_with_its_words_and_opens_it_full_size_on_a_phone(
+    tmp_path: Path,
+) -> None:
+    async with sites(tmp_path) as s, phone() as page:
+        card = await ask_on_the_rental_site(page, s)
+        thumb = card.locator("[data-role=chart-open]")
+        await thumb.wait_for()
+        words = await thumb.locator("img").get_attribute("alt") or ""
+        small = await thumb.bounding_box()
+        await thumb.click()
+        full = page.locator("[data-role=chart-full] img")
+        await full.wait_for()
+        big = await full.bounding_box()
+        natural = await full.evaluate("(img) => img.naturalWidth")
+        await page.keyboard.press("Escape")
+        await full.wait_for(state="detached")
+        panel_open = await page.locator("[data-role=input]").is_visible()
+        back = await page.evaluate(f"() => {ACTIVE}.dataset.role")
+    assert "RTX 3090" in words and "GiB" in words and "¥1,750" in words  # the chart in words
+    assert small and big and big["width"] >= PHONE["width"] - 1 and big["width"] > small["width"]
+    assert natural > PHONE["width"]  # the picture is drawn larger than the screen, to zoom into
+    assert panel_open and back == "chart-open"  # Escape closed the picture only; focus went back
+
+
+async def test_a_dropped_connection_keeps_the_message_marks_it_unsent_and_resends_when_back(
+    tmp_path: Path,
+) -> None:
+    dropped = 0
+
+    async def drop_twice(route: Any) -> None:
+        nonlocal dropped
+        if route.request.method == "POST" and dropped < 2:
+            dropped += 1
+            await route.abort("internetdisconnected")
+        else:
+            await route.continue_()
+
+    async with sites(tmp_path) as s, desktop() as page:
+        await open_on_the_rental_site(page, s)
+        await page.route("**/api/chat", drop_twice)
+        await page.fill("[data-role=input]", QUESTION)
+        await page.press("[data-role=input]", "Enter")
+        await page.locator("[data-role=retry]", has_text="重试").wait_for()
+        kept = await page.input_value("[data-role=input]")
+        marked = await page.locator("[data-role=user].unsent", has_text=QUESTION).count()
+        await page.locator("[data-role=card] [data-role=price]").wait_for()  # resent by itself
+        bubbles = await page.locator("[data-role=user]").count()
+        still = await page.locator("[data-role=unsent]").count()
+        cleared = await page.input_value("[data-role=input]")
+    assert kept == QUESTION and marked == 1
+    assert dropped == 2 and bubbles == 1 and still == 0 and cleared == ""
+
+
+async def test_the_retry_button_sends_an_unsent_message_again(tmp_path: Path) -> None:
+    async with sites(tmp_path) as s, phone() as page:
+        await open_on_the_rental_site(page, s)
+        await page.route("**/api/chat", lambda route: route.abort("internetdisconnected"))
+        await page.fill("[data-role=input]", QUESTION)
+        await page.press("[data-role=input]", "Enter")
+        retry = page.locator("[data-role=retry]")
+        await retry.wait_for()
+        await page.unroute("**/api/chat")
+        await retry.click()
+        await page.locator("[data-role=card] [data-role=price]").wait_for()
+        bubbles = await page.locator("[data-role=user]").count()
+    assert bubbles == 1
+
+
+@pytest.mark.parametrize(
+    ("site", "question", "title", "send"),
+    [("en", QUESTION, "算力选型助手", "发送"), ("zh", ENGLISH_QUESTION, "GPU Advisor", "Send")],
+)
+async def test_the_chrome_follows_the_language_the_user_writes_in(
+    tmp_path: Path, site: str, question: str, title: str, send: str
+) -> None:
+    async with sites(tmp_path) as s, desktop() as page:
+        await open_on_the_rental_site(page, s, lang=site)
+        before = await page.locator(".title").text_content()
+        await page.fill("[data-role=input]", question)
+        await page.press("[data-role=input]", "Enter")
+        await page.locator(".title", has_text=title).wait_for()
+        sent = await page.locator("[data-role=send]").text_content()
+        placeholder = await page.get_attribute("[data-role=input]", "placeholder") or ""
+        restart = await page.locator("[data-role=restart]").text_content()
+    assert before != title and sent == send
+    assert bool(re.search(r"[\u4e00-\u9fff]", placeholder + (restart or ""))) == (site == "en")
+
+
+async def test_a_new_tab_and_a_reopened_browser_carry_on_the_same_conversation(tmp_path: Path) -> None:
+    async with sites(tmp_path) as s, chromium() as browser:
+        page = await new_page(browser, DESKTOP)
+        await ask_on_the_rental_site(page, s)
+        tab = await page.context.new_page()
+        await tab.goto(s.rental)
+        await tab.locator("[data-role=card] [data-role=price]").wait_for()  # the new tab, open on the card
+        kept = await page.context.storage_state()
+        await page.context.close()  # the browser is closed…
+        reopened = await new_page(browser, DESKTOP, storage_state=kept)  # …and opened again
+        await reopened.goto(s.rental)
+        await reopened.locator("[data-role=card] [data-role=price]").wait_for()
+        await reopened.fill("[data-role=input]", "其实是 70B")  # only a known conversation can price this
+        await reopened.press("[data-role=input]", "Enter")
+        await reopened.locator("[data-role=price]").nth(1).wait_for()
+        welcomes = await reopened.locator("[data-role=bot]", has_text="你好").count()
+    assert welcomes == 1
+
+
+async def test_start_over_forgets_the_conversation_in_the_browser_and_on_the_server(tmp_path: Path) -> None:
+    import aiohttp
+
+    session_of = "() => JSON.parse(Object.entries(localStorage)[0][1]).session"
+    async with sites(tmp_path) as s, phone() as page:
+        await ask_on_the_rental_site(page, s)
+        old = await page.evaluate(session_of)
+        await page.click("[data-role=restart]")
+        await page.wait_for_function(f"() => ({session_of})() && ({session_of})() !== {old!r}")
+        cards = await page.locator("[data-role=card]").count()
+        async with aiohttp.ClientSession() as client:
+            body = {"session_id": old, "button": "/why"}
+            async with client.post(f"{s.advisor}/api/chat", json=body) as response:
+                after = await response.json()
+    assert cards == 0  # the log starts afresh
+    assert after["kind"] == "info" and "¥" not in after["text"]  # the server no longer knows the plan
+
+
+async def test_pressing_a_chip_with_enter_moves_focus_to_the_next_chip_with_a_visible_ring(
+    tmp_path: Path,
+) -> None:
+    async with sites(tmp_path) as s, desktop() as page:
+        await page.goto(s.advisor + "/")
+        chip = page.locator("[data-role=quick] button").first
+        await chip.wait_for()
+        first = await chip.text_content()
+        await chip.focus()
+        await page.keyboard.press("Enter")
+        await page.locator("[data-role=user]", has_text=first or "").wait_for()
+        await page.wait_for_function(BUSY_GONE)
+        await page.wait_for_function(f"() => {ACTIVE} && {ACTIVE}.closest('[data-role=quick]')")
+        ring = await page.evaluate(
+            f"() => getComputedStyle({ACTIVE}).outlineStyle + ' ' + getComputedStyle({ACTIVE}).outlineWidth"
+        )
+        label = await page.evaluate(f"() => {ACTIVE}.textContent")
+        await page.keyboard.press("Shift+Tab")  # back from the first chip: the log, not past it
+        before = await page.evaluate(f"() => !!{ACTIVE}.closest('[data-role=log]')")
+    assert label != first
+    assert ring == "solid 3px"
+    assert before
+
+
+async def test_on_a_phone_the_placeholder_fits_and_commands_wrap_between_words_with_a_copy_button(
+    tmp_path: Path,
+) -> None:
+    fits = f"""() => {{
+      const input = {SHADOW}.querySelector('[data-role=input]'), style = getComputedStyle(input);
+      const ctx = document.createElement('canvas').getContext('2d');
+      ctx.font = style.font;
+      const room = input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      return [ctx.measureText(input.placeholder).width <= room, input.placeholder];
+    }}"""
+    async with sites(tmp_path) as s, phone() as page:
+        await page.context.grant_permissions(["clipboard-read", "clipboard-write"], origin=s.rental)
+        card = await ask_on_the_rental_site(page, s)
+        placeholder_fits, placeholder = await page.evaluate(fits)
+        await card.locator("summary", has_text="命令").click()
+        block = card.locator("details[open] pre.code", has_text="vllm serve").first
+        await block.wait_for()
+        broken = await block.evaluate(
+            "(pre) => [...pre.querySelectorAll('.tok')]"
+            ".filter((t) => t.getClientRects().length > 1).map((t) => t.textContent)"
+        )
+        lines = await block.evaluate(
+            "(pre) => Math.round(pre.getBoundingClientRect().height"
+            " / parseFloat(getComputedStyle(pre).lineHeight))"
+        )
+        sideways = await block.evaluate("(pre) => pre.scrollWidth > pre.clientWidth")
+        text = await block.text_content()
+        copy = card.locator("details[open] [data-role=copy]").first
+        await copy.click()
+        await page.locator("[data-role=copy]", has_text="已复制").first.wait_for()
+        copied = await page.evaluate("navigator.clipboard.readText()")
+    assert placeholder_fits, placeholder
+    assert broken == [] and lines >= 2 and not sideways  # wrapped, between words only
+    assert copied == text and "--max-model-len" in copied
+
+
+@pytest.mark.parametrize("size", ["phone", "desktop"])
+async def test_axe_finds_no_serious_accessibility_violation(tmp_path: Path, size: str) -> None:
+    serious = """() => axe.run(document, { resultTypes: ['violations'] }).then((r) => r.violations
+        .filter((v) => ['serious', 'critical'].includes(v.impact))
+        .map((v) => v.id + ': ' + v.nodes.map((n) => n.target.join(' > ')).join(' | ')))"""
+    async with sites(tmp_path, human_url=HUMAN_URL) as s, chromium() as browser:
+        page = await new_page(browser, PHONE if size == "phone" else DESKTOP)
+        card = await ask_on_the_rental_site(page, s)
+        await card.locator("[data-role=chart-open]").wait_for()
+        await card.locator("summary", has_text="命令").click()
+        await card.locator("details[open] pre.code").first.wait_for()
+        await page.add_script_tag(path=str(AXE))
+        violations = await page.evaluate(serious)
+    assert violations == []

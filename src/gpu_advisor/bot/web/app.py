@@ -12,7 +12,7 @@ from gpu_advisor.bot.ratelimit import RateLimiter
 from gpu_advisor.bot.store import Store
 from gpu_advisor.bot.turn import Conversations, Turn, executor_for
 from gpu_advisor.bot.turn_calls import UseCatalog
-from gpu_advisor.bot.web import api, guard, openapi, ops, pages
+from gpu_advisor.bot.web import api, guard, openapi, ops, pages, sessions
 from gpu_advisor.bot.web.config import WebConfig
 from gpu_advisor.bot.web.context import CONTEXT, WebContext
 
@@ -58,6 +58,7 @@ def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | No
 
 def _routes(app: web.Application) -> None:
     app.router.add_post("/api/chat", api.chat)
+    sessions.add_routes(app)  # the widget's chart and "start over"
     app.router.add_post("/api/estimate", api.estimate)
     app.router.add_post("/api/recommend", api.recommend)
     app.router.add_post("/api/analyze", api.analyze)

@@ -8,9 +8,14 @@
  * element instead (the chat page at / does this).
  *
  * An answer is drawn as a card: the operator's order button on top, the pick, the price in
- * its own element, the details as collapsible sections. The conversation (its session id and
- * what was shown) is kept in sessionStorage, so it survives the site's page navigations.
- * Status glyphs are drawn as inline SVG, never left to an emoji font the reader may lack.
+ * its own element, the plan's chart as a thumbnail that opens full size (api/chat/chart), the
+ * details as collapsible sections; commands wrap between words only and have a copy button.
+ * The conversation (its session id and what was shown) is kept in localStorage, so a new tab
+ * or a reopened browser carries on where it was (the server keeps it for 30 days); "start
+ * over" forgets it there and on the server (api/chat/forget). The widget's own words follow
+ * the conversation's language, which the server reports with every reply. A message the
+ * network dropped stays on screen marked unsent, with a retry button, and is sent again when
+ * the network is back. Status glyphs are drawn as inline SVG, never left to an emoji font.
  *
  * Plain JS, no framework, no build step. Everything the server says is shown with
  * textContent; links are only ever http(s) (or, for the human link, mailto) URLs set as href.
@@ -23,12 +28,15 @@
   window.gpuAdvisorWidget = true;
 
   const API = new URL("api/chat", script.src).href;
+  const CHART_API = API + "/chart";
+  const FORGET_API = API + "/forget";
   const PAGE = script.dataset.mode === "page";
   const query = PAGE ? new URLSearchParams(location.search).get("lang") : null;
   const LANG = /^en/i.test(query || script.dataset.lang || navigator.language || "zh") ? "en" : "zh";
-  const UI = STRINGS[LANG] || {};
-  const HISTORY_KEY = "gpu-advisor:" + API + ":" + LANG;
+  let lang = LANG; // the conversation's language: the site's until the server says otherwise
+  const HISTORY_KEY = "gpu-advisor:" + API; // one conversation per advisor, whatever the page's language
   const MAX_KEPT = 40; // entries of history kept for the next page
+  const RETRY_MS = [1000, 2000, 4000, 8000, 15000]; // resending an unsent message, then every 15 s
   const SLASH_HINT = /(^|[\s（(，,：:；;])\/[a-z_]+\b/;
   const EMOJI_VS = /\uFE0F/g;
   // The buttons an answer card folds into itself: their replies open under their labels.
@@ -51,7 +59,7 @@
   const CSS = /*CSS*/ "";
 
   function t(key) {
-    return UI[key] || key;
+    return (STRINGS[lang] || {})[key] || (STRINGS[LANG] || {})[key] || key;
   }
 
   function el(tag, className, text) {
@@ -124,7 +132,7 @@
     let money;
     try {
       const fmt = { style: "currency", currency: cost.currency || "CNY", maximumFractionDigits: 0 };
-      money = new Intl.NumberFormat(LANG === "zh" ? "zh-CN" : "en-US", fmt).format(cost.amount);
+      money = new Intl.NumberFormat(lang === "zh" ? "zh-CN" : "en-US", fmt).format(cost.amount);
     } catch (e) {
       money = cost.amount + " " + (cost.currency || "");
     }
@@ -169,22 +177,57 @@
     return out;
   }
 
-  // --- history (sessionStorage): the session id and what was shown -----------------------------
-  function load() {
-    try {
-      return JSON.parse(sessionStorage.getItem(HISTORY_KEY) || "null") || {};
-    } catch (e) {
-      return {};
+  // --- history (localStorage): the session id and what was shown ------------------------------
+  function stores() {
+    const out = [];
+    for (const name of ["localStorage", "sessionStorage"]) {
+      try {
+        if (window[name]) out.push(window[name]);
+      } catch (e) {
+        /* a sandboxed frame may refuse storage: the conversation lasts as long as the page */
+      }
     }
+    return out;
+  }
+
+  function load() {
+    for (const store of stores()) {
+      try {
+        const kept = JSON.parse(store.getItem(HISTORY_KEY) || "null");
+        if (kept) return kept;
+      } catch (e) {
+        /* unreadable: start afresh */
+      }
+    }
+    return {};
   }
 
   function save(state) {
-    try {
-      state.entries = state.entries.slice(-MAX_KEPT);
-      sessionStorage.setItem(HISTORY_KEY, JSON.stringify(state));
-    } catch (e) {
-      /* storage may be off (private mode): the conversation lasts as long as the page */
+    state.entries = state.entries.slice(-MAX_KEPT);
+    for (const store of stores().slice(0, 1)) {
+      try {
+        store.setItem(HISTORY_KEY, JSON.stringify(state));
+      } catch (e) {
+        /* full or refused: the conversation lasts as long as the page */
+      }
     }
+  }
+
+  function wipe() {
+    for (const store of stores()) {
+      try {
+        store.removeItem(HISTORY_KEY);
+      } catch (e) {
+        /* nothing kept */
+      }
+    }
+  }
+
+  function button(className, text, role) {
+    const node = el("button", className, text);
+    node.type = "button";
+    if (role) node.dataset.role = role;
+    return node;
   }
 
   function mount(target) {
@@ -197,29 +240,29 @@
     const root = el("div", PAGE ? "root page" : "root");
     const panel = el("section", "panel");
     panel.setAttribute("role", "dialog");
-    panel.setAttribute("aria-label", t("title"));
     const head = el("header", "head");
-    head.appendChild(el("h2", "title", t("title")));
+    const title = el("h2", "title");
+    const restart = button("restart", "", "restart");
+    head.append(title, restart);
     const log = el("div", "log");
-    log.setAttribute("aria-live", "polite");
+    log.setAttribute("role", "log"); // polite live region: each reply is read out
+    log.tabIndex = 0; // scrollable by keyboard; the quick replies come after it
     log.dataset.role = "log";
     const quick = el("div", "quick");
     quick.dataset.role = "quick";
     const form = el("form", "form");
     const input = el("input", "input");
     input.type = "text";
-    input.placeholder = t("placeholder");
-    input.setAttribute("aria-label", t("placeholder"));
     input.setAttribute("enterkeyhint", "send");
     input.dataset.role = "input";
-    const send = el("button", "send", t("send"));
+    const send = el("button", "send");
     send.type = "submit";
     send.dataset.role = "send";
     form.append(input, send);
     panel.append(head, log, quick, form);
     root.appendChild(panel);
     shadow.appendChild(root);
-    return { root, panel, head, log, quick, form, input, send };
+    return { root, panel, head, title, restart, log, quick, form, input, send };
   }
 
   // Light or dark: the host page's own color-scheme when it names just one, else the reader's setting.
@@ -265,7 +308,6 @@
 
   function lineNode(line) {
     if (line.heading) return el("p", "line sub", line.text.replace(/[：:]\s*$/, ""));
-    if (line.code) return el("pre", "line code", line.text); // a command to copy as it is
     const node = el("p", "line item" + (line.muted ? " muted" : ""));
     const [mark, rest] = marker(line.text);
     const bullet = mark || (line.bullet && GLYPHS[line.bullet] ? line.bullet : null);
@@ -274,13 +316,62 @@
     return node;
   }
 
+  // Lines to paste into a shell, as one block: each word unbreakable (a flag never splits at
+  // its hyphens), lines wrapping only between words, and a button that copies the block.
+  function codeBlock(lines) {
+    const box = el("div", "codebox");
+    const pre = el("pre", "line code");
+    lines.forEach((line, i) => {
+      if (i) pre.append("\n");
+      for (const part of line.split(/( +)/)) {
+        if (/^ +$/.test(part)) pre.append(part);
+        else if (part) pre.appendChild(el("span", "tok", part));
+      }
+    });
+    const copy = button("copy-code", t("copy"), "copy");
+    copy.addEventListener("click", () => copyText(lines.join("\n"), copy));
+    box.append(pre, copy);
+    return box;
+  }
+
+  async function copyText(text, done) {
+    try {
+      await navigator.clipboard.writeText(text);
+    } catch (e) {
+      const area = el("textarea");
+      area.value = text;
+      done.after(area);
+      area.select();
+      document.execCommand("copy");
+      area.remove();
+    }
+    done.textContent = t("copied_short");
+    setTimeout(() => (done.textContent = t("copy")), 2000);
+  }
+
+  // A fold's lines as nodes: consecutive command lines become one code block.
+  function lineNodes(list) {
+    const out = [];
+    for (let i = 0; i < list.length; i++) {
+      if (!list[i].code) {
+        out.push(lineNode(list[i]));
+        continue;
+      }
+      const block = [];
+      while (i < list.length && list[i].code) block.push(list[i++].text);
+      i--;
+      out.push(codeBlock(block));
+    }
+    return out;
+  }
+
   // A collapsible section; ``load`` fills it the first time it opens (and returns its lines).
   function fold(heading, lines, load) {
     const box = el("details");
     const summary = el("summary");
     summary.appendChild(rich(String(heading || "").replace(/[：:]\s*$/, "")));
     const body = el("div", "fold");
-    const fill = (list) => body.replaceChildren(...list.map(lineNode));
+    const fill = (list) => body.replaceChildren(...lineNodes(list));
     if (lines) fill(lines);
     box.append(summary, body);
     if (load) {
@@ -301,17 +392,74 @@
     return box;
   }
 
+  // --- the plan's chart: a thumbnail on the card, full size on request, and its words -------
+  function shortGpu(name) {
+    return String(name || "").replace(/\b(NVIDIA|GeForce|Tesla) /g, "");
+  }
+
+  // The chart in words (its text alternative): each option's memory, monthly price and speed.
+  function chartText(plan) {
+    const options = [plan.recommendation, ...(plan.alternatives || [])].filter(Boolean).slice(0, 6);
+    const lines = options.map((o) => {
+      const used = Object.values(o.memory_gib || {}).reduce((a, b) => a + b, 0);
+      const speed = o.aggregate_tokens_per_s || o.tokens_per_s || o.decode_tokens_per_s;
+      const memory = `${t("chart_memory")} ${Math.round(used)}/${Math.round(o.capacity_gib)} GiB`;
+      const price = priceOf({}, o) || "";
+      return `${o.count}× ${shortGpu(o.gpu_name)}: ${memory} · ${price}` + (speed ? ` · ${Math.round(speed)} tokens/s` : "");
+    });
+    return t("chart_caption") + ": " + lines.join("; ");
+  }
+
+  function dataUrl(blob) {
+    return new Promise((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result);
+      reader.onerror = reject;
+      reader.readAsDataURL(blob);
+    });
+  }
+
   function start(target) {
     const ui = mount(target);
     followTheme(ui.root);
-    const kept = load();
-    const state = { session: kept.session || null, entries: kept.entries || [], buttons: kept.buttons || [],
-      open: !!kept.open, asked: kept.asked || [], requirements: kept.requirements || {}, pick: kept.pick || null };
+    const state = { entries: [], buttons: [] };
     let busy = false;
-    let started = state.entries.length > 0;
+    let started = false;
+    let pending = null; // the unsent message: { body, entry, node, note, tries }
+    let timer = null;
 
     function remember() {
+      state.lang = lang;
       save(state);
+    }
+
+    // The widget's own words in the conversation's language.
+    function relabel() {
+      ui.root.lang = lang === "zh" ? "zh-CN" : "en";
+      ui.title.textContent = t("title");
+      ui.panel.setAttribute("aria-label", t("title"));
+      ui.log.setAttribute("aria-label", t("log"));
+      ui.input.setAttribute("aria-label", t("placeholder"));
+      ui.send.textContent = t("send");
+      ui.restart.textContent = t("restart");
+      if (ui.close) ui.close.setAttribute("aria-label", t("close"));
+      if (ui.bubble) ui.bubble.setAttribute("aria-label", t("open"));
+      if (ui.human) ui.human.textContent = t("human");
+      for (const node of ui.log.querySelectorAll("[data-role=retry]")) node.textContent = t("retry");
+      for (const node of ui.log.querySelectorAll("[data-role=unsent] span")) node.textContent = t("unsent");
+      for (const node of ui.log.querySelectorAll("[data-role=copy]")) node.textContent = t("copy");
+      fitPlaceholder();
+    }
+
+    // The long placeholder where it fits the box, else the short one: never cut mid-word.
+    function fitPlaceholder() {
+      const style = getComputedStyle(ui.input);
+      const room = ui.input.clientWidth - parseFloat(style.paddingLeft) - parseFloat(style.paddingRight);
+      const canvas = fitPlaceholder.canvas || (fitPlaceholder.canvas = document.createElement("canvas"));
+      const ctx = canvas.getContext("2d");
+      ctx.font = style.font || `${style.fontSize} ${style.fontFamily}`;
+      const long = t("placeholder");
+      ui.input.placeholder = room <= 0 || ctx.measureText(long).width <= room ? long : t("placeholder_short");
     }
 
     function draw(entry) {
@@ -348,7 +496,64 @@
       state.entries.push(entry);
       const node = draw(entry);
       ui.log.scrollTop = node.offsetTop - 8; // read from its top: the order button and the price
+      if (card.chart) showChart(node, card.chart);
       return node;
+    }
+
+    // The plan's chart under the card's price: a thumbnail whose name is the chart in words.
+    async function showChart(node, words) {
+      const figure = el("figure", "chart");
+      figure.dataset.role = "chart";
+      node.querySelector("[data-role=price]").after(figure);
+      let url;
+      try {
+        const response = await fetch(CHART_API, {
+          method: "POST",
+          headers: { "Content-Type": "application/json" },
+          body: JSON.stringify({ session_id: state.session }),
+        });
+        if (!response.ok) throw new Error("no chart: " + response.status);
+        url = await dataUrl(await response.blob());
+      } catch (e) {
+        figure.remove(); // the card reads complete without it
+        return;
+      }
+      const open = button("thumb", undefined, "chart-open");
+      const img = el("img");
+      img.src = url;
+      img.alt = words;
+      open.append(img, el("span", "thumb-hint", t("chart_open")));
+      open.addEventListener("click", () => viewer(url, words, open));
+      figure.appendChild(open);
+    }
+
+    // The chart full size over everything (a phone's whole screen), until closed or Escape.
+    function viewer(url, words, opener) {
+      const box = el("div", "viewer");
+      box.dataset.role = "chart-full";
+      box.setAttribute("role", "dialog");
+      box.setAttribute("aria-modal", "true");
+      box.setAttribute("aria-label", t("chart_caption"));
+      const close = button("viewer-close", "×", "chart-close");
+      close.setAttribute("aria-label", t("close"));
+      const body = el("div", "viewer-body");
+      const img = el("img");
+      img.src = url;
+      img.alt = words;
+      body.appendChild(img);
+      box.append(close, body);
+      ui.root.appendChild(box);
+      close.focus();
+      const done = () => {
+        box.remove();
+        opener.focus();
+      };
+      close.addEventListener("click", done);
+      box.addEventListener("keydown", (event) => {
+        if (event.key !== "Escape") return;
+        event.stopPropagation(); // the panel stays open
+        done();
+      });
     }
 
     // A fold of an answer card opened for the first time: its button's reply, kept in the history.
@@ -371,42 +576,42 @@
     function buttons(list) {
       ui.quick.replaceChildren();
       for (const b of list || []) {
-        const button = el("button", "", b.label);
-        button.type = "button";
-        button.addEventListener("click", () => ask({ button: b.payload }, b.label));
-        ui.quick.appendChild(button);
+        const chip = button("", b.label);
+        // detail 0: pressed with Enter or Space, so focus follows to what comes next
+        chip.addEventListener("click", (event) => ask({ button: b.payload }, b.label, { keyboard: event.detail === 0 }));
+        ui.quick.appendChild(chip);
       }
       if (HUMAN && state.session) ui.quick.appendChild(handoverButton());
     }
 
+    // What the team needs, in the words the card's first line uses (never field names).
     function handoverText() {
-      const req = Object.entries(state.requirements).map(([k, v]) => k + ": " + (Array.isArray(v) ? v.join(", ") : v));
       const parts = [t("handover_title")];
       if (state.asked.length) parts.push(t("asked") + ": " + state.asked.join(" / "));
+      if (state.understood) parts.push(t("understood") + ": " + state.understood);
       if (state.pick) parts.push(t("pick") + ": " + state.pick);
-      return parts.concat(req).join("\n");
+      return parts.join("\n");
     }
 
     function handoverButton() {
-      const button = el("button", "copy", t("handover"));
-      button.type = "button";
-      button.dataset.role = "handover";
-      button.addEventListener("click", () => {
+      const handover = button("copy", t("handover"), "handover");
+      handover.addEventListener("click", () => {
         const text = handoverText();
         const box = el("div", "msg bot handover");
         box.dataset.role = "handover-text";
         const area = el("textarea");
         area.readOnly = true;
         area.value = text;
+        area.setAttribute("aria-label", t("handover_title"));
         box.append(el("strong", "", t("handover_title")), area);
         ui.log.appendChild(box);
         ui.log.scrollTop = ui.log.scrollHeight;
         area.select();
         if (navigator.clipboard) {
-          navigator.clipboard.writeText(text).then(() => (button.textContent = t("copied")), () => {});
+          navigator.clipboard.writeText(text).then(() => (handover.textContent = t("copied")), () => {});
         }
       });
-      return button;
+      return handover;
     }
 
     function setBusy(on) {
@@ -426,24 +631,43 @@
 
     function received(data) {
       state.session = data.session_id;
-      state.requirements = data.requirements || {};
+      if (data.lang && data.lang !== lang) {
+        lang = data.lang; // the user wrote in the other language: the chrome follows
+        relabel();
+      }
+      const understood = unhinted(data.lead);
+      if (understood.length) state.understood = understood.join(" ").replace(/^[^：:]*[：:]\s*/, "");
       const card = cardOf(data);
-      if (card) state.pick = card.pick + " · " + card.price;
+      if (card) {
+        state.pick = card.pick + " · " + card.price;
+        if (data.chart && data.plan) card.chart = chartText(data.plan);
+      }
       sayReply(data, card);
       state.buttons = (data.buttons || []).filter((b) => !b.url && !(card && FOLDS.includes(b.payload)));
       buttons(state.buttons);
       remember();
     }
 
-    async function ask(body, shown) {
+    // One message to the server: ``how.entry``/``how.node`` resend an unsent one in place.
+    async function ask(body, shown, how) {
+      how = how || {};
       if (busy) return;
-      if (shown) say("user", shown, true);
-      if (body.text) state.asked = state.asked.concat(body.text).slice(-5);
+      let entry = how.entry || null;
+      let node = how.node || null;
+      if (shown && !entry) {
+        entry = { kind: "user", text: shown };
+        state.entries.push(entry);
+        node = draw(entry);
+        ui.log.scrollTop = ui.log.scrollHeight;
+        if (body.text) state.asked = state.asked.concat(body.text).slice(-5);
+      }
       setBusy(true);
       const waiting = say("bot busy", t("thinking"));
       try {
         const { response, data } = await call(body);
         waiting.remove();
+        if (entry) delete entry.unsent;
+        if (body.text && ui.input.value === body.text) ui.input.value = "";
         if (response.ok && data) {
           received(data);
         } else if (response.status === 422 && data && data.error && data.error.field === "session_id") {
@@ -454,11 +678,99 @@
         }
       } catch (e) {
         waiting.remove();
-        say("bot error", t("network_error"));
+        unsent(body, entry, node, how.tries || 0);
       } finally {
         setBusy(false);
         remember();
+        if (how.keyboard) (ui.quick.querySelector("button") || ui.input).focus();
       }
+    }
+
+    // The network dropped the message: it stays, marked, with a retry; resent when back.
+    function unsent(body, entry, node, tries) {
+      if (entry) entry.unsent = body;
+      if (body.text && !ui.input.value) ui.input.value = body.text; // the words are not lost
+      if (!node) node = say("bot error", t("network_error"));
+      node.classList.add("unsent");
+      const note = el("div", "unsent-note");
+      note.dataset.role = "unsent";
+      const retry = button("retry", t("retry"), "retry");
+      retry.addEventListener("click", resend);
+      note.append(el("span", "", t("unsent")), retry);
+      node.after(note);
+      pending = { body, entry, node, note, tries };
+      clearTimeout(timer);
+      timer = setTimeout(resend, RETRY_MS[Math.min(tries, RETRY_MS.length - 1)]);
+    }
+
+    function resend() {
+      if (!pending) return;
+      if (busy) {
+        clearTimeout(timer);
+        timer = setTimeout(resend, RETRY_MS[0]);
+        return;
+      }
+      const p = pending;
+      pending = null;
+      clearTimeout(timer);
+      p.note.remove();
+      p.node.classList.remove("unsent");
+      if (p.entry) {
+        ask(p.body, null, { entry: p.entry, node: p.node, tries: p.tries + 1 });
+      } else {
+        p.node.remove(); // an error line stood for a message the user never wrote (the welcome)
+        ask(p.body, null, { tries: p.tries + 1 });
+      }
+    }
+
+    // The kept conversation drawn again: this tab's, another tab's, or nothing after "start over".
+    function restore(kept) {
+      clearTimeout(timer);
+      pending = null;
+      Object.assign(state, {
+        session: kept.session || null,
+        entries: kept.entries || [],
+        buttons: kept.buttons || [],
+        open: !!kept.open,
+        asked: kept.asked || [],
+        understood: kept.understood || "",
+        pick: kept.pick || null,
+      });
+      lang = kept.lang || LANG;
+      ui.log.replaceChildren();
+      let last = null;
+      for (const entry of state.entries) {
+        const node = draw(entry);
+        if (entry.card) last = { node, card: entry.card };
+        if (entry.unsent) unsent(entry.unsent, entry, node, 0);
+      }
+      if (last && last.card.chart && state.session) showChart(last.node, last.card.chart);
+      buttons(state.buttons);
+      started = state.entries.length > 0;
+      relabel();
+    }
+
+    // "Start over": forgotten on the server and in this browser, then a fresh welcome.
+    async function startOver() {
+      const session = state.session;
+      if (session) {
+        try {
+          await fetch(FORGET_API, {
+            method: "POST",
+            headers: { "Content-Type": "application/json" },
+            body: JSON.stringify({ session_id: session }),
+          });
+        } catch (e) {
+          /* offline: this browser forgets now; the server lets it expire */
+        }
+      }
+      wipe();
+      const open = state.open;
+      restore({ open });
+      remember();
+      started = true;
+      ask({ button: "/start" });
+      ui.input.focus();
     }
 
     function open() {
@@ -466,6 +778,7 @@
       ui.root.classList.add("open");
       state.open = true;
       remember();
+      fitPlaceholder();
       if (!started) {
         started = true;
         ask({ button: "/start" });
@@ -480,11 +793,15 @@
       ui.input.value = "";
       ask({ text }, text);
     });
+    ui.restart.addEventListener("click", startOver);
+    window.addEventListener("online", resend);
+    window.addEventListener("resize", fitPlaceholder);
+    window.addEventListener("storage", (event) => {
+      if (event.key === HISTORY_KEY && !busy) restore(load()); // another tab went on (or started over)
+    });
 
-    for (const entry of state.entries) draw(entry); // what this tab was shown before (a page navigation)
-    buttons(state.buttons);
     if (HUMAN) {
-      const human = el("a", "human", t("human"));
+      const human = el("a", "human");
       human.href = HUMAN;
       human.target = "_blank";
       human.rel = "noopener noreferrer";
@@ -495,18 +812,20 @@
           human.href = HUMAN + (HUMAN.includes("?") ? "&" : "?") + "body=" + encodeURIComponent(handoverText());
         });
       }
-      ui.head.appendChild(human);
+      ui.title.after(human);
+      ui.human = human;
     }
+    if (!PAGE) {
+      ui.close = button("close", "×", "close");
+      ui.bubble = button("bubble", undefined, "bubble");
+    }
+    restore(load()); // what this browser was shown before: another page, tab or visit
 
     if (PAGE) {
       open();
       return;
     }
-    const close = el("button", "close", "×");
-    close.type = "button";
-    close.dataset.role = "close";
-    close.setAttribute("aria-label", t("close"));
-    const bubble = el("button", "bubble");
+    const { close, bubble } = ui;
     close.addEventListener("click", () => {
       ui.panel.hidden = true;
       ui.root.classList.remove("open");
@@ -520,9 +839,6 @@
       if (event.key === "Escape" && !ui.panel.hidden) close.click();
     });
     bubble.appendChild(svg("M4 3h16a2 2 0 0 1 2 2v10a2 2 0 0 1-2 2H10l-5 4v-4H4a2 2 0 0 1-2-2V5a2 2 0 0 1 2-2z", "", "28"));
-    bubble.type = "button";
-    bubble.setAttribute("aria-label", t("open"));
-    bubble.dataset.role = "bubble";
     bubble.addEventListener("click", () => (ui.panel.hidden ? open() : close.click()));
     ui.root.appendChild(bubble);
     if (state.open) open();
