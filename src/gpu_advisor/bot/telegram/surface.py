@@ -57,10 +57,11 @@ class TelegramChats:
         return isinstance(where, Message) and not in_group(where)
 
     async def show(self, where: Where, turned: Turned) -> Reply:
+        if isinstance(where, Privately):  # a group's reasoning read privately: its chart is the group's
+            await _to_private_chat(where, turned.reply)
+            return turned.reply
         reply = turned.reply if turned.chart is not None else render.with_chart_button(turned.reply)
-        if isinstance(where, Privately):
-            await _to_private_chat(where, reply)
-        elif isinstance(where, CallbackQuery):
+        if isinstance(where, CallbackQuery):
             await _answer_press(where, reply)
         elif turned.chart is not None:
             await _send_with_chart(where, reply, turned.chart)
