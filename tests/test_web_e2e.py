@@ -186,7 +186,7 @@ async def ask_on_the_rental_site(page: Any, s: Sites) -> Any:
     await page.press("[data-role=input]", "Enter")
     card = page.locator("[data-role=card]").last
     await card.wait_for()
-    await page.locator("[data-role=quick] button").first.wait_for()
+    await page.wait_for_function(BUSY_GONE)
     return card
 
 
@@ -197,6 +197,7 @@ async def test_one_script_tag_gives_a_rental_site_an_answer_card_that_fits_a_pho
         errors: list[str] = []
         page.on("pageerror", lambda exc: errors.append(str(exc)))
         card = await ask_on_the_rental_site(page, s)
+        await card.locator("[data-role=chart-open] img").wait_for()  # the card complete, its chart too
         price = await card.locator("[data-role=price]").text_content() or ""
         order = await card.locator("[data-role=order]").bounding_box()
         price_box = await card.locator("[data-role=price]").bounding_box()
@@ -311,8 +312,8 @@ async def test_the_chat_page_on_a_phone_reaches_an_answer_by_quick_reply_buttons
     async with sites(tmp_path) as s, phone() as page:
         await page.goto(s.advisor + "/")
         quick = page.locator("[data-role=quick] button")
+        await quick.first.wait_for()
         for _ in range(5):
-            await quick.first.wait_for()
             if await page.locator("[data-role=price]").count():
                 break
             await quick.nth(1 if await quick.count() > 1 else 0).click()  # "推理/部署", then defaults

@@ -426,6 +426,7 @@
     let busy = false;
     let started = false;
     let pending = null; // the unsent message: { body, entry, node, note, tries }
+    const charts = new Map(); // drawn charts by session and words: a redraw (another tab) fetches none
     let timer = null;
 
     function remember() {
@@ -505,15 +506,11 @@
       const figure = el("figure", "chart");
       figure.dataset.role = "chart";
       node.querySelector("[data-role=price]").after(figure);
-      let url;
+      const key = state.session + "\n" + words;
+      let url = charts.get(key);
       try {
-        const response = await fetch(CHART_API, {
-          method: "POST",
-          headers: { "Content-Type": "application/json" },
-          body: JSON.stringify({ session_id: state.session }),
-        });
-        if (!response.ok) throw new Error("no chart: " + response.status);
-        url = await dataUrl(await response.blob());
+        if (!url) url = await fetchChart();
+        charts.set(key, url);
       } catch (e) {
         figure.remove(); // the card reads complete without it
         return;
@@ -525,6 +522,16 @@
       open.append(img, el("span", "thumb-hint", t("chart_open")));
       open.addEventListener("click", () => viewer(url, words, open));
       figure.appendChild(open);
+    }
+
+    async function fetchChart() {
+      const response = await fetch(CHART_API, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify({ session_id: state.session }),
+      });
+      if (!response.ok) throw new Error("no chart: " + response.status);
+      return dataUrl(await response.blob());
     }
 
     // The chart full size over everything (a phone's whole screen), until closed or Escape.
@@ -643,7 +650,9 @@
         if (data.chart && data.plan) card.chart = chartText(data.plan);
       }
       sayReply(data, card);
-      state.buttons = (data.buttons || []).filter((b) => !b.url && !(card && FOLDS.includes(b.payload)));
+      // The header's "start over" stands for /new here (and forgets on the server too).
+      const shown = (b) => !b.url && b.payload !== "/new" && !(card && FOLDS.includes(b.payload));
+      state.buttons = (data.buttons || []).filter(shown);
       buttons(state.buttons);
       remember();
     }
