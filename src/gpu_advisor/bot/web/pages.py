@@ -6,6 +6,8 @@ as JSON with every ``<`` escaped; everything the server says is set with
 ``textContent`` by the script, never parsed as HTML. The operator's settings the widget
 needs (``human_url``, the "talk to a human" link) are written where it reads
 ``/*CONFIG*/ {}`` the same way, and its style sheet (``static/widget.css``) at ``/*CSS*/ ""``.
+Its card drawing (``static/widget_card.js``) is a fragment written at ``/*PARTS*/``, inside
+the script's closure, so one file is served and nothing leaks into the host page's scope.
 """
 
 from __future__ import annotations
@@ -22,6 +24,8 @@ from gpu_advisor.bot.web.context import CONTEXT
 UI_MARKER = "/*UI*/ {}"
 CONFIG_MARKER = "/*CONFIG*/ {}"
 CSS_MARKER = '/*CSS*/ ""'
+PARTS_MARKER = "/*PARTS*/"
+PARTS = ("widget_card.js",)
 UI_PREFIX = "web.widget."
 
 
@@ -45,9 +49,10 @@ def _as_js(value: object) -> str:
 @lru_cache(maxsize=4)
 def widget_source(human_url: str | None = None) -> str:
     js = _static("widget.js")
-    for marker in (UI_MARKER, CONFIG_MARKER, CSS_MARKER):
+    for marker in (UI_MARKER, CONFIG_MARKER, CSS_MARKER, PARTS_MARKER):
         if marker not in js:
             raise RuntimeError(f"widget.js lost its {marker} marker")
+    js = js.replace(PARTS_MARKER, "\n".join(_static(name) for name in PARTS), 1)
     js = js.replace(CSS_MARKER, _as_js(_static("widget.css")), 1)
     js = js.replace(UI_MARKER, _as_js(ui_strings()), 1)
     return js.replace(CONFIG_MARKER, _as_js({"human_url": human_url} if human_url else {}), 1)
