@@ -544,3 +544,21 @@ async def test_axe_finds_no_serious_accessibility_violation(tmp_path: Path, size
         await page.add_script_tag(path=str(AXE))
         violations = await page.evaluate(serious)
     assert violations == []
+
+
+async def test_a_chip_pressed_with_enter_that_ends_in_an_answer_without_chips_returns_focus_to_the_input(
+    tmp_path: Path,
+) -> None:
+    async with sites(tmp_path) as s, desktop() as page:
+        await page.goto(s.advisor + "/")
+        quick = page.locator("[data-role=quick] button")
+        await quick.first.wait_for()
+        for _ in range(5):
+            if await page.locator("[data-role=price]").count():
+                break
+            await quick.nth(1 if await quick.count() > 1 else 0).focus()  # "推理/部署", then defaults
+            await page.keyboard.press("Enter")
+            await page.wait_for_function(BUSY_GONE)
+        chips = await quick.count()
+        await page.wait_for_function(f"() => {ACTIVE} && {ACTIVE}.dataset.role === 'input'")
+    assert chips == 0
