@@ -50,6 +50,8 @@ SHADOW = "document.querySelector('#gpu-advisor-widget').shadowRoot"
 BUSY_GONE = f"() => !{SHADOW}.querySelector('.busy')"
 README_SHOT = Path(__file__).resolve().parents[1] / "docs" / "widget-phone.png"
 ORDER_LABEL = "立即租用"
+OPERATOR_PRICES = {"t4": (1, 900), "rtx3090": (1, 1750), "a100-40g-sxm": (1, 2800), "h100-sxm": (8, 150000)}
+OPERATOR_MONTHLY = {f"{price:,}" for _, price in OPERATOR_PRICES.values()}
 HUMAN_URL = "https://rent.example/contact"
 # Characters only an emoji or symbol font draws (the ✅ showed as a box): none may reach the screen.
 SYMBOLS = r"/[\u2190-\u21ff\u2022\u2600-\u27bf\u2b00-\u2bff\ufe0f]|[\u{1f000}-\u{1faff}]/u"
@@ -88,7 +90,7 @@ class Sites:
 
 def operator_catalog(path: Path, rental: str) -> str:
     """The operator's prices, each offer linked to its order page and its button's words."""
-    rows = [("t4", 1, 900), ("rtx3090", 1, 1750), ("a100-40g-sxm", 1, 2800), ("h100-sxm", 8, 150000)]
+    rows = [(gpu, count, price) for gpu, (count, price) in OPERATOR_PRICES.items()]
     lines = ["gpu,count,interconnect,price_month,order_url,order_label,source"]
     for gpu, count, price in rows:
         wiring = "nvswitch" if count > 1 else "none"
@@ -212,8 +214,8 @@ async def test_one_script_tag_gives_a_rental_site_an_answer_card_that_fits_a_pho
         README_SHOT.parent.mkdir(exist_ok=True)
         shutil.copyfile(shot, README_SHOT)  # the README's picture, redrawn only when asked
     assert (
-        price.startswith("¥") and price.endswith("/月") and "1,750" in price
-    )  # the 3090 at the operator's price
+        price.startswith("¥") and price.endswith("/月") and price[1:-2] in OPERATOR_MONTHLY
+    )  # a card at the operator's price
     assert order and price_box and box and order["y"] < price_box["y"]  # the order button heads the card
     assert box["y"] >= 0 and box["y"] + box["height"] <= PHONE["height"]  # the whole card on one screen
     assert folded == 0 and "为什么" in shown and "/why" not in shown  # details folded; buttons, not /commands
@@ -227,13 +229,14 @@ async def test_the_order_button_carries_the_operators_words_and_opens_its_order_
         card = await ask_on_the_rental_site(page, s)
         order = card.locator("[data-role=order]")
         label = await order.text_content()
+        href = await order.get_attribute("href") or ""
         async with page.context.expect_page() as opened:
             await order.click()
         shop = await opened.value
         await shop.wait_for_load_state()
         title = await shop.title()
     assert label == ORDER_LABEL  # the catalog's words, not the offer id
-    assert title == "order rtx3090"
+    assert href.startswith(s.rental + "/order/") and title == "order " + href.rsplit("/", 1)[1]
 
 
 async def test_the_conversation_survives_a_reload_and_carries_on_in_the_same_session(tmp_path: Path) -> None:
@@ -300,12 +303,13 @@ async def test_the_panel_follows_a_dark_reader_unless_the_page_says_light(tmp_pa
 
 async def test_a_human_link_and_the_requirements_to_hand_over(tmp_path: Path) -> None:
     async with sites(tmp_path, human_url=HUMAN_URL) as s, phone() as page:
-        await ask_on_the_rental_site(page, s)
+        card = await ask_on_the_rental_site(page, s)
+        price = await card.locator("[data-role=price]").text_content() or "?"
         human = await page.locator("[data-role=human]").get_attribute("href")
         await page.locator("[data-role=handover]").click()
         handed = await page.locator("[data-role=handover-text] textarea").input_value()
     assert human == HUMAN_URL
-    assert QUESTION in handed and "8 路并发" in handed and "¥1,750/月" in handed  # the card's own words
+    assert QUESTION in handed and "8 路并发" in handed and price in handed  # the card's own words
     assert "concurrency" not in handed and "params_b" not in handed and "true" not in handed
 
 
@@ -351,6 +355,8 @@ async def test_the_card_shows_the_plans_chart_with_its_words_and_opens_it_full_s
 ) -> None:
     async with sites(tmp_path) as s, phone() as page:
         card = await ask_on_the_rental_site(page, s)
+        price = await card.locator("[data-role=price]").text_content() or "?"
+        pick = (await card.locator("[data-role=pick]").text_content() or "?").split()[-1]  # 1 张 T4 → T4
         thumb = card.locator("[data-role=chart-open]")
         await thumb.wait_for()
         words = await thumb.locator("img").get_attribute("alt") or ""
@@ -364,7 +370,9 @@ async def test_the_card_shows_the_plans_chart_with_its_words_and_opens_it_full_s
         await full.wait_for(state="detached")
         panel_open = await page.locator("[data-role=input]").is_visible()
         back = await page.evaluate(f"() => {ACTIVE}.dataset.role")
-    assert "RTX 3090" in words and "GiB" in words and "¥1,750" in words  # the chart in words
+    assert pick in words and price.removesuffix("/月") in words  # the chart in words
+    used, capacity = map(int, re.search(r"(\d+)/(\d+) GiB", words).groups())  # type: ignore[union-attr]
+    assert 0 < used <= capacity + 1  # the pick's memory, as the card says it fits
     assert small and big and big["width"] >= PHONE["width"] - 1 and big["width"] > small["width"]
     assert natural > PHONE["width"]  # the picture is drawn larger than the screen, to zoom into
     assert panel_open and back == "chart-open"  # Escape closed the picture only; focus went back

@@ -182,7 +182,8 @@
   function chartText(plan) {
     const options = [plan.recommendation, ...(plan.alternatives || [])].filter(Boolean).slice(0, 6);
     const lines = options.map((o) => {
-      const used = Object.values(o.memory_gib || {}).reduce((a, b) => a + b, 0);
+      const parts = o.memory_gib || {};
+      const used = parts.total !== undefined ? parts.total : Object.values(parts).reduce((a, b) => a + b, 0);
       const speed = o.aggregate_tokens_per_s || o.tokens_per_s || o.decode_tokens_per_s;
       const memory = `${t("chart_memory")} ${Math.round(used)}/${Math.round(o.capacity_gib)} GiB`;
       const price = priceOf({}, o) || "";
