@@ -61,3 +61,20 @@ def test_a_client_language_is_mapped_to_ours_in_one_place() -> None:
         if 'startswith("zh")' in path.read_text(encoding="utf-8")
     }
     assert mappers == {"text/normalize.py"}
+
+
+@pytest.mark.parametrize(
+    "module",
+    sorted(
+        f"gpu_advisor.engine.rules.{p.stem}"
+        for p in (SRC / "engine" / "rules").glob("*.py")
+        if p.stem != "__init__"
+    ),
+)
+def test_every_rule_family_imports_first_in_a_fresh_interpreter(module: str) -> None:
+    """No import circle hides behind the order other tests happen to import things in."""
+    import subprocess
+    import sys
+
+    done = subprocess.run([sys.executable, "-c", f"import {module}"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]

@@ -10,7 +10,8 @@ beyond ``MAX_CHARS`` is cut off (``truncated``).
 
 from __future__ import annotations
 
-from gpu_advisor.engine.sheet import SheetAnalysis, judge
+from gpu_advisor.engine.sheet import SheetAnalysis
+from gpu_advisor.engine.sheet.judge import judge
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.sheet.parse import parse
 from gpu_advisor.text.sheet_lines import MAX_CHARS
