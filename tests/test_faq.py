@@ -18,7 +18,7 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.core import Dialog
 from gpu_advisor.bot.dialog.reply import Reply
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.engine.concepts import CONCEPTS, Concept, find
+from gpu_advisor.engine.concepts import CONCEPTS, Asked, Concept, find
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.requirements import normalize
 from gpu_advisor.text.normalize import language_of
@@ -61,8 +61,8 @@ def test_every_concept_sentence_uses_only_facts_it_computes(
 ) -> None:
     template = locales.messages(lang)[f"concept.{concept.id}"]
     fields = {name for _, name, _, _ in string.Formatter().parse(template) if name}
-    assert fields <= set(concept.facts(kb))
-    assert "?" not in locales.t(lang, f"concept.{concept.id}", **concept.facts(kb))
+    assert fields <= set(concept.facts(kb, Asked()))
+    assert "?" not in locales.t(lang, f"concept.{concept.id}", **concept.facts(kb, Asked()))
 
 
 def test_t4_or_3090_cites_both_bandwidths_from_the_datasheets(dialog: Dialog) -> None:

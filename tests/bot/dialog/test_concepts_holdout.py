@@ -51,7 +51,10 @@ CONCEPTS: list[tuple[str, str]] = [
     ("slow_inference_cause", "model fits in vram but generation is still slow, why?"),
     ("split_budget", "预算有限，训练和推理怎么折中？"),
     ("split_budget", "小團隊只有一台機器的預算，訓練跟推理怎麼分配"),
-    ("split_budget", "small team, budget for one machine: how do we split it between training and inference?"),
+    (
+        "split_budget",
+        "small team, budget for one machine: how do we split it between training and inference?",
+    ),
     ("keep_training_box", "训练完了，训练机要不要留着跑推理？"),
     ("keep_training_box", "訓練機訓完可以直接拿來當推理機嗎"),
     ("keep_training_box", "should I keep my 8-gpu training server around for serving after training?"),

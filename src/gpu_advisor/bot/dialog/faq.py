@@ -1,13 +1,17 @@
 """Concept and myth questions get a short direct answer with numbers, then an offer to size.
 
-"T4 还是 3090 适合做推理", "does NVLink help inference?", "405B Q4 一张 H100 能跑吗":
+"T4 还是 3090 适合做推理", "does NVLink help inference?", "训练显存是权重的两倍吧":
 today's requirement flow would ask "模型多大？". Concepts are declared in
-``engine.concepts`` (triggers, facts from ``knowledge/``, sentences ``concept.<id>``);
-myths are the engine's myth rules (``engine.myths``, heard by ``bot.dialog.claims``),
-answered with their own finding sentences — one declaration each, not repeated here.
+``engine.concepts`` (triggers, facts from ``knowledge/`` and from what the question
+carried, sentences ``concept.<id>``); myths are the engine's myth rules
+(``engine.rules.myths``, heard by ``reading.claims``), answered with their own finding
+sentences — one declaration each, not repeated here. A concept computed for a model the
+user did not name says which typical model it used, on the line after the answer.
 """
 
 from __future__ import annotations
+
+import re
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.remember import remember
@@ -15,31 +19,75 @@ from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Flow
 from gpu_advisor.engine import concepts
+from gpu_advisor.engine.concepts import Asked
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.reading.message import Message
 
 MYTH_BASE = {"task": "train", "params_b": 7}  # the myth checks need a workload; 7B is their own scale
+# A claim repeated for confirmation is a question even without a question mark ("T4 是 65T 对吧");
+# hearsay ("听说…") is one too, unless the message goes on to describe a job to size.
+_CONFIRM = re.compile(
+    r"对吧|对吗|对不对|是吧|真的|不是吗|没错|\bright\b|\btrue\b|correct|isn'?t it|\byes\b|\?"
+)
+_HEARSAY = re.compile(r"听说|据说|号称|宣传|网上说|有人说|i heard|they say|people say|supposedly")
+_JOB_SLOTS = ("task", "concurrency", "qps", "budget", "always_on", "train_tokens", "duration_hours")
+MIN_CONTEXT = 256  # a context below this is a misread count ("32k 上下文、20 个并发" read as 20)
 
 
 def myth_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
     """A question that repeats a known wrong claim: the true figure first, then the offer to size."""
-    if not msg.claims or not msg.asks:
+    if not msg.claims or not _asks_about_claim(msg):
         return None
-    lang = _lang(state, msg)
-    plan = recommend(Workload.model_validate({**MYTH_BASE, "claims": list(msg.claims)}), flow.kb)
+    return _short(flow, state, msg, myth_sentences(flow.kb, _lang(state, msg), list(msg.claims)))
+
+
+def _asks_about_claim(msg: Message) -> bool:
+    """A question, a request to confirm, or hearsay that is not part of a job description."""
+    if msg.asks or _CONFIRM.search(msg.low):
+        return True
+    return _HEARSAY.search(msg.low) is not None and not any(k in msg.slots for k in _JOB_SLOTS)
+
+
+def myth_sentences(kb: Knowledge, lang: str, claims: list[str]) -> list[str]:
+    """Each claimed myth's correction, in the rules' order."""
+    plan = recommend(Workload.model_validate({**MYTH_BASE, "claims": claims}), kb)
     myths: list[Finding] = [f for f in plan.pitfalls if f.id.startswith("myth_")]
-    return _short(flow, state, msg, [locales.render_finding(lang, f.id, f.values) for f in myths])
+    return [locales.render_finding(lang, f.id, f.values) for f in myths]
 
 
 def concept_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
-    """A concept question, answered with the engine's numbers, then the offer to size."""
+    """A concept question, answered with the engine's numbers for what it carried, then the offer to size."""
     concept = concepts.find(msg.low)
     if concept is None:
         return None
     lang = _lang(state, msg)
-    return _short(flow, state, msg, [locales.t(lang, f"concept.{concept.id}", **concept.facts(flow.kb))])
+    facts = concept.facts(flow.kb, asked_of(msg))
+    lines = [locales.t(lang, f"concept.{concept.id}", **facts)]
+    if facts.get("typical"):
+        lines.append(locales.t(lang, "verdict.assumed_model", model=facts["model"]))
+    return _short(flow, state, msg, lines)
+
+
+def asked_of(msg: Message) -> Asked:
+    """What the question carried, from the slots it was read with (nothing read twice)."""
+    s = msg.slots
+    context = _int(s.get("context_len"))
+    return Asked(
+        model=m if isinstance(m := s.get("model"), str) else None,
+        params_b=float(p) if isinstance(p := s.get("params_b"), int | float) and p > 0 else None,
+        context_len=context if context and context >= MIN_CONTEXT else None,
+        concurrency=_int(s.get("concurrency")),
+        gpu=g if isinstance(g := s.get("gpu"), str) else None,
+    )
+
+
+def _int(value: object) -> int | None:
+    return (
+        int(value) if isinstance(value, int | float) and not isinstance(value, bool) and value > 0 else None
+    )
 
 
 def _short(flow: Flow, state: ConversationState, msg: Message, lines: list[str]) -> Answer | None:

@@ -1,0 +1,198 @@
+"""Concepts about cards and links: small cards training, which card serves, NVLink, PCIe vs SXM, precision.
+
+The physics behind the answers:
+
+- decoding one token streams every weight once, so a card's single-stream decode rate
+  is at most bandwidth / weight bytes (Pope et al. 2022, "Efficiently Scaling
+  Transformer Inference", §2); between cards of one generation bandwidth decides;
+- tensor parallelism all-reduces activations twice per layer (Megatron-LM, Shoeybi et
+  al. 2019, §3), the only inference traffic NVLink carries, while data-parallel
+  training all-reduces every gradient each step (``engine.interconnect``);
+- training keeps 16-bit weights with FP32 master copies (mixed precision, Micikevicius
+  et al. 2018); serving runs 8- or 4-bit formats whose rates the datasheets list.
+"""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.concepts.base import (
+    GAP,
+    SERVE,
+    TRAIN,
+    Asked,
+    Concept,
+    Facts,
+    gpu_of,
+    model_of,
+)
+from gpu_advisor.engine.interconnect import allreduce_s, hop_latency_s, link_gbs
+from gpu_advisor.engine.memory import model_weight_bytes
+from gpu_advisor.engine.specs import Knowledge, Precision
+
+GB = 1e9
+SAMPLE_PARAMS_B = 7.0  # the size the general training answers use (Llama 2 7B class)
+
+
+def price_month(kb: Knowledge, offer_id: str) -> float:
+    """The catalog's monthly list price of one offer (0 where the operator's catalog lacks it)."""
+    offer = next((o for o in kb.catalog.offers if o.id == offer_id), None)
+    return float(offer.price_month or 0) if offer is not None else 0.0
+
+
+def _t4_training(kb: Knowledge, asked: Asked) -> Facts:
+    t4, a100 = kb.gpus["t4"], kb.gpus["a100-40g-sxm"]
+    return {
+        "memory_gb": t4.memory_gb,
+        "fp16_tflops": t4.tflops("fp16"),
+        "a100_bf16_tflops": a100.tflops("bf16"),
+        "full_max_b": round(t4.memory_gb / 16, 1),  # 16 bytes per parameter for mixed-precision AdamW
+        "qlora_7b_gb": 0.5 * SAMPLE_PARAMS_B,  # NF4 weights, ~0.5 byte per parameter
+        "ratio": round(a100.tflops("bf16") / t4.tflops("fp16"), 1),
+    }
+
+
+def _t4_or_3090(kb: Knowledge, asked: Asked) -> Facts:
+    t4, r3090 = kb.gpus["t4"], kb.gpus["rtx3090"]
+    arch, _ = model_of(kb, asked)
+    weights = model_weight_bytes(arch, "bf16")
+    return {
+        "model": arch.name,
+        "t4_gbs": t4.bandwidth_gbs,
+        "rtx3090_gbs": r3090.bandwidth_gbs,
+        "ratio": round(r3090.bandwidth_gbs / t4.bandwidth_gbs, 1),
+        "t4_gb": t4.memory_gb,
+        "rtx3090_gb": r3090.memory_gb,
+        "t4_tok_s": round(t4.bandwidth_gbs * GB / weights),
+        "rtx3090_tok_s": round(r3090.bandwidth_gbs * GB / weights),
+        "t4_w": t4.tdp_w,
+        "rtx3090_w": r3090.tdp_w,
+        "t4_price": price_month(kb, "t4-1x"),
+        "rtx3090_price": price_month(kb, "rtx3090-1x"),
+        "currency": kb.catalog.currency,
+    }
+
+
+def _nvlink(kb: Knowledge, asked: Asked) -> Facts:
+    a100 = kb.gpus["a100-80g-sxm"]
+    return {"nvlink_gbs": a100.nvlink_gbs, "pcie_gbs": round(2 * a100.pcie_gbs_per_direction)}
+
+
+def _pcie_vs_sxm(kb: Knowledge, asked: Asked) -> Facts:
+    """Gradient all-reduce of the user's model (or 7B) across 8 cards, NVSwitch against PCIe."""
+    sxm, pcie = kb.gpus["a100-80g-sxm"], kb.gpus["a100-80g-pcie"]
+    arch, _ = model_of(kb, asked)
+    grads = model_weight_bytes(arch, "bf16")  # bf16 gradients, once per optimizer step
+    nv_s = allreduce_s(grads, 8, link_gbs(sxm, "nvswitch"), hop_latency_s(sxm, "nvswitch"))
+    pc_s = allreduce_s(grads, 8, link_gbs(pcie, "pcie"), hop_latency_s(pcie, "pcie"))
+    return {
+        "model": arch.name,
+        "nvlink_gbs": sxm.nvlink_gbs,
+        "pcie_gbs": round(2 * pcie.pcie_gbs_per_direction),
+        "wire_ratio": round(sxm.nvlink_gbs / (2 * pcie.pcie_gbs_per_direction), 1),
+        "grads_gb": round(grads / GB, 1),
+        "nvlink_s": round(nv_s, 2),
+        "pcie_s": round(pc_s, 2),
+        "ratio": round(pc_s / nv_s, 1),
+    }
+
+
+def _slow(kb: Knowledge, asked: Asked) -> Facts:
+    card = kb.gpus[gpu_of(kb, asked, "rtx4090")]
+    arch, _ = model_of(kb, asked)
+    weights_gb = model_weight_bytes(arch, "bf16") / GB
+    return {
+        "gpu": card.name,
+        "model": arch.name,
+        "bandwidth_gbs": card.bandwidth_gbs,
+        "weights_gb": round(weights_gb, 1),
+        "ceiling_tok_s": round(card.bandwidth_gbs / weights_gb),
+    }
+
+
+def _precision(kb: Knowledge, asked: Asked) -> Facts:
+    """The named card's rates (an A100 when none is named): what each precision buys."""
+    card = kb.gpus[gpu_of(kb, asked, "a100-80g-sxm")]
+    low: Precision = "fp8" if card.supports("fp8") else "int8"
+    return {
+        "gpu": card.name,
+        "fp32": card.tflops("fp32"),
+        "tf32": card.tflops("tf32"),
+        "bf16": card.tflops("bf16"),
+        "low": low.upper(),
+        "low_rate": card.tflops(low),
+        "int4_rate": card.tflops("int4") if card.supports("int4") else card.tflops(low),
+        "ratio": round(card.tflops("bf16") / card.tflops("fp32")),
+    }
+
+
+_SMALL_CARD_TRAIN = (rf"t4{GAP}{TRAIN}", rf"{TRAIN}{GAP}t4")
+_PCIE_SXM = r"(pcie|sxm|nvlink|nvswitch|互联)"
+_MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"
+
+CONCEPTS: tuple[Concept, ...] = (
+    Concept(
+        id="pcie_vs_sxm_training",
+        triggers=(
+            rf"pcie{GAP}(sxm|nvlink|nvswitch){GAP}({TRAIN}|{_MULTI}|差|区别|gap|differ|faster|slower)",
+            rf"(sxm|nvlink|nvswitch){GAP}pcie{GAP}({TRAIN}|{_MULTI}|差|区别|gap|differ|faster|slower)",
+            rf"({TRAIN}|{_MULTI}){GAP}pcie{GAP}(sxm|nvlink|nvswitch)",
+            rf"({TRAIN}|{_MULTI}){GAP}(sxm|nvlink|nvswitch){GAP}pcie",
+        ),
+        facts=_pcie_vs_sxm,
+        examples=(
+            "多卡训练 PCIe 版和 SXM 版差多少？",
+            "PCIe vs SXM for 8-GPU training, how big is the difference?",
+            "多卡訓練用 PCIe 還是 NVLink",
+        ),
+    ),
+    Concept(
+        id="t4_or_3090_for_serving",
+        triggers=(rf"t4{GAP}3090", rf"3090{GAP}t4"),
+        facts=_t4_or_3090,
+        examples=("T4 还是 3090 适合做推理？", "T4 or 3090 for serving?", "推理用 3090 還是 T4"),
+    ),
+    Concept(
+        id="t4_training",
+        triggers=_SMALL_CARD_TRAIN,
+        facts=_t4_training,
+        examples=("一张 T4 能训练吗？", "can a T4 train anything?", "T4 適合訓練嗎"),
+    ),
+    Concept(
+        id="nvlink_for_inference",
+        triggers=(rf"(nvlink|nvswitch){GAP}{SERVE}", rf"{SERVE}{GAP}(nvlink|nvswitch)"),
+        facts=_nvlink,
+        examples=("NVLink 对推理有帮助吗？", "does NVLink help inference?", "推理需要 NVLink 嗎"),
+    ),
+    Concept(
+        id="precision_choice",
+        triggers=(
+            rf"(精度|precision|fp32|tf32|bf16|fp16|fp8|int8|int4){GAP}{TRAIN}{GAP}{SERVE}",
+            rf"{TRAIN}{GAP}(精度|precision|fp32|tf32|bf16|fp16|fp8){GAP}{SERVE}",
+            rf"{TRAIN}{GAP}{SERVE}{GAP}(精度|precision)",
+            rf"{TRAIN}{GAP}(用|use){GAP}(精度|precision)",
+            rf"(哪种|什么|which|what){GAP}(精度|precision)",
+            rf"(精度|precision){GAP}(选|用|pick|choose|use|should)",
+        ),
+        facts=_precision,
+        examples=(
+            "训练和推理分别用什么精度？",
+            "which precision for training and which for inference?",
+            "訓練用 BF16 還是 FP32？推理用 INT8 嗎",
+        ),
+    ),
+    Concept(
+        id="slow_inference_cause",
+        triggers=(
+            rf"(慢|slow|sluggish|laggy|卡顿){GAP}(带宽|bandwidth|软件|software|框架|stack|显卡|card|gpu)",
+            rf"(带宽|bandwidth|显卡|card|gpu){GAP}(还是|or){GAP}(软件|software|框架|stack)",
+            rf"(显存|vram|memory|fits?|装得下|放得下|够){GAP}(但|可是|还是|却|but|still){GAP}(慢|slow)",
+            rf"(为什么|为啥|why|原因){GAP}(推理|生成|出字|token|generation|inference){GAP}(慢|slow)",
+            rf"(推理|生成|出字|generation|inference|decod){GAP}(慢|slow){GAP}(为什么|为啥|why|原因|怎么办|what)",
+        ),
+        facts=_slow,
+        examples=(
+            "推理很慢，是显卡带宽的问题还是软件的问题？",
+            "is slow inference the card's bandwidth or the software stack?",
+            "显存够了但推理还是慢，为什么？",
+        ),
+    ),
+)
