@@ -69,6 +69,19 @@ def _seven_b(ctx: Context) -> Finding:
     return finding("myth_full_finetune_7b_fits_40gb", "warn", params_b=7.0, true_gb=112.0, card_gb=40.0)
 
 
+def _thirteen_b(ctx: Context) -> Finding:
+    card = ctx.kb.gpus["a100-80g-sxm"]
+    need = 16 * 13.0  # 16 bytes per parameter (ZeRO §3.1), before activations
+    return finding(
+        "myth_full_finetune_13b_fits_80gb",
+        "warn",
+        params_b=13.0,
+        true_gb=need,
+        card_gb=card.memory_gb,
+        cards_needed=int(-(-need // card.memory_gb)),
+    )
+
+
 def _q4_405b(ctx: Context) -> Finding:
     arch = ctx.kb.models["llama-3.1-405b"]
     gb = weight_bytes(arch.params_b * 1e9, arch.embedding_params, "q4_k_m") / GB
@@ -173,6 +186,13 @@ RULES: tuple[Rule[MythCheck], ...] = (
         claims=(rf"7b{_GAP}(全参|全量|full){_GAP}40 ?g", rf"40 ?g{_GAP}(全参|全量|full){_GAP}7b"),
         branches=("claimed",),
         scenarios=(_said("7b 全参微调 40g 显卡就够"),),
+    ),
+    Rule(
+        id="myth_full_finetune_13b_fits_80gb",
+        check=_thirteen_b,
+        claims=(rf"13b{_GAP}(全参|全量|full){_GAP}80 ?g", rf"80 ?g{_GAP}(全参|全量|full){_GAP}13b"),
+        branches=("claimed",),
+        scenarios=(_said("13b 全参微调一张 80g 就够"),),
     ),
     Rule(
         id="myth_q4_405b_on_one_h100",
