@@ -121,13 +121,78 @@ MYTHS: list[tuple[str, str]] = [
     ("full_finetune_13b_fits_80gb", "a single 80gb card can full finetune 13b right"),
 ]
 
+# A second held-out set, written after the first scoring of the sets above (which then
+# guided general fixes) and before any further tuning: the clean measurement.
+CONCEPTS_B: list[tuple[str, str]] = [
+    ("train_and_serve_apart", "训练卡和推理卡到底差在哪，为什么不能一台机器全包"),
+    ("train_and_serve_apart", "can't I just use one server for both training and inference?"),
+    ("t4_training", "T4 16G 能做 LoRA 微调吗"),
+    ("t4_training", "can you train on a tesla t4?"),
+    ("t4_or_3090_for_serving", "上线一个 7B 的对话服务，用 T4 好还是 3090 好"),
+    ("t4_or_3090_for_serving", "t4 vs 3090 to serve a 7b chatbot"),
+    ("nvlink_for_inference", "推理服务器有必要上 NVLink 吗"),
+    ("nvlink_for_inference", "does nvlink matter when serving a 70b across 2 gpus?"),
+    ("pcie_vs_sxm_training", "8卡A100 PCIe版做训练会比SXM版慢很多吗"),
+    ("pcie_vs_sxm_training", "is the pcie a100 much slower than sxm for distributed training?"),
+    ("multi_card_training", "微调 13B 必须用多张卡吗"),
+    ("multi_card_training", "is one gpu enough to train or do i need several?"),
+    ("train_to_serve", "LoRA 训完怎么上线到推理服务"),
+    ("train_to_serve", "what are the steps to deploy a model after fine-tuning it?"),
+    ("slow_inference_cause", "4090 跑 8B 只有十几 token/s，为什么这么慢"),
+    ("slow_inference_cause", "why is my inference so slow even though the model fits?"),
+    ("split_budget", "钱不多，训练和部署的预算怎么安排"),
+    ("split_budget", "we can only afford one gpu server, how to balance training and serving?"),
+    ("keep_training_box", "训练跑完了，那台 8 卡机器还要继续租着做推理吗"),
+    ("keep_training_box", "is it ok to keep the training cluster running to serve the model?"),
+    ("kv_cache_size", "Llama 3 70B 128k 上下文，KV cache 要多大"),
+    ("kv_cache_size", "how big is the kv cache for qwen2.5-14b at 16k tokens and 4 users?"),
+    ("memory_breakdown", "全参微调时显存被哪些东西吃掉了"),
+    ("memory_breakdown", "what uses the memory when fine-tuning, and what when serving?"),
+    ("precision_choice", "训练能用 INT8 吗？推理用 FP8 还是 INT4"),
+    ("precision_choice", "what precision do people train in, and what do they serve in?"),
+    ("serving_stack", "部署大模型用什么推理框架好"),
+    ("serving_stack", "should I use tensorrt-llm or vllm?"),
+    ("seven_dimensions", "训练服务器和推理服务器从哪几个维度区分"),
+    ("seven_dimensions", "in which aspects do training machines differ from inference machines?"),
+    ("network_and_storage", "推理机需要 IB 网络吗"),
+    ("network_and_storage", "how much storage and network does a training node need vs a serving node?"),
+    ("cpu_role", "推理服务器的 CPU 要多少核"),
+    ("cpu_role", "does cpu core count matter for training?"),
+    ("business_model", "推理卡多久能回本"),
+    ("business_model", "how do inference gpu businesses make a profit?"),
+]
+MYTHS_B: list[tuple[str, str]] = [
+    ("t4_int8_65_tops", "T4 的 INT8 只有 65 TOPS 对吧"),
+    ("t4_int8_65_tops", "t4 int8 = 65 tops?"),
+    ("a100_nvlink_900", "A100 NVLink 带宽是 900 GB/s 吗"),
+    ("a100_nvlink_900", "i read the a100 has 900gb/s nvlink"),
+    ("pcie_64_gbs", "PCIe 4.0 带宽 64GB/s 是单向的吗"),
+    ("pcie_64_gbs", "is pcie 4 x16 really 64gb/s one way?"),
+    ("a100_4g_slice", "A100 能切 4G 一份的 MIG 吗"),
+    ("a100_4g_slice", "smallest a100 mig slice is 4g right?"),
+    ("h100_10t_tokens_per_day", "听说 8 卡 H100 每天能处理超过 10T token"),
+    ("h100_10t_tokens_per_day", "8 h100s do over 10t tokens per day?"),
+    ("adam_doubles_memory", "Adam 训练显存是不是就是权重的 2 倍"),
+    ("adam_doubles_memory", "training needs 2x the model size in vram, correct?"),
+    ("full_finetune_7b_fits_40gb", "听说 7B 全参 40G 就够了"),
+    ("full_finetune_7b_fits_40gb", "full finetune 7b in 40gb is fine right?"),
+    ("full_finetune_13b_fits_80gb", "13B 全量微调 80G 单卡够了吧"),
+    ("q4_405b_on_one_h100", "听说 405B Q4 单卡 H100 能跑 50 token/s"),
+    ("q4_405b_on_one_h100", "405b q4 on one h100 is doable right?"),
+    ("t4_high_bandwidth", "T4 属于高带宽卡对吧"),
+    ("t4_high_bandwidth", "cheap gpus are all high bandwidth anyway?"),
+    ("nvlink_useless_for_inference", "推理用不上 NVLink 吧"),
+    ("nvlink_useless_for_inference", "nvlink is pointless for inference, right?"),
+]
+
 # Shares measured when the set was last scored (see the branch's report); raise, never lower.
-FLOORS = {"concept": 0.0, "myth": 0.0}
+FLOORS = {"concept": 0.0, "myth": 0.0, "concept_b": 0.0, "myth_b": 0.0}
+SETS = {"concept": CONCEPTS, "myth": MYTHS, "concept_b": CONCEPTS_B, "myth_b": MYTHS_B}
 
 
 def _expected(dialog: Dialog, kind: str, ident: str, text: str, lang: str) -> str:
     """The sentence the expected concept or myth answers with, for this very message."""
-    if kind == "myth":
+    if kind.startswith("myth"):
         return faq.myth_sentences(dialog.kb, lang, [ident])[0]
     msg = read_message(text, dialog.vocab)
     return locales.t(lang, f"concept.{ident}", **BY_ID[ident].facts(dialog.kb, faq.asked_of(msg)))
@@ -143,7 +208,7 @@ def answered(dialog: Dialog, kind: str, ident: str, text: str) -> bool:
 def scores(dialog: Dialog) -> dict[str, tuple[int, int]]:
     """Per category: (answered, asked)."""
     tally: dict[str, list[int]] = defaultdict(lambda: [0, 0])
-    for kind, items in (("concept", CONCEPTS), ("myth", MYTHS)):
+    for kind, items in SETS.items():
         for ident, text in items:
             tally[kind][0] += answered(dialog, kind, ident, text)
             tally[kind][1] += 1
@@ -153,12 +218,12 @@ def scores(dialog: Dialog) -> dict[str, tuple[int, int]]:
 def test_every_held_out_id_is_declared(kb: Knowledge) -> None:
     from gpu_advisor.engine.rules.myths import RULES, claim_of
 
-    assert {i for i, _ in CONCEPTS} <= set(BY_ID)
-    assert {i for i, _ in MYTHS} <= {claim_of(r) for r in RULES}
+    assert {i for i, _ in CONCEPTS + CONCEPTS_B} <= set(BY_ID)
+    assert {i for i, _ in MYTHS + MYTHS_B} <= {claim_of(r) for r in RULES}
 
 
 @pytest.mark.parametrize("kind", sorted(FLOORS))
 def test_held_out_share_stays_at_its_floor(dialog: Dialog, kind: str) -> None:
-    items = CONCEPTS if kind == "concept" else MYTHS
+    items = SETS[kind]
     hits = sum(answered(dialog, kind, ident, text) for ident, text in items)
     assert hits / len(items) >= FLOORS[kind], f"{kind}: {hits}/{len(items)}"
