@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.engine.concepts.base import fold
 from gpu_advisor.engine.rules.myths import RULES, claim_of
 
 CLAIM_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
@@ -21,7 +22,8 @@ FREE_PLATFORM = re.compile(r"colab|kaggle|(免费|free)\s*(的)?\s*(gpu|算力|�
 
 
 def claims_in(low: str) -> list[str]:
-    """The myth claims the normalised message repeats."""
+    """The myth claims the normalised message repeats (a few more Traditional characters folded)."""
+    low = fold(low)
     return [name for name, patterns in CLAIM_PATTERNS.items() if any(p.search(low) for p in patterns)]
 
 
