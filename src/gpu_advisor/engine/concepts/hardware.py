@@ -124,7 +124,9 @@ def _precision(kb: Knowledge, asked: Asked) -> Facts:
     }
 
 
-_SMALL_CARD_TRAIN = (rf"t4{GAP}{TRAIN}", rf"{TRAIN}{GAP}t4")
+_T4 = r"(?<![a-z0-9])t4(?![0-9])"
+_3090 = r"(?<![0-9])3090(?![0-9])"
+_SMALL_CARD_TRAIN = (rf"{_T4}{GAP}{TRAIN}", rf"{TRAIN}{GAP}{_T4}")
 _PCIE_SXM = r"(pcie|sxm|nvlink|nvswitch|互联)"
 _MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"
 
@@ -146,7 +148,7 @@ CONCEPTS: tuple[Concept, ...] = (
     ),
     Concept(
         id="t4_or_3090_for_serving",
-        triggers=(rf"t4{GAP}3090", rf"3090{GAP}t4"),
+        triggers=(rf"{_T4}{GAP}{_3090}", rf"{_3090}{GAP}{_T4}"),
         facts=_t4_or_3090,
         examples=("T4 还是 3090 适合做推理？", "T4 or 3090 for serving?", "推理用 3090 還是 T4"),
     ),
