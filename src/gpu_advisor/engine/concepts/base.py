@@ -27,17 +27,18 @@ from gpu_advisor.engine.workload import Workload
 Facts = dict[str, float | str]
 
 _MORE_TRADITIONAL = str.maketrans(
-    "閒閑遷導該誰滯佈異擔虧賺營淨術議鐵幫損圍遠賬帳譯勢評強潤獲簽櫃棧離頸邏輯匯暫緒舊訂務問麼",
-    "闲闲迁导该谁滞布异担亏赚营净术议铁帮损围远账帐译势评强润获签柜栈离颈逻辑汇暂绪旧订务问么",
+    "閒閑遷導該誰滯佈異擔虧賺營淨術議鐵幫損圍遠賬帳譯勢評強潤獲簽櫃棧離頸邏輯匯暫緒舊訂務問麼會著義幾嗎這們",
+    "闲闲迁导该谁滞布异担亏赚营净术议铁帮损围远账帐译势评强润获签柜栈离颈逻辑汇暂绪旧订务问么会着义几吗这们",
 )
 GAP = r".{0,30}?"
 """A short lazy gap between two anchors: keeps every trigger linear in the message length."""
 TRAIN = r"(训练|训|微调|预训练|train|fine[- ]?tun|full-?param)"
 SERVE = r"(推理|部署|上线|服务|serv|infer|deploy|product)"
 QUESTION = (
-    r"(吗|么|嘛|呢|吧|哪|够不够|能不能|行不行|可不可以|是否|为什么|为啥|为何|怎么|怎样|如何|哪个|哪种|哪些|哪里|哪儿|还是|是不是|有没有|要不要|多少|多大|什么|啥|区别|差别|不同"
+    r"(吗|么|嘛|呢|吧|哪|几|会不会|够不够|能不能|行不行|可不可以|是否|为什么|为啥|为何|怎么|怎样|如何|哪个|哪种|哪些|哪里|哪儿|还是|是不是|有没有|要不要|多少|多大|什么|啥|区别|差别|不同"
     r"|\?|\bwhy\b|\bhow\b|\bwhich\b|\bwhat\b|\bshould\b|\bdoes\b|\bdo i\b|\bdo we\b|\bis it\b"
-    r"|\bis there\b|\bor\b|\bvs\b|worth|explain)"
+    r"|\bis there\b|\bor\b|\bvs\b|worth|explain"
+    r"|^(can|could|must|should|do|does|is|are|will|would|shall)\b)"
 )
 TYPICAL_MODEL = "llama-3.1-8b"  # the size most people mean by "a 7B/8B" today (Llama 3.1 8B config)
 TYPICAL_CONTEXT = 8192  # tokens: Llama 3's native window; a common serving setting

@@ -126,6 +126,7 @@ def _precision(kb: Knowledge, asked: Asked) -> Facts:
 
 _T4 = r"(?<![a-z0-9])t4(?![0-9])"
 _3090 = r"(?<![0-9])3090(?![0-9])"
+_PREC = r"(fp32|tf32|bf16|fp16|fp8|fp4|int8|int4|4-?bit|8-?bit)"
 _SMALL_CARD_TRAIN = (rf"{_T4}{GAP}{TRAIN}", rf"{TRAIN}{GAP}{_T4}")
 _PCIE_SXM = r"(pcie|sxm|nvlink|nvswitch|互联)"
 _MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"
@@ -172,6 +173,7 @@ CONCEPTS: tuple[Concept, ...] = (
             rf"{TRAIN}{GAP}{SERVE}{GAP}(精度|precision)",
             rf"{TRAIN}{GAP}(用|use){GAP}(精度|precision)",
             rf"(哪种|什么|which|what){GAP}(精度|precision)",
+            rf"({TRAIN}|{SERVE}){GAP}{_PREC}{GAP}(还是|或者|或|\bor\b|\bvs\b){GAP}{_PREC}",
             rf"(精度|precision){GAP}(选|用|pick|choose|use|should)",
         ),
         facts=_precision,

@@ -115,7 +115,7 @@ _MONEY = (
     r"|payback|pay back|pay for itself)"
 )
 _ABOUT = rf"({TRAIN}|{SERVE}|算力|显卡|gpu|card)"
-_STORE = r"(存储|硬盘|磁盘|nvme|ssd|storage|disk|checkpoint)"
+_STORE = r"(存储|储存|硬盘|磁盘|nvme|ssd|storage|disk|checkpoint)"
 
 CONCEPTS: tuple[Concept, ...] = (
     Concept(
@@ -139,7 +139,7 @@ CONCEPTS: tuple[Concept, ...] = (
         triggers=(
             rf"(cpu|处理器|核数|多少核|几核|cores?){GAP}{_KINDS}",
             rf"{_KINDS}{GAP}(cpu|处理器|核数|多少核|几核|cores)",
-            rf"{TRAIN}{GAP}(cpu|处理器){GAP}(重要|matter|关键|作用|角色|role)",
+            rf"({TRAIN}|{SERVE}){GAP}(cpu|处理器){GAP}(重要|matter|关键|作用|角色|role|多少核|几核|几个核|核数|cores)",
             rf"(cpu|处理器){GAP}(重要|matter|关键|作用|角色|role){GAP}({TRAIN}|{SERVE})",
         ),
         facts=_cpu,

@@ -130,6 +130,7 @@ CONCEPTS: tuple[Concept, ...] = (
             rf"(单卡|一张卡|单张){GAP}(能|可以|够){GAP}{TRAIN}{GAP}(吗|么|嘛)",
             rf"(need|require|must|have to){GAP}(multiple|several|many|multi-?)\s?(gpus?|cards?){GAP}{TRAIN}",
             rf"{TRAIN}{GAP}(need|require|must){GAP}(multiple|several|many|multi-?)\s?(gpus?|cards?)",
+            rf"(need|require|must|have to){GAP}{TRAIN}{GAP}(multiple|several|many|multi-?)\s?(gpus?|cards?)",
             rf"(single|one) (gpu|card){GAP}enough{GAP}{TRAIN}",
         ),
         facts=_multi_card,

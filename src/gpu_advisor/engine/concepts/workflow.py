@@ -144,7 +144,7 @@ CONCEPTS: tuple[Concept, ...] = (
             rf"{TRAIN}(完|好|出来|后|之后|完成|过|ed){GAP}(的)?(模型|权重|model|weights|checkpoint){GAP}{_MOVE}",
             rf"(模型|权重|model|weights|lora){GAP}{TRAIN}(完|好|出来|后|之后|完成|ed){GAP}{_MOVE}",
             rf"(模型|权重|model|weights|checkpoint|lora){GAP}(从)?{GAP}{TRAIN}\w*\s?(机|服务器|box|server|machine){GAP}{_MOVE}",
-            rf"{_MOVE}{GAP}(模型|model|weights|lora){GAP}(到|to){GAP}{SERVE}(机|服务器|box|server|machine|卡|card)",
+            rf"{_MOVE}{GAP}(模型|model|weights|lora){GAP}(到|to){GAP}{SERVE}\w*\s?(机|服务器|box|server|machine|卡|card)",
             rf"(合并|merge){GAP}lora{GAP}({_MOVE}|{SERVE}|量化|quanti)",
             rf"lora{GAP}(合并|merge)",
             rf"(from|从){GAP}{TRAIN}{GAP}(to|到){GAP}{SERVE}",

@@ -155,7 +155,7 @@ def _nvlink_inference(ctx: Context) -> Finding:
 _GAP = r".{0,24}?"  # a short lazy gap between a claim's anchors keeps every pattern linear
 _USELESS = (
     "(没用|没意义|无意义|无用|用不到|用不上|不需要|没必要|白花钱|useless|pointless|no use|not needed"
-    "|unnecessary|irrelevant|doesn'?t matter|waste)"
+    "|unnecessary|irrelevant|doesn'?t matter|waste|(don'?t|doesn'?t|do not|does not|no) need)"
 )
 _TWICE = r"(两倍|2 ?倍|二倍|翻倍|翻一倍|x ?2(?!\d)|(?<![\d.])2 ?x(?![a-z])|乘以?2|\* ?2|twice|double)"
 _WEIGHTS = r"(权重|weights?|模型大小|模型体积|model size|参数量)"
