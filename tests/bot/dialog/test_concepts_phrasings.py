@@ -306,3 +306,38 @@ def _asked(dialog: Dialog, text: str) -> Asked:
     from gpu_advisor.reading.message import read_message
 
     return asked_of(read_message(text, dialog.vocab))
+
+
+def _first(dialog: Dialog, text: str) -> str:
+    reply, _ = dialog.handle(ConversationState(), text)
+    return reply.as_text()
+
+
+def test_a_named_model_is_answered_for_that_model(dialog: Dialog) -> None:
+    said = _first(dialog, "Qwen2.5-14B 训练完怎么部署到推理机上？")
+    assert said.startswith("四步") and "Qwen2.5 14B" in said.splitlines()[0] and "没说模型" not in said
+
+
+def test_an_unnamed_model_is_answered_for_a_typical_one_that_is_named(dialog: Dialog) -> None:
+    said = _first(dialog, "KV cache 要多少显存？")
+    assert said.startswith("Llama 3.1 8B") and "没说模型，按 Llama 3.1 8B 估算" in said
+
+
+def test_kv_cache_uses_the_context_and_users_even_when_the_reader_swaps_them(dialog: Dialog) -> None:
+    said = _first(dialog, "Llama 3 8B 在 32k 上下文、20 个并发下 KV cache 要多少显存？").splitlines()[0]
+    assert "32,768 token" in said and "20 路并发约 85.9 GB" in said
+
+
+def test_kv_cache_in_english_names_the_users_numbers(dialog: Dialog) -> None:
+    said = _first(dialog, "kv cache for qwen2.5-14b, 16k context, 4 concurrent users?").splitlines()[0]
+    assert said.startswith("Qwen2.5 14B") and "16,384-token" in said and "4 concurrent" in said
+
+
+def test_a_myth_in_hearsay_is_corrected_first(dialog: Dialog) -> None:
+    said = _first(dialog, "聽說T4的int8算力是65T")
+    assert "130 TOPS" in said.splitlines()[0]
+
+
+def test_hearsay_inside_a_job_description_still_gets_a_plan(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(), "听说 T4 的 INT8 有 65 TOPS，我想部署 7B，7×24，并发 10")
+    assert reply.plan is not None

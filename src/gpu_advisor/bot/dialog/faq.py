@@ -74,14 +74,33 @@ def concept_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer
 def asked_of(msg: Message) -> Asked:
     """What the question carried, from the slots it was read with (nothing read twice)."""
     s = msg.slots
-    context = _int(s.get("context_len"))
+    context, users = _context_and_users(msg)
     return Asked(
         model=m if isinstance(m := s.get("model"), str) else None,
         params_b=float(p) if isinstance(p := s.get("params_b"), int | float) and p > 0 else None,
-        context_len=context if context and context >= MIN_CONTEXT else None,
-        concurrency=_int(s.get("concurrency")),
+        context_len=context,
+        concurrency=users,
         gpu=g if isinstance(g := s.get("gpu"), str) else None,
     )
+
+
+def _context_and_users(msg: Message) -> tuple[int | None, int | None]:
+    """Context length and concurrent users; a count read as the context is put back where it belongs.
+
+    "32k 上下文、20 个并发" reaches the reader as context 20 with 32,768 ignored as a
+    conflict (the number after 上下文 wins); a context below ``MIN_CONTEXT`` is a count,
+    so the ignored long value is the context and the count is the users.
+    """
+    context, users = _int(msg.slots.get("context_len")), _int(msg.slots.get("concurrency"))
+    if context is None or context >= MIN_CONTEXT:
+        return context, users
+    ignored = next(
+        (_int(i.values.get("ignored")) for i in msg.ext.issues if i.field == "context_len"),
+        None,
+    )
+    if ignored is not None and ignored >= MIN_CONTEXT:
+        return ignored, users or context
+    return None, users
 
 
 def _int(value: object) -> int | None:

@@ -97,6 +97,7 @@ CONCEPTS: tuple[Concept, ...] = (
         triggers=(
             rf"{_KV}{GAP}(多少|多大|how (much|big|many)|size|占|需要|要|take|need|eat|grow|怎么算|估)",
             rf"(多少|多大|how (much|big)|估算|calculat){GAP}{_KV}",
+            rf"{_KV}{GAP}(上下文|context|users?|并发|concurren)",
         ),
         facts=_kv,
         examples=(

@@ -18,7 +18,8 @@ from gpu_advisor.engine.units import GiB
 
 GB = 1e9
 HOURS_MONTH = 720
-SERVING_OFFERS = ("t4-1x", "rtx3090-1x", "a100-40g-1x")  # single cards, cheapest first
+SERVING_OFFERS = ("t4-1x", "rtx3090-1x", "a100-40g-1x", "a100-40g-2x", "a100-40g-8x", "h100-sxm-8x")
+"""Catalog machines a model may be served from, cheapest first (seed 000's vendor list)."""
 HEADROOM = 1.2  # weights may take ~80 % of a card; the rest is KV cache and runtime
 
 
@@ -36,12 +37,16 @@ def _sizes(kb: Knowledge, asked: Asked) -> Facts:
 
 
 def serving_card(kb: Knowledge, weights_gb: float) -> tuple[str, float]:
-    """The cheapest catalog card that holds ``weights_gb`` with headroom: (name, monthly price)."""
+    """The cheapest catalog machine whose cards hold ``weights_gb`` with headroom: (name, monthly price)."""
     for offer_id in SERVING_OFFERS:
         offer = next((o for o in kb.catalog.offers if o.id == offer_id), None)
-        if offer is not None and kb.gpus[offer.gpu].usable_gib * GiB / GB >= weights_gb * HEADROOM:
-            return kb.gpus[offer.gpu].name, float(offer.price_month or 0)
-    return kb.gpus["a100-80g-sxm"].name, 0.0
+        if offer is None:
+            continue
+        gpu = kb.gpus[offer.gpu]
+        if gpu.usable_gib * offer.count * GiB / GB >= weights_gb * HEADROOM:
+            name = gpu.name if offer.count == 1 else f"{offer.count}× {gpu.name}"
+            return name, float(offer.price_month or 0)
+    return kb.gpus["h100-sxm"].name, 0.0
 
 
 def _apart(kb: Knowledge, asked: Asked) -> Facts:
@@ -147,6 +152,7 @@ CONCEPTS: tuple[Concept, ...] = (
             rf"{_MOVE}{GAP}(模型|model|weights|lora){GAP}(到|to){GAP}{SERVE}\w*\s?(机|服务器|box|server|machine|卡|card)",
             rf"(合并|merge){GAP}lora{GAP}({_MOVE}|{SERVE}|量化|quanti)",
             rf"lora{GAP}(合并|merge)",
+            rf"{TRAIN}(完|好|完成|结束|之后|以后){GAP}(怎么|如何|how){GAP}{_MOVE}{GAP}{SERVE}",
             rf"(from|从){GAP}{TRAIN}{GAP}(to|到){GAP}{SERVE}",
         ),
         facts=_to_serve,
