@@ -259,6 +259,24 @@ REQUIREMENTS = (
     "train a 70b on 8x h100 sxm for two weeks",
 )
 
+# Ordinary sizing questions: a plan or a verdict answers them, not a concept or a myth.
+ORDINARY_QUESTIONS = (
+    "训练 7B 要多少显存，用什么卡？",
+    "部署 Qwen2.5-14B 要什么配置",
+    "预训练 7B 用 10T token 要多少张 H100？",
+    "给 50 个人用的客服机器人，用什么卡部署？",
+    "微调 Llama 3 8B 大概要多少钱",
+    "小团队，预算 3 万，部署一个 7B 客服怎么配？",
+    "how many GPUs do I need to serve llama 3 70b to 100 users?",
+    "what gpu should I rent to fine-tune qwen2.5-7b?",
+    "推理 70B 用什么卡比较好",
+    "A100 和 H100 的 NVLink 分别多少？",
+    "PCIe 4.0 x16 带宽多少",
+    "A100 能切哪些 MIG 规格",
+    "T4 带宽多少？",
+    "A100 4g.20gb 切片能跑 13B 吗",
+)
+
 CONCEPT_CASES = [
     pytest.param(ident, text, id=f"{ident}-{i}")
     for ident, texts in CONCEPT_PHRASINGS.items()
@@ -289,6 +307,12 @@ def test_a_myth_is_heard_however_it_is_claimed(ident: str, text: str) -> None:
 
 @pytest.mark.parametrize("text", REQUIREMENTS)
 def test_a_requirement_is_neither_a_concept_nor_a_myth(text: str) -> None:
+    low = normalize(text)
+    assert find(low) is None and claims_in(low) == []
+
+
+@pytest.mark.parametrize("text", ORDINARY_QUESTIONS)
+def test_an_ordinary_sizing_question_is_neither_a_concept_nor_a_myth(text: str) -> None:
     low = normalize(text)
     assert find(low) is None and claims_in(low) == []
 

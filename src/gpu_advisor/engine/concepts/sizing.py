@@ -111,7 +111,7 @@ CONCEPTS: tuple[Concept, ...] = (
         triggers=(
             rf"{_MEM}{GAP}(被|都|主要)?{GAP}(什么|啥|哪些|哪里|哪儿)(东西|部分)?{GAP}(占|吃|用|花)",
             rf"{_MEM}{GAP}(占用|组成|构成|分布|开销|花在|用在|去哪)",
-            rf"{TRAIN}{GAP}{_MEM}{GAP}(由什么|包括|组成|构成|哪些|什么|啥)",
+            rf"{TRAIN}{GAP}{_MEM}{GAP}(由什么|由哪些|包括|组成|构成|哪些部分|哪几部分|什么东西|哪些东西)",
             rf"(what|which things?){GAP}(eats?|takes?|uses?|fills?|consumes?|goes into){GAP}(gpu|vram|mem)",
             rf"(memory|vram){GAP}(breakdown|made of|goes|consist|components?|split)",
             rf"(梯度|优化器状态|optimizer states?|gradients?){GAP}(激活|activations?){GAP}({_KV}|{SERVE})",

@@ -181,10 +181,9 @@ CONCEPTS: tuple[Concept, ...] = (
         id="split_budget",
         triggers=(
             rf"(预算|budget|钱|money|funds){GAP}{TRAIN}{GAP}{SERVE}",
-            rf"{TRAIN}{GAP}{SERVE}{GAP}(预算|budget|分配|split|折中|兼顾|trade|balance|allocat)",
-            rf"(一台|one){GAP}(机器|machine|box|server){GAP}(预算|budget)",
-            rf"(预算|budget){GAP}(一台|one|single){GAP}(机器|machine|box|server)",
-            rf"(小团队|small team|startup|创业){GAP}(预算|budget|一台|one machine)",
+            rf"{TRAIN}{GAP}{SERVE}{GAP}(预算|budget|分配|split|折中|兼顾|trade|balance|allocat|怎么分|如何分|divide)",
+            rf"(一台|one){GAP}(机器|machine|box|server){GAP}(预算|budget){GAP}({TRAIN}|{SERVE})",
+            rf"(预算|budget){GAP}(一台|one|single){GAP}(机器|machine|box|server){GAP}({TRAIN}|{SERVE})",
         ),
         facts=_split,
         examples=(

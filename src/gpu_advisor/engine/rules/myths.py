@@ -164,6 +164,7 @@ _ONE = r"(一张|一块|单卡|单张|单块|\bone|\bsingle|\ba|(?<!\d)1 ?x?)"
 _WIDE = r"(高带宽|高频宽|大带宽|high.?bandwidth)"
 _CHEAP = r"(便宜|廉价|低价|平价|cheap|budget|low.?cost)"
 _ALL = r"(都|全|也|all|every|always|any)"
+_DAILY = r"(一天|每天|日处理|per day|a day|/ ?day|daily)"
 
 
 def _orders(*anchors: str) -> tuple[str, ...]:
@@ -284,9 +285,8 @@ RULES: tuple[Rule[MythCheck], ...] = (
         id="myth_h100_10t_tokens_per_day",
         check=_tokens_per_day,
         claims=(
-            rf"(?<![\d.])10 ?t(?![a-z]){_GAP}token",
-            rf"(?<![\d.])10 ?(万亿|兆|trillion){_GAP}token",
-            rf"h100{_GAP}(?<![\d.])10 ?(t(?![a-z])|万亿|兆|trillion)",
+            rf"(?<![\d.])10 ?(t(?![a-z])|万亿|兆|trillion){_GAP}token{_GAP}{_DAILY}",
+            rf"{_DAILY}{_GAP}(?<![\d.])10 ?(t(?![a-z])|万亿|兆|trillion){_GAP}token",
         ),
         branches=("claimed",),
         scenarios=(_said("8 卡 h100 一天能训 10t token"),),
