@@ -29,7 +29,6 @@ from gpu_advisor.engine.memory import model_weight_bytes
 from gpu_advisor.engine.specs import Knowledge, Precision
 
 GB = 1e9
-SAMPLE_PARAMS_B = 7.0  # the size the general training answers use (Llama 2 7B class)
 
 
 def price_month(kb: Knowledge, offer_id: str) -> float:
@@ -38,15 +37,22 @@ def price_month(kb: Knowledge, offer_id: str) -> float:
     return float(offer.price_month or 0) if offer is not None else 0.0
 
 
-def _t4_training(kb: Knowledge, asked: Asked) -> Facts:
-    t4, a100 = kb.gpus["t4"], kb.gpus["a100-40g-sxm"]
+def _small_card_training(kb: Knowledge, asked: Asked) -> Facts:
+    """The named card (a T4 when none is named) against an A100: what one card can train."""
+    card, a100 = kb.gpus[gpu_of(kb, asked, "t4")], kb.gpus["a100-40g-sxm"]
+    arch, typical = model_of(kb, asked)
+    half: Precision = "bf16" if card.supports("bf16") else "fp16"
     return {
-        "memory_gb": t4.memory_gb,
-        "fp16_tflops": t4.tflops("fp16"),
+        "gpu": card.name,
+        "model": arch.name,
+        "typical": float(typical),
+        "memory_gb": card.memory_gb,
+        "half": half.upper(),
+        "half_tflops": card.tflops(half),
         "a100_bf16_tflops": a100.tflops("bf16"),
-        "full_max_b": round(t4.memory_gb / 16, 1),  # 16 bytes per parameter for mixed-precision AdamW
-        "qlora_7b_gb": 0.5 * SAMPLE_PARAMS_B,  # NF4 weights, ~0.5 byte per parameter
-        "ratio": round(a100.tflops("bf16") / t4.tflops("fp16"), 1),
+        "full_max_b": round(card.memory_gb / 16, 1),  # 16 bytes per parameter for mixed-precision AdamW
+        "qlora_gb": round(model_weight_bytes(arch, "nf4") / GB, 1),  # NF4 base weights (QLoRA)
+        "ratio": round(a100.tflops("bf16") / card.tflops(half), 1),
     }
 
 
@@ -127,7 +133,12 @@ def _precision(kb: Knowledge, asked: Asked) -> Facts:
 _T4 = r"(?<![a-z0-9])t4(?![0-9])"
 _3090 = r"(?<![0-9])3090(?![0-9])"
 _PREC = r"(fp32|tf32|bf16|fp16|fp8|fp4|int8|int4|4-?bit|8-?bit)"
-_SMALL_CARD_TRAIN = (rf"{_T4}{GAP}{TRAIN}", rf"{TRAIN}{GAP}{_T4}")
+_SMALL_CARD_TRAIN = (
+    rf"{_T4}{GAP}{TRAIN}",
+    rf"{TRAIN}{GAP}{_T4}",
+    rf"(只有|就有|手上|手里|\bonly\b|\bjust\b)\s?(一张|一块|单张|\bone\b|a single|\ba\b){GAP}{TRAIN}",
+    rf"(小卡|消费级|游戏卡|small (gpu|card)|consumer (gpu|card)|gaming (gpu|card)){GAP}{TRAIN}",
+)
 _PCIE_SXM = r"(pcie|sxm|nvlink|nvswitch|互联)"
 _MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"
 
@@ -156,8 +167,13 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept(
         id="t4_training",
         triggers=_SMALL_CARD_TRAIN,
-        facts=_t4_training,
-        examples=("一张 T4 能训练吗？", "can a T4 train anything?", "T4 適合訓練嗎"),
+        facts=_small_card_training,
+        examples=(
+            "一张 T4 能训练吗？",
+            "can a T4 train anything?",
+            "T4 適合訓練嗎",
+            "我只有一张 4090，能训练吗",
+        ),
     ),
     Concept(
         id="nvlink_for_inference",
