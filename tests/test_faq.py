@@ -67,7 +67,7 @@ def test_every_concept_sentence_uses_only_facts_it_computes(
 
 def test_t4_or_3090_cites_both_bandwidths_from_the_datasheets(dialog: Dialog) -> None:
     first = _ask(dialog, "T4 or 3090 for serving?").as_text().splitlines()[0]
-    assert "936 GB/s" in first and "320 GB/s" in first and first.startswith("For serving, the 3090")
+    assert "936 GB/s" in first and "320 GB/s" in first and first.startswith("For Llama 3.1 8B with 8 users")
 
 
 def test_nvlink_for_inference_names_tensor_parallelism(dialog: Dialog) -> None:

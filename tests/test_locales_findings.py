@@ -286,6 +286,12 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "bytes_per_param": 16,
     },
     "myth_full_finetune_7b_fits_40gb": {"params_b": 7.0, "true_gb": 112.0, "card_gb": 40.0},
+    "myth_full_finetune_13b_fits_80gb": {
+        "params_b": 13.0,
+        "true_gb": 208.0,
+        "card_gb": 80.0,
+        "cards_needed": 3,
+    },
     "myth_q4_405b_on_one_h100": {"weights_gb": 245.6, "card_gb": 80.0, "cards_needed": 4},
     "myth_t4_int8_65_tops": {"int8_tops": 130.0, "fp16_tflops": 65.0},
     "myth_a100_nvlink_900": {"a100_gbs": 600.0, "h100_gbs": 900.0},

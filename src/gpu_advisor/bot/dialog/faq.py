@@ -66,9 +66,19 @@ def concept_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer
     lang = _lang(state, msg)
     facts = concept.facts(flow.kb, asked_of(msg))
     lines = [locales.t(lang, f"concept.{concept.id}", **facts)]
+    return _short(flow, state, msg, lines + _assumed(lang, facts))
+
+
+def _assumed(lang: str, facts: concepts.Facts) -> list[str]:
+    """What the answer assumed because the question did not say it: the model, the context, the users."""
+    notes = []
     if facts.get("typical"):
-        lines.append(locales.t(lang, "verdict.assumed_model", model=facts["model"]))
-    return _short(flow, state, msg, lines)
+        notes.append(locales.t(lang, "verdict.assumed_model", model=facts["model"]))
+    if facts.get("context_typical"):
+        notes.append(locales.t(lang, "concept_note.context", context=facts["context"]))
+    if facts.get("users_typical"):
+        notes.append(locales.t(lang, "concept_note.users", users=facts["users"]))
+    return notes
 
 
 def asked_of(msg: Message) -> Asked:

@@ -43,6 +43,7 @@ QUESTION = (
 TYPICAL_MODEL = "llama-3.1-8b"  # the size most people mean by "a 7B/8B" today (Llama 3.1 8B config)
 TYPICAL_CONTEXT = 8192  # tokens: Llama 3's native window; a common serving setting
 TYPICAL_USERS = 8  # concurrent conversations a small team's service sees
+HEADROOM = 1.2  # weights may take ~80 % of a card; the rest is KV cache, activations and the runtime
 GB = 1e9
 
 

@@ -16,8 +16,10 @@ from __future__ import annotations
 
 from gpu_advisor.engine.concepts.base import (
     GAP,
+    HEADROOM,
     SERVE,
     TRAIN,
+    TYPICAL_USERS,
     Asked,
     Concept,
     Facts,
@@ -25,10 +27,13 @@ from gpu_advisor.engine.concepts.base import (
     model_of,
 )
 from gpu_advisor.engine.interconnect import allreduce_s, hop_latency_s, link_gbs
-from gpu_advisor.engine.memory import model_weight_bytes
-from gpu_advisor.engine.specs import Knowledge, Precision
+from gpu_advisor.engine.memory import kv_bytes_per_sequence, model_weight_bytes
+from gpu_advisor.engine.specs import GpuSpec, Knowledge, Precision
+from gpu_advisor.engine.units import GiB
 
 GB = 1e9
+SERVING_CONTEXT = 4096  # tokens each conversation holds when the user gives no context length
+READING_TOK_S = 10.0  # per-user decode speed that stays ahead of a reader (people read ~5 words a second)
 
 
 def price_month(kb: Knowledge, offer_id: str) -> float:
@@ -56,19 +61,34 @@ def _small_card_training(kb: Knowledge, asked: Asked) -> Facts:
     }
 
 
+def _per_user_tok_s(card: GpuSpec, weights: float, kv_seq: float, users: int) -> float:
+    """Decode speed each of ``users`` streams sees: one step reads the weights once plus every KV cache."""
+    return card.bandwidth_gbs * GB / (weights + users * kv_seq)
+
+
 def _t4_or_3090(kb: Knowledge, asked: Asked) -> Facts:
+    """Both cards serving the user's model at 4-bit to their users; the T4 when it holds it and keeps pace."""
     t4, r3090 = kb.gpus["t4"], kb.gpus["rtx3090"]
-    arch, _ = model_of(kb, asked)
-    weights = model_weight_bytes(arch, "bf16")
+    arch, typical = model_of(kb, asked)
+    weights = model_weight_bytes(arch, "awq")
+    users = asked.concurrency or TYPICAL_USERS
+    kv = kv_bytes_per_sequence(arch, "bf16", asked.context_len or SERVING_CONTEXT)
+    t4_user = _per_user_tok_s(t4, weights, kv, users)
+    fits = (weights * HEADROOM + users * kv) <= t4.usable_gib * GiB
     return {
         "model": arch.name,
+        "typical": float(typical),
+        "pick": t4.name if fits and t4_user >= READING_TOK_S else r3090.name,
+        "users": users,
+        "users_typical": float(asked.concurrency is None),
+        "weights_gb": round(weights / GB, 1),
         "t4_gbs": t4.bandwidth_gbs,
         "rtx3090_gbs": r3090.bandwidth_gbs,
         "ratio": round(r3090.bandwidth_gbs / t4.bandwidth_gbs, 1),
         "t4_gb": t4.memory_gb,
         "rtx3090_gb": r3090.memory_gb,
-        "t4_tok_s": round(t4.bandwidth_gbs * GB / weights),
-        "rtx3090_tok_s": round(r3090.bandwidth_gbs * GB / weights),
+        "t4_tok_s": round(t4_user),
+        "rtx3090_tok_s": round(_per_user_tok_s(r3090, weights, kv, users)),
         "t4_w": t4.tdp_w,
         "rtx3090_w": r3090.tdp_w,
         "t4_price": price_month(kb, "t4-1x"),

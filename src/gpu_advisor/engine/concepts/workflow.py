@@ -10,7 +10,17 @@ serving card; a quantised export shrinks the weights to the format's real bits
 
 from __future__ import annotations
 
-from gpu_advisor.engine.concepts.base import GAP, SERVE, TRAIN, Asked, Concept, Facts, gpu_of, model_of
+from gpu_advisor.engine.concepts.base import (
+    GAP,
+    HEADROOM,
+    SERVE,
+    TRAIN,
+    Asked,
+    Concept,
+    Facts,
+    gpu_of,
+    model_of,
+)
 from gpu_advisor.engine.concepts.hardware import price_month
 from gpu_advisor.engine.memory import model_weight_bytes
 from gpu_advisor.engine.specs import Knowledge
@@ -20,7 +30,6 @@ GB = 1e9
 HOURS_MONTH = 720
 SERVING_OFFERS = ("t4-1x", "rtx3090-1x", "a100-40g-1x", "a100-40g-2x", "a100-40g-8x", "h100-sxm-8x")
 """Catalog machines a model may be served from, cheapest first (seed 000's vendor list)."""
-HEADROOM = 1.2  # weights may take ~80 % of a card; the rest is KV cache and runtime
 
 
 def _sizes(kb: Knowledge, asked: Asked) -> Facts:
