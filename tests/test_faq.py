@@ -72,7 +72,7 @@ def test_t4_or_3090_cites_both_bandwidths_from_the_datasheets(dialog: Dialog) ->
 
 def test_nvlink_for_inference_names_tensor_parallelism(dialog: Dialog) -> None:
     first = _ask(dialog, "NVLink 对推理有帮助吗？").as_text().splitlines()[0]
-    assert first.startswith("只有张量并行时") and "600 GB/s" in first
+    assert first.startswith("NVLink 只在一个模型拆到多张卡") and "600 GB/s" in first
 
 
 @pytest.mark.parametrize(

@@ -58,7 +58,7 @@ class Asked:
     gpu: str | None = None
 
 
-def model_of(kb: Knowledge, asked: Asked) -> tuple[ModelArch, bool]:
+def model_of(kb: Knowledge, asked: Asked, typical: str = TYPICAL_MODEL) -> tuple[ModelArch, bool]:
     """The user's model (named, or a bare size given a template shape) and whether it is the typical one."""
     if asked.model is not None:
         named = find_model(asked.model, kb.models)
@@ -69,7 +69,7 @@ def model_of(kb: Knowledge, asked: Asked) -> tuple[ModelArch, bool]:
             return resolve(Workload(task="infer", params_b=asked.params_b), kb.models).arch, False
         except (EngineError, ValueError):
             pass
-    return kb.models[TYPICAL_MODEL], True
+    return kb.models[typical], True
 
 
 def gpu_of(kb: Knowledge, asked: Asked, default: str) -> str:

@@ -14,6 +14,8 @@ The physics behind the answers:
 
 from __future__ import annotations
 
+import math
+
 from gpu_advisor.engine.concepts.base import (
     GAP,
     HEADROOM,
@@ -26,12 +28,14 @@ from gpu_advisor.engine.concepts.base import (
     gpu_of,
     model_of,
 )
-from gpu_advisor.engine.interconnect import allreduce_s, hop_latency_s, link_gbs
+from gpu_advisor.engine.interconnect import allreduce_s, hop_latency_s, link_gbs, tp_decode_comm_s
 from gpu_advisor.engine.memory import kv_bytes_per_sequence, model_weight_bytes
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Precision
 from gpu_advisor.engine.units import GiB
 
 GB = 1e9
+TP_TYPICAL_MODEL = "llama-3.1-70b"  # the size people split over cards; an 8B never needs NVLink
+SXM_PCIE_PAIRS = {"h100": ("h100-sxm", "h100-pcie"), "h800": ("h800-sxm", "h800-pcie")}
 SERVING_CONTEXT = 4096  # tokens each conversation holds when the user gives no context length
 READING_TOK_S = 10.0  # per-user decode speed that stays ahead of a reader (people read ~5 words a second)
 
@@ -98,19 +102,53 @@ def _t4_or_3090(kb: Knowledge, asked: Asked) -> Facts:
 
 
 def _nvlink(kb: Knowledge, asked: Asked) -> Facts:
-    a100 = kb.gpus["a100-80g-sxm"]
-    return {"nvlink_gbs": a100.nvlink_gbs, "pcie_gbs": round(2 * a100.pcie_gbs_per_direction)}
+    """Tensor-parallel sync per generated token for the user's model (a 70B when none is named)."""
+    sxm, pcie = kb.gpus["a100-80g-sxm"], kb.gpus["a100-80g-pcie"]
+    arch, typical = model_of(kb, asked, typical=TP_TYPICAL_MODEL)
+    weights = model_weight_bytes(arch, "bf16")
+    needed = max(1, math.ceil(weights * HEADROOM / (sxm.usable_gib * GiB)))
+    tp = max(2, needed)
+    users = asked.concurrency or TYPICAL_USERS
+    nv = tp_decode_comm_s(arch.hidden_size, arch.layers, users, tp, sxm, "nvswitch")
+    pc = tp_decode_comm_s(arch.hidden_size, arch.layers, users, tp, pcie, "pcie")
+    return {
+        "model": arch.name,
+        "typical": float(typical),
+        "weights_gb": round(weights / GB),
+        "cards_needed": needed,
+        "tp": tp,
+        "allreduces": 2 * arch.layers,
+        "users": users,
+        "users_typical": float(asked.concurrency is None),
+        "nv_ms": round(nv * 1e3, 1),
+        "pcie_ms": round(pc * 1e3, 1),
+        "nvlink_gbs": sxm.nvlink_gbs,
+        "pcie_gbs": round(2 * pcie.pcie_gbs_per_direction),
+    }
+
+
+def _pair(kb: Knowledge, asked: Asked) -> tuple[GpuSpec, GpuSpec]:
+    """The SXM and PCIe versions of the family the user named (A100 when none or another)."""
+    named = asked.gpu or ""
+    for family, pair in SXM_PCIE_PAIRS.items():
+        if named.startswith(family):
+            return kb.gpus[pair[0]], kb.gpus[pair[1]]
+    return kb.gpus["a100-80g-sxm"], kb.gpus["a100-80g-pcie"]
 
 
 def _pcie_vs_sxm(kb: Knowledge, asked: Asked) -> Facts:
-    """Gradient all-reduce of the user's model (or 7B) across 8 cards, NVSwitch against PCIe."""
-    sxm, pcie = kb.gpus["a100-80g-sxm"], kb.gpus["a100-80g-pcie"]
-    arch, _ = model_of(kb, asked)
+    """Gradient all-reduce of the user's model (or a typical 8B) across 8 cards, NVSwitch against PCIe."""
+    sxm, pcie = _pair(kb, asked)
+    arch, typical = model_of(kb, asked)
     grads = model_weight_bytes(arch, "bf16")  # bf16 gradients, once per optimizer step
     nv_s = allreduce_s(grads, 8, link_gbs(sxm, "nvswitch"), hop_latency_s(sxm, "nvswitch"))
     pc_s = allreduce_s(grads, 8, link_gbs(pcie, "pcie"), hop_latency_s(pcie, "pcie"))
     return {
         "model": arch.name,
+        "typical": float(typical),
+        "sxm": sxm.name,
+        "pcie": pcie.name,
+        "pcie_gen": pcie.pcie_gen,
         "nvlink_gbs": sxm.nvlink_gbs,
         "pcie_gbs": round(2 * pcie.pcie_gbs_per_direction),
         "wire_ratio": round(sxm.nvlink_gbs / (2 * pcie.pcie_gbs_per_direction), 1),
