@@ -35,6 +35,7 @@ CONCEPT_PHRASINGS: dict[str, tuple[str, ...]] = {
         "用T4微調會不會太慢",
         "is the t4 ok for training?",
         "can i finetune on a T4 🙏",
+        "拿推理卡来训练行不行？",
     ),
     "t4_or_3090_for_serving": (
         "T4 和 3090 做推理差多少",
@@ -99,6 +100,8 @@ CONCEPT_PHRASINGS: dict[str, tuple[str, ...]] = {
         "訓練機閒置的時候拿來做推理划算嗎",
         "should I keep the training server for serving afterwards?",
         "can we reuse the training cluster for inference after training is done?",
+        "用训练机跑推理划算吗",
+        "is using a training server for inference a waste?",
     ),
     "kv_cache_size": (
         "KV cache 要多少显存？",

@@ -196,6 +196,9 @@ _SMALL_CARD_TRAIN = (
     rf"{TRAIN}{GAP}{_T4}",
     rf"(只有|就有|手上|手里|\bonly\b|\bjust\b)\s?(一张|一块|单张|\bone\b|a single|\ba\b){GAP}{TRAIN}",
     rf"(小卡|消费级|游戏卡|small (gpu|card)|consumer (gpu|card)|gaming (gpu|card)){GAP}{TRAIN}",
+    rf"(用|拿)?(推理卡|推理机)(能|可以|来|去|拿来|用来){GAP}{TRAIN}",
+    rf"(用|拿)(推理卡|推理机){GAP}{TRAIN}",
+    rf"(use|using|on|with) (an? |the |my )?(inference|serving) (card|gpu|box|server){GAP}{TRAIN}",
 )
 _PCIE_SXM = r"(pcie|sxm|nvlink|nvswitch|互联)"
 _MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"

@@ -144,6 +144,7 @@ CONCEPTS: tuple[Concept, ...] = (
             rf"{TRAIN}(机|服务器|box|server|machine|node|rig|cluster){GAP}{_KEEP}{GAP}{SERVE}",
             rf"{_KEEP}{GAP}{TRAIN}\w*\s?(机|服务器|box|server|machine|node|rig|cluster){GAP}{SERVE}",
             rf"{TRAIN}(机|服务器|box|server|machine){GAP}(闲置|空闲|空转|idle|sits? idle)",
+            rf"(用|拿|use|using){GAP}{TRAIN}\w*\s?(机|服务器|整机|集群|box|server|cluster|rig){GAP}(跑|做|当|for|to){GAP}{SERVE}",
         ),
         facts=_keep_box,
         examples=(
