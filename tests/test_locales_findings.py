@@ -300,6 +300,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "myth_h100_10t_tokens_per_day": {
         "params_b": 6.74,
         "tokens_per_day": 6_760_000_000,
+        "mfu": 0.4,
         "claimed": 10e12,
         "ratio": 1479,
     },

@@ -130,6 +130,7 @@ def _tokens_per_day(ctx: Context) -> Finding:
         "info",
         params_b=arch.params_b,
         tokens_per_day=round(per_day),
+        mfu=mfu(h100, "full"),
         claimed=H100_DAY_TOKENS_CLAIMED,
         ratio=round(H100_DAY_TOKENS_CLAIMED / per_day),
     )
