@@ -368,3 +368,16 @@ def test_a_myth_in_hearsay_is_corrected_first(dialog: Dialog) -> None:
 def test_hearsay_inside_a_job_description_still_gets_a_plan(dialog: Dialog) -> None:
     reply, _ = dialog.handle(ConversationState(), "听说 T4 的 INT8 有 65 TOPS，我想部署 7B，7×24，并发 10")
     assert reply.plan is not None
+
+
+@pytest.mark.parametrize(
+    "unit", ["训练 推理 ", "模型 训练完 ", "train serve box ", "t4 3090 ", "7b full 40g "]
+)
+def test_a_long_run_of_trigger_words_is_read_in_linear_time(unit: str) -> None:
+    """Bounded gaps keep every trigger linear: 4,800 characters of anchors take milliseconds, not minutes."""
+    import time
+
+    text = normalize(unit * (4800 // len(unit)) + "?")
+    started = time.perf_counter()
+    find(text), claims_in(text)
+    assert time.perf_counter() - started < 2.0

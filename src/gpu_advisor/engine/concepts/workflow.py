@@ -132,6 +132,8 @@ def _stack(kb: Knowledge, asked: Asked) -> Facts:
 _ONE_BOX = r"(同一|一台|一起|共用|合用|兼用|一套|same|(one|single) (machine|box|server)|together)"
 _APART = r"(分开|分离|分家|区分|两套|不同|不一样|区别|差别|differ|separate|apart|split|distinct)"
 _BOX = r"(机器|服务器|机|卡|box|server|machine|node|card|gpu|cluster|集群)"
+_SUFFIX = r"\w{0,8}\s?"  # a word's tail before the noun ("training box", "训练用的机")
+_WIDE_GAP = r".{0,40}?"
 _KEEP = r"(留着|保留|继续|接着|顺便|顺带|兼职|直接|拿来|当|keep|reuse|re-use|repurpose|leave|around)"
 _MOVE = r"(迁移|转到|转移|搬到|搬|挪|部署到|放到|上线|导出|export|move|migrat|transfer|port|ship|deploy|get)"
 _RUNTIMES = r"(vllm|tensorrt|trt-?llm|sglang|llama\.?cpp|ollama|tgi|triton|lmdeploy|exllama)"
@@ -142,9 +144,9 @@ CONCEPTS: tuple[Concept, ...] = (
         triggers=(
             rf"{TRAIN}{GAP}(完|好|结束|done|finish|after){GAP}{_KEEP}{GAP}{SERVE}",
             rf"{TRAIN}(机|服务器|box|server|machine|node|rig|cluster){GAP}{_KEEP}{GAP}{SERVE}",
-            rf"{_KEEP}{GAP}{TRAIN}\w*\s?(机|服务器|box|server|machine|node|rig|cluster){GAP}{SERVE}",
+            rf"{_KEEP}{GAP}{TRAIN}{_SUFFIX}(机|服务器|box|server|machine|node|rig|cluster){GAP}{SERVE}",
             rf"{TRAIN}(机|服务器|box|server|machine){GAP}(闲置|空闲|空转|idle|sits? idle)",
-            rf"(用|拿|use|using){GAP}{TRAIN}\w*\s?(机|服务器|整机|集群|box|server|cluster|rig){GAP}(跑|做|当|for|to){GAP}{SERVE}",
+            rf"(用|拿|use|using){GAP}{TRAIN}{_SUFFIX}(机|服务器|整机|集群|box|server|cluster|rig){GAP}(跑|做|当|for|to){GAP}{SERVE}",
         ),
         facts=_keep_box,
         examples=(
@@ -158,8 +160,8 @@ CONCEPTS: tuple[Concept, ...] = (
         triggers=(
             rf"{TRAIN}(完|好|出来|后|之后|完成|过|ed){GAP}(的)?(模型|权重|model|weights|checkpoint){GAP}{_MOVE}",
             rf"(模型|权重|model|weights|lora){GAP}{TRAIN}(完|好|出来|后|之后|完成|ed){GAP}{_MOVE}",
-            rf"(模型|权重|model|weights|checkpoint|lora){GAP}(从)?{GAP}{TRAIN}\w*\s?(机|服务器|box|server|machine){GAP}{_MOVE}",
-            rf"{_MOVE}{GAP}(模型|model|weights|lora){GAP}(到|to){GAP}{SERVE}\w*\s?(机|服务器|box|server|machine|卡|card)",
+            rf"(模型|权重|model|weights|checkpoint|lora){GAP}(从)?{GAP}{TRAIN}{_SUFFIX}(机|服务器|box|server|machine){GAP}{_MOVE}",
+            rf"{_MOVE}{GAP}(模型|model|weights|lora){GAP}(到|to){GAP}{SERVE}{_SUFFIX}(机|服务器|box|server|machine|卡|card)",
             rf"(合并|merge){GAP}lora{GAP}({_MOVE}|{SERVE}|量化|quanti)",
             rf"lora{GAP}(合并|merge)",
             rf"{TRAIN}(完|好|完成|结束|之后|以后){GAP}(怎么|如何|how){GAP}{_MOVE}{GAP}{SERVE}",
@@ -207,7 +209,7 @@ CONCEPTS: tuple[Concept, ...] = (
         triggers=(
             rf"{TRAIN}{GAP}{SERVE}{GAP}{_ONE_BOX}",
             rf"{_ONE_BOX}{GAP}{TRAIN}{GAP}{SERVE}",
-            rf"{TRAIN}{GAP}{SERVE}{GAP}{_BOX}?{GAP}{_APART}",
+            rf"{TRAIN}{GAP}{SERVE}{_WIDE_GAP}{_APART}",
             rf"{TRAIN}{_BOX}{GAP}{SERVE}{_BOX}{GAP}{_APART}",
             rf"{_APART}{GAP}{TRAIN}{GAP}{SERVE}",
         ),
