@@ -185,8 +185,12 @@ MYTHS_B: list[tuple[str, str]] = [
     ("nvlink_useless_for_inference", "nvlink is pointless for inference, right?"),
 ]
 
-# Shares measured when the set was last scored (see the branch's report); raise, never lower.
-FLOORS = {"concept": 0.0, "myth": 0.0, "concept_b": 0.0, "myth_b": 0.0}
+# Shares measured when the sets were last scored (concept 51/54, myth 30/34, concept_b 33/36,
+# myth_b 19/21); raise, never lower. First scores, before any tuning on them: set A concepts
+# 47/54 and myths 18/34 (the myth patterns as they were on main); set B concepts 30/36 and
+# myths 15/21. The misses left are questions another answerer takes first: two cards named
+# (the comparison) or a yes/no or speed question about named hardware (the verdict).
+FLOORS = {"concept": 0.94, "myth": 0.88, "concept_b": 0.91, "myth_b": 0.9}
 SETS = {"concept": CONCEPTS, "myth": MYTHS, "concept_b": CONCEPTS_B, "myth_b": MYTHS_B}
 
 

@@ -166,6 +166,7 @@ CONCEPTS: tuple[Concept, ...] = (
             rf"lora{GAP}(合并|merge)",
             rf"{TRAIN}(完|好|完成|结束|之后|以后){GAP}(怎么|如何|how){GAP}{_MOVE}{GAP}{SERVE}",
             rf"(from|从){GAP}{TRAIN}{GAP}(to|到){GAP}{SERVE}",
+            rf"{_MOVE}{GAP}(after|once|when){GAP}{TRAIN}",
         ),
         facts=_to_serve,
         examples=(
@@ -194,6 +195,7 @@ CONCEPTS: tuple[Concept, ...] = (
         triggers=(
             rf"(预算|budget|钱|money|funds){GAP}{TRAIN}{GAP}{SERVE}",
             rf"{TRAIN}{GAP}{SERVE}{GAP}(预算|budget|分配|split|折中|兼顾|trade|balance|allocat|怎么分|如何分|divide)",
+            rf"(balance|allocat|divide|trade.?off|兼顾|折中|分配)\w{{0,8}}\s?(between )?{TRAIN}{GAP}{SERVE}",
             rf"(一台|one){GAP}(机器|machine|box|server){GAP}(预算|budget){GAP}({TRAIN}|{SERVE})",
             rf"(预算|budget){GAP}(一台|one|single){GAP}(机器|machine|box|server){GAP}({TRAIN}|{SERVE})",
         ),

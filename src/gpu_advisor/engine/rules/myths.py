@@ -277,6 +277,7 @@ RULES: tuple[Rule[MythCheck], ...] = (
         claims=(
             rf"a100{_GAP}(?<![\d.])4 ?gb?(?![.\da-z])\s?(的)?\s?(切片|slice|mig|分片|实例|instance)",
             rf"a100{_GAP}(切片|slice|mig|分片){_GAP}(?<![\d.])4 ?gb?(?![.\da-z])",
+            rf"a100{_GAP}(?<![\d.])4 ?gb?(?![.\da-z]){_GAP}(切片|slice|mig|分片)",
             r"(?<![\d.])4 ?gb?(?![.\da-z])\s?(的)?\s?(mig\s?)?(切片|slice|mig|分片)",
         ),
         branches=("claimed",),
