@@ -33,7 +33,8 @@ _CONFIRM = re.compile(
     r"对吧|对吗|对不对|是吧|真的|不是吗|没错|\bright\b|\btrue\b|correct|isn'?t it|\byes\b|\?"
 )
 _HEARSAY = re.compile(
-    r"听说|据说|号称|宣传|网上说|有人说|看到说|我看到|i heard|i read|read that|saw that|they say|people say|supposedly"
+    r"听说|据说|号称|宣传|网上说|有人说|看到说|我看到"
+    r"|i heard|i read|read that|saw that|they say|people say|supposedly"
 )
 # What a user says about their own job (a claim's own numbers — 10T tokens, a day, a method — do not count).
 _JOB_SLOTS = ("concurrency", "qps", "budget", "always_on")
