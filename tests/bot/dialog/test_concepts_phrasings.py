@@ -161,11 +161,11 @@ CONCEPT_PHRASINGS: dict[str, tuple[str, ...]] = {
     ),
     "business_model": (
         "训练算力和推理算力的生意有什么不同？",
-        "推理卡多久能回本？",
+        "推理算力靠什么盈利？",
         "推理服務要怎麼賺錢",
         "訓練型算力的商業模式是什麼",
         "how does an inference gpu business make money?",
-        "whats the payback of a serving gpu vs a training box?",
+        "whats the business model of a serving gpu vs a training box?",
     ),
 }
 

@@ -158,8 +158,8 @@ CONCEPTS: tuple[Concept, ...] = (
         facts=_business,
         examples=(
             "训练算力和推理算力的生意有什么不同？",
-            "how does a GPU serving business pay back compared with training?",
-            "推理服務怎麼回本",
+            "how does a GPU serving business make money compared with training?",
+            "推理服務怎麼賺錢",
         ),
     ),
     Concept(
