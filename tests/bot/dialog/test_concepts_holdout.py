@@ -186,11 +186,12 @@ MYTHS_B: list[tuple[str, str]] = [
 ]
 
 # Shares measured when the sets were last scored (concept 50/54, myth 29/34, concept_b 32/36,
-# myth_b 19/21, after main added the buy-or-rent answerer, which now takes "多久能回本", and read
-# "40G 显存" as a card, so the verdict takes "7B 全参微调 40G 显存够吗"); raise, never lower. First scores, before any tuning on them: set A concepts
-# 47/54 and myths 18/34 (the myth patterns as they were on main); set B concepts 30/36 and
-# myths 15/21. The misses left are questions another answerer takes first: two cards named
-# (the comparison) or a yes/no or speed question about named hardware (the verdict).
+# myth_b 19/21), after main added the buy-or-rent answerer (it now takes "多久能回本") and read
+# "40G 显存" as a card (the verdict takes "7B 全参微调 40G 显存够吗"); raise, never lower.
+# First scores, before any tuning on them: set A concepts 47/54 and myths 18/34 (the myth
+# patterns as they were on main); set B concepts 30/36 and myths 15/21. The misses left are
+# questions another answerer takes first: two cards named (the comparison), a yes/no or speed
+# question about named hardware (the verdict), or "回本" (buy or rent).
 FLOORS = {"concept": 0.92, "myth": 0.85, "concept_b": 0.88, "myth_b": 0.9}
 SETS = {"concept": CONCEPTS, "myth": MYTHS, "concept_b": CONCEPTS_B, "myth_b": MYTHS_B}
 
