@@ -11,9 +11,9 @@ serve?":
 3. ``buy_or_rent`` — buy vs rent vs a hosted API, or a power or purchase price for it;
 4. ``price_lookup`` — card × count × period from the catalog ("一张 4090 包月多少");
 5. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
-6. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好");
-7. ``myth`` — a known wrong claim, corrected with the true figure;
-8. ``concept`` — a concept question, answered with numbers;
+6. ``myth`` — a known wrong claim, corrected with the true figure;
+7. ``concept`` — a concept question, answered with numbers ("T4 还是 3090 做推理" asks why);
+8. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好");
 9. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
 10. ``requirements`` — everything else describes the job: merge, then ask or answer.
 
@@ -83,9 +83,9 @@ ANSWERERS: tuple[Answerer, ...] = (
     buy_or_rent,
     price_lookup,
     fit_verdict,
-    comparison,
     myth,
     concept,
+    comparison,
     plan_follow_up,
     requirements,
 )
