@@ -22,7 +22,7 @@ def compile_words(*alternatives: str) -> re.Pattern[str]:
 
 
 # A few characters inside one clause: no digits, no clause punctuation, nothing claimed.
-GAP = r"[^\d\x00,，。;；!?！？\n]"
+GAP = r"[^\d\x00,，、。;；!?！？\n]"  # 、 separates list items: "32k 上下文、20 个并发"
 CLAUSE_BREAK = re.compile(r"[,，。;；!?！？\n\x00]")
 
 TRAIN = compile_words(

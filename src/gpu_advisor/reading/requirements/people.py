@@ -42,7 +42,7 @@ _FIXED: tuple[tuple[float, re.Pattern[str]], ...] = (
 )
 _COUNTED = re.compile(
     rf"(?<![a-z])(?:a\s+)?team\s+of\s+(?P<team>{NUMBER})"
-    rf"|(?<![a-z])for\s+(?P<for>{NUMBER})\s+(?:users|people|colleagues|employees|staff|members)(?![a-z])"
+    rf"|(?<![a-z])(?:for|to)\s+(?P<for>{NUMBER})\s+(?:users|people|colleagues|employees|staff|members)(?![a-z])"
     rf"|(?P<zh>{NUMBER})\s*+(?:个)?\s*+人(?:的)?\s*+(?:团队|小组|部门|公司|组)"
     rf"|(?:团队|小组|部门|组里|公司)\s*+(?:有|共|一共)?\s*+(?P<zh2>{NUMBER})\s*+(?:个|位|名)?\s*+人"
 )
