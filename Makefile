@@ -31,6 +31,7 @@ bench: $(STAMP)
 	$(PY) -m bench.bot_bench
 	$(PY) -m bench.storage_bench
 	$(PY) -m bench.scale_bench
+	$(PY) -m bench.overload_bench
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

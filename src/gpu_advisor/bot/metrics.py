@@ -1,4 +1,5 @@
-"""Prometheus metrics for the web surface: turns, plan latency, errors by kind, refusals, queue depth.
+"""Prometheus metrics for the web surface: turns, plan latency, errors by kind, refusals, queue depth,
+and admission control (requests queued for a worker, requests refused for overload).
 
 Each metric is registered once per process, here at import, on prometheus-client's
 default registry (registering twice raises ``Duplicated timeseries``; importing a
@@ -46,6 +47,16 @@ QUEUE_DEPTH = Gauge(
     "gpu_advisor_queue_depth",
     "Requests in flight waiting for a turn worker",
     multiprocess_mode="livesum",
+)
+ADMISSION_WAITING = Gauge(
+    "gpu_advisor_admission_waiting",
+    "Requests queued by admission control for a free turn worker (bot.admission)",
+    multiprocess_mode="livesum",
+)
+ADMISSION_REJECTED = Counter(
+    "gpu_advisor_admission_rejected",
+    "Requests refused by admission control (HTTP 503), by reason",
+    ["reason"],
 )
 
 

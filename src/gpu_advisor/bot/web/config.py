@@ -40,6 +40,13 @@ class WebConfig:
     # deadline (tests); `gpu-advisor web` starts at least one.
     workers: int = 0
     turn_deadline_s: float = 10.0
+    # Admission control (bot.admission): at most queue_limit engine requests wait for a worker,
+    # at most per_client_queue of one client address; one that has waited queue_wait_s since it
+    # arrived gets 503 + Retry-After instead of a late answer. One address holds at most half
+    # of the workers (at least one).
+    queue_limit: int = 32
+    per_client_queue: int = 4
+    queue_wait_s: float = 5.0
     # Idle connections are closed after keepalive_timeout_s; one client address may hold at
     # most connections_per_ip at once (0: no limit; not applied behind a trusted proxy, which
     # is the only peer). Both keep an idle-connection flood from using up the file descriptors.

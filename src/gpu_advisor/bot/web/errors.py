@@ -62,6 +62,13 @@ def unavailable(message: str) -> ApiError:
     return exc
 
 
+def overloaded(message: str, retry_after: int) -> ApiError:
+    """Admission control refused the request (bot.admission): the workers are busy, try again soon."""
+    exc = error(503, message, code="overloaded", retry_after=retry_after)
+    exc.headers["Retry-After"] = str(retry_after)
+    return exc
+
+
 def json_response(payload: Any, status: int = 200, headers: dict[str, str] | None = None) -> web.Response:
     return web.json_response(payload, status=status, headers=headers, dumps=dumps)
 

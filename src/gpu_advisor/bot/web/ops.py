@@ -28,7 +28,7 @@ from aiohttp import web
 from gpu_advisor.bot import metrics
 from gpu_advisor.bot.logs import new_turn_id, turn_context
 from gpu_advisor.bot.store import Store
-from gpu_advisor.bot.web.context import CONTEXT
+from gpu_advisor.bot.web.context import ARRIVED, CONTEXT
 
 log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -89,6 +89,7 @@ async def observe(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Turn id around the request; latency, errors, refusals and queue depth for engine routes."""
     turn_id = new_turn_id(request.headers.get("X-Request-Id"))
     route = ENGINE_ROUTES.get(request.path) if request.method == "POST" else None
+    request[ARRIVED] = time.monotonic()  # admission control counts the deadline from here
     with turn_context(turn_id):
         started = time.perf_counter()
         if route:

@@ -66,7 +66,7 @@ def add_web_command(sub: Any) -> None:
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--workers", type=int, default=None, help="chat turn worker processes (default: CPUs - 1, at least 1)"
+        "--workers", type=int, default=None, help="chat turn worker processes (default: CPUs - 1, at least 2)"
     )
     p.add_argument(
         "--processes",
@@ -93,6 +93,18 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
         type=int,
         default=DEFAULTS.sessions_per_ip_per_hour,
         help=f"new conversations per client address per hour (default {DEFAULTS.sessions_per_ip_per_hour})",
+    )
+    p.add_argument(
+        "--ip-per-minute",
+        type=int,
+        default=DEFAULTS.ip_per_minute,
+        help=f"/api/ requests per client address per minute (default {DEFAULTS.ip_per_minute})",
+    )
+    p.add_argument(
+        "--queue-limit",
+        type=int,
+        default=DEFAULTS.queue_limit,
+        help=f"engine requests waiting for a turn worker, per process (default {DEFAULTS.queue_limit})",
     )
     p.add_argument(
         "--connections-per-ip",
@@ -125,10 +137,13 @@ def config_from(args: argparse.Namespace) -> WebConfig:
             admin_token=token,
             human_url=human_url or None,
             trust_forwarded_for=args.trust_forwarded_for,
-            workers=auto_workers() if args.workers is None else args.workers,
+            # two at least: one client address may hold only half of them (bot.admission)
+            workers=max(2, auto_workers()) if args.workers is None else args.workers,
             turn_deadline_s=args.turn_deadline,
             sessions_per_ip_per_hour=args.sessions_per_hour,
             connections_per_ip=args.connections_per_ip,
+            ip_per_minute=args.ip_per_minute,
+            queue_limit=args.queue_limit,
         )
     except ValueError as exc:  # the admin token is too short
         raise SystemExit(f"${args.admin_token_env}: {exc}") from exc
