@@ -17,6 +17,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from gpu_advisor.bot.turn import STORAGE_ERRORS
+from gpu_advisor.bot.web import proxies
 from gpu_advisor.bot.web.context import CONTEXT
 from gpu_advisor.bot.web.errors import (
     ApiError,
@@ -101,18 +102,26 @@ def body_limit(request: web.Request) -> int:
 
 
 def client_address(request: web.Request) -> str:
-    """The peer, or behind a trusted reverse proxy the hop that proxy saw (X-Forwarded-For's last)."""
-    if request.app[CONTEXT].config.trust_forwarded_for:
-        hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",") if h.strip()]
-        if hops:
-            return hops[-1]
-    return request.remote or "unknown"
+    """The peer, or behind a listed reverse proxy the right-most untrusted X-Forwarded-For hop.
+
+    ``ForgedForwarding`` when proxies are listed and a peer outside them sends the header.
+    """
+    forwarded = request.headers.getall(proxies.HEADER, None)
+    joined = ",".join(forwarded) if forwarded else None
+    return proxies.client_of(request.remote, joined, request.app[CONTEXT].config.trusted_proxies)
 
 
 @web.middleware
 async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        client = client_address(request)
+    except proxies.ForgedForwarding as exc:
+        log.warning("refused %s %s: %s", request.method, request.path, exc)
+        raise error(
+            400, "X-Forwarded-For is accepted only from the site's proxy", field=proxies.HEADER
+        ) from None
     if request.path.startswith("/api/"):
-        if not request.app[CONTEXT].per_ip.allow(("ip", client_address(request))):
+        if not request.app[CONTEXT].per_ip.allow(("ip", client)):
             raise rate_limited("address")
         limit = body_limit(request)
         if request.content_length is not None and request.content_length > limit:

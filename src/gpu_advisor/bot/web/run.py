@@ -4,7 +4,7 @@ The admin token is read from the environment variable named by ``--admin-token-e
 (default ``GPU_ADVISOR_ADMIN_TOKEN``); without it ``PUT /api/admin/catalog`` answers
 403, and one shorter than 32 characters stops the server before it starts. Listen on
 loopback and put a TLS-terminating proxy in front for a public site (then pass
-``--trust-forwarded-for`` so per-address limits see the real client).
+``--trusted-proxy`` with its address, so per-address limits see the real client).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from gpu_advisor.bot.web.config import WebConfig, check_human_url
 
 log = logging.getLogger(__name__)
 TOKEN_ENV = "GPU_ADVISOR_ADMIN_TOKEN"
+PROXIES_ENV = "GPU_ADVISOR_TRUSTED_PROXIES"
 EXIT_BAD_INPUT = 2
 DEFAULTS = WebConfig()
 
@@ -58,7 +59,13 @@ def add_web_command(sub: Any) -> None:
         "--admin-token-env", default=TOKEN_ENV, help=f"env var holding the admin token (default {TOKEN_ENV})"
     )
     p.add_argument(
-        "--trust-forwarded-for", action="store_true", help="behind a reverse proxy: trust X-Forwarded-For"
+        "--trusted-proxy",
+        action="append",
+        default=[os.environ.get(PROXIES_ENV, "")],
+        dest="trusted_proxies",
+        metavar="CIDR",
+        help="a reverse proxy's address or network (repeatable; default $GPU_ADVISOR_TRUSTED_PROXIES,"
+        " comma-separated): X-Forwarded-For is read only from these, and refused from other peers",
     )
     _add_limits(p)
     p.set_defaults(func=main)
@@ -136,7 +143,7 @@ def config_from(args: argparse.Namespace) -> WebConfig:
             cors_origins=origins,
             admin_token=token,
             human_url=human_url or None,
-            trust_forwarded_for=args.trust_forwarded_for,
+            trusted_proxies=_trusted_proxies(args.trusted_proxies),
             # two at least: one client address may hold only half of them (bot.admission)
             workers=max(2, auto_workers()) if args.workers is None else args.workers,
             turn_deadline_s=args.turn_deadline,
@@ -147,6 +154,15 @@ def config_from(args: argparse.Namespace) -> WebConfig:
         )
     except ValueError as exc:  # the admin token is too short
         raise SystemExit(f"${args.admin_token_env}: {exc}") from exc
+
+
+def _trusted_proxies(values: list[str]) -> tuple[str, ...]:
+    from gpu_advisor.bot.web.proxies import parse_networks
+
+    try:
+        return parse_networks(values)
+    except ValueError as exc:
+        raise SystemExit(f"--trusted-proxy: {exc}") from exc
 
 
 def main(args: argparse.Namespace) -> int:
