@@ -22,6 +22,8 @@ import os
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
+    PLATFORM_COLLECTOR,
+    REGISTRY,
     CollectorRegistry,
     Counter,
     Gauge,
@@ -30,6 +32,8 @@ from prometheus_client import (
 )
 
 MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+# No python_info{version="3.11.7", …}: a scrape need not tell anyone which CVEs to try.
+REGISTRY.unregister(PLATFORM_COLLECTOR)
 # Plan latency buckets (seconds): a cached plan answers in milliseconds, a cold catalog
 # search in tens of them, and the turn deadline (10 s by default) ends the tail.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)

@@ -36,10 +36,11 @@ from gpu_advisor.bot.web.context import ARRIVED, CONTEXT, WebContext
 from gpu_advisor.bot.web.errors import ApiError, error, overloaded, rate_limited, unavailable
 from gpu_advisor.bot.web.guard import client_address, read_body
 from gpu_advisor.bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse
+from gpu_advisor.bot.web.uploads import ParseUpload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge import CatalogError
-from gpu_advisor.knowledge.catalogs import CSV_TYPES, YAML_TYPES, parse_upload, with_catalog
+from gpu_advisor.knowledge.catalogs import CSV_TYPES, YAML_TYPES, with_catalog
 from gpu_advisor.text.sheet_lines import MAX_CHARS as SHEET_CHARS
 
 log = logging.getLogger(__name__)
@@ -219,7 +220,8 @@ def authorize(request: web.Request, ctx: WebContext) -> None:
         exc = error(401, "send 'Authorization: Bearer <admin token>'", field="Authorization")
         exc.headers["WWW-Authenticate"] = 'Bearer realm="gpu-advisor admin"'
         raise exc
-    if not hmac.compare_digest(given.strip().encode(), token.encode()):
+    # aiohttp keeps bytes that are not UTF-8 as surrogates: encode them back, never fail
+    if not hmac.compare_digest(given.strip().encode("utf-8", "surrogateescape"), token.encode()):
         log.warning("admin catalog upload refused: wrong token from %s", request.remote)
         raise error(403, "wrong admin token", field="Authorization")
 
@@ -231,10 +233,12 @@ async def put_catalog(request: web.Request) -> web.Response:
     if kind not in CSV_TYPES | YAML_TYPES:
         raise error(415, "send the catalog as text/csv or application/yaml", field="Content-Type")
     body = await read_body(request)
-    try:
-        catalog = parse_upload(body, kind, request.query.get("operator"), ctx.dialog.kb)
+    try:  # in a turn worker: a big upload must not stall every chat on this process
+        catalog = await ctx.turn.ask(ParseUpload(body, kind, request.query.get("operator")))
     except CatalogError as exc:
         raise ApiError(422, exc.payload) from exc
+    except CallTimedOut:
+        raise unavailable("the catalog took too long to read; split it or retry") from None
     ctx.dialog.reload(with_catalog(ctx.dialog.kb, catalog))
     await ctx.turn.executor.broadcast(UseCatalog(catalog))  # the workers answer with it too
     log.info("catalog replaced: %s, %d offers", catalog.operator, len(catalog.offers))

@@ -40,6 +40,9 @@ class WebConfig:
     # right-most hop that is not one of them is the client (bot.web.proxies). Empty: the TCP
     # peer is the client and the header is ignored.
     trusted_proxies: tuple[str, ...] = ()
+    # Who may read /metrics without the admin token: client addresses in these CIDRs (a
+    # Prometheus on this host by default). Anyone else needs 'Authorization: Bearer <admin token>'.
+    metrics_from: tuple[str, ...] = ("127.0.0.0/8", "::1/128")
     # Chat turns run in this many worker processes, each turn within turn_deadline_s (past it:
     # a polite "too long" reply, the worker replaced). 0 runs them on the event loop, with no
     # deadline (tests); `gpu-advisor web` starts at least one.
@@ -60,6 +63,7 @@ class WebConfig:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "trusted_proxies", parse_networks(self.trusted_proxies))
+        object.__setattr__(self, "metrics_from", parse_networks(self.metrics_from))
         if self.human_url is not None:
             check_human_url(self.human_url)
         if self.admin_token is not None and len(self.admin_token) < MIN_TOKEN_CHARS:

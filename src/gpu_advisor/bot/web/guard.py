@@ -10,6 +10,7 @@ handler reads a byte.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 from urllib.parse import urlsplit
 
@@ -52,12 +53,32 @@ def _listed(origin: str, allowed: tuple[str, ...]) -> bool:
     return "*" in allowed or origin.lower() in allowed
 
 
+def _own_page(origin: str, request: web.Request) -> bool:
+    """The chat page this server serves, posting back to it, where no other site can pose as it.
+
+    Its origin is this server's own, and the Host is an address (127.0.0.1, [::1]) or
+    localhost. A DNS name proves nothing: a hostile page can point its own name at this
+    server (DNS rebinding) and send ``Host`` and ``Origin`` that match. A site that serves
+    the chat page under its name lists it with ``--cors-origin``.
+    """
+    parts = urlsplit(origin)
+    if parts.netloc.lower() != request.host.lower() or parts.hostname is None:
+        return False
+    if parts.hostname == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(parts.hostname)
+    except ValueError:
+        return False
+    return True
+
+
 @web.middleware
 async def cors(request: web.Request, handler: Handler) -> web.StreamResponse:
     allowed = request.app[CONTEXT].config.cors_origins
     origin = request.headers.get("Origin")
     listed = origin is not None and _listed(origin, allowed)
-    same_site = origin is not None and urlsplit(origin).netloc.lower() == request.host.lower()
+    same_site = origin is not None and _own_page(origin, request)
     if origin is not None and not (listed or same_site):
         exc = error(403, f"origin {origin} may not use this API", code="origin_not_allowed")
         response: web.StreamResponse = json_response(exc.payload, 403)

@@ -108,6 +108,13 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
         help=f"/api/ requests per client address per minute (default {DEFAULTS.ip_per_minute})",
     )
     p.add_argument(
+        "--metrics-from",
+        action="append",
+        default=None,
+        metavar="CIDR",
+        help="addresses that may read /metrics without the admin token (repeatable; default loopback)",
+    )
+    p.add_argument(
         "--queue-limit",
         type=int,
         default=DEFAULTS.queue_limit,
@@ -143,7 +150,7 @@ def config_from(args: argparse.Namespace) -> WebConfig:
             cors_origins=origins,
             admin_token=token,
             human_url=human_url or None,
-            trusted_proxies=_trusted_proxies(args.trusted_proxies),
+            trusted_proxies=_networks("--trusted-proxy", args.trusted_proxies),
             # two at least: one client address may hold only half of them (bot.admission)
             workers=max(2, auto_workers()) if args.workers is None else args.workers,
             turn_deadline_s=args.turn_deadline,
@@ -151,18 +158,19 @@ def config_from(args: argparse.Namespace) -> WebConfig:
             connections_per_ip=args.connections_per_ip,
             ip_per_minute=args.ip_per_minute,
             queue_limit=args.queue_limit,
+            metrics_from=_networks("--metrics-from", args.metrics_from or list(DEFAULTS.metrics_from)),
         )
     except ValueError as exc:  # the admin token is too short
         raise SystemExit(f"${args.admin_token_env}: {exc}") from exc
 
 
-def _trusted_proxies(values: list[str]) -> tuple[str, ...]:
+def _networks(flag: str, values: list[str]) -> tuple[str, ...]:
     from gpu_advisor.bot.web.proxies import parse_networks
 
     try:
         return parse_networks(values)
     except ValueError as exc:
-        raise SystemExit(f"--trusted-proxy: {exc}") from exc
+        raise SystemExit(f"{flag}: {exc}") from exc
 
 
 def main(args: argparse.Namespace) -> int:
