@@ -178,8 +178,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--attackers", type=int, default=16, help="the attacker's requests in flight")
     p.add_argument("--processes", type=int, default=2)
     p.add_argument("--workers", type=int, default=2, help="turn workers per server process")
+    p.add_argument("--tiny", action="store_true", help="a few requests, one round: does the bench still run?")
     p.add_argument("--attack", type=int, metavar="PORT", help=argparse.SUPPRESS)  # the attacker process
     args = p.parse_args(argv)
+    if args.tiny:
+        args.requests, args.rounds, args.attackers = 4, 1, 4
     if args.attack:
         # niced: on a real site the attacker's client runs on its own machine, not the server's CPUs
         os.nice(int(os.environ.get("OVERLOAD_NICE", "10")))

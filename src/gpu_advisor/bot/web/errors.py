@@ -22,6 +22,8 @@ def dumps(obj: Any) -> str:
     """JSON as UTF-8 text; a lone surrogate (from a header's undecodable bytes, echoed in a
     message) becomes U+FFFD rather than failing the response."""
     return _SURROGATE.sub("\ufffd", json.dumps(obj, ensure_ascii=False))
+
+
 RETRY_AFTER_S = 60  # bot.ratelimit's window: a full window always frees a slot
 
 HTTP_CODES = {
