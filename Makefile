@@ -3,7 +3,7 @@ VENV ?= .venv
 PY := $(VENV)/bin/python
 STAMP := $(VENV)/.installed
 
-.PHONY: chat test lint bench clean constraints
+.PHONY: chat test lint bench fuzz clean constraints
 
 $(STAMP): pyproject.toml
 	python3 -m venv $(VENV)
@@ -31,6 +31,13 @@ bench: $(STAMP)
 	$(PY) -m bench.bot_bench
 	$(PY) -m bench.storage_bench
 	$(PY) -m bench.scale_bench
+	$(PY) -m bench.overload_bench
+
+# Every entry point with generated input (Hypothesis) and the OpenAPI document (schemathesis),
+# at a budget the test suite cannot afford: zero 5xx is the bar.
+fuzz: $(STAMP)
+	FUZZ_EXAMPLES=2000 $(PY) -m pytest -q -p no:randomly tests/test_fuzz_entry_points.py \
+		tests/test_web_api.py -k "fuzz or schemathesis or no_5xx or never_get"
 
 clean:
 	rm -rf $(VENV) build *.egg-info .mypy_cache .ruff_cache .pytest_cache

@@ -3,7 +3,7 @@
 Starts a throw-away PostgreSQL cluster (``tests/pg.py``), then for 1, 2 and 4 server processes
 (``gpu-advisor web --processes N --workers 1``, one turn worker each) drives the same load —
 ``SESSIONS`` web conversations of the same script, ``CONCURRENCY`` at a time, each from its
-own client address (``X-Forwarded-For`` behind ``--trust-forwarded-for``, so the per-address
+own client address (``X-Forwarded-For`` from the ``--trusted-proxy`` 127.0.0.1, so the per-address
 limits do not throttle a benchmark) — and prints turns per second and the ratio to one process
 measured in the same run. It then counts what the database holds: every conversation must
 have exactly as many turns as were sent (0 lost, 0 duplicated). Last, with 2 processes, it
@@ -65,7 +65,7 @@ def free_port() -> int:
 def servers(url: str, processes: int, port: int) -> Iterator[subprocess.Popen[bytes]]:
     """``gpu-advisor web --processes N`` over ``url`` on ``port``, ready once it answers; stopped after."""
     argv = ["--database-url", url, "web", "--port", str(port), "--processes", str(processes)]
-    argv += ["--workers", "1", "--trust-forwarded-for"]
+    argv += ["--workers", "1", "--trusted-proxy", "127.0.0.1"]
     proc = subprocess.Popen([sys.executable, "-m", "gpu_advisor.bot.cli", *argv], stderr=STDERR)
     try:
         asyncio.run(_ready(port, processes, proc))

@@ -24,6 +24,7 @@ BENCHES = {
     "catalog_bench": ["--tiny"],
     "engine_bench": ["--tiny"],
     "fuzz": ["--tiny"],
+    "overload_bench": ["--tiny"],
     "startup_bench": ["--tiny"],
     "storage_bench": ["--tiny"],
     "scale_bench": ["--tiny"],

@@ -133,3 +133,22 @@ def test_a_kept_secret_readable_by_others_is_tightened(tmp_path: Path) -> None:
     (tmp_path / FILE_NAME).chmod(0o644)
     assert webhook_secret(tmp_path, {}) == first
     assert stat.S_IMODE((tmp_path / FILE_NAME).stat().st_mode) == 0o600
+
+
+async def test_a_delivery_with_the_right_secret_that_is_not_json_is_refused_400_and_the_bot_carries_on(
+    tg: FakeTelegram, tmp_path: Path
+) -> None:
+    import aiohttp
+
+    user = tg.user(ADMIN, "Admin", "en")
+    async with webhook_bot(tg, tmp_path):
+        url, secret = tg.webhook["url"], tg.webhook["secret_token"]
+        statuses = []
+        async with aiohttp.ClientSession() as http:
+            for body in (b"{not json", b"\xff\xfe", b"[1, 2]", b"[" * 5000):
+                headers = {"X-Telegram-Bot-Api-Secret-Token": secret, "Content-Type": "application/json"}
+                async with http.post(url, data=body, headers=headers) as response:
+                    statuses.append(response.status)
+        assert statuses == [400, 400, 400, 400]
+        assert await tg.deliver_to_webhook(tg.send_text(user, "/help")) == 200
+        assert await tg.wait_for("sendMessage")

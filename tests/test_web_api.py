@@ -10,6 +10,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import secrets
 import threading
 from collections.abc import AsyncIterator, Iterator
@@ -512,7 +513,11 @@ if schemathesis is not None:
     SCHEMA = schemathesis.openapi.from_dict(document())
 
     @SCHEMA.parametrize()
-    @settings(max_examples=30, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(
+        max_examples=int(os.environ.get("FUZZ_EXAMPLES", "30")),  # `make fuzz` raises it
+        deadline=None,
+        suppress_health_check=list(HealthCheck),
+    )
     def test_live_api_has_no_5xx_and_matches_its_openapi_document(case: Any, live_url: str) -> None:
         # A schema-valid Workload may still name a model the knowledge base does not have (422 by
         # design, naming the field), so "every valid body gets a 2xx" does not hold here.

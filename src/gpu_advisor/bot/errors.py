@@ -13,6 +13,7 @@ the surface that prints or sends it.
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 from pydantic import BaseModel, Field
@@ -61,15 +62,41 @@ class InputError(Exception):
         return cls(detail.pop("code"), detail.pop("message"), detail.pop("field", None), **detail)
 
 
+MAX_JSON_DEPTH = 64  # a config.json nests three or four deep; Python's parser gives up near 1,000
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
 def read_json_object(text: str) -> dict[str, Any]:
-    """A JSON object from request text, or ``InputError("invalid_json")`` saying where it broke."""
+    """A JSON object from request text, or ``InputError("invalid_json")`` saying where it broke.
+
+    Also refused: nesting deeper than ``MAX_JSON_DEPTH``, an integer of more digits than Python
+    converts (4,300). Lone surrogates (``"\\ud800"``, valid JSON, not encodable text) become
+    U+FFFD, so no reply that echoes them fails to encode.
+    """
     try:
         data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError("invalid_json", f"not valid JSON: {exc.msg} at line {exc.lineno}") from exc
+    except RecursionError:
+        raise InputError("invalid_json", f"JSON nested deeper than {MAX_JSON_DEPTH} levels") from None
+    except ValueError as exc:  # int("9" * 5000): "Exceeds the limit (4300 digits)…"
+        raise InputError("invalid_json", f"a number in the JSON is too long: {str(exc)[:80]}") from None
     if not isinstance(data, dict):
         raise InputError("invalid_json", "expected a JSON object")
-    return data
+    return _cleaned(data, 0)  # type: ignore[no-any-return]
+
+
+def _cleaned(value: Any, depth: int) -> Any:
+    """The same JSON value, lone surrogates replaced; InputError past ``MAX_JSON_DEPTH``."""
+    if depth > MAX_JSON_DEPTH:
+        raise InputError("invalid_json", f"JSON nested deeper than {MAX_JSON_DEPTH} levels")
+    if isinstance(value, str):
+        return _SURROGATE.sub("\ufffd", value)
+    if isinstance(value, dict):
+        return {_SURROGATE.sub("\ufffd", k): _cleaned(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_cleaned(v, depth + 1) for v in value]
+    return value
 
 
 def engine_payload(exc: EngineError) -> dict[str, Any]:

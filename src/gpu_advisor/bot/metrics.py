@@ -1,4 +1,5 @@
-"""Prometheus metrics for the web surface: turns, plan latency, errors by kind, refusals, queue depth.
+"""Prometheus metrics for the web surface: turns, plan latency, errors by kind, refusals, queue depth,
+and admission control (requests queued for a worker, requests refused for overload).
 
 Each metric is registered once per process, here at import, on prometheus-client's
 default registry (registering twice raises ``Duplicated timeseries``; importing a
@@ -21,6 +22,8 @@ import os
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
+    PLATFORM_COLLECTOR,
+    REGISTRY,
     CollectorRegistry,
     Counter,
     Gauge,
@@ -29,6 +32,8 @@ from prometheus_client import (
 )
 
 MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
+# No python_info{version="3.11.7", …}: a scrape need not tell anyone which CVEs to try.
+REGISTRY.unregister(PLATFORM_COLLECTOR)
 # Plan latency buckets (seconds): a cached plan answers in milliseconds, a cold catalog
 # search in tens of them, and the turn deadline (10 s by default) ends the tail.
 LATENCY_BUCKETS = (0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1.0, 2.5, 5.0, 10.0, 30.0)
@@ -46,6 +51,16 @@ QUEUE_DEPTH = Gauge(
     "gpu_advisor_queue_depth",
     "Requests in flight waiting for a turn worker",
     multiprocess_mode="livesum",
+)
+ADMISSION_WAITING = Gauge(
+    "gpu_advisor_admission_waiting",
+    "Requests queued by admission control for a free turn worker (bot.admission)",
+    multiprocess_mode="livesum",
+)
+ADMISSION_REJECTED = Counter(
+    "gpu_advisor_admission_rejected",
+    "Requests refused by admission control (HTTP 503), by reason",
+    ["reason"],
 )
 
 

@@ -61,6 +61,7 @@ class Settings(BaseSettings):
         "WARNING", validation_alias=_env("GPU_ADVISOR_LOG_LEVEL")
     )
     admin_token: SecretStr | None = Field(None, validation_alias=_env("GPU_ADVISOR_ADMIN_TOKEN"))
+    trusted_proxies: str | None = Field(None, validation_alias=_env("GPU_ADVISOR_TRUSTED_PROXIES"))
     metrics_dir: str | None = Field(None, validation_alias=_env("PROMETHEUS_MULTIPROC_DIR"))
     telegram_bot_token: SecretStr | None = Field(None, validation_alias=_env("TELEGRAM_BOT_TOKEN"))
     telegram_webhook_secret: SecretStr | None = Field(None, validation_alias=_env("TELEGRAM_WEBHOOK_SECRET"))

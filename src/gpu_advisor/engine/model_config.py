@@ -39,6 +39,21 @@ _EXPERTS = ("num_local_experts", "num_experts", "n_routed_experts")
 _PER_TOKEN = ("num_experts_per_tok", "experts_per_token", "moe_topk")
 _NATIVE = {"fp8": "fp8", "mxfp4": "mxfp4"}
 MAX_LAYERS = 1024
+# The largest a shape number of a model that can exist may be (a config past them is refused,
+# naming the field, before any arithmetic overflows): the largest published configs are
+# far inside (Llama 3.1 405B: hidden 16,384, intermediate 53,248, vocabulary 128,256;
+# Gemma 3: vocabulary 262,144; DeepSeek-V3: 256 routed experts, 8 per token).
+_MOST = {
+    "hidden_size": 1 << 20,
+    "num_attention_heads": 1 << 12,
+    "num_key_value_heads": 1 << 12,
+    "head_dim": 1 << 12,
+    "vocab_size": 1 << 24,
+    "max_position_embeddings": 1 << 27,
+    "sliding_window": 1 << 27,
+}
+_MOST_DEFAULT = 1 << 22  # intermediate sizes, expert counts, latent ranks
+_LEAST = {"vocab_size": 2}  # one token is not a language
 
 
 def arch_from_config(config: Mapping[str, Any], name: str | None = None) -> ModelArch:
@@ -77,6 +92,12 @@ def _int(cfg: Mapping[str, Any], key: str, default: int | None = None) -> int:
         raise EngineError("bad_model_config", f"model_config.{key}", reason="missing")
     if isinstance(value, bool) or not isinstance(value, int) or value <= 0:
         raise EngineError("bad_model_config", f"model_config.{key}", reason="not_a_positive_integer")
+    if value > _MOST.get(key, _MOST_DEFAULT):
+        raise EngineError(
+            "bad_model_config", f"model_config.{key}", reason="too_large", most=_MOST.get(key, _MOST_DEFAULT)
+        )
+    if value < _LEAST.get(key, 1):
+        raise EngineError("bad_model_config", f"model_config.{key}", reason="too_small", least=_LEAST[key])
     return value
 
 
@@ -93,6 +114,10 @@ def _shape(cfg: Mapping[str, Any]) -> dict[str, Any]:
     kv = _int(cfg, "num_key_value_heads", heads)
     if heads % kv:
         raise EngineError("bad_model_config", "model_config.num_key_value_heads", reason="must_divide_heads")
+    if "head_dim" not in cfg and hidden % heads:  # without head_dim, each head is hidden / heads wide
+        raise EngineError(
+            "bad_model_config", "model_config.num_attention_heads", reason="must_divide_hidden_size"
+        )
     head_dim = _int(cfg, "head_dim", max(1, hidden // heads))
     if "qk_nope_head_dim" in cfg and "qk_rope_head_dim" in cfg:
         head_dim = _int(cfg, "qk_nope_head_dim") + _int(cfg, "qk_rope_head_dim")
@@ -120,6 +145,8 @@ def _experts(cfg: Mapping[str, Any]) -> dict[str, Any]:
     if per_token is None:
         raise EngineError("bad_model_config", "model_config.num_experts_per_tok", reason="missing")
     out: dict[str, Any] = {"num_experts": _int(cfg, key), "experts_per_token": _int(cfg, per_token)}
+    if out["experts_per_token"] > out["num_experts"]:
+        raise EngineError("bad_model_config", f"model_config.{per_token}", reason="more_than_experts")
     if cfg.get("n_shared_experts"):
         out["shared_experts"] = _int(cfg, "n_shared_experts")
     if cfg.get("moe_intermediate_size"):
@@ -129,6 +156,10 @@ def _experts(cfg: Mapping[str, Any]) -> dict[str, Any]:
         out["shared_experts"] = 1
     if cfg.get("first_k_dense_replace"):
         out["dense_layers"] = _int(cfg, "first_k_dense_replace")
+        if out["dense_layers"] > _int(cfg, "num_hidden_layers"):
+            raise EngineError(
+                "bad_model_config", "model_config.first_k_dense_replace", reason="more_than_layers"
+            )
     return out
 
 

@@ -13,6 +13,7 @@ same one. Telegram allows 1–256 characters from ``A-Z a-z 0-9 _ -``
 
 from __future__ import annotations
 
+import json
 import logging
 import os
 import re
@@ -20,6 +21,7 @@ import secrets
 import stat
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 log = logging.getLogger(__name__)
 VARIABLE = "TELEGRAM_WEBHOOK_SECRET"
@@ -79,3 +81,40 @@ def _owner_only(path: Path) -> None:
     if mode & 0o077:
         log.warning("%s was readable by others (mode %o); setting it to 0600", path, mode)
         path.chmod(0o600)
+
+
+# --- a delivery that is not JSON --------------------------------------------------------
+async def _post_refusing_malformed(handler: Any) -> None:
+    """PTB's webhook POST, but a body that is not a JSON object answers 400, not 500.
+
+    PTB parses the body outside its own error handling (python-telegram-bot 21,
+    ``telegram/ext/_utils/webhookhandler.py``), so malformed JSON sent with the right secret
+    became tornado's 500 and a logged traceback. The secret is still checked first: a
+    forged request is refused 403 whatever its body.
+    """
+    import tornado.web
+
+    handler._validate_post()
+    try:
+        data = json.loads(handler.request.body.decode("utf-8"))
+    except (ValueError, RecursionError):  # UnicodeDecodeError and JSONDecodeError are ValueErrors
+        data = None
+    if not isinstance(data, dict):
+        log.warning(
+            "refused a webhook delivery that is not a JSON object (%d bytes)", len(handler.request.body)
+        )
+        raise tornado.web.HTTPError(400, reason="Update is not a JSON object")
+    await _PTB_POST(handler)
+
+
+def _install() -> Any:
+    """Put the refusal in front of PTB's handler once; PTB's own ``post`` is what it calls."""
+    from telegram.ext._utils.webhookhandler import TelegramHandler
+
+    original = getattr(TelegramHandler, "_ptb_post", TelegramHandler.post)
+    TelegramHandler._ptb_post = original  # type: ignore[attr-defined]
+    TelegramHandler.post = _post_refusing_malformed  # type: ignore[method-assign,assignment]
+    return original
+
+
+_PTB_POST = _install()  # this module is imported wherever the webhook starts (webhook_options)

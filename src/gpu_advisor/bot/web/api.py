@@ -14,12 +14,15 @@ import hmac
 import logging
 import math
 import secrets
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
 from typing import TypeVar
 
 from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor import locales
+from gpu_advisor.bot.admission import Overloaded, cost_of
 from gpu_advisor.bot.contract import ContractError, engine_payload, parse_workload, validation_payload
 from gpu_advisor.bot.engine_calls import Analyze, Estimate, Recommend
 from gpu_advisor.bot.errors import InputError, read_json_object
@@ -29,14 +32,16 @@ from gpu_advisor.bot.surface import converse
 from gpu_advisor.bot.terminal import reply_json
 from gpu_advisor.bot.turn import STORAGE_ERRORS, Turn, Turned
 from gpu_advisor.bot.turn_calls import Chat, Known, Quota, UseCatalog
-from gpu_advisor.bot.web.context import CONTEXT, WebContext
-from gpu_advisor.bot.web.errors import ApiError, error, rate_limited, unavailable
+from gpu_advisor.bot.web.context import ARRIVED, CONTEXT, WebContext
+from gpu_advisor.bot.web.errors import ApiError, error, overloaded, rate_limited, unavailable
 from gpu_advisor.bot.web.guard import client_address, read_body
 from gpu_advisor.bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse
+from gpu_advisor.bot.web.uploads import ParseUpload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge import CatalogError
-from gpu_advisor.knowledge.catalogs import CSV_TYPES, YAML_TYPES, parse_upload, with_catalog
+from gpu_advisor.knowledge.catalogs import CSV_TYPES, YAML_TYPES, with_catalog
+from gpu_advisor.text.sheet_lines import MAX_CHARS as SHEET_CHARS
 
 log = logging.getLogger(__name__)
 PLATFORM = "web"
@@ -67,6 +72,35 @@ async def read_model(request: web.Request, model: type[M]) -> M:
         if payload["error"]["field"] == "" and exc.errors()[0]["type"] == "text_or_button":
             payload["error"]["field"] = payload["error"]["errors"][0]["field"] = "text"
         raise ApiError(422, payload) from exc
+
+
+def lang_of(request: web.Request, given: str | None = None) -> str:
+    """The language to refuse in: the body's ``lang``, else the browser's (Accept-Language), else zh."""
+    if given:
+        return given
+    return "en" if request.headers.get("Accept-Language", "").lower().startswith("en") else "zh"
+
+
+def check_cost(text: str | None, lang: str, limit: int | None = None) -> None:
+    """Refuse (422 ``too_costly``) a text whose normalised form would keep a worker too long."""
+    if text is None:
+        return
+    cost, allowed = cost_of(text, limit)
+    if cost > allowed:
+        message = locales.t(lang, "hardening.too_costly", cost=cost, allowed=allowed)
+        raise error(422, message, field="text", code="too_costly", values={"cost": cost, "allowed": allowed})
+
+
+@asynccontextmanager
+async def admitted(request: web.Request, lang: str) -> AsyncIterator[None]:
+    """Hold a turn-worker slot for the block, fairly per client address; 503 + Retry-After if refused."""
+    ctx = request.app[CONTEXT]
+    try:
+        async with ctx.admission.admit(client_address(request), request.get(ARRIVED)):
+            yield
+    except Overloaded as exc:
+        text = locales.t(lang, "hardening.overloaded", seconds=exc.retry_after)
+        raise overloaded(text, exc.retry_after) from None
 
 
 # --- chat ---------------------------------------------------------------------------
@@ -100,9 +134,16 @@ async def chat(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
     body = await read_model(request, ChatRequest)
     session = body.session_id or secrets.token_urlsafe(18)
-    chat_ = Chat(session, session, body.lang)
     if ctx.per_session.retry_after((session, session)) > 0:  # before it could count as a new session
         raise rate_limited("conversation")
+    check_cost(body.text, lang_of(request, body.lang))
+    async with admitted(request, lang_of(request, body.lang)):
+        return await _take_turn(request, ctx, body, session)
+
+
+async def _take_turn(request: web.Request, ctx: WebContext, body: ChatRequest, session: str) -> web.Response:
+    """The turn itself, once admitted: a new session is counted against its address's hourly quota."""
+    chat_ = Chat(session, session, body.lang)
     try:
         if body.session_id is None or not await ctx.turn.ask(Known(chat_)):
             await _count_new_session(request, ctx, body.lang)
@@ -129,7 +170,8 @@ async def _count_new_session(request: web.Request, ctx: WebContext, lang: str | 
 async def _run_engine(request: web.Request, call: Call[M]) -> M:
     """Where the chat turns run, with their deadline: past it a 503, the server unhurt."""
     try:
-        return await request.app[CONTEXT].turn.ask(call)
+        async with admitted(request, lang_of(request)):
+            return await request.app[CONTEXT].turn.ask(call)
     except CallTimedOut:
         raise unavailable("the request took too long to answer; simplify it and retry") from None
     except EngineError as exc:
@@ -153,6 +195,7 @@ async def recommend(request: web.Request) -> web.Response:
 
 async def analyze(request: web.Request) -> web.Response:
     body = await read_model(request, AnalyzeRequest)
+    check_cost(body.text, lang_of(request), SHEET_CHARS)
     return model_response(await _run_engine(request, Analyze(body.text)))
 
 
@@ -177,7 +220,8 @@ def authorize(request: web.Request, ctx: WebContext) -> None:
         exc = error(401, "send 'Authorization: Bearer <admin token>'", field="Authorization")
         exc.headers["WWW-Authenticate"] = 'Bearer realm="gpu-advisor admin"'
         raise exc
-    if not hmac.compare_digest(given.strip().encode(), token.encode()):
+    # aiohttp keeps bytes that are not UTF-8 as surrogates: encode them back, never fail
+    if not hmac.compare_digest(given.strip().encode("utf-8", "surrogateescape"), token.encode()):
         log.warning("admin catalog upload refused: wrong token from %s", request.remote)
         raise error(403, "wrong admin token", field="Authorization")
 
@@ -189,10 +233,12 @@ async def put_catalog(request: web.Request) -> web.Response:
     if kind not in CSV_TYPES | YAML_TYPES:
         raise error(415, "send the catalog as text/csv or application/yaml", field="Content-Type")
     body = await read_body(request)
-    try:
-        catalog = parse_upload(body, kind, request.query.get("operator"), ctx.dialog.kb)
+    try:  # in a turn worker: a big upload must not stall every chat on this process
+        catalog = await ctx.turn.ask(ParseUpload(body, kind, request.query.get("operator")))
     except CatalogError as exc:
         raise ApiError(422, exc.payload) from exc
+    except CallTimedOut:
+        raise unavailable("the catalog took too long to read; split it or retry") from None
     ctx.dialog.reload(with_catalog(ctx.dialog.kb, catalog))
     await ctx.turn.executor.broadcast(UseCatalog(catalog))  # the workers answer with it too
     log.info("catalog replaced: %s, %d offers", catalog.operator, len(catalog.offers))

@@ -7,6 +7,7 @@ from dataclasses import replace
 from aiohttp import web
 
 from gpu_advisor import knowledge
+from gpu_advisor.bot.admission import Admission
 from gpu_advisor.bot.dialog import Dialog
 from gpu_advisor.bot.ratelimit import RateLimiter
 from gpu_advisor.bot.store import Store
@@ -41,6 +42,12 @@ def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | No
         turn=Turn(conversations, executor, per_session),
         per_ip=RateLimiter(config.ip_per_minute),
         per_session=per_session,
+        admission=Admission(
+            config.workers,
+            config.queue_limit,
+            config.per_client_queue,
+            min(config.queue_wait_s, config.turn_deadline_s),
+        ),
     )
     app = web.Application(
         middlewares=[ops.observe, guard.cors, guard.errors, guard.limits],

@@ -5,6 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from gpu_advisor.bot.web.proxies import parse_networks
+
 KIB = 1024
 HUMAN_URL_SCHEMES = ("https", "http", "mailto")
 MIN_TOKEN_CHARS = 32  # a bearer token guards the price list: 32 random characters or more
@@ -34,19 +36,34 @@ class WebConfig:
     # New conversations one client address may start per hour (a session id the server has
     # not seen counts as new): 429 with Retry-After past it.
     sessions_per_ip_per_hour: int = 60
-    trust_forwarded_for: bool = False  # behind a reverse proxy: the client is X-Forwarded-For's last hop
+    # Reverse proxies in front (CIDRs): only from these is X-Forwarded-For read, and its
+    # right-most hop that is not one of them is the client (bot.web.proxies). Empty: the TCP
+    # peer is the client and the header is ignored.
+    trusted_proxies: tuple[str, ...] = ()
+    # Who may read /metrics without the admin token: client addresses in these CIDRs (a
+    # Prometheus on this host by default). Anyone else needs 'Authorization: Bearer <admin token>'.
+    metrics_from: tuple[str, ...] = ("127.0.0.0/8", "::1/128")
     # Chat turns run in this many worker processes, each turn within turn_deadline_s (past it:
     # a polite "too long" reply, the worker replaced). 0 runs them on the event loop, with no
     # deadline (tests); `gpu-advisor web` starts at least one.
     workers: int = 0
     turn_deadline_s: float = 10.0
+    # Admission control (bot.admission): at most queue_limit engine requests wait for a worker,
+    # at most per_client_queue of one client address; one that has waited queue_wait_s since it
+    # arrived gets 503 + Retry-After instead of a late answer. One address holds at most half
+    # of the workers (at least one).
+    queue_limit: int = 32
+    per_client_queue: int = 4
+    queue_wait_s: float = 5.0
     # Idle connections are closed after keepalive_timeout_s; one client address may hold at
-    # most connections_per_ip at once (0: no limit; not applied behind a trusted proxy, which
-    # is the only peer). Both keep an idle-connection flood from using up the file descriptors.
+    # most connections_per_ip at once (0: no limit; never applied to a trusted proxy, which
+    # carries everybody's connections). Both keep an idle-connection flood from using up the file descriptors.
     keepalive_timeout_s: float = 15.0
     connections_per_ip: int = 64
 
     def __post_init__(self) -> None:
+        object.__setattr__(self, "trusted_proxies", parse_networks(self.trusted_proxies))
+        object.__setattr__(self, "metrics_from", parse_networks(self.metrics_from))
         if self.human_url is not None:
             check_human_url(self.human_url)
         if self.admin_token is not None and len(self.admin_token) < MIN_TOKEN_CHARS:

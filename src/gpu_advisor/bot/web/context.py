@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from aiohttp import web
 
+from gpu_advisor.bot.admission import Admission
 from gpu_advisor.bot.dialog import Dialog
 from gpu_advisor.bot.ratelimit import RateLimiter
 from gpu_advisor.bot.store import Store
@@ -21,6 +22,9 @@ class WebContext:
     turn: Turn  # chat turns and engine requests; workers with a deadline (config.workers)
     per_ip: RateLimiter
     per_session: RateLimiter  # the turn's own limit: chat messages per session
+    admission: Admission  # a fair, bounded queue for the workers, keyed by client address
 
 
 CONTEXT = web.AppKey("context", WebContext)
+# When the request came in (time.monotonic(), set by ops.observe): admission counts from it.
+ARRIVED = web.RequestKey("arrived", float)

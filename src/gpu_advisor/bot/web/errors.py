@@ -8,14 +8,22 @@ from __future__ import annotations
 
 import json
 import math
-from functools import partial
+import re
 from typing import Any
 
 from aiohttp import web
 
 from gpu_advisor.bot.errors import error_body
 
-dumps = partial(json.dumps, ensure_ascii=False)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def dumps(obj: Any) -> str:
+    """JSON as UTF-8 text; a lone surrogate (from a header's undecodable bytes, echoed in a
+    message) becomes U+FFFD rather than failing the response."""
+    return _SURROGATE.sub("\ufffd", json.dumps(obj, ensure_ascii=False))
+
+
 RETRY_AFTER_S = 60  # bot.ratelimit's window: a full window always frees a slot
 
 HTTP_CODES = {
@@ -59,6 +67,13 @@ def unavailable(message: str) -> ApiError:
     """The store cannot be written (disk full, read-only, I/O error): try again later."""
     exc = error(503, message, retry_after=RETRY_AFTER_S)
     exc.headers["Retry-After"] = str(RETRY_AFTER_S)
+    return exc
+
+
+def overloaded(message: str, retry_after: int) -> ApiError:
+    """Admission control refused the request (bot.admission): the workers are busy, try again soon."""
+    exc = error(503, message, code="overloaded", retry_after=retry_after)
+    exc.headers["Retry-After"] = str(retry_after)
     return exc
 
 

@@ -10,6 +10,7 @@ handler reads a byte.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import logging
 from urllib.parse import urlsplit
 
@@ -17,6 +18,7 @@ from aiohttp import web
 from aiohttp.typedefs import Handler
 
 from gpu_advisor.bot.turn import STORAGE_ERRORS
+from gpu_advisor.bot.web import proxies
 from gpu_advisor.bot.web.context import CONTEXT
 from gpu_advisor.bot.web.errors import (
     ApiError,
@@ -51,12 +53,32 @@ def _listed(origin: str, allowed: tuple[str, ...]) -> bool:
     return "*" in allowed or origin.lower() in allowed
 
 
+def _own_page(origin: str, request: web.Request) -> bool:
+    """The chat page this server serves, posting back to it, where no other site can pose as it.
+
+    Its origin is this server's own, and the Host is an address (127.0.0.1, [::1]) or
+    localhost. A DNS name proves nothing: a hostile page can point its own name at this
+    server (DNS rebinding) and send ``Host`` and ``Origin`` that match. A site that serves
+    the chat page under its name lists it with ``--cors-origin``.
+    """
+    parts = urlsplit(origin)
+    if parts.netloc.lower() != request.host.lower() or parts.hostname is None:
+        return False
+    if parts.hostname == "localhost":
+        return True
+    try:
+        ipaddress.ip_address(parts.hostname)
+    except ValueError:
+        return False
+    return True
+
+
 @web.middleware
 async def cors(request: web.Request, handler: Handler) -> web.StreamResponse:
     allowed = request.app[CONTEXT].config.cors_origins
     origin = request.headers.get("Origin")
     listed = origin is not None and _listed(origin, allowed)
-    same_site = origin is not None and urlsplit(origin).netloc.lower() == request.host.lower()
+    same_site = origin is not None and _own_page(origin, request)
     if origin is not None and not (listed or same_site):
         exc = error(403, f"origin {origin} may not use this API", code="origin_not_allowed")
         response: web.StreamResponse = json_response(exc.payload, 403)
@@ -101,18 +123,26 @@ def body_limit(request: web.Request) -> int:
 
 
 def client_address(request: web.Request) -> str:
-    """The peer, or behind a trusted reverse proxy the hop that proxy saw (X-Forwarded-For's last)."""
-    if request.app[CONTEXT].config.trust_forwarded_for:
-        hops = [h.strip() for h in request.headers.get("X-Forwarded-For", "").split(",") if h.strip()]
-        if hops:
-            return hops[-1]
-    return request.remote or "unknown"
+    """The peer, or behind a listed reverse proxy the right-most untrusted X-Forwarded-For hop.
+
+    ``ForgedForwarding`` when proxies are listed and a peer outside them sends the header.
+    """
+    forwarded = request.headers.getall(proxies.HEADER, None)
+    joined = ",".join(forwarded) if forwarded else None
+    return proxies.client_of(request.remote, joined, request.app[CONTEXT].config.trusted_proxies)
 
 
 @web.middleware
 async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
+    try:
+        client = client_address(request)
+    except proxies.ForgedForwarding as exc:
+        log.warning("refused %s %s: %s", request.method, request.path, exc)
+        raise error(
+            400, "X-Forwarded-For is accepted only from the site's proxy", field=proxies.HEADER
+        ) from None
     if request.path.startswith("/api/"):
-        if not request.app[CONTEXT].per_ip.allow(("ip", client_address(request))):
+        if not request.app[CONTEXT].per_ip.allow(("ip", client)):
             raise rate_limited("address")
         limit = body_limit(request)
         if request.content_length is not None and request.content_length > limit:

@@ -8,10 +8,12 @@ schemathesis test in ``tests/test_web_api.py`` holds the live server to it.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Any, Literal
+from typing import Any, Literal, get_args, get_origin
 
+import annotated_types
 from aiohttp import web
 from pydantic import BaseModel
+from pydantic.fields import FieldInfo
 from pydantic.json_schema import models_json_schema
 
 from gpu_advisor.bot.quote_call import QuoteRequest
@@ -71,9 +73,65 @@ def _operation(
     return op
 
 
+# A field read by ``engine.units.in_units`` publishes only "number or string": say its bounds too.
+_UNITS_INPUT = {"anyOf": [{"type": "number"}, {"type": "string"}]}
+_BOUNDS = {
+    annotated_types.Gt: ("exclusiveMinimum", "gt"),
+    annotated_types.Ge: ("minimum", "ge"),
+    annotated_types.Lt: ("exclusiveMaximum", "lt"),
+    annotated_types.Le: ("maximum", "le"),
+}
+
+
+def _parts(annotation: Any) -> list[Any]:
+    """Every type and constraint inside ``annotation`` (through unions and Annotated)."""
+    args = get_args(annotation)
+    if not args:
+        return [annotation]
+    return [annotation, *(p for arg in args for p in _parts(arg))] if get_origin(annotation) else [annotation]
+
+
+def _unit_number(field: FieldInfo) -> dict[str, Any]:
+    """The number a unit field accepts, with the constraints its validators apply."""
+    parts = _parts(field.annotation) + list(field.metadata)
+    number: dict[str, Any] = {"type": "integer" if int in parts and float not in parts else "number"}
+    for part in parts:
+        for kind, (keyword, attribute) in _BOUNDS.items():
+            if isinstance(part, kind):
+                number[keyword] = getattr(part, attribute)
+    return number
+
+
+def _say_unit_bounds(model: type[BaseModel], schema: dict[str, Any]) -> None:
+    properties = schema.get("properties", {})
+    for name, field in model.model_fields.items():
+        key = field.alias or name
+        branches = properties.get(key, {}).get("anyOf", [])
+        if branches != _UNITS_INPUT["anyOf"] and not any(
+            b.get("anyOf") == _UNITS_INPUT["anyOf"] for b in branches if isinstance(b, dict)
+        ):
+            continue
+        options: list[dict[str, Any]] = [_unit_number(field), {"type": "string", "minLength": 1}]
+        if type(None) in _parts(field.annotation):
+            options.append({"type": "null"})
+        properties[key]["anyOf"] = options
+
+
+# ChatRequest's validator wants exactly one of text and button, given and not null.
+_ONE_OF_TEXT_OR_BUTTON = [
+    {"required": ["text"], "properties": {"text": {"type": "string"}}},
+    {"required": ["button"], "properties": {"button": {"type": "string"}}},
+]
+
+
 @lru_cache(maxsize=1)
 def document() -> dict[str, Any]:
     refs, schemas = models_json_schema(MODELS, ref_template=REF)
+    defs = schemas.get("$defs", {})
+    for model, mode in MODELS:
+        if mode == "validation" and model.__name__ in defs:
+            _say_unit_bounds(model, defs[model.__name__])
+    defs[ChatRequest.__name__]["oneOf"] = _ONE_OF_TEXT_OR_BUTTON
     ref = {model: refs[(model, mode)] for model, mode in MODELS}
     err = ref[ErrorResponse]
     posted = ("403", "413", "422", "429")

@@ -28,7 +28,8 @@ from aiohttp import web
 from gpu_advisor.bot import metrics
 from gpu_advisor.bot.logs import new_turn_id, turn_context
 from gpu_advisor.bot.store import Store
-from gpu_advisor.bot.web.context import CONTEXT
+from gpu_advisor.bot.web.context import ARRIVED, CONTEXT
+from gpu_advisor.bot.web.proxies import trusted
 
 log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
@@ -80,6 +81,13 @@ def _knowledge_loaded(kb: object) -> bool:
 
 
 async def serve_metrics(request: web.Request) -> web.Response:
+    """Only to the configured addresses (``metrics_from``), or with the admin token: 403 otherwise."""
+    from gpu_advisor.bot.web.api import authorize
+    from gpu_advisor.bot.web.guard import client_address
+
+    ctx = request.app[CONTEXT]
+    if not trusted(client_address(request), ctx.config.metrics_from):
+        authorize(request, ctx)
     body, content_type = metrics.exposition()
     return web.Response(body=body, headers={"Content-Type": content_type})
 
@@ -89,6 +97,7 @@ async def observe(request: web.Request, handler: Handler) -> web.StreamResponse:
     """Turn id around the request; latency, errors, refusals and queue depth for engine routes."""
     turn_id = new_turn_id(request.headers.get("X-Request-Id"))
     route = ENGINE_ROUTES.get(request.path) if request.method == "POST" else None
+    request[ARRIVED] = time.monotonic()  # admission control counts the deadline from here
     with turn_context(turn_id):
         started = time.perf_counter()
         if route:

@@ -4,7 +4,7 @@ The admin token is read from the environment variable named by ``--admin-token-e
 (default ``GPU_ADVISOR_ADMIN_TOKEN``); without it ``PUT /api/admin/catalog`` answers
 403, and one shorter than 32 characters stops the server before it starts. Listen on
 loopback and put a TLS-terminating proxy in front for a public site (then pass
-``--trust-forwarded-for`` so per-address limits see the real client).
+``--trusted-proxy`` with its address, so per-address limits see the real client).
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ from gpu_advisor.bot.web.config import WebConfig, check_human_url
 
 log = logging.getLogger(__name__)
 TOKEN_ENV = "GPU_ADVISOR_ADMIN_TOKEN"
+PROXIES_ENV = "GPU_ADVISOR_TRUSTED_PROXIES"
 EXIT_BAD_INPUT = 2
 DEFAULTS = WebConfig()
 
@@ -58,7 +59,13 @@ def add_web_command(sub: Any) -> None:
         "--admin-token-env", default=TOKEN_ENV, help=f"env var holding the admin token (default {TOKEN_ENV})"
     )
     p.add_argument(
-        "--trust-forwarded-for", action="store_true", help="behind a reverse proxy: trust X-Forwarded-For"
+        "--trusted-proxy",
+        action="append",
+        default=[os.environ.get(PROXIES_ENV, "")],
+        dest="trusted_proxies",
+        metavar="CIDR",
+        help="a reverse proxy's address or network (repeatable; default $GPU_ADVISOR_TRUSTED_PROXIES,"
+        " comma-separated): X-Forwarded-For is read only from these, and refused from other peers",
     )
     _add_limits(p)
     p.set_defaults(func=main)
@@ -66,7 +73,7 @@ def add_web_command(sub: Any) -> None:
 
 def _add_limits(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--workers", type=int, default=None, help="chat turn worker processes (default: CPUs - 1, at least 1)"
+        "--workers", type=int, default=None, help="chat turn worker processes (default: CPUs - 1, at least 2)"
     )
     p.add_argument(
         "--processes",
@@ -93,6 +100,25 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
         type=int,
         default=DEFAULTS.sessions_per_ip_per_hour,
         help=f"new conversations per client address per hour (default {DEFAULTS.sessions_per_ip_per_hour})",
+    )
+    p.add_argument(
+        "--ip-per-minute",
+        type=int,
+        default=DEFAULTS.ip_per_minute,
+        help=f"/api/ requests per client address per minute (default {DEFAULTS.ip_per_minute})",
+    )
+    p.add_argument(
+        "--metrics-from",
+        action="append",
+        default=None,
+        metavar="CIDR",
+        help="addresses that may read /metrics without the admin token (repeatable; default loopback)",
+    )
+    p.add_argument(
+        "--queue-limit",
+        type=int,
+        default=DEFAULTS.queue_limit,
+        help=f"engine requests waiting for a turn worker, per process (default {DEFAULTS.queue_limit})",
     )
     p.add_argument(
         "--connections-per-ip",
@@ -124,14 +150,27 @@ def config_from(args: argparse.Namespace) -> WebConfig:
             cors_origins=origins,
             admin_token=token,
             human_url=human_url or None,
-            trust_forwarded_for=args.trust_forwarded_for,
-            workers=auto_workers() if args.workers is None else args.workers,
+            trusted_proxies=_networks("--trusted-proxy", args.trusted_proxies),
+            # two at least: one client address may hold only half of them (bot.admission)
+            workers=max(2, auto_workers()) if args.workers is None else args.workers,
             turn_deadline_s=args.turn_deadline,
             sessions_per_ip_per_hour=args.sessions_per_hour,
             connections_per_ip=args.connections_per_ip,
+            ip_per_minute=args.ip_per_minute,
+            queue_limit=args.queue_limit,
+            metrics_from=_networks("--metrics-from", args.metrics_from or list(DEFAULTS.metrics_from)),
         )
     except ValueError as exc:  # the admin token is too short
         raise SystemExit(f"${args.admin_token_env}: {exc}") from exc
+
+
+def _networks(flag: str, values: list[str]) -> tuple[str, ...]:
+    from gpu_advisor.bot.web.proxies import parse_networks
+
+    try:
+        return parse_networks(values)
+    except ValueError as exc:
+        raise SystemExit(f"{flag}: {exc}") from exc
 
 
 def main(args: argparse.Namespace) -> int:

@@ -20,6 +20,7 @@ from aiohttp import web
 
 from gpu_advisor.bot.web.config import WebConfig
 from gpu_advisor.bot.web.processes import reuse_port
+from gpu_advisor.bot.web.proxies import trusted
 
 log = logging.getLogger(__name__)
 
@@ -27,15 +28,17 @@ log = logging.getLogger(__name__)
 class AddressLimitedHandler(web.RequestHandler):
     """aiohttp's connection handler, refusing a peer that already holds ``limit`` connections."""
 
-    def __init__(self, manager: web.Server, counts: Counter[str], limit: int, **kwargs: Any) -> None:
+    def __init__(
+        self, manager: web.Server, counts: Counter[str], limit: int, proxies: tuple[str, ...], **kwargs: Any
+    ) -> None:
         super().__init__(manager, **kwargs)
-        self._counts, self._limit = counts, limit
+        self._counts, self._limit, self._proxies = counts, limit, proxies
         self._address: str | None = None
 
     def connection_made(self, transport: asyncio.BaseTransport) -> None:
         peer = transport.get_extra_info("peername")
         address = str(peer[0]) if isinstance(peer, tuple) and peer else "unknown"
-        if self._limit and self._counts[address] >= self._limit:
+        if self._limit and self._counts[address] >= self._limit and not trusted(address, self._proxies):
             log.warning("refused a connection from %s: it holds %d already", address, self._limit)
             transport.close()  # aiohttp never saw it, so it need not hear connection_lost
             return
@@ -74,13 +77,19 @@ async def listen(app: web.Application, config: WebConfig, port: int | None = Non
     await runner.setup()
     loop = asyncio.get_running_loop()
     counts: Counter[str] = Counter()
-    limit = 0 if config.trust_forwarded_for else config.connections_per_ip  # the proxy is every peer
+    limit = config.connections_per_ip
     manager = runner.server
     assert manager is not None  # set by setup()
 
     def handler() -> AddressLimitedHandler:
         return AddressLimitedHandler(
-            manager, counts, limit, loop=loop, keepalive_timeout=config.keepalive_timeout_s, access_log=None
+            manager,
+            counts,
+            limit,
+            config.trusted_proxies,
+            loop=loop,
+            keepalive_timeout=config.keepalive_timeout_s,
+            access_log=None,
         )
 
     server = await loop.create_server(

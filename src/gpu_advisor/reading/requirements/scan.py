@@ -50,6 +50,8 @@ def _is_integer(name: str) -> bool:
 
 def plain(value: float) -> float | int:
     """An integral float as an int, so issue values render as 10000000, not 10000000.0."""
+    if isinstance(value, int):  # a Chinese large number ("三百亿") is read as an int already
+        return value
     return int(value) if value.is_integer() else value
 
 

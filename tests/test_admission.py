@@ -1,0 +1,176 @@
+"""Admission control (bot.admission): a bounded, fair queue for the turn workers, and the cost cap.
+
+The queue is driven directly with asyncio tasks; the web tests at the bottom go through a
+real aiohttp server on loopback.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import AsyncIterator, Callable
+from contextlib import AsyncExitStack, asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+import pytest
+from aiohttp import web
+from aiohttp.test_utils import TestClient, TestServer
+
+from gpu_advisor import locales
+from gpu_advisor.bot.admission import Admission, Overloaded, cost_of
+from gpu_advisor.bot.web import WebConfig, build_app
+from gpu_advisor.bot.web.context import CONTEXT
+from tests.test_web_api import post
+
+Client = TestClient[web.Request, web.Application]
+
+
+async def eventually(condition: Callable[[], bool], within_s: float = 10.0) -> bool:
+    loop = asyncio.get_running_loop()
+    deadline = loop.time() + within_s
+    while not condition() and loop.time() < deadline:
+        await asyncio.sleep(0.01)
+    return condition()
+
+
+async def holding(admission: Admission, key: str, order: list[str], release: asyncio.Event) -> None:
+    async with admission.admit(key):
+        order.append(key)
+        await release.wait()
+
+
+async def test_a_client_over_its_share_waits_while_another_client_gets_a_worker_at_once() -> None:
+    admission = Admission(slots=2)
+    order: list[str] = []
+    release = asyncio.Event()
+    greedy = [asyncio.create_task(holding(admission, "greedy", order, release)) for _ in range(3)]
+    assert await eventually(lambda: admission.depth == 2)  # one runs; half the workers is its share
+    polite = asyncio.create_task(holding(admission, "polite", order, release))
+    assert await eventually(lambda: "polite" in order)
+    assert order == ["greedy", "polite"]
+    release.set()
+    await asyncio.gather(*greedy, polite)
+
+
+async def test_a_freed_worker_goes_to_the_next_client_in_turn_not_the_next_request() -> None:
+    admission = Admission(slots=1)
+    order: list[str] = []
+    gates = {name: asyncio.Event() for name in ("a1", "a2", "a3", "b1")}
+
+    async def one(key: str, name: str) -> None:
+        async with admission.admit(key):
+            order.append(name)
+            await gates[name].wait()
+
+    tasks = [asyncio.create_task(one("a", n)) for n in ("a1", "a2", "a3")]
+    assert await eventually(lambda: admission.depth == 2)
+    tasks.append(asyncio.create_task(one("b", "b1")))
+    assert await eventually(lambda: admission.depth == 3)
+    for name in ("a1", "b1", "a2", "a3"):
+        assert await eventually(lambda name=name: name in order)  # type: ignore[misc]
+        gates[name].set()
+    await asyncio.gather(*tasks)
+    assert order == ["a1", "b1", "a2", "a3"]
+
+
+async def test_one_client_may_queue_only_its_few_and_is_refused_at_once_past_them() -> None:
+    admission = Admission(slots=1, per_client_queue=2)
+    release = asyncio.Event()
+    held = [asyncio.create_task(holding(admission, "a", [], release)) for _ in range(3)]
+    assert await eventually(lambda: admission.depth == 2)
+    with pytest.raises(Overloaded) as refused:
+        async with admission.admit("a"):
+            pass
+    assert refused.value.reason == "client_queue_full" and refused.value.retry_after >= 1
+    release.set()
+    await asyncio.gather(*held)
+
+
+async def test_a_full_queue_refuses_any_client_at_once() -> None:
+    admission = Admission(slots=1, queue_limit=2, per_client_queue=2)
+    release = asyncio.Event()
+    held = [asyncio.create_task(holding(admission, k, [], release)) for k in ("a", "b", "c")]
+    assert await eventually(lambda: admission.depth == 2)
+    with pytest.raises(Overloaded) as refused:
+        async with admission.admit("d"):
+            pass
+    assert refused.value.reason == "queue_full"
+    release.set()
+    await asyncio.gather(*held)
+
+
+async def test_a_request_that_arrived_longer_ago_than_the_wait_is_refused_without_queueing() -> None:
+    admission = Admission(slots=4, wait_s=1.0)
+    with pytest.raises(Overloaded) as refused:
+        async with admission.admit("a", arrived=admission.clock() - 1.5):
+            pass
+    assert refused.value.reason == "waited_too_long" and admission.running == 0
+
+
+async def test_a_request_still_waiting_at_its_deadline_is_refused_and_leaves_the_queue() -> None:
+    admission = Admission(slots=1, wait_s=0.3)
+    release = asyncio.Event()
+    held = asyncio.create_task(holding(admission, "a", [], release))
+    assert await eventually(lambda: admission.running == 1)
+    with pytest.raises(Overloaded) as refused:
+        async with admission.admit("b"):
+            pass
+    assert refused.value.reason == "waited_too_long" and admission.depth == 0
+    release.set()
+    await held
+    assert admission.running == 0
+
+
+async def test_a_client_that_kept_a_worker_busy_waits_to_run_again_while_another_is_let_in_at_once() -> None:
+    admission = Admission(slots=2, wait_s=5.0)
+    loop = asyncio.get_running_loop()
+    async with admission.admit("busy"):
+        await asyncio.sleep(0.7)  # past its 0.5 s burst: 0.2 s in debt, earned back at 0.5 s a second
+    start = loop.time()
+    async with admission.admit("fresh"):
+        fresh_waited = loop.time() - start
+    start = loop.time()
+    async with admission.admit("busy"):
+        busy_waited = loop.time() - start
+    assert fresh_waited < 0.1 and busy_waited >= 0.3
+
+
+def test_a_run_of_a_character_that_normalises_to_eighteen_costs_too_much_and_ordinary_text_does_not() -> None:
+    cost, allowed = cost_of("\ufdfa" * 400)  # U+FDFA spells out as 18 characters under NFKC
+    assert cost == 7200 and cost > allowed
+    ordinary, allowed = cost_of(("部署 13B 模型，并发 8，预算每月一万元。" * 300)[:4000])
+    assert ordinary <= allowed
+
+
+# --- through the web server ---------------------------------------------------------
+@asynccontextmanager
+async def serving(tmp_path: Path, **overrides: Any) -> AsyncIterator[Client]:
+    app = build_app(WebConfig(db_path=str(tmp_path / "web.db"), **overrides))
+    async with TestClient(TestServer(app, host="127.0.0.1")) as client:
+        yield client
+
+
+async def test_a_chat_too_costly_to_read_is_refused_before_a_worker_in_the_users_language(
+    tmp_path: Path,
+) -> None:
+    async with serving(tmp_path) as client:
+        status, body = await post(client, "/api/chat", {"text": "\ufdfa" * 400, "lang": "en"})
+    assert status == 422 and body["error"]["code"] == "too_costly" and body["error"]["field"] == "text"
+    assert body["error"]["message"] == locales.t("en", "hardening.too_costly", cost=7200, allowed=6000)
+
+
+async def test_an_engine_request_the_queue_cannot_take_gets_a_fast_503_with_retry_after(
+    tmp_path: Path,
+) -> None:
+    async with serving(tmp_path, queue_limit=0) as client, AsyncExitStack() as stack:
+        admission = client.app[CONTEXT].admission
+        await stack.enter_async_context(admission.admit("someone else"))  # the one slot is taken
+        sheet, zh = {"text": "8 × A100"}, {"Accept-Language": "zh"}
+        response = await client.post("/api/analyze", json=sheet, headers=zh)
+        body = await response.json()
+        metrics = await (await client.get("/metrics")).text()
+    assert response.status == 503 and response.headers["Retry-After"] == str(body["error"]["retry_after"])
+    assert body["error"]["code"] == "overloaded"
+    seconds = body["error"]["retry_after"]
+    assert body["error"]["message"] == locales.t("zh", "hardening.overloaded", seconds=seconds)
+    assert 'gpu_advisor_admission_rejected_total{reason="queue_full"}' in metrics
