@@ -275,6 +275,7 @@ def test_the_wheel_runs_beside_the_index_locales_distribution_and_a_bot_module(
     assert "¥" in out.stdout
     where = subprocess.run(
         [str(python), "-c", "import gpu_advisor, Locales; print(gpu_advisor.__file__)"],
+        env={k: v for k, v in os.environ.items() if k != "PYTHONPATH"},
         capture_output=True,
         text=True,
         timeout=60,
