@@ -72,7 +72,8 @@ EXTRA_OF_MODULE = {
 EXIT_FAILED = 1
 # Commands that answer once and leave: they read only the log variables, so they skip loading
 # pydantic-settings (bench/startup_bench.py: about 75 ms of a 0.45 s `ask`).
-ONE_SHOT = frozenset({"estimate", "recommend", "ask", "analyze"})
+ONE_SHOT = frozenset({"estimate", "recommend", "ask", "analyze", "chart", "quote"})
+SERVICES = frozenset({"web", "telegram", "discord"})  # long-running: a database, a settings line
 RETENTION_OPTIONS = (
     ("--keep-conversations-days", "GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", "an idle conversation", 30),
     ("--keep-plans-days", "GPU_ADVISOR_KEEP_PLANS_DAYS", "a plan log row", 90),
@@ -279,9 +280,9 @@ def _hand_on(args: argparse.Namespace, settings: Settings) -> None:
     """
     from gpu_advisor.bot.storage import URL_VARIABLE
 
-    if args.command in SURFACES or settings.database_url or getattr(args, "db", None):
+    if args.command in SERVICES or settings.database_url or getattr(args, "db", None):
         os.environ[URL_VARIABLE] = settings.database
-    if args.command in SURFACES:
+    if args.command in SERVICES:
         args.db = settings.db  # a path beside which a surface keeps its files (the webhook secret)
     for flag, variable, _, _ in RETENTION_OPTIONS:
         days = getattr(args, flag.removeprefix("--").replace("-", "_"))
@@ -323,7 +324,7 @@ def settings_for(args: argparse.Namespace) -> Settings:
 
 def _print_settings(settings: Settings, command: str) -> None:
     """A long-running surface says what it runs with, secrets masked, as its first log line."""
-    if command in SURFACES and command != "chart":
+    if command in SERVICES:
         startup = logging.getLogger("gpu_advisor.settings")
         startup.setLevel(logging.INFO)
         startup.info("settings %s", json.dumps(settings.redacted(), ensure_ascii=False))
