@@ -152,7 +152,9 @@ def ownership(w: Workload, ask: OwnershipAsk, kb: Knowledge, ref: PriceReference
     w = canonical(w, kb)
     serving = w.task == "infer"
     plan = recommend(w.model_copy(update={"always_on": True}) if serving else w, kb)
-    rental = plan.requested or plan.recommendation
+    # the named card's own rent when the catalog prices it, else the pick's (an unlisted card has no rent)
+    named = plan.requested if plan.requested is not None and plan.requested.priced else None
+    rental = named or plan.recommendation
     if rental is None:
         raise EngineError("no_fit", "model", model=w.model or "")
     cur = ask.currency or kb.catalog.currency
