@@ -24,6 +24,7 @@ from gpu_advisor.bot.web.schemas import (
     ChatRequest,
     ChatResponse,
     ErrorResponse,
+    SessionRequest,
 )
 from gpu_advisor.engine.quote import QuoteVerdict
 from gpu_advisor.engine.results import Estimate, Plan
@@ -38,6 +39,7 @@ MODELS: tuple[tuple[type[BaseModel], Mode], ...] = (
     (ChatRequest, "validation"),
     (AnalyzeRequest, "validation"),
     (QuoteRequest, "validation"),
+    (SessionRequest, "validation"),
     (ChatResponse, "serialization"),
     (Estimate, "serialization"),
     (Plan, "serialization"),
@@ -51,6 +53,7 @@ ERRORS = {
     "401": "no bearer token",
     "403": "wrong token, admin disabled, or an origin not on the allow-list",
     "413": "body too large",
+    "404": "nothing to show yet (no plan in this conversation)",
     "415": "unsupported content type",
     "422": "bad input; error.field names the field (error.row the catalog row)",
     "429": "rate limited; see Retry-After",
@@ -174,6 +177,26 @@ def document() -> dict[str, Any]:
                     posted,
                     err,
                 )
+            },
+            "/api/chat/chart": {
+                "post": _operation(
+                    "The conversation's plan as a chart",
+                    _json(ref[SessionRequest]),
+                    {"image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}}},
+                    ("404", "422", "429"),
+                    err,
+                )
+            },
+            "/api/chat/forget": {
+                "post": {
+                    **_operation(
+                        "Start over: forget the conversation", _json(ref[SessionRequest]), {}, ("422",), err
+                    ),
+                    "responses": {
+                        "204": {"description": "Forgotten"},
+                        "422": {"description": ERRORS["422"], "content": _json(err)},
+                    },
+                }
             },
             "/api/catalog": {
                 "get": _operation("The active catalog", None, _json(ref[Catalog]), ("403", "429"), err)

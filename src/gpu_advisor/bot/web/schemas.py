@@ -67,3 +67,11 @@ class AnalyzeRequest(BaseModel):
 class CatalogUploaded(BaseModel):
     operator: str
     offers: int
+
+
+class SessionRequest(BaseModel):
+    """A widget session asking about itself (its plan's chart, or to be forgotten)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    session_id: str = Field(pattern=SESSION_ID)

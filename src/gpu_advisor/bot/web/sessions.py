@@ -12,7 +12,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from aiohttp import web
-from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_advisor.bot.dialog import ConversationState
 from gpu_advisor.bot.turn import Conversations
@@ -20,13 +19,7 @@ from gpu_advisor.bot.turn_calls import Chart, Chat
 from gpu_advisor.bot.web.api import PLATFORM, read_model
 from gpu_advisor.bot.web.context import CONTEXT
 from gpu_advisor.bot.web.errors import error, rate_limited
-from gpu_advisor.bot.web.schemas import SESSION_ID
-
-
-class SessionRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
-
-    session_id: str = Field(pattern=SESSION_ID)
+from gpu_advisor.bot.web.schemas import SessionRequest
 
 
 @dataclass(frozen=True)
