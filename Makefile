@@ -20,7 +20,7 @@ lint: $(STAMP)
 	$(VENV)/bin/mypy
 
 test: lint
-	$(PY) -m pytest
+	$(PY) -m pytest -n auto --maxprocesses 4
 
 # Each prints its measurement beside its baseline from the same run (a bare interpreter, the
 # shipped catalog, SQLite, ...) and its goal; tests/test_benches.py runs each with --tiny.
