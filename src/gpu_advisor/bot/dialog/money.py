@@ -54,11 +54,23 @@ _BUY_OR_RENT = re.compile(
 )
 
 
+_LAST: list[tuple[int, str, MoneyReading]] = []
+
+
+def _reading(low: str, kb: Knowledge) -> MoneyReading:
+    """The money reading of a normalised message, read once for both money answerers."""
+    if _LAST and _LAST[0][0] == id(kb) and _LAST[0][1] == low:
+        return _LAST[0][2]
+    reading = read_normalized(low, kb)
+    _LAST[:] = [(id(kb), low, reading)]
+    return reading
+
+
 def quote_answer(kb: Knowledge, low: str, lang: str, slots: Mapping[str, Any]) -> Content | None:
     """The judged quote, or None when the normalised text ``low`` holds no quote (or is a budget)."""
     if _BUDGET.search(low):
         return None
-    reading = read_normalized(low, kb)
+    reading = _reading(low, kb)
     if reading.quote() is None:
         return None
     return _judged(kb, reading, lang, slots)
@@ -76,7 +88,7 @@ def ownership_answer(
 ) -> Content | None:
     """Buy vs rent vs API for the conversation's workload, or None when the normalised text
     ``low`` does not ask it."""
-    reading = read_normalized(low, kb)
+    reading = _reading(low, kb)
     if not (_BUY_OR_RENT.search(low) or reading.about_ownership):
         return None
     w = _workload(slots, reading, quote=False)
