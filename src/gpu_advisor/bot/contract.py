@@ -9,6 +9,9 @@ unit (``"context_len": "128k tokens"``, ``"duration_hours": "3 days"``,
 
 from __future__ import annotations
 
+import json
+import sys
+from pathlib import Path
 from typing import Any
 
 from pydantic import BaseModel, ValidationError
@@ -17,7 +20,32 @@ from gpu_advisor.bot.errors import InputError, engine_payload, error_body, read_
 from gpu_advisor.engine.workload import MODEL_LEVEL_ERROR_FIELDS, Workload
 
 ContractError = InputError  # the name the surfaces catch
-__all__ = ["ContractError", "dump", "engine_payload", "parse_workload", "validation_payload"]
+EXIT_BAD_INPUT = 2
+__all__ = [
+    "EXIT_BAD_INPUT",
+    "ContractError",
+    "dump",
+    "engine_payload",
+    "parse_workload",
+    "read_workload_source",
+    "refuse",
+    "validation_payload",
+]
+
+
+def read_workload_source(source: str) -> Workload:
+    """The Workload JSON a command names (``-`` for stdin); an unreadable file is a ContractError."""
+    try:
+        text = sys.stdin.read() if source == "-" else Path(source).read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ContractError("unreadable_input", str(exc)) from exc
+    return parse_workload(text)
+
+
+def refuse(payload: dict[str, Any]) -> int:
+    """Bad input on a command: the JSON error body on stdout, exit status 2."""
+    print(json.dumps(payload, ensure_ascii=False, indent=2))
+    return EXIT_BAD_INPUT
 
 
 def _field_of(err: Any) -> str:

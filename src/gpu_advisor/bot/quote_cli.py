@@ -13,13 +13,10 @@ with ``add_quote_command(sub)`` (``bot.cli.SURFACES`` does, lazily).
 from __future__ import annotations
 
 import argparse
-import json
-import sys
 from pathlib import Path
-from typing import Any
 
 from gpu_advisor import knowledge
-from gpu_advisor.bot.contract import ContractError, engine_payload, parse_workload
+from gpu_advisor.bot.contract import ContractError, engine_payload, read_workload_source, refuse
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
 from gpu_advisor.bot.quote_call import QuoteRequest, answer
 from gpu_advisor.engine.errors import EngineError
@@ -29,7 +26,6 @@ from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge.prices import reference
 from gpu_advisor.reading.quote import read
 
-EXIT_BAD_INPUT = 2
 HELP = "judge a vendor's quote, or buy vs rent vs API, for a Workload (JSON)"
 
 
@@ -45,25 +41,17 @@ def add_quote_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[
     p.set_defaults(func=run_quote)
 
 
-def _fail(payload: dict[str, Any]) -> int:
-    print(json.dumps(payload, ensure_ascii=False, indent=2))
-    return EXIT_BAD_INPUT
-
-
 def run_quote(args: argparse.Namespace) -> int:
     try:
-        raw = sys.stdin.read() if args.json == "-" else Path(args.json).read_text(encoding="utf-8")
-        workload = parse_workload(raw)
+        workload = read_workload_source(args.json)
         kb = knowledge.load(getattr(args, "catalog", None))
         return _own(args, workload, kb) if args.own else _quote(args, workload, kb)
-    except OSError as exc:
-        return _fail({"error": {"code": "unreadable_input", "field": None, "message": str(exc)}})
     except ContractError as exc:
-        return _fail(exc.payload)
+        return refuse(exc.payload)
     except EngineError as exc:
-        return _fail(engine_payload(exc))
+        return refuse(engine_payload(exc))
     except ValueError as exc:  # a pydantic refusal of --currency or --hours
-        return _fail({"error": {"code": "invalid_input", "field": None, "message": str(exc)}})
+        return refuse({"error": {"code": "invalid_input", "field": None, "message": str(exc)}})
 
 
 def _currency(args: argparse.Namespace) -> str | None:

@@ -10,17 +10,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 from pathlib import Path
-from typing import Any
 
 from gpu_advisor import knowledge
 from gpu_advisor.bot.charts.render import KINDS, render_plan_png
-from gpu_advisor.bot.contract import ContractError, engine_payload, parse_workload
+from gpu_advisor.bot.contract import ContractError, engine_payload, read_workload_source, refuse
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.recommend import recommend
-
-EXIT_BAD_INPUT = 2
 
 
 def add_chart_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
@@ -33,29 +29,21 @@ def add_chart_command(sub: argparse._SubParsersAction) -> None:  # type: ignore[
     p.set_defaults(func=run_chart)
 
 
-def _fail(payload: dict[str, Any]) -> int:
-    print(json.dumps(payload, ensure_ascii=False, indent=2))
-    return EXIT_BAD_INPUT
-
-
 def run_chart(args: argparse.Namespace) -> int:
     try:
-        text = sys.stdin.read() if args.json == "-" else Path(args.json).read_text(encoding="utf-8")
-        workload = parse_workload(text)
+        workload = read_workload_source(args.json)
         kb = knowledge.load(getattr(args, "catalog", None))
         plan = recommend(workload, kb)
-    except OSError as exc:
-        return _fail({"error": {"code": "unreadable_input", "field": None, "message": str(exc)}})
     except ContractError as exc:
-        return _fail(exc.payload)
+        return refuse(exc.payload)
     except EngineError as exc:
-        return _fail(engine_payload(exc))
+        return refuse(engine_payload(exc))
     except knowledge.KnowledgeError as exc:
-        return _fail({"error": {"code": "bad_catalog", "field": "catalog", "message": str(exc)}})
+        return refuse({"error": {"code": "bad_catalog", "field": "catalog", "message": str(exc)}})
     png = render_plan_png(plan, args.lang, args.kind, kb.catalog.fx_to_cny)
     try:
         Path(args.output).write_bytes(png)
     except OSError as exc:
-        return _fail({"error": {"code": "unwritable_output", "field": "output", "message": str(exc)}})
+        return refuse({"error": {"code": "unwritable_output", "field": "output", "message": str(exc)}})
     print(json.dumps({"chart": str(args.output), "kind": args.kind, "status": plan.status}))
     return 0
