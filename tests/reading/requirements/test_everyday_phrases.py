@@ -508,3 +508,28 @@ def test_asking_why_not_a_card_names_it_without_refusing_it(vocab: Vocabulary, t
     got = read(vocab, text)
     assert got.slots.get("gpu") == "rtx4090"
     assert "rtx4090" not in got.constraints.exclude_gpus
+
+
+@pytest.mark.parametrize(
+    ("text", "slot"),
+    [
+        ("p99 TTFT 1.5s", "ttft_ms_p99"),
+        ("p99 首token 不超过 1.5 秒", "ttft_ms_p99"),
+        ("99% 的首 token 在 1.5 秒以内", "ttft_ms_p99"),
+        ("首 token 1.5 秒以内", "ttft_ms_max"),
+        ("TTFT under 1.5s", "ttft_ms_max"),
+    ],
+)
+def test_a_tail_first_token_target_is_a_p99_limit(vocab: Vocabulary, text: str, slot: str) -> None:
+    slots = read(vocab, text).slots
+    assert slots.get(slot) == 1500 and slots.get("task") == "infer"
+
+
+@pytest.mark.parametrize(
+    ("text", "amount"), [("一个月 5600 的预算", 5600), ("部署 7B，一个月 3000 块的预算", 3000)]
+)
+def test_a_period_and_amount_before_the_budget_word_are_a_budget_not_a_duration(
+    vocab: Vocabulary, text: str, amount: float
+) -> None:
+    slots = read(vocab, text).slots
+    assert slots["budget"]["amount"] == amount and "duration_hours" not in slots

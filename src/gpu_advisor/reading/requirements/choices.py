@@ -57,7 +57,7 @@ def read_method(scan: Scan) -> None:
         scan.put("method", "full")
 
 
-_LOAD_SLOTS = ("concurrency", "qps", "ttft_ms_max")
+_LOAD_SLOTS = ("concurrency", "qps", "ttft_ms_max", "ttft_ms_p99")
 
 
 def read_task_from_context(scan: Scan) -> None:

@@ -49,6 +49,10 @@ _CORES = (
     re.compile(rf"€\s*+{_AMOUNT}"),
     re.compile(rf"{_AMOUNT}\s*+{_CURRENCY_WORD}"),
     re.compile(rf"{_BUDGET_WORD}{GAP}{{0,10}}?{_AMOUNT}{_NOT_MONEY}"),
+    # "一个月 5600 的预算": the period and the amount before the budget word
+    re.compile(
+        rf"(?:一个月|每个?月|一年|每年|一周|每周)?\s*+{_AMOUNT}\s*+(?:元|块钱?)?\s*+的?\s*+(?:预算|月预算)"
+    ),
     re.compile(
         rf"(?:一个月|每个?月|一小时|每个?小时)\s*+(?:不超过|最多花?|顶多|封顶|上限)\s*+{_AMOUNT}{_NOT_MONEY}"
     ),

@@ -72,15 +72,20 @@ _TTFT = (
     ),
 )
 _SECONDS_CEILING = 10.0
+_TAIL = re.compile(r"(?<![a-z\d])p99(?!\d)|99\s*+%|99\s*+分位|百分之九十九|tail")
+_TAIL_REACH = 8
 
 
 def read_ttft(scan: Scan) -> None:
+    """A first-token limit; "p99 TTFT 1.5s" / "99% 的首 token" is the tail target (``ttft_ms_p99``)."""
     for pattern in _TTFT:
         for match in scan.matches(pattern):
             value = signed_value(match)
             if value is not None:
                 value *= _milliseconds_per(match.group("unit"), value)
-            scan.put_number("ttft_ms_max", value, match.span())
+            window = scan.source[max(0, match.start() - _TAIL_REACH) : match.end()]
+            slot = "ttft_ms_p99" if _TAIL.search(window) else "ttft_ms_max"
+            scan.put_number(slot, value, match.span())
 
 
 def _milliseconds_per(unit: str | None, value: float) -> float:
