@@ -533,3 +533,9 @@ def test_a_period_and_amount_before_the_budget_word_are_a_budget_not_a_duration(
 ) -> None:
     slots = read(vocab, text).slots
     assert slots["budget"]["amount"] == amount and "duration_hours" not in slots
+
+
+@pytest.mark.parametrize("text", ["32k 上下文 20 个并发", "32k上下文20个并发", "32k 上下文、20 个并发"])
+def test_a_load_after_the_context_word_is_the_load_not_the_context(vocab: Vocabulary, text: str) -> None:
+    slots = read(vocab, text).slots
+    assert slots["context_len"] == 32768 and slots["concurrency"] == 20

@@ -17,7 +17,7 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine import concepts
 from gpu_advisor.engine.concepts import Asked
 from gpu_advisor.engine.findings import Finding
@@ -41,7 +41,7 @@ _JOB_SLOTS = ("concurrency", "qps", "budget", "always_on")
 MIN_CONTEXT = 256  # a context below this is a misread count ("32k 上下文、20 个并发" read as 20)
 
 
-def myth_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def myth_answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """A question that repeats a known wrong claim: the true figure first, then the offer to size."""
     if not msg.claims or not _asks_about_claim(msg):
         return None
@@ -62,7 +62,7 @@ def myth_sentences(kb: Knowledge, lang: str, claims: list[str]) -> list[str]:
     return [locales.render_finding(lang, f.id, f.values) for f in myths]
 
 
-def concept_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def concept_answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """A concept question, answered with the engine's numbers for what it carried, then the offer to size."""
     concept = concepts.find(msg.low)
     if concept is None:
@@ -99,22 +99,9 @@ def asked_of(msg: Message) -> Asked:
 
 
 def _context_and_users(msg: Message) -> tuple[int | None, int | None]:
-    """Context length and concurrent users; a count read as the context is put back where it belongs.
-
-    "32k 上下文、20 个并发" reaches the reader as context 20 with 32,768 ignored as a
-    conflict (the number after 上下文 wins); a context below ``MIN_CONTEXT`` is a count,
-    so the ignored long value is the context and the count is the users.
-    """
+    """Context length and concurrent users as read; a "context" below ``MIN_CONTEXT`` is no window."""
     context, users = _int(msg.slots.get("context_len")), _int(msg.slots.get("concurrency"))
-    if context is None or context >= MIN_CONTEXT:
-        return context, users
-    ignored = next(
-        (_int(i.values.get("ignored")) for i in msg.ext.issues if i.field == "context_len"),
-        None,
-    )
-    if ignored is not None and ignored >= MIN_CONTEXT:
-        return ignored, users or context
-    return None, users
+    return (context if context is not None and context >= MIN_CONTEXT else None), users
 
 
 def _int(value: object) -> int | None:
@@ -123,7 +110,7 @@ def _int(value: object) -> int | None:
     )
 
 
-def _short(flow: Flow, state: ConversationState, msg: Message, lines: list[str]) -> Answer | None:
+def _short(flow: Tools, state: ConversationState, msg: Message, lines: list[str]) -> Answer | None:
     """The direct answer's card; the slots the question carried are kept for what comes next."""
     if not lines:
         return None

@@ -22,12 +22,17 @@ _LEN = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|m)(?![a-z])|(?!\s*+[km](?![a-z
 _NEAR = rf"{GAP}{{0,10}}?"
 _TOKENS = r"\s*+(?:个)?\s*+(?:tokens?(?![a-z]))?"
 _NOT_RATE = r"(?!\s*+(?:个)?\s*+tokens?\s*+(?:/\s*+s|每秒|per\s+sec))"
+# A number after the context word that counts people or requests is the next item's ("32k 上下文
+# 20 个并发"), never the context.
+_NOT_LOAD = (
+    r"(?!\s*+(?:个|路|位|名)?\s*+(?:并发|人|用户|(?:users?|people|concurrent|qps|requests?)(?![a-z])))"
+)
 _CONTEXT_WORD = (
     r"(?:上下文|序列长度|最大长度|(?<![a-z])(?:context|ctx|seq(?:uence)?[\s_-]*len(?:gth)?"
     r"|max[\s_-]*(?:model[\s_-]*)?(?:len|length|seq[\s_-]*len)))"
 )
 _CONTEXT = (
-    re.compile(rf"{_CONTEXT_WORD}(?:长度|窗口|length|window|len|size)?{_NEAR}{_LEN}{_TOKENS}"),
+    re.compile(rf"{_CONTEXT_WORD}(?:长度|窗口|length|window|len|size)?{_NEAR}{_LEN}{_NOT_LOAD}{_TOKENS}"),
     re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:tokens?\s*+)?(?:的|of)?\s*+(?:{_CONTEXT_WORD}|序列)"),
 )
 _BARE_K = re.compile(
