@@ -48,13 +48,22 @@ def half_profile(card: GpuSpec) -> str | None:
     return min(halves)[2] if halves else None
 
 
-def slice_card(parent: GpuSpec, profile: str) -> GpuSpec:
-    """A MIG slice as a card: its memory, and its share of the parent's compute and bandwidth."""
+def _profile(profile: str) -> re.Match[str]:
     match = _PROFILE.fullmatch(profile)
     if match is None:
         raise ValueError(f"not a MIG profile: {profile}")
-    compute = int(match.group("g")) / COMPUTE_SLICES
-    memory_gb = float(match.group("gb"))
+    return match
+
+
+def compute_slices(profile: str) -> int:
+    """How many of the seven compute slices a profile holds ("3g.40gb" → 3)."""
+    return int(_profile(profile).group("g"))
+
+
+def slice_card(parent: GpuSpec, profile: str) -> GpuSpec:
+    """A MIG slice as a card: its memory, and its share of the parent's compute and bandwidth."""
+    compute = compute_slices(profile) / COMPUTE_SLICES
+    memory_gb = float(_profile(profile).group("gb"))
     memory_share = memory_gb / parent.memory_gb
     return parent.model_copy(
         update={

@@ -55,6 +55,7 @@ class PriceAnswer(BaseModel):
     in_catalog: bool
     total: float | None = None
     currency: str | None = None
+    yearly_discount: float = 0.0  # the offer's discount for paying by the year
     yearly_saving_month: float | None = None  # list monthly − yearly monthly, when a discount exists
 
 
@@ -76,6 +77,7 @@ def lookup(kb: Knowledge, gpu: str | None, count: int, hours: float, yearly: boo
         in_catalog=True,
         total=lines.total,
         currency=lines.currency,
+        yearly_discount=discount,
         yearly_saving_month=saving,
     )
 

@@ -29,51 +29,51 @@ from gpu_advisor.bot.dialog import faq, followups, money, prices, verdicts
 from gpu_advisor.bot.dialog.compare_view import comparison_answer
 from gpu_advisor.bot.dialog.requirements import requirements_answer
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.bot.dialog.typed import typed_choice
 from gpu_advisor.reading.message import Message
 
-Answerer = Callable[[Flow, ConversationState, Message], Answer | None]
+Answerer = Callable[[Tools, ConversationState, Message], Answer | None]
 
 
-def typed_button(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def typed_button(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     payload = typed_choice(state, msg.text)
     return flow.press(state, payload) if payload is not None else None
 
 
-def vendor_quote(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def vendor_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return money.quote_answerer(flow, state, msg)
 
 
-def buy_or_rent(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def buy_or_rent(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return money.ownership_answerer(flow, state, msg)
 
 
-def price_lookup(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def price_lookup(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return prices.answer(flow, state, msg)
 
 
-def fit_verdict(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def fit_verdict(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return verdicts.answer(flow, state, msg)
 
 
-def comparison(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def comparison(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return comparison_answer(flow, state, msg)
 
 
-def myth(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def myth(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return faq.myth_answer(flow, state, msg)
 
 
-def concept(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def concept(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return faq.concept_answer(flow, state, msg)
 
 
-def plan_follow_up(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def plan_follow_up(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return followups.follow_up(flow, state, msg)
 
 
-def requirements(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def requirements(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return requirements_answer(flow, state, msg)
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.reply import Content
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Flow
+from gpu_advisor.bot.dialog.tools import Tools
 from gpu_advisor.bot.dialog.workload import to_workload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate
@@ -23,7 +23,7 @@ PRECISIONS: tuple[Precision, ...] = ("fp32", "tf32", "bf16", "fp16", "fp8", "int
 SECONDS_PER_MONTH = 720 * 3600
 
 
-def find_gpu(dialog: Flow, text: str) -> GpuSpec | None:
+def find_gpu(dialog: Tools, text: str) -> GpuSpec | None:
     hits = list(dialog.vocab.gpus.find(normalize(text)))
     return dialog.kb.gpus[hits[0].id] if hits else None
 
@@ -86,7 +86,7 @@ def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> Content:
     return Content(title=locales.t(lang, "card.title", name=gpu.name), summary=lines)
 
 
-def compare(dialog: Flow, state: ConversationState, arg: str) -> Content:
+def compare(dialog: Tools, state: ConversationState, arg: str) -> Content:
     """/compare A100 T4 [for 13B int4 inference]."""
     head, _, workload_text = arg.partition(" for ")
     if not workload_text:
@@ -97,7 +97,7 @@ def compare(dialog: Flow, state: ConversationState, arg: str) -> Content:
     return compare_cards(dialog, state.lang, hits, _workload_slots(dialog, state, workload_text))
 
 
-def compare_cards(dialog: Flow, lang: str, gpu_ids: list[str], slots: dict[str, object]) -> Content:
+def compare_cards(dialog: Tools, lang: str, gpu_ids: list[str], slots: dict[str, object]) -> Content:
     """Two or three cards side by side; with a model in ``slots``, whether it fits each and how fast."""
     gpus = [dialog.kb.gpus[h] for h in gpu_ids[:3]]
     lines: list[str] = []
@@ -120,7 +120,7 @@ def compare_cards(dialog: Flow, lang: str, gpu_ids: list[str], slots: dict[str, 
     return Content(title=locales.t(lang, "compare.title", names=[g.name for g in gpus]), summary=lines)
 
 
-def _workload_slots(dialog: Flow, state: ConversationState, text: str) -> dict[str, object]:
+def _workload_slots(dialog: Tools, state: ConversationState, text: str) -> dict[str, object]:
     if text.strip():
         slots = dict(extract(text, dialog.vocab).slots)
         slots.pop("gpu", None)
@@ -130,7 +130,7 @@ def _workload_slots(dialog: Flow, state: ConversationState, text: str) -> dict[s
     return dict(state.slots) if has_model else {}
 
 
-def _fit_line(dialog: Flow, lang: str, gpu: GpuSpec, slots: dict[str, object]) -> str:
+def _fit_line(dialog: Tools, lang: str, gpu: GpuSpec, slots: dict[str, object]) -> str:
     slots = {**slots, "gpu": gpu.id, "gpu_count": 1}
     slots.setdefault("task", "infer")
     slots.setdefault("concurrency", 1)  # "does it run on this card" means one stream, unless told otherwise

@@ -14,7 +14,7 @@ from gpu_advisor.bot.dialog.plancache import View
 from gpu_advisor.bot.dialog.questions import QUESTIONS
 from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Flow
+from gpu_advisor.bot.dialog.tools import Tools
 from gpu_advisor.reading.sheet import analyze as analyze_sheet
 from gpu_advisor.text.normalize import language_of
 
@@ -38,7 +38,7 @@ COMMANDS = (
 )
 
 
-def run(dialog: Flow, state: ConversationState, text: str) -> Result:
+def run(dialog: Tools, state: ConversationState, text: str) -> Result:
     parts = text[1:].split(maxsplit=1)
     name, arg = (parts[0] if parts else ""), (parts[1] if len(parts) > 1 else "")
     name = name.split("@", 1)[0].lower()  # "/plan@GpuAdvisorBot" in groups
@@ -48,7 +48,7 @@ def run(dialog: Flow, state: ConversationState, text: str) -> Result:
     return handler(dialog, state, arg.strip())
 
 
-def start(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def start(dialog: Tools, state: ConversationState, arg: str) -> Result:
     welcome = locales.t(state.lang, "dialog.welcome")
     if state.answered:
         return dialog.say(state, "help", "dialog.welcome_back"), state
@@ -56,16 +56,16 @@ def start(dialog: Flow, state: ConversationState, arg: str) -> Result:
     return reply, new
 
 
-def help_(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def help_(dialog: Tools, state: ConversationState, arg: str) -> Result:
     return dialog.say(state, "help", "dialog.help"), state
 
 
-def new(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def new(dialog: Tools, state: ConversationState, arg: str) -> Result:
     fresh = state.reset()
     return dialog.advance(fresh, [locales.t(fresh.lang, "dialog.reset")])
 
 
-def plan(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def plan(dialog: Tools, state: ConversationState, arg: str) -> Result:
     """Answer now with assumptions, if the two required facts are known."""
     for qid in ("task", "model"):
         if not any(state.slots.get(f) is not None for f in QUESTIONS[qid].fills):
@@ -75,7 +75,7 @@ def plan(dialog: Flow, state: ConversationState, arg: str) -> Result:
     return dialog.answer(new_state, [])
 
 
-def _with_plan(dialog: Flow, state: ConversationState, show: View[Content]) -> Result:
+def _with_plan(dialog: Tools, state: ConversationState, show: View[Content]) -> Result:
     if not state.answered:
         return dialog.say(state, "info", "dialog.no_plan_yet"), state
     p, error = dialog.plan_for(state)
@@ -85,46 +85,46 @@ def _with_plan(dialog: Flow, state: ConversationState, show: View[Content]) -> R
     return reply, state
 
 
-def why(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def why(dialog: Tools, state: ConversationState, arg: str) -> Result:
     """/why: one screen of the numbers; /why all: every step."""
     return _with_plan(dialog, state, render.why_all if arg.lower() == "all" else render.why)
 
 
-def cost(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def cost(dialog: Tools, state: ConversationState, arg: str) -> Result:
     return _with_plan(dialog, state, render.costs)
 
 
-def alt(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def alt(dialog: Tools, state: ConversationState, arg: str) -> Result:
     """/alt: the other options side by side, and the what-ifs that change the pick or its price."""
     return _with_plan(dialog, state, render.alternatives)
 
 
-def whatif(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def whatif(dialog: Tools, state: ConversationState, arg: str) -> Result:
     return _with_plan(dialog, state, render.what_ifs)
 
 
-def order(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def order(dialog: Tools, state: ConversationState, arg: str) -> Result:
     """/order: the offer's order link, for surfaces whose buttons cannot open a link."""
     return _with_plan(dialog, state, render.order)
 
 
-def cmd(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def cmd(dialog: Tools, state: ConversationState, arg: str) -> Result:
     """/cmd: the commands and config files that run the plan's pick."""
     return _with_plan(dialog, state, launch_view.commands)
 
 
-def gpu(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def gpu(dialog: Tools, state: ConversationState, arg: str) -> Result:
     card = cards.find_gpu(dialog, arg)
     if card is None:
         return dialog.say(state, "error", "dialog.unknown_gpu", name=arg[:40] or "?"), state
     return dialog.reply(state, "card", cards.spec_card(dialog.kb, state.lang, card)), state
 
 
-def compare(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def compare(dialog: Tools, state: ConversationState, arg: str) -> Result:
     return dialog.reply(state, "card", cards.compare(dialog, state, arg)), state
 
 
-def analyze(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def analyze(dialog: Tools, state: ConversationState, arg: str) -> Result:
     """/analyze followed by a pasted configuration sheet: training or inference machine?"""
     if not arg.strip():
         return dialog.say(state, "info", "dialog.analyze_usage"), state
@@ -134,7 +134,7 @@ def analyze(dialog: Flow, state: ConversationState, arg: str) -> Result:
     return dialog.reply(shown, "card", sheet_render.analysis_card(lang, result)), state
 
 
-def lang(dialog: Flow, state: ConversationState, arg: str) -> Result:
+def lang(dialog: Tools, state: ConversationState, arg: str) -> Result:
     choice = arg.lower().strip()
     if choice not in ("zh", "en"):
         return dialog.say(state, "error", "dialog.lang_usage"), state
@@ -142,7 +142,7 @@ def lang(dialog: Flow, state: ConversationState, arg: str) -> Result:
     return dialog.say(new_state, "info", "dialog.lang_set"), new_state
 
 
-HANDLERS: dict[str, Callable[[Flow, ConversationState, str], Result]] = {
+HANDLERS: dict[str, Callable[[Tools, ConversationState, str], Result]] = {
     "start": start,
     "help": help_,
     "new": new,

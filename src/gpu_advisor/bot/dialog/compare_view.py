@@ -13,13 +13,13 @@ from gpu_advisor.bot.dialog.cards import compare_cards
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.reading.message import Message
 
 MODEL_SLOTS = ("model", "params_b", "hf_config")
 
 
-def comparison_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def comparison_answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The side-by-side card for a question naming two or more cards, or None."""
     if not msg.form.compare:
         return None

@@ -23,7 +23,7 @@ from gpu_advisor.bot.dialog.limits import has_words
 from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
@@ -40,7 +40,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
 }
 
 
-def follow_up(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def follow_up(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """After an answer, a question about the plan ("有没有更便宜的", "why not a T4?") gets its answer."""
     if not state.answered:
         return None
@@ -68,7 +68,7 @@ def intent_of(msg: Message) -> str | None:
     return ext.intent if ext.intent in ("cheaper", "price") else None
 
 
-def answer(dialog: Flow, state: ConversationState, intent: str, ext: Extraction) -> Reply | None:
+def answer(dialog: Tools, state: ConversationState, intent: str, ext: Extraction) -> Reply | None:
     """The reply to a follow-up about the current plan, or None when there is no plan to ask about."""
     plan, _ = dialog.plan_for(state)
     if plan is None or plan.recommendation is None:
@@ -136,7 +136,7 @@ def _priced(plan: Plan) -> list[Option]:
     return [o for o in (plan.recommendation, plan.serving) if o is not None]
 
 
-def why_not(dialog: Flow, state: ConversationState, pick: Option, said: dict[str, Any]) -> list[str]:
+def why_not(dialog: Tools, state: ConversationState, pick: Option, said: dict[str, Any]) -> list[str]:
     """Card X (and its count, if said) evaluated for the same job: fit, speed, price, next to the pick."""
     gpu = str(said["gpu"])
     lang, name = state.lang, dialog.gpu_names(gpu)
@@ -172,7 +172,7 @@ def why_not(dialog: Flow, state: ConversationState, pick: Option, said: dict[str
     ]
 
 
-def _requested(dialog: Flow, trial: ConversationState) -> Option | None:
+def _requested(dialog: Tools, trial: ConversationState) -> Option | None:
     plan, _ = dialog.plan_for(trial)
     return plan.requested if plan is not None else None
 

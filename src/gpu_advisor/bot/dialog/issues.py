@@ -12,18 +12,18 @@ from typing import Any
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.labels import slot_value
-from gpu_advisor.bot.dialog.tools import Flow
+from gpu_advisor.bot.dialog.tools import Tools
 from gpu_advisor.reading.requirements import Issue
 
 _NAMED_FIELDS = {"gpu": "gpu", "model": "model", "exclude_gpus": "gpu"}
 
 
-def issue_lines(flow: Flow, lang: str, issues: list[Issue]) -> list[str]:
+def issue_lines(flow: Tools, lang: str, issues: list[Issue]) -> list[str]:
     """One sentence per issue, values in words."""
     return [locales.t(lang, f"issue.{i.id}", **_worded(flow, lang, i)) for i in issues]
 
 
-def _worded(flow: Flow, lang: str, issue: Issue) -> dict[str, Any]:
+def _worded(flow: Tools, lang: str, issue: Issue) -> dict[str, Any]:
     values: dict[str, Any] = dict(issue.values)
     kind = _NAMED_FIELDS.get(issue.field or "")
     for key in ("kept", "ignored", "closest", "model"):
@@ -39,7 +39,7 @@ def _worded(flow: Flow, lang: str, issue: Issue) -> dict[str, Any]:
     return values
 
 
-def _name(flow: Flow, kind: str, ident: str) -> str:
+def _name(flow: Tools, kind: str, ident: str) -> str:
     if kind == "gpu":
         return str(flow.gpu_names(ident))
     model = flow.kb.models.get(ident)

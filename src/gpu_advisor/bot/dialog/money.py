@@ -32,7 +32,7 @@ from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title,
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.bot.dialog.workload import to_workload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.ownership import Ownership, ownership
@@ -145,23 +145,23 @@ def _workload(slots: Mapping[str, Any], reading: MoneyReading, quote: bool) -> W
         return None
 
 
-def quote_answerer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def quote_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The answerer: a pasted quote judged for the conversation's workload (before ``price_lookup``)."""
     return _answer(flow, state, msg, quote_answer)
 
 
-def ownership_answerer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The answerer: buy vs rent vs API, or an electricity/hosting/purchase price given for it."""
     return _answer(flow, state, msg, ownership_answer)
 
 
-def quote_cmd(flow: Flow, state: ConversationState, arg: str) -> Answer:
+def quote_cmd(flow: Tools, state: ConversationState, arg: str) -> Answer:
     """``/quote <pasted quote>`` as a command handler."""
     content = quote_command(flow.kb, arg, state.lang, state.slots)
     return flow.reply(state, "answer", content, [_plan_button(state.lang)]), state
 
 
-def _answer(flow: Flow, state: ConversationState, msg: Message, answer: _Answer) -> Answer | None:
+def _answer(flow: Tools, state: ConversationState, msg: Message, answer: _Answer) -> Answer | None:
     new = remember(state, msg)
     if "budget" in msg.slots:  # the quote's price or the power price, never a budget
         new.slots.pop("budget", None)

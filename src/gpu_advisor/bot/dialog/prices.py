@@ -16,7 +16,7 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.price_lookup import PriceAnswer, PriceLine, lookup, total_of, yearly_discounts
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.period import HOURS, Period, read_period
@@ -25,7 +25,7 @@ _SLICE = re.compile(r"切片|\bmig\b|slice|分片|[1-7]g\.\d+gb")
 _PER_UNIT = {"month": "month", "hour": "hour"}
 
 
-def answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The catalog price of what the question names, or None when it is not a price lookup."""
     if not msg.form.price:
         return None
@@ -50,7 +50,7 @@ def answer(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
     return flow.reply(new, "info", content, [button]), new
 
 
-def _lines(flow: Flow, lang: str, a: PriceAnswer, period: Period) -> list[str]:
+def _lines(flow: Tools, lang: str, a: PriceAnswer, period: Period) -> list[str]:
     asked = _gpus(flow, lang, a.gpu, a.count) if a.gpu else locales.t(lang, "prices.slice")
     if not a.in_catalog:
         nearest = [_priced(flow, lang, line, period) for line in a.lines]
@@ -70,18 +70,13 @@ def _lines(flow: Flow, lang: str, a: PriceAnswer, period: Period) -> list[str]:
                 lang,
                 "prices.yearly_hint",
                 saving=locales.money(lang, a.yearly_saving_month, line.currency),
-                percent=round(line_discount(flow, line) * 100),
+                percent=round(a.yearly_discount * 100),
             )
         )
     return out
 
 
-def line_discount(flow: Flow, line: PriceLine) -> float:
-    offer = next(o for o in flow.kb.catalog.offers if o.id == line.offer)
-    return offer.yearly_discount
-
-
-def _priced(flow: Flow, lang: str, line: PriceLine, period: Period) -> str:
+def _priced(flow: Tools, lang: str, line: PriceLine, period: Period) -> str:
     """ "2 台 × 2 卡 A100 40GB，一周：¥5,600/月 × 1 月 × 2 台 = ¥11,200（按月计费）"."""
     what = _machine(flow, lang, line)
     unit = locales.t(lang, f"prices.unit.{_PER_UNIT.get(line.unit, 'month')}")
@@ -114,7 +109,7 @@ def _zhe(discount: float) -> str:
     return f"{kept // 10 if kept % 10 == 0 else kept} 折"
 
 
-def _yearly_overview(flow: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def _yearly_overview(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """ "年付比月付省多少" with no card named and no plan yet: every yearly discount in the catalog."""
     if state.answered or not read_period(msg.low).yearly:
         return None
@@ -140,7 +135,7 @@ def _yearly_overview(flow: Flow, state: ConversationState, msg: Message) -> Answ
     ), new
 
 
-def _machine(flow: Flow, lang: str, line: PriceLine) -> str:
+def _machine(flow: Tools, lang: str, line: PriceLine) -> str:
     gpu = flow.gpu_names(line.gpu)
     if line.mig_profile:
         return locales.t(
@@ -149,7 +144,7 @@ def _machine(flow: Flow, lang: str, line: PriceLine) -> str:
     return _gpus(flow, lang, line.gpu, line.count)
 
 
-def _gpus(flow: Flow, lang: str, gpu: str | None, count: int) -> str:
+def _gpus(flow: Tools, lang: str, gpu: str | None, count: int) -> str:
     return locales.t(lang, "followup.gpus", count=count, gpu=flow.gpu_names(gpu))
 
 

@@ -18,14 +18,14 @@ from gpu_advisor.bot.dialog.merge import merge
 from gpu_advisor.bot.dialog.questions import EXPECTS
 from gpu_advisor.bot.dialog.remember import fresh_if_new_request
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
 
 SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted", "number_unused"}
 
 
-def requirements_answer(flow: Flow, state: ConversationState, msg: Message) -> Answer:
+def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> Answer:
     """Merge what the message said; then the next question, or the answer."""
     ext = msg.ext
     expecting = EXPECTS.get(state.pending or "")

@@ -3,14 +3,15 @@ vocabulary, the plan cache, and how a reply is built.
 
 The answerers (``answerers.py``), the commands and the follow-ups used to import the
 ``Dialog`` hub itself, which imported them back (a seven-module circle). They now take a
-``Tools`` (or a ``Flow``, which adds the two conversation steps a command may take:
-ask the next question, or answer), both declared here, below every step.
+``Tools``, declared here below every step, whose conversation steps (ask the next
+question, answer, press a button) ``core.Dialog`` provides: the steps import this module,
+never the core.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any, Protocol
+from typing import Any
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.plancache import PlanCache, View
@@ -92,6 +93,23 @@ class Tools:
         spec = self.kb.gpus.get(str(ids))
         return spec.name if spec is not None else ids
 
+    # --- the conversation steps, which the dialog core (``core.Dialog``) provides ------------
+    def advance(self, state: ConversationState, notes: list[str]) -> Answer:
+        """Ask the next question, or answer."""
+        raise NotImplementedError
+
+    def answer(self, state: ConversationState, notes: list[str]) -> Answer:
+        """Answer with a plan for the slots held."""
+        raise NotImplementedError
+
+    def press(self, state: ConversationState, payload: str) -> Answer:
+        """A quick-reply button."""
+        raise NotImplementedError
+
+    def repeat_question(self, state: ConversationState, key: str, notes: list[str]) -> Reply:
+        """The pending question again, after a note saying why."""
+        raise NotImplementedError
+
     def say(self, state: ConversationState, kind: ReplyKind, key: str, **values: Any) -> Reply:
         return self.reply(state, kind, locales.t(state.lang, key, **values))
 
@@ -117,40 +135,3 @@ class Tools:
             plan=plan,
             chart="all" if plan is not None and plan.recommendation is not None else None,
         )
-
-
-class Flow(Protocol):
-    """The two conversation steps a command or an answerer may hand over to."""
-
-    kb: Knowledge
-    vocab: Vocabulary
-    plans: PlanCache
-
-    def advance(self, state: ConversationState, notes: list[str]) -> Answer: ...
-
-    def answer(self, state: ConversationState, notes: list[str]) -> Answer: ...
-
-    def press(self, state: ConversationState, payload: str) -> Answer: ...
-
-    def repeat_question(self, state: ConversationState, key: str, notes: list[str]) -> Reply: ...
-
-    def view(self, state: ConversationState, plan: Plan, render_view: View[Content]) -> Content: ...
-
-    def plan_for(self, state: ConversationState) -> tuple[Plan | None, str | None]: ...
-
-    def buttons(self, lang: str, q: Question) -> list[Button]: ...
-
-    def named(self, slots: dict[str, Any]) -> dict[str, Any]: ...
-
-    def gpu_names(self, ids: Any) -> Any: ...
-
-    def say(self, state: ConversationState, kind: ReplyKind, key: str, **values: Any) -> Reply: ...
-
-    def reply(
-        self,
-        state: ConversationState,
-        kind: ReplyKind,
-        said: str | Content,
-        buttons: list[Button] | None = None,
-        plan: Plan | None = None,
-    ) -> Reply: ...

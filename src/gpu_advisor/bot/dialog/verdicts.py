@@ -19,8 +19,9 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.bot.dialog.tools import Answer, Flow
+from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.card_classes import (
+    compute_slices,
     half_profile,
     memory_class_card,
     slice_card,
@@ -40,7 +41,7 @@ _TRAIN = re.compile(r"训|微调|finetun|fine-tun|train|lora|全参|预训练|pr
 DEFAULT_MODEL = "llama-2-7b"  # the size a "tokens a day" question usually means (engine.myths too)
 
 
-def answer(dialog: Flow, state: ConversationState, msg: Message) -> Answer | None:
+def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The verdict for a yes/no hardware question, or None when the message is not one."""
     if not (msg.form.yes_no or msg.form.speed):
         return None
@@ -104,7 +105,7 @@ def _slice(
         "profile": profile,
         "gpu": parent.name,
         "gb": card.memory_gb,
-        "share": round(card.dense_tflops.get("bf16", 0) / max(parent.dense_tflops.get("bf16", 1), 1e-9) * 7),
+        "share": compute_slices(profile),
     }
     return with_card(kb, card), card.id, ("verdict.slice", said)
 
@@ -205,10 +206,10 @@ def _more_cards(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
     row = v.fastest
     assert row is not None
     gpu = kb.gpus[v.gpu]
-    price = lookup(kb, v.gpu, v.count, HOURS_PER_MONTH) if not gpu.id.count("-mig-") else None
+    price = lookup(kb, v.gpu, v.count, HOURS_PER_MONTH)  # a slice or an unlisted card: not in the catalog
     rent = (
         locales.t(lang, "verdict.fix_rent", price=locales.money(lang, price.total, price.currency or "CNY"))
-        if price is not None and price.in_catalog and price.total is not None
+        if price.in_catalog and price.total is not None
         else ""
     )
     method = _method(lang, row.method)
