@@ -1,9 +1,8 @@
 """The serving-capacity layer against published serving measurements, fit rows beside held-out ones.
 
-Every row of ``knowledge/serving_measurements.yaml`` is run through the same engine
-path a plan takes (``serving_search.per_gpu`` → ``kv_room`` → ``replica_model`` →
-``serving_capacity.replica_shape`` → ``engine.queueing``) and compared with what was
-measured:
+Every row of ``knowledge/serving_measurements.yaml`` is stated as the JSON contract's
+``Workload`` and run through the path ``estimate`` and the recommender take
+(``engine.replica.place`` → ``engine.queueing``), then compared with what was measured:
 
 - maximum throughput (requests fed at an infinite rate): replicas × capacity × output;
 - a closed loop of N users (concurrency sweeps): mean TTFT, TPOT and throughput;
@@ -35,15 +34,15 @@ from importlib import resources
 from typing import Any
 
 import yaml
+from pydantic import ValidationError
 
 from gpu_advisor import knowledge
-from gpu_advisor.engine import serving_capacity
-from gpu_advisor.engine.defaults import ServeSetup
-from gpu_advisor.engine.memory import kv_bytes_per_token
+from gpu_advisor.engine import replica
+from gpu_advisor.engine.defaults import serve_setup
 from gpu_advisor.engine.queueing import break_qps, capacity_qps, closed_loop
-from gpu_advisor.engine.serving_search import budget_slots, kv_room, per_gpu, replica_model
 from gpu_advisor.engine.specs import Knowledge, RuntimeProfile
 from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.workload import Workload
 
 WITHIN = 0.25
 METRICS = ("max_throughput", "closed_throughput", "ttft", "tpot")
@@ -64,48 +63,56 @@ class Predicted:
     kv_pool_tokens: float | None = None
 
 
+def workload(row: dict[str, Any]) -> Workload:
+    """The row as the JSON contract states it: what a rental site would send ``estimate``."""
+    prompt, output = int(row["prompt_tokens"]), int(row["output_tokens"])
+    return Workload(
+        task="infer",
+        model=row["model"],
+        gpu=row["gpu"],
+        gpu_count=int(row["gpu_count"]),
+        tensor_parallel=int(row["tensor_parallel"]),
+        runtime=row["runtime"],
+        weight_dtype=row["weight_dtype"],
+        kv_dtype=row.get("kv_dtype") or "fp16",
+        prompt_tokens=prompt,
+        output_tokens=output,
+        context_len=prompt + output,
+        concurrency=row.get("concurrency"),
+        attention_dp=row.get("attention_dp"),
+        ttft_ms_p99=row.get("ttft_p99_target_ms"),
+        tpot_ms_p99=row.get("tpot_median_target_ms"),
+    )
+
+
 def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None) -> Predicted | None:
-    """The engine on one row; None when the card, model or runtime is unknown or nothing fits."""
+    """The engine on one row, on ``estimate``'s path (``engine.replica.place``); None when inexpressible.
+
+    ``rt`` replaces the row's runtime profile (the ``--fit`` search); the figures are the
+    ones ``estimate`` returns for ``workload(row)`` (tests/calibration checks they agree).
+    """
     if row["gpu"] not in kb.gpus or row["model"] not in kb.models or row["runtime"] not in kb.runtimes:
+        return None
+    try:
+        w = workload(row)
+    except ValidationError:
         return None
     gpu, arch = kb.gpus[row["gpu"]], kb.models[row["model"]]
     rt = rt or kb.runtimes[row["runtime"]]
-    tp, fmt = int(row["tensor_parallel"]), row["weight_dtype"]
-    prompt, output = int(row["prompt_tokens"]), int(row["output_tokens"])
-    users = row.get("concurrency")
-    s = ServeSetup(
-        formats=(fmt,),
-        kv_dtype=row.get("kv_dtype") or "fp16",
-        context_len=prompt + output,
-        prompt_tokens=prompt,
-        output_tokens=output,
-        concurrency=int(users or 1),
-        qps=None,
-        ttft_ms_max=None,
-        runtime=rt.id,
-        tensor_parallel=tp,
-        resident_tokens=prompt + (output + 1) // 2,
-        attention_dp=bool(row.get("attention_dp")),
-    )
-    held = per_gpu(arch, s, fmt, tp, rt)
-    room = kv_room(rt, gpu.usable_gib * GiB, held)
-    slots = held.users(room, budget_slots(rt, s, tp))
-    if slots < 1:
+    s, _ = serve_setup(w, arch)
+    tp, output = int(row["tensor_parallel"]), s.output_tokens
+    got = replica.place(arch, s, (gpu, rt, s.formats[0], tp), gpu.usable_gib * GiB, replica.board_link(gpu))
+    if got is None:
         return None
     if "kv_pool_tokens" in row:
-        pool = (room - held.weights - held.overhead) / kv_bytes_per_token(arch, s.kv_dtype, tp)
-        return Predicted(0.0, kv_pool_tokens=pool)
-    link = "nvswitch" if gpu.nvlink_gbs else "pcie"
-    model = replica_model(arch, s, (gpu, rt, fmt, tp), link)
-    shape = serving_capacity.replica_shape(model, s, slots, (arch, gpu, rt, fmt, tp))
+        return Predicted(0.0, kv_pool_tokens=got.kv_pool_tokens(arch, s, tp))
     replicas = max(1, int(row["gpu_count"]) // tp)
     if "output_tokens_per_s_at_target" in row:
-        target = row["ttft_p99_target_ms"] / 1e3, row["tpot_median_target_ms"] / 1e3
-        return Predicted(break_qps(shape, *target) * output * replicas)
-    if users is None:
-        return Predicted(capacity_qps(shape) * output * replicas)
-    loop = closed_loop(shape, int(users))
-    return Predicted(loop.output_tokens_per_s, loop.ttft_s, loop.tpot_s)
+        return Predicted(break_qps(got.shape, s.ttft_p99_s, s.tpot_p99_s) * output * replicas)
+    if s.qps is None and row.get("concurrency") is None:
+        return Predicted(capacity_qps(got.shape) * output * replicas)
+    loop = closed_loop(got.shape, -(-s.concurrency // replicas))
+    return Predicted(loop.output_tokens_per_s * replicas, loop.ttft_s, loop.tpot_s)
 
 
 def errors(row: dict[str, Any], got: Predicted) -> dict[str, float]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from gpu_advisor.engine.defaults import ServeSetup
 from gpu_advisor.engine.memory import kv_bytes_per_token
-from gpu_advisor.engine.serving_search import kv_room, per_gpu
+from gpu_advisor.engine.replica import kv_room, per_gpu
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.units import GiB
 

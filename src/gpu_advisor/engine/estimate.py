@@ -1,6 +1,6 @@
 """Estimate: memory per GPU, which cards it fits, and how fast it runs — no prices, no ranking.
 
-Serving memory follows the recommender's rule (``serving_search.per_gpu``), so both
+Serving memory follows the recommender's rule (``replica.per_gpu``), so both
 give the same answer for the same card and count: with a stated ``context_len`` every
 concurrent user is reserved the whole window (the promise "N users at C tokens each");
 without one each user holds prompt + answer, the paged working set vLLM actually keeps
@@ -13,17 +13,18 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gpu_advisor.engine import serving_capacity
+from gpu_advisor.engine import replica, serving_capacity
 from gpu_advisor.engine.architecture import Resolved, resolve
 from gpu_advisor.engine.defaults import ServeSetup, runtime_for, serve_setup, serving_formats, train_setup
 from gpu_advisor.engine.findings import Finding, finding
-from gpu_advisor.engine.interconnect import gradient_sync_s, scaling_efficiency, tp_decode_comm
+from gpu_advisor.engine.interconnect import gradient_sync_s, scaling_efficiency
 from gpu_advisor.engine.memory import Memory, TrainSetup, kv_bytes_per_token, training_memory
+from gpu_advisor.engine.queueing import break_qps, capacity_qps, closed_loop
+from gpu_advisor.engine.replica import board_link, per_gpu, replica_model
 from gpu_advisor.engine.results import Estimate, FitRow, ModelSummary, Verdict
-from gpu_advisor.engine.serving_search import card_format, per_gpu, replica_model
+from gpu_advisor.engine.serving_search import card_format
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, RuntimeProfile
 from gpu_advisor.engine.thinking import with_thinking_output
-from gpu_advisor.engine.throughput import serving_point
 from gpu_advisor.engine.training import step_compute_s, training_hours
 from gpu_advisor.engine.units import GiB
 from gpu_advisor.engine.usable import usable_bytes
@@ -77,10 +78,11 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     if gpu:
         tok, ttft, rps = at.speed(gpu, count)
     requested = _verdict(gpu, count, at.mem_on, tok) if gpu else None
-    if requested is not None and requested.fits and s.qps is not None:
+    if requested is not None and requested.fits:
         assert gpu is not None
         figures: dict[str, float | int] = {k: round(v, 2) for k, v in at.under_load(gpu, count).items()}
-        figures["replicas"] = int(figures.get("replicas", 1))
+        if "replicas" in figures:
+            figures["replicas"] = int(figures["replicas"])
         requested = requested.model_copy(update=figures)
     settings = {
         "weight_dtype": fmt,
@@ -112,37 +114,56 @@ class _Serving:
     def __init__(self, arch: ModelArch, s: ServeSetup, kb: Knowledge, fmt: str, w: Workload) -> None:
         self.arch, self.s, self.kb, self.fmt = arch, s, kb, fmt
         self.runtime, self.tensor_parallel = w.runtime, w.tensor_parallel
+        self.closed = w.concurrency is not None and w.qps is None
 
     def _place(self, card: GpuSpec, n: int) -> tuple[GpuSpec, RuntimeProfile, str, int]:
         f = card_format(self.fmt, card)
         return card, self.kb.runtimes[runtime_for(f, self.runtime)], f, self.tensor_parallel or n
 
     def mem_on(self, card: GpuSpec, n: int) -> tuple[Memory, float]:
-        """Memory per GPU for every user at once (``serving_search.per_gpu``), and the room for it."""
+        """Memory per GPU for every user at once (``replica.per_gpu``), and the room for it."""
         _, rt, f, tp = self._place(card, n)
         held = per_gpu(self.arch, self.s, f, tp, rt)
         return held.memory(self.s.concurrency), usable_bytes(card, rt)
 
     def speed(self, card: GpuSpec, n: int) -> tuple[float, float, float]:
         """One stream's decode tokens/s, its TTFT (ms) and requests/s, unloaded."""
-        _, rt, f, tp = self._place(card, n)
-        comm = tp_decode_comm(self.arch.hidden_size, self.arch.layers, tp, card, _link(card))
-        s = self.s
-        p = serving_point(self.arch, card, rt, f, s.kv_dtype, 1, s.prompt_tokens, s.output_tokens, tp, comm)
+        p = replica_model(self.arch, self.s, self._place(card, n), board_link(card)).point(1)
         return p.tokens_per_s_per_seq, p.ttft_ms, p.requests_per_s
 
     def under_load(self, card: GpuSpec, n: int) -> dict[str, float]:
-        """p50/p99 TTFT and TPOT (ms) at ``qps`` and ``break_qps``, from ``engine.queueing``."""
-        place = self._place(card, n)
-        _, rt, f, tp = place
-        slots = per_gpu(self.arch, self.s, f, tp, rt).users(self.mem_on(card, n)[1], rt.max_batch)
-        model = replica_model(self.arch, self.s, place, _link(card))
-        shape = serving_capacity.replica_shape(model, self.s, slots, (self.arch, card, rt, f, tp))
-        return serving_capacity.one_group(shape, self.s, max(1, n // tp))
+        """What ``n`` × ``card`` sustain as ``n // tp`` replicas (``engine.serving_capacity``).
 
-
-def _link(card: GpuSpec) -> Interconnect:
-    return "nvlink" if card.nvlink_gbs else "pcie"
+        Always: the output tokens/s and requests/s at saturation and the KV pool per
+        replica; with a ``qps``: p50/p99 TTFT and TPOT there and ``break_qps``; with p99
+        targets: the throughput at which they stop holding; with a stated concurrency and
+        no rate: the closed loop's mean TTFT, TPOT and throughput (a benchmark sweep point).
+        """
+        where = self._place(card, n)
+        got = replica.place(self.arch, self.s, where, card.usable_gib * GiB, board_link(card))
+        if got is None:
+            return {}
+        s, copies = self.s, max(1, n // where[3])
+        out = s.output_tokens
+        figures = {
+            "replicas": float(copies),
+            "max_requests_per_s": capacity_qps(got.shape) * copies,
+            "max_output_tokens_per_s": capacity_qps(got.shape) * out * copies,
+            "kv_pool_tokens": got.kv_pool_tokens(self.arch, s, where[3]),
+        } | serving_capacity.confidence(where[1], card)
+        if s.ttft_p99_s is not None or s.tpot_p99_s is not None:
+            at_p99 = break_qps(got.shape, s.ttft_p99_s, s.tpot_p99_s)
+            figures["output_tokens_per_s_at_p99"] = at_p99 * out * copies
+        if s.qps is not None:
+            figures |= serving_capacity.one_group(got.shape, s, copies)
+        elif self.closed:
+            loop = closed_loop(got.shape, -(-s.concurrency // copies))
+            figures |= {
+                "closed_loop_ttft_ms": loop.ttft_s * 1e3,
+                "closed_loop_tpot_ms": loop.tpot_s * 1e3,
+                "closed_loop_output_tokens_per_s": loop.output_tokens_per_s * copies,
+            }
+        return figures
 
 
 def _kv_note(w: Workload, s: ServeSetup) -> list[Finding]:

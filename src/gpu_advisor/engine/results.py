@@ -62,6 +62,8 @@ class Verdict(FitRow):
     its capacity, or where a stated p99 target stops holding) — the figures each
     serving option carries (``engine.serving_capacity``). The p50/p99 figures are absent
     when the rate is past what the hardware can sustain: that queue grows without bound.
+    Any serving verdict that fits carries the saturation throughput and the KV pool, the
+    figures published serving benchmarks report (``bench/serving_compare.py`` reads them).
     """
 
     shortfall_gib: float = 0.0
@@ -71,6 +73,17 @@ class Verdict(FitRow):
     tpot_ms_p50: float | None = None
     tpot_ms_p99: float | None = None
     break_qps: float | None = None
+    max_requests_per_s: float | None = Field(None, description="all replicas at saturation")
+    max_output_tokens_per_s: float | None = Field(None, description="all replicas at saturation")
+    kv_pool_tokens: float | None = Field(None, description="KV pool per replica, as the runtime reports it")
+    output_tokens_per_s_at_p99: float | None = Field(
+        None, description="all replicas at the rate where the stated p99 TTFT/TPOT targets stop holding"
+    )
+    closed_loop_ttft_ms: float | None = Field(None, description="mean, with `concurrency` users and no qps")
+    closed_loop_tpot_ms: float | None = None
+    closed_loop_output_tokens_per_s: float | None = None
+    uncertainty_pct: float | None = Field(None, description="± band on figures under load")
+    calibrated_card: float | None = Field(None, description="1 when this runtime was calibrated on the card")
 
 
 class ModelSummary(_Out):

@@ -17,22 +17,18 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gpu_advisor.engine import cost, serving_capacity
-from gpu_advisor.engine.architecture import attention_params
+from gpu_advisor.engine import cost, replica, serving_capacity
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.defaults import ServeSetup, runtime_for
 from gpu_advisor.engine.dtypes import FORMATS
-from gpu_advisor.engine.interconnect import hop_latency_s, link_gbs, pipeline_hop_s, tp_decode_comm
+from gpu_advisor.engine.interconnect import pipeline_hop_s
 from gpu_advisor.engine.memory import (
     Memory,
-    kv_bytes_per_sequence,
-    serving_overhead_bytes,
-    serving_weight_bytes,
 )
 from gpu_advisor.engine.queueing import ReplicaShape, capacity_qps
 from gpu_advisor.engine.serving_capacity import Load
-from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile
-from gpu_advisor.engine.throughput import ReplicaModel, max_batch_for_memory
+from gpu_advisor.engine.specs import GpuSpec, Knowledge, ModelArch, Offer, RuntimeProfile
+from gpu_advisor.engine.throughput import ReplicaModel
 from gpu_advisor.engine.units import GiB
 
 TP_DEGREES = (1, 2, 4, 8)
@@ -97,115 +93,6 @@ class Layout:
     shape: ReplicaShape | None = None  # the queue one replica is (engine.queueing)
 
 
-@dataclass(frozen=True, slots=True)
-class PerGpu:
-    """What one GPU of a replica holds, and how many users that leaves room for.
-
-    The one sizing rule ``estimate`` and the recommender share: each user holds
-    ``ServeSetup.resident_tokens`` of KV cache (``engine.defaults.resident_tokens``: the
-    window the user stated, else prompt + answer — vLLM's paged cache holds only what a
-    request has, Kwon et al. 2023), and the cache must also fit one whole window, or vLLM
-    refuses to start ("max seq len ... is larger than the maximum number of tokens that
-    can be stored in KV cache").
-    """
-
-    weights: float
-    overhead: float
-    kv_seq: float  # KV bytes one user holds
-    kv_full: float  # KV bytes one full-window sequence holds
-
-    def users(self, usable: float, runtime_cap: int) -> int:
-        """Users one replica holds at once in ``usable`` bytes per GPU; 0 when not even a window fits."""
-        free = usable - self.weights - self.overhead
-        if free < self.kv_full:
-            return 0
-        return max_batch_for_memory(free, self.kv_seq, runtime_cap)
-
-    def memory(self, users: int) -> Memory:
-        """Per-GPU memory for ``users`` at once: it fits exactly when ``users(...) >= users``."""
-        kv = max(self.kv_full, self.kv_seq * users)
-        return Memory(weights=self.weights, kv_cache=kv, overhead=self.overhead)
-
-
-def kv_room(rt: RuntimeProfile, capacity: float, held: PerGpu) -> float:
-    """Bytes per GPU the runtime lets weights, reserve and KV pool use together.
-
-    vLLM and SGLang size the pool from a share of the whole card (``gpu_memory_utilization``,
-    ``mem_fraction_static``); TensorRT-LLM gives the KV cache a share of what is still
-    free once weights and activations are placed (``kv_cache_free_gpu_mem_fraction``).
-    """
-    if rt.kv_pool_of_free is None:
-        return capacity * rt.memory_utilization
-    placed = held.weights + held.overhead
-    return placed + rt.kv_pool_of_free * max(0.0, capacity - placed)
-
-
-def budget_slots(rt: RuntimeProfile, s: ServeSetup, tp: int = 1) -> int:
-    """Sequences a replica keeps running in steady state under its per-step token budget.
-
-    Each step carries one decode token per sequence plus their share of prompt chunks,
-    B·(1 + prompt/output) tokens, which may not exceed ``max_num_batched_tokens``.
-    Under attention data parallelism each of the ``tp`` ranks schedules its own batch
-    with its own budget and ``max_num_seqs``.
-    """
-    per_seq = 1.0 + s.prompt_tokens / s.output_tokens
-    ranks = tp if s.attention_dp else 1
-    return ranks * max(1, min(rt.max_batch, math.floor(rt.max_num_batched_tokens / per_seq)))
-
-
-def per_gpu(arch: ModelArch, s: ServeSetup, fmt: str, tp: int, rt: RuntimeProfile, pp: int = 1) -> PerGpu:
-    """Weights, overhead and KV per GPU of a replica split ``tp`` ways inside and ``pp`` across machines.
-
-    Under attention data parallelism (``s.attention_dp``, SGLang with expert parallel)
-    each of the ``tp`` GPUs keeps the whole attention block and the cache of its own
-    1/tp of the sequences, while the experts stay split: an MLA latent that tensor
-    parallelism copies onto every rank is then held once.
-    """
-    weights = serving_weight_bytes(arch, fmt, tp)
-    kv_split = tp
-    if s.attention_dp and tp > 1:
-        attention = attention_params(arch) * arch.layers * FORMATS[fmt].bits / 8
-        weights += attention * (1.0 - 1.0 / tp)
-        kv_split = 1
-    share = tp if s.attention_dp else 1
-    return PerGpu(
-        weights=weights / pp,
-        overhead=serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp),
-        kv_seq=kv_bytes_per_sequence(arch, s.kv_dtype, s.resident_tokens, kv_split) / pp / share,
-        kv_full=kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, kv_split) / pp / share,
-    )
-
-
-def replica_model(
-    arch: ModelArch,
-    s: ServeSetup,
-    place: tuple[GpuSpec, RuntimeProfile, str, int],
-    link: Interconnect,
-    stages: tuple[int, float] = (1, 0.0),
-) -> ReplicaModel:
-    """One replica's speed: ``place`` is (card, runtime, weight format, TP degree)."""
-    gpu, rt, fmt, tp = place
-    comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, link)
-    if s.attention_dp and arch.is_moe and tp > 1:
-        comm = expert_parallel_comm(arch, tp, gpu, link)
-    return ReplicaModel(
-        arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, comm, stages, s.attention_dp
-    )
-
-
-def expert_parallel_comm(arch: ModelArch, ep: int, gpu: GpuSpec, link: Interconnect) -> tuple[float, float]:
-    """(fixed, per-token) seconds of expert-parallel dispatch and combine under attention DP.
-
-    In place of tensor parallelism's all-reduces, each MoE layer sends every token to
-    its k experts and back: 3·k·h bytes (FP8 dispatch, bf16 combine, as DeepEP does),
-    (ep−1)/ep of it to other GPUs, and each GPU sends only its own 1/ep of the batch;
-    two all-to-all latencies per MoE layer.
-    """
-    volume = 3.0 * arch.experts_per_token * arch.hidden_size * arch.moe_layers * (ep - 1) / ep
-    per_token = volume / ep / (link_gbs(gpu, link) * 1e9)
-    return 2 * arch.moe_layers * hop_latency_s(gpu, link), per_token
-
-
 def prepare(
     arch: ModelArch,
     s: ServeSetup,
@@ -216,13 +103,13 @@ def prepare(
     tp: int,
     pp: int = 1,
 ) -> Layout | None:
-    held = per_gpu(arch, s, fmt, tp, rt, pp)
-    bmax = held.users(kv_room(rt, capacity_bytes(offer, gpu), held), budget_slots(rt, s, tp))
-    if bmax < 1:  # not a window, or not one prompt + answer (a window shorter than both)
-        return None
     hop = pipeline_hop_s(arch.hidden_size, offer.network_gbps or 0.0) if pp > 1 else 0.0
-    model = replica_model(arch, s, (gpu, rt, fmt, tp), offer.interconnect, (pp, hop))
-    shape = serving_capacity.replica_shape(model, s, bmax, (arch, gpu, rt, fmt, tp))
+    got = replica.place(
+        arch, s, (gpu, rt, fmt, tp), capacity_bytes(offer, gpu), offer.interconnect, (pp, hop)
+    )
+    if got is None:  # not a window, or not one prompt + answer (a window shorter than both)
+        return None
+    held = got.held
     return Layout(
         offer,
         gpu,
@@ -233,10 +120,10 @@ def prepare(
         held.overhead,
         held.kv_seq,
         held.kv_full,
-        bmax,
-        model,
+        got.slots,
+        got.model,
         pp,
-        shape,
+        got.shape,
     )
 
 

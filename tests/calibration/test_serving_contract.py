@@ -1,0 +1,67 @@
+"""The serving figures checked against published runs are the ones the JSON contract returns.
+
+``bench/serving_compare.py`` states each published run as a ``Workload`` and reads the
+engine on ``estimate``'s path; these tests hold that a rental site sending the same
+``Workload`` to ``estimate`` gets the same figure, for each kind of published figure.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bench.serving_compare import predict, rows, workload
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.results import Verdict
+from gpu_advisor.engine.specs import Knowledge
+
+
+def _first(kind: str) -> dict[str, Any]:
+    def is_kind(r: dict[str, Any]) -> bool:
+        if kind == "kv_pool":
+            return "kv_pool_tokens" in r
+        if kind == "at_target":
+            return "output_tokens_per_s_at_target" in r
+        if kind == "closed":
+            return r.get("concurrency") is not None and "output_tokens_per_s" in r
+        return r.get("concurrency") is None and "output_tokens_per_s" in r
+
+    return next(r for r in rows() if is_kind(r))
+
+
+def _requested(row: dict[str, Any], kb: Knowledge) -> Verdict:
+    got = estimate(workload(row), kb).requested
+    assert got is not None and got.fits
+    return got
+
+
+def test_maximum_throughput_over_several_replicas_is_the_contracts(kb: Knowledge) -> None:
+    first = _first("max")
+    row = first | {"gpu_count": 2 * first["tensor_parallel"]}  # two replicas behind one balancer
+    engine = predict(row, kb)
+    assert engine is not None
+    assert _requested(row, kb).max_output_tokens_per_s == pytest.approx(engine.output_tokens_per_s, abs=0.01)
+
+
+def test_closed_loop_figures_are_the_contracts(kb: Knowledge) -> None:
+    row = _first("closed")
+    engine, got = predict(row, kb), _requested(row, kb)
+    assert engine is not None and engine.ttft_s is not None and engine.tpot_s is not None
+    assert got.closed_loop_output_tokens_per_s == pytest.approx(engine.output_tokens_per_s, abs=0.01)
+    assert got.closed_loop_ttft_ms == pytest.approx(engine.ttft_s * 1e3, abs=0.01)
+    assert got.closed_loop_tpot_ms == pytest.approx(engine.tpot_s * 1e3, abs=0.01)
+
+
+def test_throughput_at_a_p99_target_is_the_contracts(kb: Knowledge) -> None:
+    row = _first("at_target")
+    engine = predict(row, kb)
+    assert engine is not None
+    assert _requested(row, kb).output_tokens_per_s_at_p99 == pytest.approx(engine.output_tokens_per_s, abs=0.01)
+
+
+def test_kv_pool_is_the_contracts(kb: Knowledge) -> None:
+    row = _first("kv_pool")
+    engine = predict(row, kb)
+    assert engine is not None and engine.kv_pool_tokens is not None
+    assert _requested(row, kb).kv_pool_tokens == pytest.approx(engine.kv_pool_tokens, abs=0.01)
