@@ -40,7 +40,7 @@ from gpu_advisor import knowledge
 from gpu_advisor.engine import replica
 from gpu_advisor.engine.defaults import serve_setup
 from gpu_advisor.engine.queueing import break_qps, capacity_qps, closed_loop
-from gpu_advisor.engine.specs import Knowledge, RuntimeProfile
+from gpu_advisor.engine.specs import CardClassEfficiency, Knowledge, RuntimeProfile
 from gpu_advisor.engine.units import GiB
 from gpu_advisor.engine.workload import Workload
 
@@ -285,10 +285,85 @@ def fit(kb: Knowledge, runtime: str) -> dict[str, float]:
     return best[1]
 
 
+MOE_GRID = {
+    "moe_compute_efficiency": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.7, 1.0),
+    "moe_half_tokens": (0.0,),
+    "moe_pad_tokens": (0.0, 8.0, 16.0, 32.0, 64.0, 128.0),
+    "moe_layer_us": (0.0,),
+}
+
+
+def _score(kb: Knowledge, fit_rows: list[dict[str, Any]], rt: RuntimeProfile) -> float:
+    """Median |log error| of the engine with profile ``rt`` over ``fit_rows``."""
+    logs = [
+        abs(math.log1p(e))
+        for row in fit_rows
+        if (got := predict(row, kb, rt)) is not None
+        for e in errors(row, got).values()
+    ]
+    return statistics.median(logs) if logs else math.inf
+
+
+def fit_moe(kb: Knowledge, runtime: str) -> dict[str, float]:
+    """Grid search of the runtime's MoE coefficients on its mixture-of-experts ``fit`` rows only.
+
+    The dense coefficients stay as fitted on dense rows: these only change MoE steps.
+    Then, per card class with fit rows of its own, the grouped-GEMM share alone
+    (``card_classes.<class>.moe_compute``): kernels are tuned per architecture.
+    """
+    base = kb.runtimes[runtime]
+    fit_rows = [
+        r for r in rows() if r["split"] == "fit" and r["runtime"] == runtime and kb.models[r["model"]].is_moe
+    ]
+    trials = (dict(zip(MOE_GRID, v, strict=True)) for v in itertools.product(*MOE_GRID.values()))
+    score, best = min(
+        ((_score(kb, fit_rows, base.model_copy(update=t)), t) for t in trials), key=lambda p: p[0]
+    )
+    print(f"{runtime}: median |log error| {score:.3f} on {len(fit_rows)} MoE fit rows with {best}")
+    tuned = base.model_copy(update=best)
+    for name in sorted({f"{kb.gpus[r['gpu']].architecture}-{kb.gpus[r['gpu']].segment}" for r in fit_rows}):
+        own = [r for r in fit_rows if f"{kb.gpus[r['gpu']].architecture}-{kb.gpus[r['gpu']].segment}" == name]
+        scored = []
+        for share in MOE_GRID["moe_compute_efficiency"]:
+            entry = CardClassEfficiency(moe_compute=share, source="grid search, serving_compare --fit-moe")
+            trial = tuned.model_copy(update={"card_classes": tuned.card_classes | {name: entry}})
+            scored.append((_score(kb, own, trial), share))
+        got, share = min(scored)
+        print(f"  {name}: {len(own)} rows, moe_compute {share} -> median |log error| {got:.3f}")
+    return best
+
+
+TTFT_GRID = {
+    "prefill_overhead_ms": (0.0, 7.0, 15.0, 30.0, 60.0, 100.0),
+    "prefill_layer_us": (0.0, 50.0, 100.0, 200.0, 400.0, 800.0, 1600.0),
+}
+
+
+def fit_ttft(kb: Knowledge, runtime: str) -> dict[str, float]:
+    """The runtime's prefill floor (per request, per layer), fitted on its ``fit`` rows' TTFT alone."""
+    base = kb.runtimes[runtime]
+    fit_rows = [r for r in rows() if r["split"] == "fit" and r["runtime"] == runtime and r.get("ttft_ms")]
+    scored = []
+    for values in itertools.product(*TTFT_GRID.values()):
+        trial = dict(zip(TTFT_GRID, values, strict=True))
+        rt = base.model_copy(update=trial)
+        logs = [
+            abs(math.log1p(errors(row, got)["ttft"]))
+            for row in fit_rows
+            if (got := predict(row, kb, rt)) is not None and "ttft" in errors(row, got)
+        ]
+        scored.append((statistics.median(logs) if logs else math.inf, trial))
+    score, best = min(scored, key=lambda p: p[0])
+    print(f"{runtime}: median |log TTFT error| {score:.3f} on {len(fit_rows)} rows with {best}")
+    return best
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", action="store_true", help="print every row's errors")
     parser.add_argument("--fit", metavar="RUNTIME", help="grid-search RUNTIME's serving coefficients")
+    parser.add_argument("--fit-ttft", metavar="RUNTIME", help="search RUNTIME's per-layer prefill floor")
+    parser.add_argument("--fit-moe", metavar="RUNTIME", help="grid-search RUNTIME's MoE coefficients")
     parser.add_argument(
         "--aiconfigurator", type=int, metavar="N", help="compare with AIConfigurator on N rows"
     )
@@ -299,6 +374,12 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     if args.fit:
         fit(kb, args.fit)
+        return 0
+    if args.fit_ttft:
+        fit_ttft(kb, args.fit_ttft)
+        return 0
+    if args.fit_moe:
+        fit_moe(kb, args.fit_moe)
         return 0
     print_table(kb, args.rows)
     return 0

@@ -263,6 +263,7 @@ class CardClassEfficiency(_Record):
 
     decode_bw: float | None = Field(default=None, gt=0, le=1)
     prefill_mfu: float | None = Field(default=None, gt=0, le=1)
+    moe_compute: float | None = Field(default=None, gt=0, le=1)
     source: str = Field(min_length=8)
 
 
@@ -304,6 +305,21 @@ class RuntimeProfile(_Record):
         entry = self.card_class(gpu)
         return entry.prefill_mfu if entry and entry.prefill_mfu else self.prefill_mfu
 
+    def prefill_floor_s(self, layers: int) -> float:
+        """Seconds a prompt's first forward pass costs beyond its FLOPs.
+
+        The request's own overhead (``prefill_overhead_ms``: scheduling, tokenising,
+        detokenising the first token), one step's overhead, and per layer the kernel
+        launches and collectives of a pass that runs outside CUDA graphs
+        (``prefill_layer_us``; runtimes capture graphs for decode batches only).
+        """
+        return (self.prefill_overhead_ms + self.step_overhead_ms) / 1e3 + layers * self.prefill_layer_us / 1e6
+
+    def moe_share(self, gpu: GpuSpec) -> float:
+        """Share of the dense GEMM rate MoE expert GEMMs reach on ``gpu``'s class."""
+        entry = self.card_class(gpu)
+        return entry.moe_compute if entry and entry.moe_compute else self.moe_compute_efficiency
+
     def bandwidth_gbs(self, card_gbs: float, fmt: str, share: float | None = None) -> float:
         """Bandwidth this runtime actually streams weights at on a card with ``card_gbs``."""
         base = self.decode_bw_efficiency if share is None else share
@@ -342,6 +358,12 @@ class RuntimeProfile(_Record):
     kv_read_efficiency: float = Field(default=1.0, gt=0, le=1)
     kv_pool_of_free: float | None = Field(default=None, gt=0, le=1)
     moe_half_tokens: NonNegativeFloat = 0.0
+    # Share of the dense GEMM rate a MoE layer's grouped expert GEMMs reach, routing
+    # (permute, top-k, scatter) included (engine.throughput.effective_flops_per_token).
+    moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)
+    moe_pad_tokens: NonNegativeFloat = 0.0
+    prefill_layer_us: NonNegativeFloat = 0.0  # per layer of a prompt's pass (no CUDA graphs)
+    moe_layer_us: NonNegativeFloat = 0.0  # router, top-k and permute launches per MoE layer per step
     # How sure a figure under load is (issue 29): cards with fitted serving rows for this
     # runtime, the band their held-out rows fall in, and the wider band elsewhere.
     calibrated_cards: list[str] = Field(default_factory=list)

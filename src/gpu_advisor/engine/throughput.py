@@ -49,10 +49,12 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gpu_advisor.engine.architecture import attention_params
+from gpu_advisor.engine.architecture import attention_params, routed_expert_params
 from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.memory import expert_weight_bytes, kv_bytes_per_sequence, serving_weight_bytes
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
+
+STEP_READS = True
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,6 +90,25 @@ def attention_head_dim(arch: ModelArch) -> float:
     return float(arch.head_dim)
 
 
+def effective_flops_per_token(arch: ModelArch, rt: RuntimeProfile, gpu: GpuSpec) -> float:
+    """FLOPs per token a step pays, the routed experts' weighted by their kernels' shortfall.
+
+    A MoE layer's expert matmuls are grouped GEMMs over tokens permuted to their experts
+    (gather, per-expert GEMMs, scatter back, the router's top-k): they reach a smaller
+    share of the tensor peak than one dense GEMM of the same FLOPs, so their
+    2·k·(expert params) FLOPs per token count 1/``moe_compute_efficiency`` times. The
+    runtime's coefficient is fitted on published MoE serving runs
+    (knowledge/runtimes.yaml); a dense model is unaffected.
+    """
+    active = 2.0 * arch.active_b * 1e9
+    share = rt.moe_share(gpu)
+    if not arch.is_moe or share >= 1.0:
+        return active
+    experts = 2.0 * routed_expert_params(arch) * arch.experts_per_token / arch.num_experts
+    experts = min(experts, active)
+    return active + experts * (1.0 / share - 1.0)
+
+
 def compute_tflops(gpu: GpuSpec, fmt: str, rt: RuntimeProfile) -> float:
     """Dense tensor rate the format computes at, discounted where its kernels fall short of it."""
     return gpu.tflops(FORMATS[fmt].compute) * rt.format_compute_efficiency.get(fmt, 1.0)
@@ -112,12 +133,13 @@ class ReplicaModel:
         "_expert_w",
         "_fixed",
         "_floor",
-        "_flops_tok",
+        "_flops_tok_eff",
         "_inv_bw",
         "_inv_compute",
         "_kv_inv_bw",
         "_kv_seq",
         "_moe_half",
+        "_moe_pad_flops",
         "_per_seq",
         "_pp",
         "_pp_hops",
@@ -155,15 +177,17 @@ class ReplicaModel:
             self._kv_seq = kv_bytes_per_sequence(arch, kv_dtype, self._avg_ctx, 1) / tp
             self._dense_w += attention_params(arch) * arch.layers * FORMATS[fmt].bits / 8 * (1.0 - 1.0 / tp)
         self._inv_bw = 1.0 / (rt.bandwidth_gbs(gpu.bandwidth_gbs, fmt, rt.decode_share(gpu)) * 1e9)
-        self._flops_tok = 2.0 * arch.active_b * 1e9 / tp
+        self._flops_tok_eff = effective_flops_per_token(arch, rt, gpu) / tp
         span = attended_layer_tokens(arch, self._avg_ctx)
         self._attn_flops = 4.0 * arch.num_heads * attention_head_dim(arch) * span / tp
         self._inv_compute = 1.0 / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.decode_compute_efficiency)
         self._floor = arch.layers * rt.min_step_ms_per_layer / 1e3
-        self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0]
+        self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0] + arch.moe_layers * rt.moe_layer_us / 1e6
         self._per_seq = rt.seq_layer_us * arch.layers / 1e6 / (tp if attention_dp else 1)
         self._kv_inv_bw = self._inv_bw / rt.kv_read_efficiency
         self._moe_half = rt.moe_half_tokens
+        # a touched expert's grouped-GEMM tile runs ``moe_pad_tokens`` rows however few it got
+        self._moe_pad_flops = 2.0 * routed_expert_params(arch) / tp * rt.moe_pad_tokens / rt.moe_share(gpu)
         self._prompt = prompt
         self._budget = rt.max_num_batched_tokens
         self._chunked = rt.continuous_batching
@@ -189,7 +213,7 @@ class ReplicaModel:
         if self._expert_w:
             weights += self._expert_w * expert_fraction(self._arch, batch)
         t_mem = weights * self._inv_bw + self._kv_seq * batch * self._kv_inv_bw
-        t_comp = (self._flops_tok + self._attn_flops) * batch * self._inv_compute
+        t_comp = (self._flops_tok_eff + self._attn_flops) * batch * self._inv_compute
         bound = "memory" if t_mem >= t_comp else "compute"
         slowest = t_mem if t_mem >= t_comp else t_comp
         if self._floor > slowest:
@@ -208,10 +232,25 @@ class ReplicaModel:
         tokens = batch + prompts * self._prompt
         weights = self._dense_w + self._expert_read(tokens)
         t_mem = weights * self._inv_bw + self._kv_seq * batch * self._kv_inv_bw
-        flops = self._flops_tok * tokens + self._attn_flops * batch + self._prompt_attn_flops * prompts
+        flops = self._flops_tok_eff * tokens + self._attn_flops * batch + self._prompt_attn_flops * prompts
+        flops += self._expert_pad(tokens)
         t_comp = flops * self._inv_compute
         busy = max(t_mem, t_comp, self._floor)
         return busy + self._fixed + self._per_seq * batch + self._comm * tokens + self._pp_hops
+
+    def _expert_pad(self, tokens: float) -> float:
+        """Padding FLOPs of a saturated step's expert GEMMs: every touched expert computes a tile.
+
+        Only the mixed steps of a loaded server pay it: their prompt chunks run the
+        large-tile grouped GEMMs; a decode-only step of a few sequences runs small-M
+        kernel configurations (vLLM's fused_moe picks a 16-row block below 64 tokens)
+        and stays bound by reading the experts it touched.
+        """
+        if not self._moe_pad_flops:
+            return 0.0
+        arch = self._arch
+        share: float = 1.0 - (1.0 - arch.experts_per_token / arch.num_experts) ** tokens
+        return self._moe_pad_flops * share
 
     def _expert_read(self, tokens: float) -> float:
         """Expert bytes a step of ``tokens`` reads, slowed where each expert gets few rows (small-M GEMMs)."""
@@ -233,7 +272,7 @@ class ReplicaModel:
 
     def first_token_s(self, batch: int) -> float:
         """A new prompt's own processing time beside ``batch`` running sequences: its chunks' compute."""
-        flops = self._flops_tok * self._prompt + self._prompt_attn_flops
+        flops = self._flops_tok_eff * self._prompt + self._prompt_attn_flops
         chunks = max(1, math.ceil(self._prompt / self._budget))
         return flops * self._inv_compute + chunks * self.step_s(batch)[0]
 
@@ -271,10 +310,10 @@ def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, promp
     """Seconds to process ``prompt`` tokens: FLOPs at the runtime's prefill share of this card."""
     if rt.parallelism == "layer":
         tp = 1  # one micro-batch crosses the GPUs one after another
-    flops = 2.0 * arch.active_b * 1e9 * prompt
+    flops = effective_flops_per_token(arch, rt, gpu) * prompt
     flops += 2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim
     compute = flops / tp / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_share(gpu))
-    return compute + (rt.prefill_overhead_ms + rt.step_overhead_ms) / 1e3
+    return compute + rt.prefill_floor_s(arch.layers)
 
 
 def serving_point(
