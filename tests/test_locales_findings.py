@@ -306,6 +306,27 @@ SAMPLES: dict[str, dict[str, Any]] = {
     },
     "myth_t4_high_bandwidth": {"t4_gbs": 320.0, "rtx3090_gbs": 936.0, "a100_gbs": 1555.0},
     "myth_nvlink_useless_for_inference": {"true_for": "replicas", "false_for": "tensor_parallel"},
+    # engine/disaggregation.py: Llama 3.1 70B FP8 on 8× H100, 2 prefill + 6 decode GPUs, 4000/500 tokens
+    "disaggregation_prefill_bound": {
+        "prefill_gpus": 2,
+        "decode_gpus": 6,
+        "prefill_rps": 2.456,
+        "decode_rps": 17.099,
+        "balanced_prefill_gpus": 6,
+        "balanced_decode_gpus": 2,
+        "balanced_rps": 5.7,
+        "decode_per_prefill_gpu": 0.431,
+    },
+    "disaggregation_decode_bound": {
+        "prefill_gpus": 6,
+        "decode_gpus": 2,
+        "prefill_rps": 7.4,
+        "decode_rps": 5.7,
+        "balanced_prefill_gpus": 6,
+        "balanced_decode_gpus": 2,
+        "balanced_rps": 5.7,
+        "decode_per_prefill_gpu": 0.431,
+    },
     # what-ifs (engine/whatifs.py)
     "what_if_double_concurrency": {
         "gpu": "NVIDIA GeForce RTX 3090",

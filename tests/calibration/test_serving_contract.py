@@ -57,7 +57,9 @@ def test_throughput_at_a_p99_target_is_the_contracts(kb: Knowledge) -> None:
     row = _first("at_target")
     engine = predict(row, kb)
     assert engine is not None
-    assert _requested(row, kb).output_tokens_per_s_at_p99 == pytest.approx(engine.output_tokens_per_s, abs=0.01)
+    assert _requested(row, kb).output_tokens_per_s_at_p99 == pytest.approx(
+        engine.output_tokens_per_s, abs=0.01
+    )
 
 
 def test_kv_pool_is_the_contracts(kb: Knowledge) -> None:
