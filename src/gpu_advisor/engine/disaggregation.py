@@ -49,6 +49,7 @@ from gpu_advisor.engine.queueing import ReplicaShape, capacity_qps, latency, pre
 from gpu_advisor.engine.replica import Replica, board_link, kv_room, per_gpu, replica_model
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
 from gpu_advisor.engine.throughput import prefill_s
+from gpu_advisor.engine.workload import Workload
 
 BOARD_GPUS = 8  # an HGX/DGX board: pools larger than this together span machines
 # DGX H100/H200 datasheets: eight single-port ConnectX-7 adapters, 400 Gb/s each, one per GPU
@@ -78,6 +79,19 @@ class Split:
 def default_tp(gpus: int, arch: ModelArch) -> int:
     """The widest TP a pool of ``gpus`` runs whole instances at: divides both the pool and the heads."""
     return max(t for t in range(1, gpus + 1) if gpus % t == 0 and arch.num_heads % t == 0)
+
+
+def split_for(w: Workload, arch: ModelArch) -> Split | None:
+    """The split a workload states (None when it states none), unstated TP degrees filled in.
+
+    ``tensor_parallel`` is the decode instances' degree and ``prefill_tensor_parallel`` the
+    prefill instances'; either defaults to ``default_tp`` of its pool.
+    """
+    if w.prefill_gpus is None or w.gpu_count is None:
+        return None
+    pre, decode = w.prefill_gpus, w.gpu_count - w.prefill_gpus
+    pre_tp = w.prefill_tensor_parallel or default_tp(pre, arch)
+    return Split(pre, pre_tp, decode, w.tensor_parallel or default_tp(decode, arch))
 
 
 @dataclass(frozen=True, slots=True)

@@ -117,13 +117,10 @@ class _Serving:
         self.arch, self.s, self.kb, self.fmt = arch, s, kb, fmt
         self.runtime, self.tensor_parallel = w.runtime, w.tensor_parallel
         self.closed = w.concurrency is not None and w.qps is None
-        self.split: disaggregation.Split | None = None
+        self.split = disaggregation.split_for(w, arch)
         self.placed: disaggregation.Disaggregated | None = None
-        if w.prefill_gpus is not None and w.gpu_count is not None:  # validated: fewer than gpu_count
-            pre, decode = w.prefill_gpus, w.gpu_count - w.prefill_gpus
-            self.tensor_parallel = w.tensor_parallel or disaggregation.default_tp(decode, arch)
-            pre_tp = w.prefill_tensor_parallel or disaggregation.default_tp(pre, arch)
-            self.split = disaggregation.Split(pre, pre_tp, decode, self.tensor_parallel)
+        if self.split is not None:  # the verdict's memory is a decode GPU's
+            self.tensor_parallel = self.split.decode_tp
 
     def _place(self, card: GpuSpec, n: int) -> tuple[GpuSpec, RuntimeProfile, str, int]:
         f = card_format(self.fmt, card)
