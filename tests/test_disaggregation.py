@@ -7,7 +7,6 @@ of 4000 tokens and answers of 500, decode instances at TP 2.
 from __future__ import annotations
 
 import json
-from dataclasses import replace
 from typing import Any
 
 import pytest
