@@ -159,3 +159,11 @@ def test_the_balance_finding_renders_with_its_numbers(kb: Knowledge, lang: str) 
     text = locales.render_finding(lang, found.id, found.values)
     assert "{" not in text and found.id not in text
     assert str(found.values["balanced_prefill_gpus"]) in text
+
+
+def test_the_finding_compares_with_the_same_gpus_colocated(kb: Knowledge) -> None:
+    (found,) = estimate(Workload(**(BASE | {"prefill_gpus": 2})), kb).findings
+    body = {k: v for k, v in BASE.items() if k != "prefill_tensor_parallel"}
+    colocated = estimate(Workload(**body), kb).requested
+    assert colocated is not None and colocated.max_requests_per_s is not None
+    assert found.values["colocated_rps"] == pytest.approx(colocated.max_requests_per_s, abs=0.01)

@@ -316,6 +316,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "balanced_decode_gpus": 2,
         "balanced_rps": 5.7,
         "decode_per_prefill_gpu": 0.431,
+        "colocated_rps": 5.64,
     },
     "disaggregation_decode_bound": {
         "prefill_gpus": 6,
@@ -326,6 +327,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "balanced_decode_gpus": 2,
         "balanced_rps": 5.7,
         "decode_per_prefill_gpu": 0.431,
+        "colocated_rps": 5.64,
     },
     # what-ifs (engine/whatifs.py)
     "what_if_double_concurrency": {
@@ -384,6 +386,8 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "release_training_machine": ("hours",),
     "free_gpu_platform_limits": ("job_hours",),
     "own_hardware_is_enough": ("pick_monthly",),
+    "disaggregation_prefill_bound": ("colocated_rps",),
+    "disaggregation_decode_bound": ("colocated_rps",),
     "what_if_double_concurrency": ("gpu", "gpus", "amount"),
     "what_if_double_qps": ("gpu", "gpus", "amount"),
     "what_if_longer_context": ("gpu", "gpus", "amount"),

@@ -302,8 +302,9 @@ def balanced(d: Disaggregated) -> tuple[int, float]:
     return best, min(best * per_p, (total - best) * per_d)
 
 
-def balance_finding(d: Disaggregated) -> Finding:
-    """Which pool limits, and the split that would balance them (``disaggregation_<pool>_bound``)."""
+def balance_finding(d: Disaggregated, colocated_rps: float | None) -> Finding:
+    """Which pool limits, the split that would balance them, and what the same GPUs serve
+    without disaggregation (``colocated_rps``, None when a colocated replica does not fit)."""
     sp = d.split
     best, rps = balanced(d)
     per_p, per_d = d.prefill_rps() / sp.prefill_gpus, d.decode_rps() / sp.decode_gpus
@@ -317,6 +318,7 @@ def balance_finding(d: Disaggregated) -> Finding:
         balanced_decode_gpus=sp.prefill_gpus + sp.decode_gpus - best,
         balanced_rps=rps,
         decode_per_prefill_gpu=per_p / per_d,
+        colocated_rps=colocated_rps,
     )
 
 

@@ -119,6 +119,7 @@ class _Serving:
         self.closed = w.concurrency is not None and w.qps is None
         self.split = disaggregation.split_for(w, arch)
         self.placed: disaggregation.Disaggregated | None = None
+        self.colocated_rps: float | None = None
         if self.split is not None:  # the verdict's memory is a decode GPU's
             self.tensor_parallel = self.split.decode_tp
 
@@ -182,6 +183,13 @@ class _Serving:
         if got is None:
             return {}
         figures = disaggregation.figures(got, self.arch, self.s, self.closed)
+        tp, gpus = self.split.decode_tp, self.split.prefill_gpus + self.split.decode_gpus
+        colocated = replica.place(
+            self.arch, self.s, (card, rt, f, tp), card.usable_gib * GiB, board_link(card)
+        )
+        if colocated is not None:  # the same GPUs, every one running prompts and answers together
+            self.colocated_rps = capacity_qps(colocated.shape) * (gpus // tp)
+            figures["colocated_max_requests_per_s"] = self.colocated_rps
         return figures | serving_capacity.confidence(rt, card)
 
     def pools(self) -> dict[str, str]:
@@ -190,7 +198,9 @@ class _Serving:
 
     def findings(self) -> list[Finding]:
         """What the engine found about the requested deployment: the pool balance when disaggregated."""
-        return [disaggregation.balance_finding(self.placed)] if self.placed else []
+        if self.placed is None:
+            return []
+        return [disaggregation.balance_finding(self.placed, self.colocated_rps)]
 
     def split_settings(self) -> dict[str, int]:
         """The split the figures are for, defaults filled in (empty when not disaggregated)."""

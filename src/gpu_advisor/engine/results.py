@@ -90,6 +90,9 @@ class Verdict(FitRow):
     prefill_pool_requests_per_s: float | None = Field(None, description="prompts/s the prefill pool sustains")
     decode_pool_requests_per_s: float | None = Field(None, description="requests/s the decode pool sustains")
     limiting_pool: str | None = Field(None, description="'prefill' or 'decode': the pool that caps it")
+    colocated_max_requests_per_s: float | None = Field(
+        None, description="the same GPUs without disaggregation, prompts and answers on every replica"
+    )
     kv_transfer_ms: float | None = Field(None, description="one prompt's KV cache, prefill to decode")
 
 
