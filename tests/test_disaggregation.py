@@ -167,3 +167,13 @@ def test_the_finding_compares_with_the_same_gpus_colocated(kb: Knowledge) -> Non
     colocated = estimate(Workload(**body), kb).requested
     assert colocated is not None and colocated.max_requests_per_s is not None
     assert found.values["colocated_rps"] == pytest.approx(colocated.max_requests_per_s, abs=0.01)
+
+
+def test_dynamos_single_node_recipe_is_expressible(kb: Knowledge) -> None:
+    # recipes/llama-3-70b/vllm/disagg-single-node: 2× TP2 prefill + 1× TP4 decode, 8192/1024, 128 users
+    w = BASE | {"model": "llama-3.3-70b", "runtime": "vllm", "prompt_tokens": 8192, "output_tokens": 1024}
+    w |= {"prefill_gpus": 4, "tensor_parallel": 4, "concurrency": 128}
+    got = estimate(Workload(**w), kb).requested
+    assert got is not None and got.fits
+    assert (got.prefill_instances, got.replicas) == (2, 1)
+    assert got.closed_loop_output_tokens_per_s is not None and got.closed_loop_output_tokens_per_s > 0

@@ -8,7 +8,10 @@ workers; "the prefill engine computes the prefill phase and generates KV cache, 
 it to the decode engine, the decode engine computes the decode phase", the transfer
 through NIXL GPU memory to GPU memory and non-blocking, so forward passes go on during
 it; docs.nvidia.com/dynamo, design-docs/disaggregated-serving) and vLLM's
-disaggregated-prefill connectors (NixlConnector). The point is that a decode step never
+disaggregated-prefill connectors (NixlConnector). Dynamo's Llama-3.3-70B FP8 recipe, for
+one, runs one 8× H100/H200 node as two TP-2 vLLM prefill workers and one TP-4 decode worker
+(recipes/llama-3-70b/vllm/disagg-single-node): ``gpu_count`` 8, ``prefill_gpus`` 4,
+``prefill_tensor_parallel`` 2, ``tensor_parallel`` 4 here. The point is that a decode step never
 carries prompt chunks ("prefill interruption", SGLang's docs), so:
 
 * **Prefill pool.** ``prefill_gpus / prefill_tp`` instances, each running prompts only,
