@@ -10,6 +10,9 @@ Every row of ``knowledge/serving_measurements.yaml`` is stated as the JSON contr
   TTFT (and its TPOT bound taken as a p99, stricter than the median a source states) × output;
 - the KV pool in tokens the runtime reports at start-up.
 
+A row with ``prefill_gpus`` ran prefill and decode on separate GPUs (SGLang PD
+disaggregation, Dynamo); it is stated the same way and predicted by ``engine.disaggregation``.
+
 It prints one line per metric and split (median |error|, share within ±25 %), and with
 ``--rows`` every row. When NVIDIA AIConfigurator is importable (an optional dev extra,
 never a runtime requirement) its figures would go beside the engine's; the package
@@ -37,7 +40,7 @@ import yaml
 from pydantic import ValidationError
 
 from gpu_advisor import knowledge
-from gpu_advisor.engine import replica
+from gpu_advisor.engine import disaggregation, replica
 from gpu_advisor.engine.defaults import serve_setup
 from gpu_advisor.engine.queueing import break_qps, capacity_qps, closed_loop
 from gpu_advisor.engine.specs import CardClassEfficiency, Knowledge, RuntimeProfile
@@ -80,6 +83,8 @@ def workload(row: dict[str, Any]) -> Workload:
         context_len=prompt + output,
         concurrency=row.get("concurrency"),
         attention_dp=row.get("attention_dp"),
+        prefill_gpus=row.get("prefill_gpus"),
+        prefill_tensor_parallel=row.get("prefill_tensor_parallel"),
         ttft_ms_p99=row.get("ttft_p99_target_ms"),
         tpot_ms_p99=row.get("tpot_median_target_ms"),
     )
@@ -100,6 +105,8 @@ def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None
     gpu, arch = kb.gpus[row["gpu"]], kb.models[row["model"]]
     rt = rt or kb.runtimes[row["runtime"]]
     s, _ = serve_setup(w, arch)
+    if w.prefill_gpus is not None:
+        return _disaggregated(row, w, kb, rt)
     tp, output = int(row["tensor_parallel"]), s.output_tokens
     got = replica.place(arch, s, (gpu, rt, s.formats[0], tp), gpu.usable_gib * GiB, replica.board_link(gpu))
     if got is None:
@@ -113,6 +120,25 @@ def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None
         return Predicted(capacity_qps(got.shape) * output * replicas)
     loop = closed_loop(got.shape, -(-s.concurrency // replicas))
     return Predicted(loop.output_tokens_per_s * replicas, loop.ttft_s, loop.tpot_s)
+
+
+def _disaggregated(row: dict[str, Any], w: Workload, kb: Knowledge, rt: RuntimeProfile) -> Predicted | None:
+    """A row run with prefill and decode on separate GPUs (``prefill_gpus``): ``engine.disaggregation``."""
+    gpu, arch = kb.gpus[row["gpu"]], kb.models[row["model"]]
+    s, _ = serve_setup(w, arch)
+    split = disaggregation.split_for(w, arch)
+    assert split is not None
+    got = disaggregation.place(arch, s, (gpu, rt, s.formats[0]), split, gpu.usable_gib * GiB)
+    if got is None:
+        return None
+    if "kv_pool_tokens" in row:
+        return Predicted(0.0, kv_pool_tokens=got.decode.kv_pool_tokens(arch, s, split.decode_tp))
+    if "output_tokens_per_s_at_target" in row:
+        return Predicted(got.break_qps(s.ttft_p99_s, s.tpot_p99_s) * s.output_tokens)
+    if row.get("concurrency") is None:
+        return Predicted(got.max_rps() * s.output_tokens)
+    ttft, tpot, rate = got.closed_loop(s.concurrency)
+    return Predicted(rate * s.output_tokens, ttft, tpot)
 
 
 def errors(row: dict[str, Any], got: Predicted) -> dict[str, float]:

@@ -306,6 +306,29 @@ SAMPLES: dict[str, dict[str, Any]] = {
     },
     "myth_t4_high_bandwidth": {"t4_gbs": 320.0, "rtx3090_gbs": 936.0, "a100_gbs": 1555.0},
     "myth_nvlink_useless_for_inference": {"true_for": "replicas", "false_for": "tensor_parallel"},
+    # engine/disaggregation.py: Llama 3.1 70B FP8 on 8× H100, 2 prefill + 6 decode GPUs, 4000/500 tokens
+    "disaggregation_prefill_bound": {
+        "prefill_gpus": 2,
+        "decode_gpus": 6,
+        "prefill_rps": 2.456,
+        "decode_rps": 17.099,
+        "balanced_prefill_gpus": 6,
+        "balanced_decode_gpus": 2,
+        "balanced_rps": 5.7,
+        "decode_per_prefill_gpu": 0.431,
+        "colocated_rps": 5.64,
+    },
+    "disaggregation_decode_bound": {
+        "prefill_gpus": 6,
+        "decode_gpus": 2,
+        "prefill_rps": 7.4,
+        "decode_rps": 5.7,
+        "balanced_prefill_gpus": 6,
+        "balanced_decode_gpus": 2,
+        "balanced_rps": 5.7,
+        "decode_per_prefill_gpu": 0.431,
+        "colocated_rps": 5.64,
+    },
     # what-ifs (engine/whatifs.py)
     "what_if_double_concurrency": {
         "gpu": "NVIDIA GeForce RTX 3090",
@@ -363,6 +386,8 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "release_training_machine": ("hours",),
     "free_gpu_platform_limits": ("job_hours",),
     "own_hardware_is_enough": ("pick_monthly",),
+    "disaggregation_prefill_bound": ("colocated_rps",),
+    "disaggregation_decode_bound": ("colocated_rps",),
     "what_if_double_concurrency": ("gpu", "gpus", "amount"),
     "what_if_double_qps": ("gpu", "gpus", "amount"),
     "what_if_longer_context": ("gpu", "gpus", "amount"),

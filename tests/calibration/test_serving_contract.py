@@ -66,3 +66,25 @@ def test_kv_pool_is_the_contracts(kb: Knowledge) -> None:
     engine = predict(row, kb)
     assert engine is not None and engine.kv_pool_tokens is not None
     assert _requested(row, kb).kv_pool_tokens == pytest.approx(engine.kv_pool_tokens, abs=0.01)
+
+
+def test_a_disaggregated_runs_figures_are_the_contracts(kb: Knowledge) -> None:
+    first = _first("max")
+    tp = first["tensor_parallel"]
+    row = first | {"gpu_count": 3 * tp, "prefill_gpus": tp}  # one prefill instance, two decode ones
+    engine = predict(row, kb)
+    assert engine is not None
+    got = _requested(row, kb)
+    assert got.prefill_pool_requests_per_s is not None
+    assert got.max_output_tokens_per_s == pytest.approx(engine.output_tokens_per_s, abs=0.01)
+
+
+def test_a_disaggregated_closed_loop_is_the_contracts(kb: Knowledge) -> None:
+    first = _first("closed")
+    tp = first["tensor_parallel"]
+    row = first | {"gpu_count": 2 * tp, "prefill_gpus": tp}
+    engine, got = predict(row, kb), _requested(row, kb)
+    assert engine is not None and engine.ttft_s is not None and engine.tpot_s is not None
+    assert got.closed_loop_output_tokens_per_s == pytest.approx(engine.output_tokens_per_s, abs=0.01)
+    assert got.closed_loop_ttft_ms == pytest.approx(engine.ttft_s * 1e3, abs=0.01)
+    assert got.closed_loop_tpot_ms == pytest.approx(engine.tpot_s * 1e3, abs=0.01)

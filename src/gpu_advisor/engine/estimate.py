@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from gpu_advisor.engine import replica, serving_capacity
+from gpu_advisor.engine import disaggregation, replica, serving_capacity
 from gpu_advisor.engine.architecture import Resolved, resolve
 from gpu_advisor.engine.defaults import ServeSetup, runtime_for, serve_setup, serving_formats, train_setup
 from gpu_advisor.engine.findings import Finding, finding
@@ -81,9 +81,10 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     if requested is not None and requested.fits:
         assert gpu is not None
         figures: dict[str, float | int] = {k: round(v, 2) for k, v in at.under_load(gpu, count).items()}
-        if "replicas" in figures:
-            figures["replicas"] = int(figures["replicas"])
-        requested = requested.model_copy(update=figures)
+        for whole in ("replicas", "prefill_instances"):
+            if whole in figures:
+                figures[whole] = int(figures[whole])
+        requested = requested.model_copy(update=figures | at.pools())
     settings = {
         "weight_dtype": fmt,
         "kv_dtype": s.kv_dtype,
@@ -91,7 +92,7 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         "concurrency": s.concurrency,
         "prompt_tokens": s.prompt_tokens,
         "output_tokens": s.output_tokens,
-    }
+    } | at.split_settings()
     return Estimate(
         task=w.task,
         model=summary(arch),
@@ -105,6 +106,7 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         requests_per_s=_r(rps, 2),
         settings=settings,
         assumptions=[*res.assumed, *assumed, *_kv_note(w, s)],
+        findings=at.findings(),
     )
 
 
@@ -115,6 +117,11 @@ class _Serving:
         self.arch, self.s, self.kb, self.fmt = arch, s, kb, fmt
         self.runtime, self.tensor_parallel = w.runtime, w.tensor_parallel
         self.closed = w.concurrency is not None and w.qps is None
+        self.split = disaggregation.split_for(w, arch)
+        self.placed: disaggregation.Disaggregated | None = None
+        self.colocated_rps: float | None = None
+        if self.split is not None:  # the verdict's memory is a decode GPU's
+            self.tensor_parallel = self.split.decode_tp
 
     def _place(self, card: GpuSpec, n: int) -> tuple[GpuSpec, RuntimeProfile, str, int]:
         f = card_format(self.fmt, card)
@@ -139,6 +146,8 @@ class _Serving:
         targets: the throughput at which they stop holding; with a stated concurrency and
         no rate: the closed loop's mean TTFT, TPOT and throughput (a benchmark sweep point).
         """
+        if self.split is not None:
+            return self._disaggregated(card)
         where = self._place(card, n)
         got = replica.place(self.arch, self.s, where, card.usable_gib * GiB, board_link(card))
         if got is None:
@@ -164,6 +173,46 @@ class _Serving:
                 "closed_loop_output_tokens_per_s": loop.output_tokens_per_s * copies,
             }
         return figures
+
+    def _disaggregated(self, card: GpuSpec) -> dict[str, float]:
+        """The stated prefill/decode split on ``card`` (``engine.disaggregation``), its figures."""
+        assert self.split is not None
+        _, rt, f, _ = self._place(card, self.split.decode_gpus)
+        got = disaggregation.place(self.arch, self.s, (card, rt, f), self.split, card.usable_gib * GiB)
+        self.placed = got
+        if got is None:
+            return {}
+        figures = disaggregation.figures(got, self.arch, self.s, self.closed)
+        tp, gpus = self.split.decode_tp, self.split.prefill_gpus + self.split.decode_gpus
+        colocated = replica.place(
+            self.arch, self.s, (card, rt, f, tp), card.usable_gib * GiB, board_link(card)
+        )
+        if colocated is not None:  # the same GPUs, every one running prompts and answers together
+            self.colocated_rps = capacity_qps(colocated.shape) * (gpus // tp)
+            figures["colocated_max_requests_per_s"] = self.colocated_rps
+        return figures | serving_capacity.confidence(rt, card)
+
+    def pools(self) -> dict[str, str]:
+        """Which pool limits a placed disaggregated deployment (empty otherwise)."""
+        return {"limiting_pool": self.placed.limiting()} if self.placed else {}
+
+    def findings(self) -> list[Finding]:
+        """What the engine found about the requested deployment: the pool balance when disaggregated."""
+        if self.placed is None:
+            return []
+        return [disaggregation.balance_finding(self.placed, self.colocated_rps)]
+
+    def split_settings(self) -> dict[str, int]:
+        """The split the figures are for, defaults filled in (empty when not disaggregated)."""
+        if self.split is None:
+            return {}
+        sp = self.split
+        return {
+            "prefill_gpus": sp.prefill_gpus,
+            "prefill_tensor_parallel": sp.prefill_tp,
+            "decode_gpus": sp.decode_gpus,
+            "tensor_parallel": sp.decode_tp,
+        }
 
 
 def _kv_note(w: Workload, s: ServeSetup) -> list[Finding]:

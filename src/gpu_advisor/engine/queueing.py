@@ -187,6 +187,15 @@ def _prefill_wait(prefill: float, rho_p: float) -> tuple[float, float]:
     return rho_p, rho_p / mean
 
 
+def prefill_wait_quantile(prefill_s: float, rho: float, q: float) -> float:
+    """Quantile ``q`` of a prompt's wait for a prefill engine busy ``rho`` of its time.
+
+    The M/D/1 wait above (Pollaczek–Khinchine mean, exponential tail), alone: what a
+    disaggregated prefill instance (``engine.disaggregation``) makes a prompt wait.
+    """
+    return _sum_quantile((_prefill_wait(prefill_s, rho), (0.0, 1.0)), q)
+
+
 def erlang_c(servers: int, offered: float) -> float:
     """Probability that an arrival waits in M/M/c with offered load ``offered`` = λ/μ (Erlang C).
 

@@ -84,6 +84,16 @@ class Verdict(FitRow):
     closed_loop_output_tokens_per_s: float | None = None
     uncertainty_pct: float | None = Field(None, description="± band on figures under load")
     calibrated_card: float | None = Field(None, description="1 when this runtime was calibrated on the card")
+    # prefill/decode disaggregation (Workload.prefill_gpus; engine.disaggregation): ``replicas``
+    # then counts decode instances, and the figures above are the whole deployment's
+    prefill_instances: int | None = Field(None, description="prefill_gpus // prefill_tensor_parallel")
+    prefill_pool_requests_per_s: float | None = Field(None, description="prompts/s the prefill pool sustains")
+    decode_pool_requests_per_s: float | None = Field(None, description="requests/s the decode pool sustains")
+    limiting_pool: str | None = Field(None, description="'prefill' or 'decode': the pool that caps it")
+    colocated_max_requests_per_s: float | None = Field(
+        None, description="the same GPUs without disaggregation, prompts and answers on every replica"
+    )
+    kv_transfer_ms: float | None = Field(None, description="one prompt's KV cache, prefill to decode")
 
 
 class ModelSummary(_Out):
@@ -284,6 +294,9 @@ class Estimate(_Out):
     training_hours: float | None = None
     settings: dict[str, str | int | float | bool | None] = Field(default_factory=dict)
     assumptions: list[Finding] = Field(default_factory=list)
+    findings: list[Finding] = Field(
+        default_factory=list, description="what the engine found about the requested hardware (ids + numbers)"
+    )
 
 
 class Plan(_Out):

@@ -155,6 +155,13 @@ class Workload(BaseModel):
     # its own share of the sequences, so an MLA latent cache is no longer copied on every
     # tensor-parallel rank (engine.serving_search.per_gpu)
     attention_dp: bool | None = None
+    # Prefill/decode disaggregation (engine.disaggregation): prompts run on ``prefill_gpus``
+    # of the ``gpu_count`` GPUs and answers on the rest, the KV cache moving between them
+    # (SGLang --disaggregation-mode prefill|decode, NVIDIA Dynamo prefill/decode workers,
+    # vLLM's disaggregated-prefill connectors). ``tensor_parallel`` is then the decode
+    # instances' degree, ``prefill_tensor_parallel`` the prefill instances'.
+    prefill_gpus: PositiveInt | None = Field(None, le=4096)
+    prefill_tensor_parallel: PositiveInt | None = Field(None, le=64)
 
     # common
     gpu: str | None = None
@@ -203,7 +210,49 @@ class Workload(BaseModel):
             and self.shared_prefix_tokens > self.prompt_tokens
         ):
             raise PydanticCustomError("prefix_exceeds_prompt", "shared_prefix_tokens exceeds prompt_tokens")
+        _check_disaggregation(self)
         return self
+
+
+DISAGGREGATING_RUNTIMES = ("vllm", "sglang", "tensorrt_llm")
+
+
+def _check_disaggregation(w: Workload) -> None:
+    """A stated prefill/decode split must leave GPUs for both pools and whole instances in each."""
+    if w.prefill_tensor_parallel is not None and w.prefill_gpus is None:
+        raise PydanticCustomError(
+            "prefill_tp_without_prefill_gpus", "prefill_tensor_parallel needs prefill_gpus (the prefill pool)"
+        )
+    if w.prefill_gpus is None:
+        return
+    if w.task != "infer":
+        raise PydanticCustomError(
+            "prefill_gpus_not_serving", "prefill_gpus splits a serving deployment (task 'infer')"
+        )
+    if w.gpu_count is None or w.prefill_gpus >= w.gpu_count:
+        raise PydanticCustomError(
+            "prefill_gpus_exceed_gpu_count",
+            "prefill_gpus must be fewer than gpu_count: the rest of the GPUs decode",
+        )
+    if w.runtime is not None and w.runtime not in DISAGGREGATING_RUNTIMES:
+        raise PydanticCustomError(
+            "runtime_cannot_disaggregate",
+            "{runtime} has no prefill/decode disaggregation; use one of {runtimes}",
+            {"runtime": w.runtime, "runtimes": list(DISAGGREGATING_RUNTIMES)},
+        )
+    if w.prefill_tensor_parallel is not None and w.prefill_gpus % w.prefill_tensor_parallel:
+        raise PydanticCustomError(
+            "prefill_gpus_not_whole_instances",
+            "prefill_gpus ({gpus}) is not a multiple of prefill_tensor_parallel ({tp})",
+            {"gpus": w.prefill_gpus, "tp": w.prefill_tensor_parallel},
+        )
+    decode = w.gpu_count - w.prefill_gpus
+    if w.tensor_parallel is not None and decode % w.tensor_parallel:
+        raise PydanticCustomError(
+            "decode_gpus_not_whole_instances",
+            "the {decode} decode GPUs (gpu_count − prefill_gpus) are no multiple of tensor_parallel ({tp})",
+            {"decode": decode, "tp": w.tensor_parallel},
+        )
 
 
 # Which field a whole-model validation error is about, for error messages that name a field.
@@ -211,4 +260,10 @@ MODEL_LEVEL_ERROR_FIELDS = {
     "missing_model": "model",
     "prompt_exceeds_context": "prompt_tokens",
     "prefix_exceeds_prompt": "shared_prefix_tokens",
+    "prefill_tp_without_prefill_gpus": "prefill_tensor_parallel",
+    "prefill_gpus_not_serving": "prefill_gpus",
+    "prefill_gpus_exceed_gpu_count": "prefill_gpus",
+    "runtime_cannot_disaggregate": "runtime",
+    "prefill_gpus_not_whole_instances": "prefill_tensor_parallel",
+    "decode_gpus_not_whole_instances": "tensor_parallel",
 }

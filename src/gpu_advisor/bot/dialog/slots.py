@@ -51,6 +51,8 @@ class Slots(TypedDict, total=False):
     output_tokens: int
     tensor_parallel: int
     attention_dp: bool
+    prefill_gpus: int
+    prefill_tensor_parallel: int
     ttft_ms_max: float
     runtime: str
     ttft_ms_p99: float
