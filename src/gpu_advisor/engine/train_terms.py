@@ -20,9 +20,10 @@ every constant here is a count of buffers, not a fitted factor.
   log-softmax (4) beside them: 14 bytes per token × vocab at the start of backward,
   when every stored activation is still alive. ``chunked`` (torchtune's
   CEWithChunkedOutputLoss, 8 chunks) keeps the bf16 logits whole and upcasts one chunk
-  at a time; compiled, as torchtune asks, its backward recomputes the softmax from the
-  bf16 chunk instead of saving it, so a chunk's fp32 upcast, fp32 gradient and bf16
-  gradient (4 + 4 + 2) are the only transients: 2 + 10/8. ``fused`` (Liger's
+  at a time; compiled, as torchtune asks, the upcast, log-softmax and its gradient fuse
+  into kernels that keep only a per-token log-sum-exp and write the chunk's bf16
+  gradient directly, so no fp32 tensor of a chunk's size is materialised: 2 + 2/8.
+  ``fused`` (Liger's
   FusedLinearCrossEntropy, unsloth, Cut Cross-Entropy) computes logits and their
   gradient in chunks of about tokens × hidden / vocab tokens and never holds the
   whole, ≈ 8 bytes per token × hidden.
@@ -57,7 +58,7 @@ CUDA_CONTEXT_BYTES = 1.0 * GiB
 FRAGMENTATION = 0.05
 CE_CHUNKS = 8  # torchtune CEWithChunkedOutputLoss(num_output_chunks=8)
 LOSS_BYTES_PER_LOGIT = 2.0 + 4.0 + 4.0 + 4.0  # bf16 logits, fp32 upcast, log-softmax, its gradient
-CHUNK_TRANSIENT_BYTES = 4.0 + 4.0 + 2.0  # one chunk's fp32 upcast, fp32 gradient, bf16 gradient
+CHUNK_TRANSIENT_BYTES = 2.0  # one chunk's bf16 gradient (compiled: nothing fp32 of that size)
 FUSED_LOSS_BYTES_PER_HIDDEN = 8.0
 FSDP_LIVE_LAYERS = 2  # the layer in use and the one prefetched
 PAGED = frozenset({"paged_adamw", "paged_adamw_8bit"})
