@@ -121,3 +121,25 @@ def test_a_pure_bf16_recipe_holds_no_autocast_copy_of_the_weights(kb: Knowledge)
     copy = mixed.overhead - mixed.notes["fragmentation_bytes"] - GiB
     assert copy == pytest.approx(2.0 * arch.params_b * 1e9)
     assert pure.overhead - pure.notes["fragmentation_bytes"] == pytest.approx(GiB)
+
+
+def _train_total(kb: Knowledge, **fields: object) -> float:
+    from gpu_advisor.engine.estimate import estimate
+    from gpu_advisor.engine.workload import Workload
+
+    base = {"task": "train", "model": "llama-3.1-8b", "method": "full", "gpu": "a100-80g-sxm", "gpu_count": 1}
+    return float(estimate(Workload.model_validate({**base, **fields}), kb).memory_gib["total"])
+
+
+def test_the_contract_takes_a_pure_bf16_recipe(kb: Knowledge) -> None:
+    # 8.03B parameters: 16 -> 8 bytes each saves ~60 GiB, and the 2-byte autocast copy goes too.
+    assert _train_total(kb) - _train_total(kb, master_weights=False) > 60
+
+
+def test_recipe_fields_left_unset_keep_the_default_answer(kb: Knowledge) -> None:
+    explicit = {"master_weights": True, "chunked_ce": False, "optimizer_in_backward": False}
+    assert _train_total(kb, activation_offloading=False, **explicit) == _train_total(kb)
+
+
+def test_the_contract_accepts_paged_optimizers(kb: Knowledge) -> None:
+    assert _train_total(kb, optimizer="paged_adamw_8bit") < _train_total(kb, optimizer="adamw_8bit")
