@@ -87,6 +87,15 @@ def test_without_recomputation_every_layer_is_alive_beside_the_loss(kb: Knowledg
     assert activations(arch, s) == pytest.approx(layers + loss_buffer_bytes(arch, s, 4096))
 
 
+def test_selective_op_checkpointing_saves_every_second_matmul_and_attention(kb: Knowledge) -> None:
+    # torchtitan 'op' policy on a Llama 3 8B block: input 2h + q 2q + v 2kv + attention 2q + w1 2i + w2 2h
+    # = 8,192 + 8,192 + 2,048 + 8,192 + 28,672 + 8,192 = 63,488 bytes per token (vs 167,936 unsaved).
+    arch, s = kb.models["llama-3-8b"], TrainSetup(seq_len=8192, gradient_checkpointing=False)
+    full = activations(arch, s) - loss_buffer_bytes(arch, s, 8192)
+    sac = activations(arch, replace(s, selective_checkpointing=True)) - loss_buffer_bytes(arch, s, 8192)
+    assert (full - sac) / (arch.layers * 8192) == pytest.approx(167_936 - 63_488)
+
+
 def test_activation_offloading_leaves_two_checkpoints_on_the_card(kb: Knowledge) -> None:
     # Llama 3 8B, 8,192 tokens: 32 layer inputs of 2·h bytes per token → 2 in flight.
     arch, s = kb.models["llama-3-8b"], TrainSetup(seq_len=8192, chunked_ce=True)

@@ -5,9 +5,9 @@ the YAML): torchtune's Llama 3.x README tables are ``fit``, its Llama 2 7B mater
 torchtitan's H100 benchmark are ``holdout``. "Fit" here means the rows the terms of
 engine.train_terms were checked on while they were written — no coefficient is
 regressed on them. The fitted rows must keep a median error under 8 % (the issue's
-goal) and each within 25 %; the held-out rows, some read through counters that
-include model-initialisation spikes and selective checkpointing the engine cannot
-express, must keep a median under 30 %. The per-row table is printed at the end of
+goal) and each within 25 %; the held-out rows, three of which read counters that
+include model-initialisation spikes no training model sees (torchtune 2024-04: QLoRA
+and the two FSDP runs), must keep a median under 15 %. The per-row table is printed at the end of
 any run that collects calibration tests (tests/calibration/report.py).
 """
 
@@ -23,7 +23,7 @@ from tests.calibration.training import measured_gib, predict_gib, relative_error
 
 FIT_MEDIAN = 0.08
 FIT_EACH = 0.25
-HOLDOUT_MEDIAN = 0.30
+HOLDOUT_MEDIAN = 0.15
 
 
 def test_a_third_or_more_of_the_training_rows_are_held_out() -> None:
@@ -54,7 +54,7 @@ def test_each_fitted_row_is_within_a_quarter(kb: Knowledge, row: dict[str, Any])
     assert predict_gib(row, kb) == pytest.approx(measured_gib(row), rel=FIT_EACH), row["source"]
 
 
-def test_median_error_on_held_out_rows_is_under_thirty_percent(kb: Knowledge) -> None:
+def test_median_error_on_held_out_rows_is_under_fifteen_percent(kb: Knowledge) -> None:
     errors = [abs(relative_error(r, kb)) for r in training_rows("holdout")]
     assert statistics.median(errors) < HOLDOUT_MEDIAN
 

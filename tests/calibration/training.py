@@ -90,6 +90,7 @@ def setup_of(row: dict[str, Any]) -> TrainSetup:
         master_weights=t.get("master_weights", True),
         optimizer_in_backward=t.get("optimizer_in_backward", False),
         activation_offloading=t.get("activation_offloading", False),
+        selective_checkpointing=t["activation_checkpointing"] == "selective",
         lora_targets=t.get("lora_targets", "all_linear"),
     )
 

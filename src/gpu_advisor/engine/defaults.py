@@ -151,6 +151,7 @@ def train_setup(
         master_weights=True if w.master_weights is None else w.master_weights,
         optimizer_in_backward=bool(w.optimizer_in_backward),
         activation_offloading=bool(w.activation_offloading),
+        selective_checkpointing=bool(w.selective_checkpointing),
         zero_stage=w.zero_stage if w.zero_stage is not None else (0 if gpus == 1 else 3),
         gpus=gpus,
         lora_rank=w.lora_rank or LORA_RANK,

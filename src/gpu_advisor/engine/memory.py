@@ -63,6 +63,7 @@ from gpu_advisor.engine.train_terms import (
     largest_tensor_params,
     loss_buffer_bytes,
     offloaded_checkpoint_bytes,
+    selective_layer_bytes,
     state_bytes_per_param,
 )
 from gpu_advisor.engine.units import GiB
@@ -115,6 +116,7 @@ class TrainSetup:
     optimizer_in_backward: bool = False
     chunked_ce: bool = False
     activation_offloading: bool = False
+    selective_checkpointing: bool = False  # per-op, when full recomputation is off
     lora_targets: str = "all_linear"
 
 
@@ -209,6 +211,10 @@ def activations(arch: ModelArch, s: TrainSetup, checkpointing: bool | None = Non
             inputs = min(inputs, offloaded_checkpoint_bytes(arch, tokens))
         # The LM head's backward frees the loss buffers before the last layer is recomputed.
         return inputs + max(one_layer, logits_bytes(arch, s, tokens)) + dequant_workspace_bytes(arch, s)
+    if s.selective_checkpointing:
+        saved = selective_layer_bytes(arch, tokens)
+        transient = max(logits_bytes(arch, s, tokens), one_layer - saved)
+        return arch.layers * saved + transient + dequant_workspace_bytes(arch, s)
     # Without recomputation every layer's activations are alive when the loss is taken.
     return arch.layers * one_layer + logits_bytes(arch, s, tokens) + dequant_workspace_bytes(arch, s)
 

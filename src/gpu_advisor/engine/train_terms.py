@@ -34,6 +34,11 @@ every constant here is a count of buffers, not a fitted factor.
 - Fully sharded data parallel (FSDP, ZeRO-3) all-gathers one layer's weights before
   using them and prefetches the next: two layers unsharded in their storage format
   are resident on top of the shard.
+- Selective per-op checkpointing (torchtitan ``selective_ac_option = 'op'``) saves the
+  outputs of every second matmul and of attention, recomputing the rest: in a Llama
+  block (q, k, v, o, then w1, w3, w2) that is the block input 2h, q 2q, v 2kv, the
+  attention output 2q, w1 2i and w2 2h bytes per token, about a third of the whole.
+  The loss buffers are taken while every layer's saved set is alive.
 - Activation offloading (torchtune ``enable_activation_offloading``) moves the
   checkpointed layer inputs to host RAM; one is in flight each way.
 - Framework overhead, one constant: the CUDA context and library workspaces, which
@@ -127,3 +132,12 @@ def gathered_layer_bytes(arch: ModelArch, base_format: str, gpus: int, stage: in
 def offloaded_checkpoint_bytes(arch: ModelArch, tokens: float) -> float:
     """Checkpointed layer inputs left on the card under activation offloading: one each way."""
     return 2.0 * 2.0 * arch.hidden_size * tokens
+
+
+def selective_layer_bytes(arch: ModelArch, tokens: float) -> float:
+    """Bytes one block saves under torchtitan's per-op policy: every second matmul and attention."""
+    h, q = arch.hidden_size, arch.num_heads * arch.head_dim
+    kv = arch.num_kv_heads * arch.head_dim
+    i = arch.intermediate_size
+    mlp = 2 * i + (2 * h if arch.gated_mlp else 0)  # w1 saved, w3 not, w2 saved (gated); w1 only otherwise
+    return (2 * h + 2 * q + 2 * kv + 2 * q + mlp) * tokens

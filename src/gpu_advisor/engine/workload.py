@@ -143,6 +143,11 @@ class Workload(BaseModel):
         None,
         description="checkpointed activations moved to CPU memory (torchtune enable_activation_offloading)",
     )
+    selective_checkpointing: bool | None = Field(
+        None,
+        description="per-op selective activation checkpointing (torchtitan's 'op' policy) where full "
+        "recomputation is off: every second matmul and attention saved, the rest recomputed",
+    )
     zero_stage: int | None = Field(None, ge=0, le=3)
     gpus: PositiveInt | None = Field(None, le=4096)
     lora_rank: PositiveInt | None = Field(None, le=4096)
