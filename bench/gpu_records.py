@@ -76,12 +76,13 @@ def hf_config(preset: str) -> dict[str, Any]:
 def predicted_training_gib(
     config: dict[str, Any], method: str, checkpointing: bool, args: argparse.Namespace
 ) -> float:
-    """The engine's peak per GPU for the same shape and settings, CUDA context excluded.
+    """The engine's peak per GPU for the same shape and settings, as max_memory_allocated reads it.
 
-    torch's allocator counters do not see the ~1 GiB CUDA context, so it is taken off
-    the engine's total before comparing (engine.memory.CUDA_CONTEXT_BYTES).
+    torch's allocated counter sees neither the ~1 GiB CUDA context nor the allocator's
+    fragmentation, so both are taken off the engine's total before comparing
+    (``notes`` of engine.memory.training_memory, engine.train_terms).
     """
-    from gpu_advisor.engine.memory import CUDA_CONTEXT_BYTES, TrainSetup, training_memory
+    from gpu_advisor.engine.memory import TrainSetup, training_memory
     from gpu_advisor.engine.model_config import arch_from_config
 
     arch = arch_from_config(config)
@@ -95,7 +96,8 @@ def predicted_training_gib(
         flash_attention=True,  # transformers' default SDPA keeps no s×s score matrix
         lora_rank=16,
     )
-    return (training_memory(arch, setup).total - CUDA_CONTEXT_BYTES) / GIB
+    mem = training_memory(arch, setup)
+    return (mem.total - mem.notes["cuda_context_bytes"] - mem.notes["fragmentation_bytes"]) / GIB
 
 
 def predicted_decode(config: dict[str, Any], gpu: Any, batch: int, args: argparse.Namespace) -> float | None:

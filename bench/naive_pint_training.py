@@ -35,9 +35,11 @@ from gpu_advisor.engine import cost, training_search
 from gpu_advisor.engine.architecture import lora_trainable_params
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.defaults import grad_accumulation
+from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.interconnect import BACKWARD_SHARE
 from gpu_advisor.engine.memory import CUDA_CONTEXT_BYTES, FRAGMENTATION, OPTIMIZER_BYTES, TrainSetup
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, ModelArch, Offer
+from gpu_advisor.engine.train_terms import LOSS_BYTES_PER_LOGIT
 from gpu_advisor.engine.training import mfu, training_peak_tflops
 from gpu_advisor.engine.training_search import HEADROOM, NETWORK_EFFICIENCY, layouts
 from gpu_advisor.engine.units import Quantity, ureg
@@ -112,20 +114,24 @@ def layer_activation_bytes(arch: ModelArch, s: TrainSetup, tokens: Quantity) -> 
 def activations(arch: ModelArch, s: TrainSetup) -> Quantity:
     tokens = float(s.batch_size * s.seq_len) * TOKEN
     one_layer = layer_activation_bytes(arch, s, tokens)
+    logits = (LOSS_BYTES_PER_LOGIT * BYTE / TOKEN * tokens * arch.vocab_size).to(BYTE)
     if s.gradient_checkpointing:
-        stored = (arch.layers * 2.0 * arch.hidden_size * BYTE / TOKEN * tokens).to(BYTE) + one_layer
-    else:
-        stored = arch.layers * one_layer
-    logits = (8.0 * BYTE / TOKEN * tokens * arch.vocab_size).to(BYTE)
-    return stored + logits
+        inputs = (arch.layers * 2.0 * arch.hidden_size * BYTE / TOKEN * tokens).to(BYTE)
+        return inputs + max(one_layer, logits)  # the loss buffers are gone before a layer is recomputed
+    return arch.layers * one_layer + logits
 
 
 def training_memory(arch: ModelArch, s: TrainSetup) -> NaiveMemory:
     mem = model_states(arch, s)
     mem.activations = activations(arch, s)
     shard = s.gpus if s.zero_stage >= 3 else 1
+    gathered = 0.0 * BYTE
+    if s.zero_stage >= 3 and s.gpus > 1:  # FSDP: two layers unsharded beside the shard
+        per_layer = (arch.params_b * 1e9 - arch.embedding_params) / arch.layers * BYTES_PER_PARAM
+        gathered = 2 * per_layer * FORMATS[s.weight_dtype if s.method == "full" else "bf16"].bits / 8
+    fragmentation = FRAGMENTATION * (mem.total + gathered)
     mem.overhead = CUDA_CONTEXT_BYTES * BYTE + 2.0 * mem.trainable * BYTES_PER_PARAM / shard
-    mem.overhead += FRAGMENTATION * (mem.total - mem.overhead)
+    mem.overhead += gathered + fragmentation
     return mem
 
 

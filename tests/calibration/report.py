@@ -9,11 +9,14 @@ after capture ends.
 
 from __future__ import annotations
 
+import statistics
+
 import pytest
 
 from bench.serving_compare import summary, table
 from gpu_advisor import knowledge
 from tests.calibration.serving import error_table
+from tests.calibration.training import measured_gib, predict_gib, training_rows
 
 _COLLECTED: dict[str, bool] = {"calibration": False}
 
@@ -39,3 +42,20 @@ def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
         if metric != "inexpressible":
             median, within = summary(errs)
             terminalreporter.write_line(f"{metric:18} {split:8} {len(errs):5d} {median:8.1%} {within:10.0%}")
+    _training_section(terminalreporter)
+
+
+def _training_section(terminalreporter: pytest.TerminalReporter) -> None:
+    """Training peak memory per row and the median per split (measurements.yaml, section 7)."""
+    kb = knowledge.load()
+    terminalreporter.section("training peak memory vs published measurements (measurements.yaml §7)")
+    for split in ("fit", "holdout"):
+        errors = []
+        for row in training_rows(split):
+            got, want = predict_gib(row, kb), measured_gib(row)
+            errors.append(abs(got / want - 1))
+            line = f"{split:8} {row['id'][:56]:56} {want:7.2f} {got:7.2f} {got / want - 1:+7.1%}"
+            terminalreporter.write_line(line)
+        median = statistics.median(errors)
+        label = f"median of {len(errors)} rows"
+        terminalreporter.write_line(f"{split:8} {label:56} {median:23.1%}")

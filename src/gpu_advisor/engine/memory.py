@@ -3,29 +3,31 @@
 Training (per GPU, Ψ = parameters, N = data-parallel GPUs):
 - Model states under mixed-precision AdamW are 16 bytes/Ψ: bf16 weights 2, bf16
   gradients 2, fp32 master weights 4, Adam m and v 4 + 4 (Rajbhandari et al., "ZeRO",
-  SC'20, §3.1: "K = 12" optimizer bytes). ZeRO-1 shards the 12, ZeRO-2 also the
-  gradients, ZeRO-3 (= FSDP full shard) also the weights, each over N.
+  SC'20, §3.1: "K = 12" optimizer bytes). Pure-bf16 recipes (``master_weights=False``)
+  keep 2 + 2 + 4; the optimizer-state dtypes, 8-bit and paged optimizers and the
+  optimizer step fused into backward are in ``engine.train_terms``. ZeRO-1 shards the
+  optimizer states, ZeRO-2 also the gradients, ZeRO-3 (= FSDP full shard) also the
+  weights, each over N; ZeRO-3 then holds two layers unsharded while it computes on
+  them, counted as overhead (``notes["gathered_weight_bytes"]``).
 - Activations follow Korthikanti et al., "Reducing Activation Recomputation in Large
   Transformer Models" (2022), Eq. 1: s·b·h·(34 + 5·a·s/h) bytes per layer, generalised
   here to grouped-query attention, gated MLPs and no dropout; flash attention removes
   the a·s² score terms; full recomputation keeps only each layer's input (2·s·b·h)
-  plus one layer being recomputed. The LM head's logits follow the framework: Hugging
-  Face upcasts them to fp32 for the loss and their gradient is fp32 too, 8·s·b·V bytes,
-  large for 128k-token vocabularies; a fused, chunked cross-entropy (Liger's
-  FusedLinearCrossEntropy, torchtune, unsloth; ``fused_ce``) materialises logits for
-  chunks of ~s·b·h/V tokens, so about 8·s·b·h bytes.
-- QLoRA dequantises each NF4 weight to bf16 just before its matmul (bitsandbytes
-  ``dequantize_4bit``) and frees it after: a workspace of the largest matrix of a layer
-  in bf16, 2·h·i bytes (0.44 GiB for a 70B's MLP), on top of the NF4 base.
+  plus one layer being recomputed — which never coincides with the loss buffers, freed
+  by the LM head's backward before the last layer is recomputed. The logits and loss
+  buffers (batch × seq × vocab, 14 bytes per logit unchunked), QLoRA's dequantisation
+  workspace and activation offloading are in ``engine.train_terms``.
 - LoRA freezes the base (no gradients or optimizer for it) and trains r·(in+out)
-  parameters per targeted matrix in fp32 (16 bytes each with AdamW). It does not
-  shrink activations. QLoRA stores the frozen base in NF4 with double quantisation
-  (Dettmers et al. 2023) and keeps bf16 adapters; its paged AdamW keeps optimizer
-  states in unified memory that pages to CPU RAM, so they are reported in
-  ``notes["paged_optimizer_bytes"]`` and not counted against the card.
-- Overhead: CUDA context and library workspaces (~1 GiB), plus the bf16 copy of the
-  trainable weights that autocast and communication buckets hold (2 bytes/trainable Ψ,
-  sharded under ZeRO-3), plus 5 % allocator fragmentation.
+  parameters per targeted matrix, fp32 adapters under mixed precision (16 bytes each
+  with AdamW), bf16 in a pure-bf16 recipe. It does not shrink activations. QLoRA stores
+  the frozen base in NF4 with double quantisation (Dettmers et al. 2023) and keeps bf16
+  adapters; paged optimizer states are reported in ``notes["paged_optimizer_bytes"]``
+  and not counted against the card.
+- Overhead: CUDA context and library workspaces (~1 GiB), plus, under mixed precision,
+  the bf16 copy of the trainable weights that autocast and communication buckets hold
+  (2 bytes/trainable Ψ, sharded under ZeRO-3), plus 5 % allocator fragmentation;
+  ``notes`` carries the context and fragmentation bytes apart, since PyTorch's
+  allocator counters see neither.
 
 Serving: weights at the format's real bits (``engine.dtypes``), divided by the
 tensor-parallel degree. A model shipped with low-precision experts only (gpt-oss:
@@ -52,10 +54,21 @@ from dataclasses import dataclass, field
 from gpu_advisor.engine.architecture import lora_trainable_params, routed_expert_params
 from gpu_advisor.engine.dtypes import FORMATS, KV_BYTES, weight_bytes
 from gpu_advisor.engine.specs import ModelArch
+from gpu_advisor.engine.train_terms import (
+    CUDA_CONTEXT_BYTES,
+    FRAGMENTATION,
+    dequant_workspace_bytes,
+    gathered_layer_bytes,
+    is_paged,
+    largest_tensor_params,
+    loss_buffer_bytes,
+    offloaded_checkpoint_bytes,
+    selective_layer_bytes,
+    state_bytes_per_param,
+)
 from gpu_advisor.engine.units import GiB
 
-CUDA_CONTEXT_BYTES = 1.0 * GiB
-FRAGMENTATION = 0.05
+__all__ = ["CUDA_CONTEXT_BYTES", "FRAGMENTATION", "dequant_workspace_bytes", "logits_bytes"]
 PREFILL_CHUNK_TOKENS = 2048
 
 
@@ -98,21 +111,26 @@ class TrainSetup:
     lora_rank: int = 16
     dropout: bool = False
     fused_ce: bool = False
+    # engine.train_terms: what the recipe does with precision, gradients, loss and checkpoints
+    master_weights: bool = True
+    optimizer_in_backward: bool = False
+    chunked_ce: bool = False
+    activation_offloading: bool = False
+    selective_checkpointing: bool = False  # per-op, when full recomputation is off
+    lora_targets: str = "all_linear"
 
 
-OPTIMIZER_BYTES = {"adamw": 8.0, "adamw_8bit": 2.0, "sgd": 4.0}
+OPTIMIZER_BYTES = {"adamw": 8.0, "adamw_8bit": 2.0, "sgd": 4.0, "paged_adamw": 8.0, "paged_adamw_8bit": 2.0}
 
 
-def optimizer_bytes_per_param(optimizer: str, mixed: bool, hidden: int) -> float:
+def optimizer_bytes_per_param(optimizer: str, mixed: bool, hidden: int, state_width: float = 4.0) -> float:
     """Optimizer-state bytes per trainable parameter, including fp32 masters under mixed precision.
 
-    Adafactor stores factored second moments (a row and a column vector per matrix,
-    ≈ 2/h of the parameters) and no first moment by default (Shazeer & Stern 2018).
+    ``state_width`` is the bytes of one moment: 4 beside fp32 masters or fp32 weights,
+    the parameter's own 2 in a pure-bf16 recipe (``engine.train_terms``).
     """
     master = 4.0 if mixed else 0.0
-    if optimizer == "adafactor":
-        return master + 4.0 * 2.0 / hidden
-    return master + OPTIMIZER_BYTES[optimizer]
+    return master + state_bytes_per_param(optimizer, state_width, hidden)
 
 
 def model_states(
@@ -123,31 +141,44 @@ def model_states(
     ``zero_stage``/``gpus`` override the setup's, so a search can try stages without
     copying the setup each time.
     """
-    params = arch.params_b * 1e9
     n = max(s.gpus if gpus is None else gpus, 1)
     stage = s.zero_stage if zero_stage is None else zero_stage
-    if s.method == "full":
-        mixed = s.weight_dtype in ("fp16", "bf16")
-        w = params * (2.0 if mixed else 4.0)
-        g = w
-        o = params * optimizer_bytes_per_param(s.optimizer, mixed, arch.hidden_size)
-        trainable = params
-    else:
-        trainable = lora_trainable_params(arch, s.lora_rank)
-        base_fmt = "nf4" if s.method == "qlora" else _lora_base_format(s.weight_dtype)
-        adapter_bytes = 2.0 if s.method == "qlora" else 4.0
-        w = weight_bytes(params, arch.embedding_params, base_fmt) + trainable * adapter_bytes
-        g = trainable * adapter_bytes
-        o = trainable * optimizer_bytes_per_param(s.optimizer, s.method == "qlora", arch.hidden_size)
+    w, g, o, trainable, base_fmt = _unsharded_states(arch, s)
     o /= n if stage >= 1 else 1
-    g /= n if stage >= 2 else 1
+    g /= n if stage >= 2 and not s.optimizer_in_backward else 1
     w /= n if stage >= 3 else 1
     mem = Memory(weights=w, gradients=g, optimizer=o)
     mem.notes["trainable_params"] = trainable
-    if s.method == "qlora":
+    # not a model state (ZeRO's accounting): a transient buffer, counted as overhead
+    mem.notes["gathered_weight_bytes"] = gathered_layer_bytes(arch, base_fmt, n, stage)
+    mem.notes["master_weights"] = 1.0 if s.master_weights else 0.0
+    if is_paged(s):
         mem.notes["paged_optimizer_bytes"] = o
         mem.optimizer = 0.0
     return mem
+
+
+def _unsharded_states(arch: ModelArch, s: TrainSetup) -> tuple[float, float, float, float, str]:
+    """Weights, gradients, optimizer bytes, trainable parameters and the base format, on one GPU."""
+    params = arch.params_b * 1e9
+    if s.method == "full":
+        half = s.weight_dtype in ("fp16", "bf16")
+        mixed = half and s.master_weights
+        width = 2.0 if half else 4.0
+        w = params * width
+        g = largest_tensor_params(arch) * width if s.optimizer_in_backward else w
+        o = params * optimizer_bytes_per_param(s.optimizer, mixed, arch.hidden_size, 4.0 if mixed else width)
+        return w, g, o, params, s.weight_dtype if s.weight_dtype in FORMATS else "bf16"
+    trainable = lora_trainable_params(arch, s.lora_rank, s.lora_targets)
+    base_fmt = "nf4" if s.method == "qlora" else _lora_base_format(s.weight_dtype)
+    if s.master_weights:
+        adapter, mixed = (2.0, True) if s.method == "qlora" else (4.0, False)
+    else:
+        adapter, mixed = 2.0, False
+    w = weight_bytes(params, arch.embedding_params, base_fmt) + trainable * adapter
+    state_width = 4.0 if s.master_weights else adapter
+    o = trainable * optimizer_bytes_per_param(s.optimizer, mixed, arch.hidden_size, state_width)
+    return w, trainable * adapter, o, trainable, base_fmt
 
 
 def _lora_base_format(weight_dtype: str) -> str:
@@ -175,24 +206,22 @@ def activations(arch: ModelArch, s: TrainSetup, checkpointing: bool | None = Non
     tokens = float(s.batch_size * s.seq_len)
     one_layer = layer_activation_bytes(arch, s, tokens)
     if s.gradient_checkpointing if checkpointing is None else checkpointing:
-        stored = arch.layers * 2.0 * arch.hidden_size * tokens + one_layer
-    else:
-        stored = arch.layers * one_layer
-    return stored + logits_bytes(arch, s, tokens) + dequant_workspace_bytes(arch, s)
+        inputs = arch.layers * 2.0 * arch.hidden_size * tokens
+        if s.activation_offloading:
+            inputs = min(inputs, offloaded_checkpoint_bytes(arch, tokens))
+        # The LM head's backward frees the loss buffers before the last layer is recomputed.
+        return inputs + max(one_layer, logits_bytes(arch, s, tokens)) + dequant_workspace_bytes(arch, s)
+    if s.selective_checkpointing:
+        saved = selective_layer_bytes(arch, tokens)
+        transient = max(logits_bytes(arch, s, tokens), one_layer - saved)
+        return arch.layers * saved + transient + dequant_workspace_bytes(arch, s)
+    # Without recomputation every layer's activations are alive when the loss is taken.
+    return arch.layers * one_layer + logits_bytes(arch, s, tokens) + dequant_workspace_bytes(arch, s)
 
 
 def logits_bytes(arch: ModelArch, s: TrainSetup, tokens: float) -> float:
-    """fp32 logits and their gradient (Hugging Face), or one chunk's worth when fused."""
-    width = min(arch.hidden_size, arch.vocab_size) if s.fused_ce else arch.vocab_size
-    return 8.0 * tokens * width
-
-
-def dequant_workspace_bytes(arch: ModelArch, s: TrainSetup) -> float:
-    """QLoRA: the largest base matrix of a layer dequantised to bf16 (2·h·max(i, q))."""
-    if s.method != "qlora":
-        return 0.0
-    widest = max(arch.intermediate_size, arch.num_heads * arch.head_dim)
-    return 2.0 * arch.hidden_size * widest
+    """Logits and cross-entropy buffers for ``tokens`` (``engine.train_terms.loss_buffer_bytes``)."""
+    return loss_buffer_bytes(arch, s, tokens)
 
 
 def with_activations(states: Memory, activation_bytes: float, shard: int) -> Memory:
@@ -205,8 +234,12 @@ def with_activations(states: Memory, activation_bytes: float, shard: int) -> Mem
         activations=activation_bytes,
         notes=dict(states.notes),
     )
-    mem.overhead = CUDA_CONTEXT_BYTES + 2.0 * trainable / shard
-    mem.overhead += FRAGMENTATION * (mem.total - mem.overhead)
+    autocast_copy = 2.0 * trainable / shard if states.notes.get("master_weights", 1.0) else 0.0
+    gathered = states.notes.get("gathered_weight_bytes", 0.0)
+    fragmentation = FRAGMENTATION * (mem.total + gathered)
+    mem.overhead = CUDA_CONTEXT_BYTES + autocast_copy + gathered + fragmentation
+    mem.notes["cuda_context_bytes"] = CUDA_CONTEXT_BYTES
+    mem.notes["fragmentation_bytes"] = fragmentation
     return mem
 
 

@@ -47,7 +47,7 @@ WeightDtype = Literal[
     "nvfp4",
 ]
 KvDtype = Literal["fp16", "bf16", "fp8", "int8"]
-Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor"]
+Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor", "paged_adamw", "paged_adamw_8bit"]
 Period = Literal["month", "hour", "total"]
 Runtime = Literal["vllm", "tensorrt_llm", "sglang", "llama_cpp", "transformers"]
 # A claim a request rests on ("Adam only doubles memory"): the id of a myth rule without
@@ -123,6 +123,30 @@ class Workload(BaseModel):
         None,
         description="a chunked/fused cross-entropy (Liger, torchtune, unsloth) instead of Hugging Face's "
         "fp32 logits buffer; unset means the Hugging Face default",
+    )
+    chunked_ce: bool | None = Field(
+        None,
+        description="torchtune's chunked cross-entropy (CEWithChunkedOutputLoss): bf16 logits kept whole, "
+        "upcast one chunk at a time; unset means the Hugging Face default",
+    )
+    master_weights: bool | None = Field(
+        None,
+        description="an fp32 master copy of the weights with fp32 optimizer moments (mixed precision, the "
+        "default); false = pure bf16 training as torchtune does it, moments in bf16",
+    )
+    optimizer_in_backward: bool | None = Field(
+        None,
+        description="the optimizer step fused into backward (torchtune optimizer_in_bwd): each gradient is "
+        "applied and freed at once",
+    )
+    activation_offloading: bool | None = Field(
+        None,
+        description="checkpointed activations moved to CPU memory (torchtune enable_activation_offloading)",
+    )
+    selective_checkpointing: bool | None = Field(
+        None,
+        description="per-op selective activation checkpointing (torchtitan's 'op' policy) where full "
+        "recomputation is off: every second matmul and attention saved, the rest recomputed",
     )
     zero_stage: int | None = Field(None, ge=0, le=3)
     gpus: PositiveInt | None = Field(None, le=4096)
