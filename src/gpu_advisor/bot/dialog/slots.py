@@ -38,6 +38,11 @@ class Slots(TypedDict, total=False):
     seq_len: int
     gradient_checkpointing: bool
     fused_ce: bool
+    chunked_ce: bool
+    master_weights: bool
+    optimizer_in_backward: bool
+    activation_offloading: bool
+    selective_checkpointing: bool
     zero_stage: int
     gpus: int
     lora_rank: int
