@@ -17,6 +17,7 @@ from gpu_advisor.engine import disaggregation
 from gpu_advisor.engine.defaults import serve_setup
 from gpu_advisor.engine.disaggregation import Disaggregated, Split
 from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.units import GiB
 from gpu_advisor.engine.workload import Workload
@@ -177,3 +178,9 @@ def test_dynamos_single_node_recipe_is_expressible(kb: Knowledge) -> None:
     assert got is not None and got.fits
     assert (got.prefill_instances, got.replicas) == (2, 1)
     assert got.closed_loop_output_tokens_per_s is not None and got.closed_loop_output_tokens_per_s > 0
+
+
+def test_a_plan_says_it_sizes_colocated_replicas_when_a_split_was_stated(kb: Knowledge) -> None:
+    plan = recommend(Workload(**(BASE | {"prefill_gpus": 2})), kb)
+    said = [f for f in plan.assumptions if f.id == "assumed_colocated_plan"]
+    assert [f.values["prefill_gpus"] for f in said] == [2]

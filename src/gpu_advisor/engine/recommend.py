@@ -27,7 +27,7 @@ from gpu_advisor.engine.defaults import serve_setup, train_setup
 from gpu_advisor.engine.dtypes import QUALITY_RANK
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate, summary
-from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.offer_search import Searches, allowed_gpus
 from gpu_advisor.engine.plan_checks import cost_cny, within_budget
 from gpu_advisor.engine.results import Option, Plan
@@ -50,12 +50,20 @@ def recommend(w: Workload, kb: Knowledge) -> Plan:
     return _plan(ctx)
 
 
+def _colocated(w: Workload) -> list[Finding]:
+    """A stated prefill/decode split is judged by ``estimate`` on the named hardware; plans
+    size replicas that prefill and decode on the same GPUs, and say so rather than drop it."""
+    if w.prefill_gpus is None:
+        return []
+    return [finding("assumed_colocated_plan", prefill_gpus=w.prefill_gpus)]
+
+
 def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: list[Finding]) -> Context:
     searches = Searches(arch, kb, allowed_gpus(w, kb))
     if task == "infer":
         w, long = with_thinking_output(w, arch)
         s, more = serve_setup(w, arch)
-        more = [*long, *more]
+        more = [*long, *more, *_colocated(w)]
         duration = None if w.always_on else w.duration_hours
         cands = searches.serve(s, duration)
         return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s, searches=searches)
