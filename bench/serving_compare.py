@@ -313,9 +313,8 @@ def fit(kb: Knowledge, runtime: str) -> dict[str, float]:
 
 MOE_GRID = {
     "moe_compute_efficiency": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.7, 1.0),
-    "moe_half_tokens": (0.0,),
     "moe_pad_tokens": (0.0, 8.0, 16.0, 32.0, 64.0, 128.0),
-    "moe_layer_us": (0.0,),
+    "moe_expert_us": (0.0, 2.0, 4.0, 8.0),
 }
 
 

@@ -351,18 +351,18 @@ class RuntimeProfile(_Record):
     # bandwidth attention reaches reading the paged KV cache, the KV pool as a share of
     # the memory left after weights and activations (TensorRT-LLM's
     # kv_cache_free_gpu_mem_fraction; None: the pool is memory_utilization of the card,
-    # as vLLM's gpu_memory_utilization), and the grouped-GEMM tokens per expert at which
-    # MoE expert reads reach half their bandwidth.
+    # as vLLM's gpu_memory_utilization), and how MoE expert GEMMs fall short of dense
+    # ones (engine.throughput: read share, compute share, tile floor).
     max_num_batched_tokens: PositiveInt = 8192
     seq_layer_us: NonNegativeFloat = 0.0  # microseconds per running sequence per layer per step
     kv_read_efficiency: float = Field(default=1.0, gt=0, le=1)
     kv_pool_of_free: float | None = Field(default=None, gt=0, le=1)
-    moe_half_tokens: NonNegativeFloat = 0.0
     # Share of the dense GEMM rate a MoE layer's grouped expert GEMMs reach, routing
     # (permute, top-k, scatter) included (engine.throughput.effective_flops_per_token).
     moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)
     moe_pad_tokens: NonNegativeFloat = 0.0
     prefill_layer_us: NonNegativeFloat = 0.0  # per layer of a prompt's pass (no CUDA graphs)
+    moe_expert_us: NonNegativeFloat = 0.0  # a loaded step's start per touched expert per MoE layer
     moe_layer_us: NonNegativeFloat = 0.0  # router, top-k and permute launches per MoE layer per step
     # How sure a figure under load is (issue 29): cards with fitted serving rows for this
     # runtime, the band their held-out rows fall in, and the wider band elsewhere.

@@ -37,11 +37,18 @@ fills the rest of a token budget (``max_num_batched_tokens``) with prompt chunks
 steady state a sequence finishes every ``output`` steps and its slot takes a new
 prompt, so a step also carries B·prompt/output prompt tokens; the step is then
     t_mix(B) = t₀ + c_seq·B + max(W(T)/BW + B·KV(avg)/(BW·η_kv), FLOPs(T)/C) + t_TP(T),
-with T = B·(1 + prompt/output) tokens, W(T) the weights the step reads (MoE: the
-experts T tokens touch, read at a grouped-GEMM efficiency m/(m + m½) that rises with
-m, the tokens each touched expert gets), and the replica completes B/(output·t_mix(B))
-requests per second (``mixed_step_s``, ``saturated_rps``). The fitted coefficients
-(c_seq, η_kv, the batched compute share, m½) live in knowledge/runtimes.yaml.
+with T = B·(1 + prompt/output) tokens, W(T) the weights the step reads, and the replica
+completes B/(output·t_mix(B)) requests per second (``mixed_step_s``, ``saturated_rps``).
+
+MoE layers run grouped GEMMs over tokens permuted to their experts, which fall short of
+a dense layer, by fitted runtime coefficients: the experts T tokens touch
+are read as dense weights are; their FLOPs count at
+``moe_compute_efficiency`` of the dense rate (``effective_flops_per_token``); and in a
+loaded step each touched expert computes at least a tile of ``moe_pad_tokens`` rows
+and costs ``moe_expert_us`` to start. A decode-only step of a few sequences runs
+small-M kernels bound by reading the experts it touched, as a dense GEMV is.
+The coefficients (c_seq, η_kv, the batched compute share, the MoE shares) live in
+knowledge/runtimes.yaml with the published runs they were fitted on.
 """
 
 from __future__ import annotations
@@ -68,12 +75,12 @@ class ServingPoint:
     bound: str
 
 
-def expert_fraction(arch: ModelArch, batch: int) -> float:
+def expert_fraction(arch: ModelArch, batch: float) -> float:
     """Share of the routed experts a decode step of ``batch`` tokens reads: 1 − (1 − k/E)^B."""
     if not arch.is_moe:
         return 1.0
     e, k = arch.num_experts, arch.experts_per_token
-    return 1.0 - (1.0 - k / e) ** batch
+    return float(1.0 - (1.0 - k / e) ** batch)
 
 
 def attended_layer_tokens(arch: ModelArch, context: float) -> float:
@@ -130,6 +137,7 @@ class ReplicaModel:
         "_chunked",
         "_comm",
         "_dense_w",
+        "_expert_start_s",
         "_expert_w",
         "_fixed",
         "_floor",
@@ -138,7 +146,6 @@ class ReplicaModel:
         "_inv_compute",
         "_kv_inv_bw",
         "_kv_seq",
-        "_moe_half",
         "_moe_pad_flops",
         "_per_seq",
         "_pp",
@@ -185,7 +192,10 @@ class ReplicaModel:
         self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0] + arch.moe_layers * rt.moe_layer_us / 1e6
         self._per_seq = rt.seq_layer_us * arch.layers / 1e6 / (tp if attention_dp else 1)
         self._kv_inv_bw = self._inv_bw / rt.kv_read_efficiency
-        self._moe_half = rt.moe_half_tokens
+        # a loaded step's grouped GEMMs start every expert they touch, on every rank
+        self._expert_start_s = (
+            arch.moe_layers * arch.num_experts * rt.moe_expert_us / 1e6 if arch.is_moe else 0.0
+        )
         # a touched expert's grouped-GEMM tile runs ``moe_pad_tokens`` rows however few it got
         self._moe_pad_flops = 2.0 * routed_expert_params(arch) / tp * rt.moe_pad_tokens / rt.moe_share(gpu)
         self._prompt = prompt
@@ -230,12 +240,15 @@ class ReplicaModel:
         batch = -(-batch // self._pp)
         prompts = batch / self.output
         tokens = batch + prompts * self._prompt
-        weights = self._dense_w + self._expert_read(tokens)
-        t_mem = weights * self._inv_bw + self._kv_seq * batch * self._kv_inv_bw
+        touched = expert_fraction(self._arch, tokens)
+        t_mem = (
+            self._dense_w + self._expert_w * touched
+        ) * self._inv_bw + self._kv_seq * batch * self._kv_inv_bw
         flops = self._flops_tok_eff * tokens + self._attn_flops * batch + self._prompt_attn_flops * prompts
         flops += self._expert_pad(tokens)
         t_comp = flops * self._inv_compute
         busy = max(t_mem, t_comp, self._floor)
+        busy += self._expert_start_s * touched
         return busy + self._fixed + self._per_seq * batch + self._comm * tokens + self._pp_hops
 
     def _expert_pad(self, tokens: float) -> float:
@@ -251,16 +264,6 @@ class ReplicaModel:
         arch = self._arch
         share: float = 1.0 - (1.0 - arch.experts_per_token / arch.num_experts) ** tokens
         return self._moe_pad_flops * share
-
-    def _expert_read(self, tokens: float) -> float:
-        """Expert bytes a step of ``tokens`` reads, slowed where each expert gets few rows (small-M GEMMs)."""
-        if not self._expert_w:
-            return 0.0
-        arch = self._arch
-        share: float = 1.0 - (1.0 - arch.experts_per_token / arch.num_experts) ** tokens
-        per_expert = tokens * arch.experts_per_token / max(share * arch.num_experts, 1e-9)
-        slow = (per_expert + self._moe_half) / per_expert
-        return self._expert_w * share * slow
 
     def saturated_rps(self, batch: int) -> float:
         """Requests per second with ``batch`` sequences always running (chunked prefill)."""
