@@ -359,8 +359,9 @@ def fit_moe(kb: Knowledge, runtime: str) -> dict[str, float]:
 
 
 TTFT_GRID = {
-    "prefill_overhead_ms": (0.0, 7.0, 15.0, 30.0, 60.0, 100.0),
-    "prefill_layer_us": (0.0, 50.0, 100.0, 200.0, 400.0, 800.0, 1600.0),
+    "prefill_overhead_ms": (0.0, 7.0, 15.0, 30.0),
+    "prefill_layer_us": (0.0, 50.0, 100.0, 200.0, 400.0),
+    "prefill_moe_layer_us": (0.0, 250.0, 500.0, 1000.0, 2000.0),
 }
 
 

@@ -20,6 +20,7 @@ from gpu_advisor.engine.queueing import (
     ReplicaShape,
     break_qps,
     capacity_qps,
+    closed_loop,
     erlang_c,
     latency,
     poisson_quantile,
@@ -137,3 +138,15 @@ def test_erlang_c_matches_the_textbook_two_server_case() -> None:
 def test_poisson_quantile_of_mean_ten_at_p99_is_eighteen() -> None:
     # P(Poisson(10) ≤ 17) = 0.9857, P(≤ 18) = 0.9928 (standard Poisson tables).
     assert poisson_quantile(10.0, 0.99) == 18
+
+
+def test_a_passes_fixed_floor_is_paid_by_each_prompt_but_not_queued_behind() -> None:
+    """Prompts batched into one prefill pass share its launches: 32 users wait behind each
+    other's compute, not 32 copies of the pass's floor (engine.specs.RuntimeProfile.prefill_floor_s)."""
+    step = SHAPES["7b_datacenter"].step_s
+    as_work = ReplicaShape(64, 0.01, step, 200, first_token_s=0.1)
+    with_floor = ReplicaShape(64, 0.01, step, 200, first_token_s=0.1, floor_s=0.08)
+    alone = closed_loop(with_floor, 1).ttft_s
+    assert alone == pytest.approx(closed_loop(as_work, 1).ttft_s, rel=0.05)  # one user: the same latency
+    assert closed_loop(with_floor, 32).ttft_s < closed_loop(as_work, 32).ttft_s
+    assert closed_loop(with_floor, 32).ttft_s >= 0.1

@@ -72,7 +72,7 @@ def predict(entry: dict[str, Any], kb: Knowledge) -> float:
         return point.tokens_per_s_per_seq
     if entry.get("batching") == "static" or not rt.continuous_batching:
         # a static batch prefills all its prompts in one pass (one floor), then decodes them together
-        step, floor = point.step_ms / 1e3, rt.prefill_floor_s(arch.layers)
+        step, floor = point.step_ms / 1e3, rt.prefill_floor_s(arch)
         prefill = batch * (prefill_s(arch, gpu, rt, fmt, prompt, tp) - floor) + floor
         return batch * output / (output * step + prefill)
     return _closed_loop(entry, kb, batch, (prompt, output))

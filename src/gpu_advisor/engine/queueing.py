@@ -60,6 +60,7 @@ class ReplicaShape:
     chunks: int = 1
     service_cv2: float = GEOMETRIC_CV2
     first_token_s: float | None = None  # a prompt's own compute and chunk steps; None: prefill_s
+    floor_s: float = 0.0  # of first_token_s, the pass's fixed cost, shared by prompts batched into it
     memo: dict[tuple[float | None, float | None], float] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -133,12 +134,13 @@ def closed_loop(shape: ReplicaShape, users: int) -> ClosedLoop:
         tpot = shape.step_s(shape.slots) / max(1e-9, 1.0 - rate * shape.prefill_s)
         return ClosedLoop(max(users / rate - out * tpot, 0.0), tpot, rate * out)
     first = _first(shape, users)
+    work = max(first - shape.floor_s, 0.0)  # what prompts queue behind; the floor is paid once a pass
     rate = 0.0
     for _ in range(100):
         rho = min(rate * shape.prefill_s, 0.95)
         tpot = shape.step_s(users) / (1.0 - rho)
-        load = min(rate * first, 0.95)
-        ttft = first + load * first / (2.0 * (1.0 - load))
+        load = min(rate * work, 0.95)
+        ttft = first + load * work / (2.0 * (1.0 - load))
         nxt = users / (ttft + out * tpot)
         if abs(nxt - rate) < 1e-9 * max(nxt, 1.0):
             break

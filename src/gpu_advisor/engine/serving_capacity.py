@@ -56,9 +56,12 @@ def replica_shape(
     rt = place[2]
     fresh = (s.prompt_tokens - s.shared_prefix) / s.prompt_tokens  # share of the prompt not cached
     share = model.prompt_share_s(slots) * fresh
-    first = model.first_token_s(1) * fresh + rt.prefill_floor_s(place[0].layers)
+    floor = rt.prefill_floor_s(place[0])
+    first = model.first_token_s(1) * fresh + floor
     chunks = max(1, math.ceil((s.prompt_tokens - s.shared_prefix) / rt.max_num_batched_tokens))
-    return ReplicaShape(slots, share, _cached_steps(model), s.output_tokens, chunks, first_token_s=first)
+    return ReplicaShape(
+        slots, share, _cached_steps(model), s.output_tokens, chunks, first_token_s=first, floor_s=floor
+    )
 
 
 def _cached_steps(model: ReplicaModel) -> Callable[[int], float]:

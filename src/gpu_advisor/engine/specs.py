@@ -305,15 +305,17 @@ class RuntimeProfile(_Record):
         entry = self.card_class(gpu)
         return entry.prefill_mfu if entry and entry.prefill_mfu else self.prefill_mfu
 
-    def prefill_floor_s(self, layers: int) -> float:
+    def prefill_floor_s(self, arch: ModelArch) -> float:
         """Seconds a prompt's first forward pass costs beyond its FLOPs.
 
         The request's own overhead (``prefill_overhead_ms``: scheduling, tokenising,
         detokenising the first token), one step's overhead, and per layer the kernel
         launches and collectives of a pass that runs outside CUDA graphs
-        (``prefill_layer_us``; runtimes capture graphs for decode batches only).
+        (``prefill_layer_us``; runtimes capture graphs for decode batches only), more on
+        a MoE layer (``prefill_moe_layer_us``: routing, permutation, the expert dispatch).
         """
-        return (self.prefill_overhead_ms + self.step_overhead_ms) / 1e3 + layers * self.prefill_layer_us / 1e6
+        launches = arch.layers * self.prefill_layer_us + arch.moe_layers * self.prefill_moe_layer_us
+        return (self.prefill_overhead_ms + self.step_overhead_ms) / 1e3 + launches / 1e6
 
     def moe_share(self, gpu: GpuSpec) -> float:
         """Share of the dense GEMM rate MoE expert GEMMs reach on ``gpu``'s class."""
@@ -362,6 +364,7 @@ class RuntimeProfile(_Record):
     moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)
     moe_pad_tokens: NonNegativeFloat = 0.0
     prefill_layer_us: NonNegativeFloat = 0.0  # per layer of a prompt's pass (no CUDA graphs)
+    prefill_moe_layer_us: NonNegativeFloat = 0.0  # more per MoE layer of that pass
     moe_expert_us: NonNegativeFloat = 0.0  # a loaded step's start per touched expert per MoE layer
     moe_layer_us: NonNegativeFloat = 0.0  # router, top-k and permute launches per MoE layer per step
     # How sure a figure under load is (issue 29): cards with fitted serving rows for this

@@ -316,7 +316,7 @@ def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, promp
     flops = effective_flops_per_token(arch, rt, gpu) * prompt
     flops += 2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim
     compute = flops / tp / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_share(gpu))
-    return compute + rt.prefill_floor_s(arch.layers)
+    return compute + rt.prefill_floor_s(arch)
 
 
 def serving_point(

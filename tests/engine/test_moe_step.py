@@ -1,0 +1,53 @@
+"""How MoE layers fall short of dense ones in the serving step (engine.throughput).
+
+The coefficients are fitted per runtime (knowledge/runtimes.yaml); these tests pin the
+shape of the model, not the fitted values: which steps pay which shortfall.
+"""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.throughput import ReplicaModel, effective_flops_per_token
+
+
+def _model(kb: Knowledge, model: str, **coefficients: float) -> ReplicaModel:
+    rt = kb.runtimes["vllm"].model_copy(update=coefficients)
+    return ReplicaModel(kb.models[model], kb.gpus["h100-sxm"], rt, "fp8", "fp8", 1000, 200)
+
+
+def test_a_dense_model_pays_no_moe_shortfall(kb: Knowledge) -> None:
+    rt = kb.runtimes["vllm"].model_copy(update={"moe_compute_efficiency": 0.2})
+    arch = kb.models["llama-3.1-8b"]
+    assert effective_flops_per_token(arch, rt, kb.gpus["h100-sxm"]) == 2.0 * arch.active_b * 1e9
+
+
+def test_expert_flops_count_at_the_grouped_gemm_share(kb: Knowledge) -> None:
+    arch, gpu = kb.models["qwen3-30b-a3b"], kb.gpus["h100-sxm"]
+    full = effective_flops_per_token(
+        arch, kb.runtimes["vllm"].model_copy(update={"moe_compute_efficiency": 1.0}), gpu
+    )
+    half = effective_flops_per_token(
+        arch, kb.runtimes["vllm"].model_copy(update={"moe_compute_efficiency": 0.5}), gpu
+    )
+    assert full == 2.0 * arch.active_b * 1e9 < half < 2.0 * full
+
+
+def test_the_tile_floor_and_expert_start_slow_a_loaded_step_only(kb: Knowledge) -> None:
+    plain = _model(kb, "qwen3-30b-a3b", moe_pad_tokens=0.0, moe_expert_us=0.0)
+    slowed = _model(kb, "qwen3-30b-a3b", moe_pad_tokens=64.0, moe_expert_us=8.0)
+    assert slowed.step_s(4) == plain.step_s(4)  # decode-only: bound by the experts it reads
+    assert slowed.mixed_step_s(64) > plain.mixed_step_s(64)
+
+
+def test_a_prefill_floor_counts_moe_layers_apart(kb: Knowledge) -> None:
+    rt = kb.runtimes["sglang"].model_copy(
+        update={
+            "prefill_overhead_ms": 0.0,
+            "step_overhead_ms": 0.0,
+            "prefill_layer_us": 100.0,
+            "prefill_moe_layer_us": 1000.0,
+        }
+    )
+    dense, moe = kb.models["llama-3.1-8b"], kb.models["qwen3-30b-a3b"]
+    assert rt.prefill_floor_s(dense) == dense.layers * 100e-6
+    assert rt.prefill_floor_s(moe) == moe.layers * 100e-6 + moe.moe_layers * 1000e-6
