@@ -159,7 +159,7 @@ class _Serving:
             "max_requests_per_s": capacity_qps(got.shape) * copies,
             "max_output_tokens_per_s": capacity_qps(got.shape) * out * copies,
             "kv_pool_tokens": got.kv_pool_tokens(self.arch, s, where[3]),
-        } | serving_capacity.confidence(where[1], card)
+        } | serving_capacity.confidence(where[1], card, self.arch)
         if s.ttft_p99_s is not None or s.tpot_p99_s is not None:
             at_p99 = break_qps(got.shape, s.ttft_p99_s, s.tpot_p99_s)
             figures["output_tokens_per_s_at_p99"] = at_p99 * out * copies
@@ -190,7 +190,7 @@ class _Serving:
         if colocated is not None:  # the same GPUs, every one running prompts and answers together
             self.colocated_rps = capacity_qps(colocated.shape) * (gpus // tp)
             figures["colocated_max_requests_per_s"] = self.colocated_rps
-        return figures | serving_capacity.confidence(rt, card)
+        return figures | serving_capacity.confidence(rt, card, self.arch)
 
     def pools(self) -> dict[str, str]:
         """Which pool limits a placed disaggregated deployment (empty otherwise)."""

@@ -180,6 +180,9 @@ class Option(_Out):
     calibrated_card: bool | None = Field(
         None, description="the serving figures rest on published measurements of this card and runtime"
     )
+    uncertainty_moe: bool | None = Field(
+        None, description="the band is a mixture-of-experts model's, wider than a dense model's on this card"
+    )
     order_label: str | None = Field(None, description="the operator's words for its order button")
     priced: bool = Field(True, description="false for a card the user named that the catalog does not price")
 
@@ -246,6 +249,7 @@ def _under_load(c: Candidate) -> dict[str, float | Money | None]:
     if "uncertainty_pct" in x:
         out["uncertainty_pct"] = x["uncertainty_pct"]
         out["calibrated_card"] = bool(x.get("calibrated_card"))
+        out["uncertainty_moe"] = bool(x.get("moe_band"))
     tokens = x.get("output_tokens_per_s")
     if tokens:
         out["tokens_per_s_replica_under_load"] = round(x["tokens_per_s_replica_under_load"], 1)

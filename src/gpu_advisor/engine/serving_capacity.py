@@ -144,12 +144,16 @@ def extras(load: Load, s: ServeSetup, aggregate_tokens_per_s: float) -> dict[str
     return out
 
 
-def confidence(rt: RuntimeProfile, gpu: GpuSpec) -> dict[str, float]:
+def confidence(rt: RuntimeProfile, gpu: GpuSpec, arch: ModelArch) -> dict[str, float]:
     """How sure figures under load are: the ± band (percent) and whether the card was calibrated.
 
     Narrower on a card this runtime's serving coefficients were fitted on
-    (``RuntimeProfile.calibrated_cards``), wider on any other.
+    (``RuntimeProfile.calibrated_cards``), wider on any other, and at least
+    ``moe_uncertainty_pct`` for a mixture-of-experts model.
     """
     calibrated = gpu.id in rt.calibrated_cards
     band = rt.calibrated_uncertainty_pct if calibrated else rt.uncalibrated_uncertainty_pct
-    return {"uncertainty_pct": band, "calibrated_card": 1.0 if calibrated else 0.0}
+    out = {"uncertainty_pct": band, "calibrated_card": 1.0 if calibrated else 0.0}
+    if arch.is_moe and rt.moe_uncertainty_pct > band:  # held-out MoE runs fall wider than dense ones
+        out |= {"uncertainty_pct": rt.moe_uncertainty_pct, "moe_band": 1.0}
+    return out

@@ -169,7 +169,7 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
         meets_latency=(s.ttft_ms_max is None or point.ttft_ms <= s.ttft_ms_max) and load.meets_p99,
         extras=serving_capacity.extras(load, s, point.tokens_per_s * replicas)
         | {"output_tokens_per_s_full_load": _full_load(layout, s, replicas)}
-        | serving_capacity.confidence(layout.rt, layout.gpu),
+        | serving_capacity.confidence(layout.rt, layout.gpu, layout.model.arch),
     )
 
 

@@ -372,6 +372,7 @@ class RuntimeProfile(_Record):
     calibrated_cards: list[str] = Field(default_factory=list)
     calibrated_uncertainty_pct: float = Field(default=25.0, gt=0)
     uncalibrated_uncertainty_pct: float = Field(default=50.0, gt=0)
+    moe_uncertainty_pct: float = Field(default=50.0, gt=0)
     serving_source: str | None = None
     source: str = Field(min_length=8)
 

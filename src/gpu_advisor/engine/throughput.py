@@ -211,6 +211,10 @@ class ReplicaModel:
         self.output = output
         self.prefill_s = prefill_s(arch, gpu, rt, fmt, prompt, tp) + self._pp_hops
 
+    @property
+    def arch(self) -> ModelArch:
+        return self._arch
+
     def step_s(self, batch: int) -> tuple[float, str]:
         """Seconds per decode step for ``batch`` sequences and which resource bounds it.
 

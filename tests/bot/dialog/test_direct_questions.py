@@ -100,3 +100,12 @@ def test_an_answer_on_an_uncalibrated_card_says_how_sure_its_figures_are(dialog:
     pick = reply.plan.recommendation if reply.plan else None
     assert pick is not None and not pick.calibrated_card
     assert any("±" in line for line in reply.footer)
+
+
+def test_a_mixture_of_experts_plan_says_its_wider_band(dialog: Dialog) -> None:
+    said = "serve Qwen3-30B-A3B for 16 concurrent users 24/7, we own 2 H100s"  # a calibrated card
+    reply, _ = dialog.handle(ConversationState(), said)
+    pick = reply.plan.recommendation if reply.plan else None
+    assert pick is not None and pick.uncertainty_moe and pick.uncertainty_pct is not None
+    band = f"±{pick.uncertainty_pct:.0f}%"
+    assert any(band in line and "mixture-of-experts" in line for line in reply.footer)
