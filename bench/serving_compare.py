@@ -83,6 +83,7 @@ def workload(row: dict[str, Any]) -> Workload:
         context_len=prompt + output,
         concurrency=row.get("concurrency"),
         attention_dp=row.get("attention_dp"),
+        expert_parallel=row.get("expert_parallel"),
         prefill_gpus=row.get("prefill_gpus"),
         prefill_tensor_parallel=row.get("prefill_tensor_parallel"),
         ttft_ms_p99=row.get("ttft_p99_target_ms"),

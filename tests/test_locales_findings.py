@@ -307,6 +307,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     "myth_t4_high_bandwidth": {"t4_gbs": 320.0, "rtx3090_gbs": 936.0, "a100_gbs": 1555.0},
     "myth_nvlink_useless_for_inference": {"true_for": "replicas", "false_for": "tensor_parallel"},
     "assumed_colocated_plan": {"prefill_gpus": 2},
+    "assumed_expert_parallel_as_tensor": {"value": 8},
     # engine/disaggregation.py: Llama 3.1 70B FP8 on 8× H100, 2 prefill + 6 decode GPUs, 4000/500 tokens
     "disaggregation_prefill_bound": {
         "prefill_gpus": 2,

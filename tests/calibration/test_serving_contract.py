@@ -7,11 +7,13 @@ engine on ``estimate``'s path; these tests hold that a rental site sending the s
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 import pytest
 
 from bench.serving_compare import predict, rows, workload
+from gpu_advisor.bot.contract import ContractError, parse_workload
 from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.results import Verdict
 from gpu_advisor.engine.specs import Knowledge
@@ -88,3 +90,19 @@ def test_a_disaggregated_closed_loop_is_the_contracts(kb: Knowledge) -> None:
     assert got.closed_loop_output_tokens_per_s == pytest.approx(engine.output_tokens_per_s, abs=0.01)
     assert got.closed_loop_ttft_ms == pytest.approx(engine.ttft_s * 1e3, abs=0.01)
     assert got.closed_loop_tpot_ms == pytest.approx(engine.tpot_s * 1e3, abs=0.01)
+
+
+def test_an_expert_parallel_size_is_accepted_and_said_as_an_assumption(kb: Knowledge) -> None:
+    row = next(r for r in rows() if r.get("expert_parallel"))
+    got = estimate(workload(row), kb)
+    said = [a for a in got.assumptions if a.id == "assumed_expert_parallel_as_tensor"]
+    assert [a.values["value"] for a in said] == [row["expert_parallel"]]
+    assert got.requested is not None and got.requested.fits
+
+
+def test_more_expert_parallel_ranks_than_gpus_is_refused_by_name() -> None:
+    body = {"task": "infer", "model": "qwen3-30b-a3b", "gpu": "h100-sxm", "gpu_count": 2}
+    with pytest.raises(ContractError) as err:
+        parse_workload(json.dumps(body | {"expert_parallel": 4}))
+    first = err.value.payload["error"]["errors"][0]
+    assert (first["field"], first["type"]) == ("expert_parallel", "expert_parallel_exceeds_gpus")

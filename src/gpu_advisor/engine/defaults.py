@@ -77,6 +77,8 @@ def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]
         resident_tokens=resident_tokens(w, lengths.context, lengths.prompt + (lengths.output + 1) // 2),
         attention_dp=bool(w.attention_dp),
     )
+    if w.expert_parallel is not None:
+        assumed.append(finding("assumed_expert_parallel_as_tensor", value=w.expert_parallel))
     if w.qps is not None and w.utilisation_target is None:
         assumed.append(finding("assumed_utilisation_target", value=UTILISATION_TARGET))
     return setup, assumed

@@ -179,6 +179,10 @@ class Workload(BaseModel):
     # its own share of the sequences, so an MLA latent cache is no longer copied on every
     # tensor-parallel rank (engine.serving_search.per_gpu)
     attention_dp: bool | None = None
+    # Expert-parallel size of the MoE layers (vLLM --enable-expert-parallel, SGLang --ep-size):
+    # whole experts per GPU instead of every expert split; sized as tensor parallel of the same
+    # GPUs, said as an assumption (engine.defaults.serve_setup)
+    expert_parallel: PositiveInt | None = Field(None, le=4096)
     # Prefill/decode disaggregation (engine.disaggregation): prompts run on ``prefill_gpus``
     # of the ``gpu_count`` GPUs and answers on the rest, the KV cache moving between them
     # (SGLang --disaggregation-mode prefill|decode, NVIDIA Dynamo prefill/decode workers,
@@ -226,6 +230,8 @@ class Workload(BaseModel):
             raise PydanticCustomError(
                 "missing_model", "give 'model' (a known name), 'params_b' or 'model_config' (a config.json)"
             )
+        if self.expert_parallel and self.gpu_count and self.expert_parallel > self.gpu_count:
+            raise PydanticCustomError("expert_parallel_exceeds_gpus", "expert_parallel exceeds gpu_count")
         if self.prompt_tokens and self.context_len and self.prompt_tokens > self.context_len:
             raise PydanticCustomError("prompt_exceeds_context", "prompt_tokens exceeds context_len")
         if (
@@ -283,6 +289,7 @@ def _check_disaggregation(w: Workload) -> None:
 MODEL_LEVEL_ERROR_FIELDS = {
     "missing_model": "model",
     "prompt_exceeds_context": "prompt_tokens",
+    "expert_parallel_exceeds_gpus": "expert_parallel",
     "prefix_exceeds_prompt": "shared_prefix_tokens",
     "prefill_tp_without_prefill_gpus": "prefill_tensor_parallel",
     "prefill_gpus_not_serving": "prefill_gpus",

@@ -56,6 +56,7 @@ class Slots(TypedDict, total=False):
     output_tokens: int
     tensor_parallel: int
     attention_dp: bool
+    expert_parallel: int
     prefill_gpus: int
     prefill_tensor_parallel: int
     ttft_ms_max: float
