@@ -399,15 +399,11 @@ def main(argv: list[str] | None = None) -> int:
     if args.aiconfigurator:
         print_aiconfigurator(kb, args.aiconfigurator)
         return 0
-    if args.fit:
-        fit(kb, args.fit)
-        return 0
-    if args.fit_ttft:
-        fit_ttft(kb, args.fit_ttft)
-        return 0
-    if args.fit_moe:
-        fit_moe(kb, args.fit_moe)
-        return 0
+    searches = {"fit": fit, "fit_ttft": fit_ttft, "fit_moe": fit_moe}
+    for flag, search in searches.items():
+        if getattr(args, flag):
+            search(kb, getattr(args, flag))
+            return 0
     print_table(kb, args.rows)
     return 0
 

@@ -46,13 +46,16 @@ def test_maximum_throughput_over_several_replicas_is_the_contracts(kb: Knowledge
     assert _requested(row, kb).max_output_tokens_per_s == pytest.approx(engine.output_tokens_per_s, abs=0.01)
 
 
-def test_closed_loop_figures_are_the_contracts(kb: Knowledge) -> None:
-    row = _first("closed")
+def _closed_loop_agrees(row: dict[str, Any], kb: Knowledge) -> None:
     engine, got = predict(row, kb), _requested(row, kb)
     assert engine is not None and engine.ttft_s is not None and engine.tpot_s is not None
     assert got.closed_loop_output_tokens_per_s == pytest.approx(engine.output_tokens_per_s, abs=0.01)
     assert got.closed_loop_ttft_ms == pytest.approx(engine.ttft_s * 1e3, abs=0.01)
     assert got.closed_loop_tpot_ms == pytest.approx(engine.tpot_s * 1e3, abs=0.01)
+
+
+def test_closed_loop_figures_are_the_contracts(kb: Knowledge) -> None:
+    _closed_loop_agrees(_first("closed"), kb)
 
 
 def test_throughput_at_a_p99_target_is_the_contracts(kb: Knowledge) -> None:
@@ -84,12 +87,7 @@ def test_a_disaggregated_runs_figures_are_the_contracts(kb: Knowledge) -> None:
 def test_a_disaggregated_closed_loop_is_the_contracts(kb: Knowledge) -> None:
     first = _first("closed")
     tp = first["tensor_parallel"]
-    row = first | {"gpu_count": 2 * tp, "prefill_gpus": tp}
-    engine, got = predict(row, kb), _requested(row, kb)
-    assert engine is not None and engine.ttft_s is not None and engine.tpot_s is not None
-    assert got.closed_loop_output_tokens_per_s == pytest.approx(engine.output_tokens_per_s, abs=0.01)
-    assert got.closed_loop_ttft_ms == pytest.approx(engine.ttft_s * 1e3, abs=0.01)
-    assert got.closed_loop_tpot_ms == pytest.approx(engine.tpot_s * 1e3, abs=0.01)
+    _closed_loop_agrees(first | {"gpu_count": 2 * tp, "prefill_gpus": tp}, kb)
 
 
 def test_an_expert_parallel_size_is_accepted_and_said_as_an_assumption(kb: Knowledge) -> None:
