@@ -1,9 +1,9 @@
 """What the store costs one web chat turn, SQLite against PostgreSQL, measured side by side.
 
-A web chat turn asks the store for: ``Known`` (is the session stored?), for a new session one
-``hit`` of the per-address quota, then the turn itself — ``hold`` the conversation, ``load``,
-and one transaction that ``save``s the state and logs the plan. This replays exactly those
-calls (``Conversations.step`` with the dialog's answer computed once beforehand, so only the
+A web chat turn is one call to the store's host (``Conversations.step`` with the web's
+new-session quota): ``hold`` the conversation, ``load`` it, for a new one (nothing stored) one
+``hit`` of the per-address quota, and one transaction that ``save``s the state and logs the
+plan. This replays exactly that (the dialog's answer computed once beforehand, so only the
 store is timed) for ``--turns`` turns over ``SESSION_TURNS``-turn sessions, on an SQLite file
 and on a throw-away PostgreSQL cluster (``tests/pg.py``, Unix socket), and prints per turn:
 wall time, this process's CPU, the database server's CPU (PostgreSQL's backend process, from
@@ -45,7 +45,7 @@ def replay(store_url: str, turns: int) -> Cost:
     from gpu_advisor.bot.dialog import ConversationState, Dialog
     from gpu_advisor.bot.storage import Storage
     from gpu_advisor.bot.turn import Conversations
-    from gpu_advisor.bot.turn_calls import Chat, Known, Quota
+    from gpu_advisor.bot.turn_calls import Chat, Quota
 
     dialog = Dialog(knowledge.load())
     reply, answered = dialog.handle(ConversationState(), "deploy a 13B model for 8 users 24/7")
@@ -59,9 +59,8 @@ def replay(store_url: str, turns: int) -> Cost:
 
     def turn(i: int) -> None:
         chat = Chat(f"s{i // SESSION_TURNS}", f"s{i // SESSION_TURNS}", "en")
-        if not Known(chat).run(host):
-            Quota(f"new-session:10.0.0.{i % 250}", 10**6, WINDOW_S).run(host)
-        host.step(chat, act, save=True)  # type: ignore[arg-type]
+        quota = Quota(f"new-session:10.0.0.{i % 250}", 10**6, WINDOW_S)
+        host.step(chat, act, True, quota)  # type: ignore[arg-type]
 
     turn(-SESSION_TURNS)  # warm: the connection, prepared statements
     before_server, before_statements = server(), counted()
@@ -80,22 +79,22 @@ def replay(store_url: str, turns: int) -> Cost:
 
 
 def _count_statements(store: object) -> Callable[[], int]:
-    """Count what the store sends: SQLite's trace callback, or psycopg's executes."""
+    """Count what the store sends: SQLite's trace callback, or psycopg's cursor executes (a
+    connection's ``execute`` is a cursor's: counting both would count each statement twice)."""
     sent = [0]
     db = getattr(store, "db", None)
     if db is not None:
         db.conn.set_trace_callback(lambda _: sent.__setitem__(0, sent[0] + 1))
     else:
-        from psycopg import Connection, Cursor
+        from psycopg import Cursor
 
-        for cls in (Connection, Cursor):
-            original = cls.execute
+        original = Cursor.execute
 
-            def counting(self: object, *a: object, __o: Callable[..., object] = original, **k: object) -> Any:
-                sent[0] += 1
-                return __o(self, *a, **k)
+        def counting(self: object, *a: object, **k: object) -> Any:
+            sent[0] += 1
+            return original(self, *a, **k)  # type: ignore[arg-type]
 
-            cls.execute = counting  # type: ignore[method-assign]
+        Cursor.execute = counting  # type: ignore[method-assign]
     return lambda: sent[0]
 
 

@@ -8,12 +8,16 @@ from __future__ import annotations
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.storage import Storage, StorageUnavailable, database_url
 from gpu_advisor.bot.storage.sqlite import MIGRATIONS, SQLiteStore
+from gpu_advisor.bot.turn import Conversations
+from gpu_advisor.bot.turn_calls import Chat, Quota, QuotaExceeded
 from tests.conftest import OpenStore
 from tests.test_store import Clock
 
@@ -126,3 +130,20 @@ def test_racing_connections_never_both_take_the_last_use(store_at: OpenStore) ->
 
     waits = together(8, take)
     assert sum(1 for w in waits if w == 0) == 3
+
+
+def test_a_turns_quota_is_charged_for_a_new_conversation_only_and_refuses_before_saving(
+    store_at: OpenStore,
+) -> None:
+    host = Conversations(None, store_at("turn-quota"), "web")  # type: ignore[arg-type]  # act needs no dialog
+    quota = Quota("new-session:10.0.0.5", 1, 3600)
+
+    def act(state: ConversationState) -> tuple[Any, ConversationState]:
+        return SimpleNamespace(kind="info", plan=None), state.model_copy(update={"turns": state.turns + 1})
+
+    host.step(Chat("a", "a"), act, True, quota)  # the address's one new conversation
+    host.step(Chat("a", "a"), act, True, quota)  # a stored one is not charged again
+    with pytest.raises(QuotaExceeded) as refused:
+        host.step(Chat("b", "b"), act, True, quota)
+    assert refused.value.wait_s == pytest.approx(3600, abs=5)
+    assert host.store.load("web", "a", "a").turns == 2 and host.store.load("web", "b", "b").turns == 0

@@ -20,7 +20,7 @@ from __future__ import annotations
 from typing import Protocol, TypeVar, runtime_checkable
 
 from gpu_advisor.bot.turn import Turn, Turned
-from gpu_advisor.bot.turn_calls import Chat
+from gpu_advisor.bot.turn_calls import Chat, Quota
 
 Where_contra = TypeVar("Where_contra", contravariant=True)
 Shown_co = TypeVar("Shown_co", covariant=True)
@@ -53,12 +53,16 @@ async def converse(
     *,
     save: bool = True,
     keep_plan: bool = False,
+    quota: Quota | None = None,
 ) -> S | None:
     """One message in, one turn, its reply shown; ``None`` (nothing shown) for a redelivered update.
 
     ``save=False`` answers without remembering (a replay, a deep link); ``keep_plan`` brings
-    the plan back with the reply (the surface shows more of it than the text).
+    the plan back with the reply (the surface shows more of it than the text); ``quota`` is
+    charged if the conversation is new (``QuotaExceeded`` past it, nothing shown).
     """
     pictures = surface.pictures(where)
-    turned = await surface.turn.take(chat, text, button, save=save, keep_plan=keep_plan, pictures=pictures)
+    turned = await surface.turn.take(
+        chat, text, button, save=save, keep_plan=keep_plan, pictures=pictures, quota=quota
+    )
     return None if turned is None else await surface.show(where, turned)

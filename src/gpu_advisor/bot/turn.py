@@ -47,7 +47,7 @@ from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
 from gpu_advisor.bot.execution import Call, CallTimedOut, Executor, InProcess, WorkerPool
 from gpu_advisor.bot.ratelimit import ConversationLocks, RateLimiter
 from gpu_advisor.bot.store import StorageUnavailable, Store
-from gpu_advisor.bot.turn_calls import Chart, Chat, FirstTime, Press, Say, Stats, Text
+from gpu_advisor.bot.turn_calls import Chart, Chat, FirstTime, Press, Quota, Say, Stats, Text
 from gpu_advisor.bot.workers import Handler
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.text.normalize import client_lang
@@ -75,7 +75,11 @@ class Conversations:
 
     def load(self, chat: Chat) -> ConversationState:
         """The stored state; a first conversation speaks the client's language until told otherwise."""
-        state = self.store.load(self.platform, chat.chat_id, chat.user_id)
+        return self.greet(chat, self.store.load(self.platform, chat.chat_id, chat.user_id))
+
+    @staticmethod
+    def greet(chat: Chat, state: ConversationState) -> ConversationState:
+        """A first conversation speaks the client's language until told otherwise."""
         if state.turns == 0 and not state.lang_locked and chat.language_code:
             state = state.model_copy(update={"lang": client_lang(chat.language_code)})
         return state
@@ -89,11 +93,22 @@ class Conversations:
         return chat.update_id is None or self.store.first_time(self.platform, chat.update_id)
 
     def step(
-        self, chat: Chat, act: Callable[[ConversationState], tuple[Reply, ConversationState]], save: bool
+        self,
+        chat: Chat,
+        act: Callable[[ConversationState], tuple[Reply, ConversationState]],
+        save: bool,
+        quota: Quota | None = None,
     ) -> Reply | None:
-        """One turn of this conversation: load its state, ``act`` on it, finish; None if redelivered."""
+        """One turn of this conversation: load its state, ``act`` on it, finish; None if redelivered.
+
+        ``quota`` is charged when nothing of the conversation is stored (a new one): past it
+        ``QuotaExceeded`` is raised before the dialog runs, and nothing is saved.
+        """
         with self.hold(chat):
-            before = self.load(chat)
+            stored = self.store.load(self.platform, chat.chat_id, chat.user_id)
+            if quota is not None and stored == ConversationState():
+                quota.charge(self)
+            before = self.greet(chat, stored)
             reply, state = act(before)
             return reply if self.finish(chat, before, state, reply, save) else None
 
@@ -192,17 +207,21 @@ class Turn:
         save: bool = True,
         keep_plan: bool = False,
         pictures: bool = False,
+        quota: Quota | None = None,
     ) -> Turned | None:
-        """One turn for ``text`` (or a pressed ``button``); ``None`` for a redelivered update."""
+        """One turn for ``text`` (or a pressed ``button``); ``None`` for a redelivered update.
+
+        ``quota``: charged if the conversation is new (``Conversations.step``); past it the call
+        raises ``QuotaExceeded``."""
         key = (chat.chat_id, chat.user_id)
         async with self.locks.hold(key):
             if self.limiter is not None and not self.limiter.allow(key):
                 said = await self._guarded(chat, Say(chat, "dialog.slow_down"))
                 return None if said is None else Turned(said.reply, "rate")
             call: Call[Reply | None] = (
-                Press(chat, button, keep_plan)
+                Press(chat, button, keep_plan, quota)
                 if button is not None
-                else Text(chat, text or "", save, keep_plan, self.today())
+                else Text(chat, text or "", save, keep_plan, self.today(), quota)
             )
             turned = await self._guarded(chat, call)
         if turned is None or turned.refused or not pictures or not _wants_chart(text, button, turned.reply):

@@ -40,7 +40,9 @@ class Text:
     """A message: the dialog reads it; ``save=False`` answers without remembering (a replay).
 
     ``today`` is the date where the turn was taken, so "by Friday" / "周五前" can become a
-    deadline in hours; the dialog and the reader have no clock of their own.
+    deadline in hours; the dialog and the reader have no clock of their own. ``quota`` is
+    charged when nothing of the conversation is stored yet (the web's new sessions per
+    address), read with the state the turn loads: no store call of its own.
     """
 
     chat: Chat
@@ -48,10 +50,14 @@ class Text:
     save: bool = True
     keep_plan: bool = False
     today: date | None = None
+    quota: Quota | None = None
 
     def run(self, host: Conversations) -> Reply | None:
         reply = host.step(
-            self.chat, lambda state: host.dialog.handle(state, self.text, today=self.today), self.save
+            self.chat,
+            lambda state: host.dialog.handle(state, self.text, today=self.today),
+            self.save,
+            self.quota,
         )
         return reply if reply is None or self.keep_plan else without_plan(reply)
 
@@ -63,9 +69,10 @@ class Press:
     chat: Chat
     payload: str
     keep_plan: bool = False
+    quota: Quota | None = None
 
     def run(self, host: Conversations) -> Reply | None:
-        reply = host.step(self.chat, lambda state: host.dialog.press(state, self.payload), save=True)
+        reply = host.step(self.chat, lambda state: host.dialog.press(state, self.payload), True, self.quota)
         return reply if reply is None or self.keep_plan else without_plan(reply)
 
 
@@ -136,6 +143,25 @@ class Quota:
 
     def run(self, host: Conversations) -> float:
         return host.store.hit(self.key, self.limit, self.window_s)
+
+    def charge(self, host: Conversations) -> None:
+        """Count one use, or raise ``QuotaExceeded`` (the turn is then not run)."""
+        wait = self.run(host)
+        if wait > 0:
+            raise QuotaExceeded(self.key, wait)
+
+
+class QuotaExceeded(Exception):
+    """A turn's new-conversation quota (``Text.quota``) is used up: ``wait_s`` until a use is free.
+
+    Raised in the worker that ran the turn and rebuilt in the caller (``__reduce__``)."""
+
+    def __init__(self, key: str, wait_s: float) -> None:
+        super().__init__(f"quota {key} used up for {wait_s:.0f} s")
+        self.key, self.wait_s = key, wait_s
+
+    def __reduce__(self) -> tuple[type[QuotaExceeded], tuple[str, float]]:
+        return (QuotaExceeded, (self.key, self.wait_s))
 
 
 @dataclass(frozen=True)

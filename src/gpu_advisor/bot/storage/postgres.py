@@ -22,6 +22,7 @@ disk (SQLSTATE 53100) or a read-only server (25006) is ``StorageUnavailable``.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import hashlib
 import json
@@ -78,6 +79,14 @@ MIGRATIONS: tuple[tuple[str, ...], ...] = (
 )
 _LOG_PLAN = (
     f"insert into plans_log ({', '.join(PLAN_COLUMNS)}) values ({', '.join(['%s'] * len(PLAN_COLUMNS))})"
+)
+# The window's count and its oldest use, and the use itself only below the limit (a statement of
+# its own after the key's lock, so its snapshot sees every use committed before the lock was had).
+_HIT = (
+    "with used as (select count(*) as n, coalesce(min(ts), 0) as first from client_hits"
+    " where key = %s and ts > %s),"
+    " counted as (insert into client_hits (key, ts) select %s, %s from used where n < %s)"
+    " select n, first from used"
 )
 # SQLSTATEs meaning "cannot write here at all" (PostgreSQL appendix A, error codes).
 UNAVAILABLE = {"53100": "full", "25006": "read_only"}
@@ -294,24 +303,19 @@ class PostgresStore(Storage):
 
     @_guarded
     def hit(self, key: str, limit: int, window_s: float) -> float:
-        """Pipelined: BEGIN, the key's lock and the count in one round trip; the insert and COMMIT
-        in another."""
+        """The key's lock, then one statement that counts the window and inserts only below the
+        limit, pipelined: one round trip inside a turn (``hold``: it joins the turn's transaction
+        and its lock is held until the turn commits), two on its own (BEGIN … COMMIT)."""
         now = self.clock()
         with (
             self._connection() as conn,
             self.watchdog.armed(STATEMENT_DEADLINE_S),
             conn.pipeline(),
-            conn.transaction(),
+            contextlib.nullcontext() if self._held else conn.transaction(),
         ):
             conn.execute("select pg_advisory_xact_lock(%s)", [chat_key("quota", key, "")])
-            used, first = conn.execute(
-                "select count(*), coalesce(min(ts), 0) from client_hits where key = %s and ts > %s",
-                [key, now - window_s],
-            ).fetchone() or (0, now)
-            if used >= limit:
-                return max(0.0, float(first) + window_s - now)
-            conn.execute("insert into client_hits (key, ts) values (%s, %s)", [key, now])
-        return 0.0
+            used, first = conn.execute(_HIT, [key, now - window_s, key, now, limit]).fetchone() or (0, now)
+        return max(0.0, float(first) + window_s - now) if used >= limit else 0.0
 
     def ping(self) -> None:
         """A fresh connection's ``select 1`` within ``PING_DEADLINE_S`` (readiness): it never waits

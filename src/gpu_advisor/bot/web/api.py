@@ -30,8 +30,8 @@ from gpu_advisor.bot.execution import Call, CallTimedOut
 from gpu_advisor.bot.quote_call import JudgeQuote, QuoteRequest
 from gpu_advisor.bot.surface import converse
 from gpu_advisor.bot.terminal import reply_json
-from gpu_advisor.bot.turn import STORAGE_ERRORS, Turn, Turned
-from gpu_advisor.bot.turn_calls import Chat, Known, Quota, UseCatalog
+from gpu_advisor.bot.turn import Turn, Turned
+from gpu_advisor.bot.turn_calls import Chat, Quota, QuotaExceeded, UseCatalog
 from gpu_advisor.bot.web.context import ARRIVED, CONTEXT, WebContext
 from gpu_advisor.bot.web.errors import ApiError, error, overloaded, rate_limited, unavailable
 from gpu_advisor.bot.web.guard import client_address, read_body
@@ -142,28 +142,22 @@ async def chat(request: web.Request) -> web.Response:
 
 
 async def _take_turn(request: web.Request, ctx: WebContext, body: ChatRequest, session: str) -> web.Response:
-    """The turn itself, once admitted: a new session is counted against its address's hourly quota."""
+    """The turn itself, once admitted: a new session is counted against its address's hourly
+    quota, in the database (several server processes share one count) and by the turn itself,
+    which knows whether the session is stored from the state it loads anyway."""
     chat_ = Chat(session, session, body.lang)
+    quota = Quota(f"new-session:{client_address(request)}", ctx.config.sessions_per_ip_per_hour, HOUR_S)
     try:
-        if body.session_id is None or not await ctx.turn.ask(Known(chat_)):
-            await _count_new_session(request, ctx, body.lang)
-    except STORAGE_ERRORS as exc:  # Known could not read the store
-        log.error("web chat could not read the store: %s", exc)
-        raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable")) from None
-    shown = await converse(WebChats(ctx.turn), session, chat_, body.text, body.button, keep_plan=True)
+        shown = await converse(
+            WebChats(ctx.turn), session, chat_, body.text, body.button, keep_plan=True, quota=quota
+        )
+    except QuotaExceeded as exc:
+        minutes = max(1, math.ceil(exc.wait_s / 60))
+        text = locales.t(body.lang or "zh", "web.too_many_sessions", minutes=minutes)
+        raise rate_limited("address", exc.wait_s, text) from None
     if shown is None:  # web turns carry no update id, so none is ever redelivered
         raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable"))
     return shown
-
-
-async def _count_new_session(request: web.Request, ctx: WebContext, lang: str | None) -> None:
-    """A client address may start ``sessions_per_ip_per_hour`` conversations an hour, counted in
-    the database, so several server processes share one count."""
-    quota = Quota(f"new-session:{client_address(request)}", ctx.config.sessions_per_ip_per_hour, HOUR_S)
-    wait = await ctx.turn.ask(quota)
-    if wait > 0:
-        text = locales.t(lang or "zh", "web.too_many_sessions", minutes=max(1, math.ceil(wait / 60)))
-        raise rate_limited("address", wait, text)
 
 
 # --- the engine contract ------------------------------------------------------------
