@@ -1,19 +1,25 @@
 """Several server processes over one PostgreSQL database: throughput as a ratio to one process.
 
-Starts a throw-away PostgreSQL cluster (``tests/pg.py``), then for 1, 2 and 4 server processes
-(``gpu-advisor web --processes N --workers 1``, one turn worker each) drives the same load —
+Starts a throw-away PostgreSQL cluster (``tests/pg.py``) and, side by side, one SQLite server
+process and 1, 2 and 4 PostgreSQL server processes (``gpu-advisor web --processes N --workers 1``,
+one turn worker each). It then drives the same load at each in turn, ``--rounds`` times over
+(interleaved, so a busy moment on a shared machine hits every setup alike) —
 ``SESSIONS`` web conversations of the same script, ``CONCURRENCY`` at a time, each from its
 own client address (``X-Forwarded-For`` from the ``--trusted-proxy`` 127.0.0.1, so the per-address
-limits do not throttle a benchmark) — and prints turns per second and the ratio to one process
-measured in the same run. It then counts what the database holds: every conversation must
-have exactly as many turns as were sent (0 lost, 0 duplicated). Last, with 2 processes, it
-kills one with ``-9`` halfway through every conversation and checks that they all finish on
-the other.
+limits do not throttle a benchmark) — and prints, as medians over the rounds, turns per second
+and the CPU every server process, turn worker and database process spent per turn (from
+/proc), with their ratios to one SQLite process and to one PostgreSQL process. It then counts
+what the database holds: every conversation must have exactly as many turns as were sent
+(0 lost, 0 duplicated). Last, with 2 processes, it kills one with ``-9`` halfway through every
+conversation and checks that they all finish on the other.
 
-    python -m bench.scale_bench [--sessions 96] [--concurrency 24] [--processes 1 2 4]
+    python -m bench.scale_bench [--sessions 96] [--concurrency 24] [--processes 1 2 4] [--rounds 5]
 
-The ratio is bounded by the machine's cores: each process needs about two (server and turn
-worker), so a 2-core machine shows little gain past one process.
+Turns per second are bounded by the machine's cores: each process needs about two (server and
+turn worker) and the database and this load generator share them too, so a 2-core machine
+shows little gain past one process in wall time. Turns per CPU-second are what N processes
+on N times the cores would each give: "scaling ×k of N per CPU-second" is how much of the
+ideal N× that is left once the processes contend for one database.
 """
 
 from __future__ import annotations
@@ -25,13 +31,15 @@ import json
 import os
 import signal
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
-from dataclasses import dataclass
+from contextlib import ExitStack, contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
 
 import aiohttp
 
@@ -39,6 +47,7 @@ SCRIPT = ("部署 13B 模型", "并发 8", "7×24", "/why", "/cost")
 START_S = 120.0
 WARM_SESSIONS = 8  # run first and not counted: each backend is measured warm
 STDERR = None if os.environ.get("SCALE_BENCH_LOG") else subprocess.DEVNULL
+TICKS = os.sysconf("SC_CLK_TCK")
 
 
 @dataclass
@@ -215,12 +224,72 @@ def lost_and_duplicated(url: str, ids: Sequence[str], load: Load) -> tuple[int, 
     return lost, duplicated
 
 
-def measure(url: str, processes: int, sessions: int, concurrency: int) -> tuple[Load, int, int]:
-    with servers(url, processes, free_port()) as proc:
-        port = int(proc.args[proc.args.index("--port") + 1])  # type: ignore[union-attr, index]
-        asyncio.run(converse(port, min(WARM_SESSIONS, sessions), concurrency))  # plan caches, statements
-        load, ids = asyncio.run(converse(port, sessions, concurrency))
-    return (load, *lost_and_duplicated(url, ids, load))
+def tree_cpu(roots: Sequence[int]) -> float:
+    """CPU seconds (user + system) the processes ``roots`` and all their descendants have used (/proc)."""
+    total, todo, seen = 0.0, list(roots), set()
+    while todo:
+        pid = todo.pop()
+        if pid in seen:
+            continue
+        seen.add(pid)
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            total += (int(stat[11]) + int(stat[12])) / TICKS
+            todo += [
+                int(c)
+                for t in Path(f"/proc/{pid}/task").iterdir()
+                for c in (t / "children").read_text().split()
+            ]
+        except (OSError, IndexError, ValueError):  # it exited meanwhile
+            continue
+    return total
+
+
+@dataclass
+class Setup:
+    """One server setup under test, and what its rounds measured."""
+
+    name: str
+    url: str
+    processes: int
+    port: int = 0
+    loads: list[Load] = field(default_factory=list)
+    cpu_per_turn: list[float] = field(default_factory=list)
+    ids: list[str] = field(default_factory=list)
+
+    @property
+    def per_second(self) -> float:
+        return statistics.median(load.per_second for load in self.loads)
+
+    @property
+    def cpu_ms(self) -> float:
+        return 1000 * statistics.median(self.cpu_per_turn)
+
+    def merged(self) -> Load:
+        return Load(
+            sum(x.turns for x in self.loads),
+            sum(x.seconds for x in self.loads),
+            sum(x.failed for x in self.loads),
+        )
+
+
+def run_rounds(setups: list[Setup], roots: list[int], rounds: int, sessions: int, concurrency: int) -> None:
+    """Every setup ``rounds`` times, interleaved; the CPU of ``roots`` (all servers and the database)
+    during a setup's round is that setup's (the others are idle meanwhile)."""
+    for setup in setups:  # warm: plan caches, connections, prepared statements
+        asyncio.run(converse(setup.port, min(WARM_SESSIONS, sessions), concurrency))
+    for _ in range(rounds):
+        for setup in setups:
+            before = tree_cpu(roots)
+            load, ids = asyncio.run(converse(setup.port, sessions, concurrency))
+            setup.cpu_per_turn.append((tree_cpu(roots) - before) / load.turns)
+            setup.loads.append(load)
+            setup.ids += ids
+
+
+def postmaster(cluster: object) -> int:
+    """The cluster's server process (``postmaster.pid``'s first line)."""
+    return int(Path(f"{cluster.socket_dir}/data/postmaster.pid").read_text().split()[0])  # type: ignore[attr-defined]
 
 
 def kill_one_midway(url: str, sessions: int, concurrency: int) -> tuple[Load, int, int, int]:
@@ -244,6 +313,30 @@ def kill_one_midway(url: str, sessions: int, concurrency: int) -> tuple[Load, in
     return (load, *lost_and_duplicated(url, ids, load), victim)
 
 
+def report(setups: list[Setup]) -> None:
+    """One line a setup: medians over its rounds, ratios to one SQLite and to one PostgreSQL process."""
+    sqlite, one = setups[0], setups[1] if len(setups) > 1 else None
+    for setup in setups:
+        lost, dup = lost_and_duplicated(setup.url, setup.ids, setup.merged())
+        line = (
+            f"{setup.name}: {setup.per_second:.1f} turns/s, {setup.cpu_ms:.2f} ms CPU/turn"
+            f" (servers, workers, database; median of {len(setup.loads)} rounds"
+            f" of {setup.loads[0].turns} turns)"
+        )
+        if setup is not sqlite:
+            line += (
+                f"; ×{setup.per_second / sqlite.per_second:.2f} of one SQLite process's turns/s,"
+                f" ×{sqlite.cpu_ms / setup.cpu_ms:.2f} of its turns per CPU-second"
+            )
+        if one is not None and setup is not one and setup is not sqlite:
+            n = setup.processes / one.processes
+            line += (
+                f"; ×{setup.per_second / one.per_second:.2f} of one PostgreSQL process's turns/s,"
+                f" scaling ×{one.cpu_ms / setup.cpu_ms:.2f} of {n:g} per CPU-second"
+            )
+        print(f"{line}; lost {lost}, duplicated {dup}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from tests.pg import running_cluster
 
@@ -251,26 +344,23 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--sessions", type=int, default=96)
     p.add_argument("--concurrency", type=int, default=24)
     p.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
+    p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--tiny", action="store_true", help="a few conversations: does the bench still run?")
     args = p.parse_args(argv)
     if args.tiny:
-        args.sessions, args.concurrency, args.processes = 4, 2, [1]
-    with running_cluster() as cluster, tempfile.TemporaryDirectory() as tmp:
-        sqlite, lost, dup = measure(f"sqlite:///{tmp}/scale.db", 1, args.sessions, args.concurrency)
-        print(
-            f"1 SQLite process: {sqlite.turns} turns in {sqlite.seconds:.2f} s"
-            f" = {sqlite.per_second:.1f} turns/s; lost {lost}, duplicated {dup}"
-        )
-        base: float | None = None
+        args.sessions, args.concurrency, args.processes, args.rounds = 4, 2, [1], 1
+    print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} before the run")
+    with running_cluster() as cluster, tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
+        setups = [Setup("1 SQLite process", f"sqlite:///{tmp}/scale.db", 1)]
         for n in args.processes:
-            load, lost, dup = measure(cluster.fresh_url(), n, args.sessions, args.concurrency)
-            base = base or load.per_second
-            print(
-                f"{n} process(es): {load.turns} turns in {load.seconds:.2f} s"
-                f" = {load.per_second:.1f} turns/s, ×{load.per_second / base:.2f} of one process,"
-                f" ×{load.per_second / sqlite.per_second:.2f} of one SQLite process;"
-                f" lost {lost}, duplicated {dup}"
-            )
+            setups.append(Setup(f"{n} PostgreSQL process{'es' if n > 1 else ''}", cluster.fresh_url(), n))
+        roots = [postmaster(cluster)]
+        for setup in setups:
+            setup.port = free_port()
+            roots.append(stack.enter_context(servers(setup.url, setup.processes, setup.port)).pid)
+        run_rounds(setups, roots, args.rounds, args.sessions, args.concurrency)
+        stack.close()
+        report(setups)
         if args.tiny:
             return 0
         load, lost, dup, victim = kill_one_midway(cluster.fresh_url(), args.sessions, args.concurrency)

@@ -7,7 +7,8 @@ plan. This replays exactly that (the dialog's answer computed once beforehand, s
 store is timed) for ``--turns`` turns over ``SESSION_TURNS``-turn sessions, on an SQLite file
 and on a throw-away PostgreSQL cluster (``tests/pg.py``, Unix socket), and prints per turn:
 wall time, this process's CPU, the database server's CPU (PostgreSQL's backend process, from
-/proc) and the statements sent.
+/proc) and what was sent: SQLite's statements, PostgreSQL's messages (each a round trip; a
+message may carry several statements).
 
     python -m bench.storage_bench [--turns 2000] [--tiny]
 
@@ -79,8 +80,8 @@ def replay(store_url: str, turns: int) -> Cost:
 
 
 def _count_statements(store: object) -> Callable[[], int]:
-    """Count what the store sends: SQLite's trace callback, or psycopg's cursor executes (a
-    connection's ``execute`` is a cursor's: counting both would count each statement twice)."""
+    """Count what the store sends: SQLite's trace callback, or psycopg's cursor executes, each one
+    message (a connection's ``execute`` is a cursor's: counting both would count each twice)."""
     sent = [0]
     db = getattr(store, "db", None)
     if db is not None:
@@ -115,9 +116,10 @@ def _server_cpu(store: object) -> Callable[[], float]:
 
 def line(name: str, cost: Cost, base: Cost | None) -> str:
     ratio = f"  ×{base.cpu_ms / cost.cpu_ms:.2f} of SQLite's turns per CPU-second" if base else ""
+    sent = "round trips" if base else "statements"
     return (
         f"{name:<11} {cost.wall_ms:6.3f} ms wall  {cost.cpu_ms:6.3f} ms CPU"
-        f"  server {cost.server_cpu_ms:6.3f} ms  {cost.statements:4.1f} statements/turn{ratio}"
+        f"  server {cost.server_cpu_ms:6.3f} ms  {cost.statements:4.1f} {sent}/turn{ratio}"
     )
 
 

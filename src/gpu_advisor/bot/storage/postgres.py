@@ -8,10 +8,10 @@ differences are what sharing needs:
 - **Dedupe** is the ``seen_updates`` primary key: ``INSERT … ON CONFLICT DO NOTHING`` inserts
   one row for the first delivery; a concurrent second one waits for the first to commit and
   then inserts nothing.
-- **Per-chat ordering** (``hold``): a session-level advisory lock keyed by the conversation,
-  taken before the state is read and let go after it is saved, so one chat's turns run one
-  at a time whichever process or machine receives them. A process killed with ``-9``
-  loses its connection, and PostgreSQL lets its locks go with it.
+- **Per-chat ordering** (``hold``): the turn is one transaction under an advisory lock keyed
+  by the conversation, taken before the state is read and let go when it is saved, so one
+  chat's turns run one at a time whichever process or machine receives them (two round
+  trips). A process killed with ``-9`` loses its connection, and PostgreSQL lets its locks go.
 - **Per-client quotas** (``hit``): counted in ``client_hits`` under a transaction-scoped
   advisory lock per key, so two processes never both take the last use.
 
@@ -32,6 +32,7 @@ from contextlib import contextmanager
 from typing import Any, ParamSpec, TypeVar
 
 import psycopg
+from psycopg.pq import TransactionStatus
 
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.storage import (
@@ -138,8 +139,9 @@ class PostgresStore(Storage):
         self.url = url
         self._conn: psycopg.Connection[Any] | None = None
         self._lock = threading.RLock()  # a connection's transaction is one thread's at a time
-        self._held = False  # inside ``hold``: the turn's transaction is open, writes join it
-        self._waiting = False  # the next read waits for hold's lock too
+        self._pending: list[str] | None = None  # inside ``hold``: statements that go with the next send
+        self._batch: psycopg.ClientCursor[Any] | None = None  # binds and sends them, inside ``hold``
+        self._wait_lock: str | None = None  # inside ``hold`` until the first send: the blocking lock
         self.watchdog = Watchdog(self._socket)
         with self._connection() as conn, self.watchdog.armed(MIGRATE_DEADLINE_S):
             if self._current(conn) == len(MIGRATIONS):
@@ -201,7 +203,7 @@ class PostgresStore(Storage):
     @contextmanager
     def transaction(self) -> Iterator[None]:
         """One transaction; inside ``hold`` it joins the turn's, else nested use is a savepoint."""
-        if self._held:
+        if self._pending is not None:
             yield
             return
         try:
@@ -215,18 +217,33 @@ class PostgresStore(Storage):
 
     @contextmanager
     def hold(self, platform: str, chat_id: str | int, user_id: str | int) -> Iterator[None]:
-        """The turn as one transaction under a transaction-scoped advisory lock, pipelined: the lock
-        travels with the ``load`` that follows it, the writes with the COMMIT (two round trips)."""
+        """The turn as one transaction under a transaction-scoped advisory lock, in two round trips:
+        BEGIN and the lock travel with the ``load`` that follows, the writes are kept and travel
+        with the COMMIT. Each trip is one simple-query message of several statements, bound by
+        the client (``ClientCursor``): one send and one read, where an extended-protocol pipeline
+        spends a parse/bind/execute exchange and a Python round of its own on every statement.
+
+        The lock is first *tried*, so every trip answers within the short statement deadline and
+        a hung server fails the turn in seconds; only when another process's turn of this
+        conversation holds it does a third trip wait for it (``LOCK_DEADLINE_S``)."""
         key = chat_key(platform, chat_id, user_id)
         try:
-            with self._connection() as conn, conn.pipeline(), conn.transaction():
-                conn.execute("select pg_advisory_xact_lock(%s)", [key])  # sent with the load
-                self._held, self._waiting = True, True
+            with self._connection() as conn:
+                self._batch = psycopg.ClientCursor(conn)
+                self._pending = ["begin", self._batch.mogrify("select pg_try_advisory_xact_lock(%s)", [key])]
+                self._wait_lock = self._batch.mogrify("select pg_advisory_xact_lock(%s)", [key])
                 try:
                     yield
-                finally:
-                    self._held = self._waiting = False
                     self.watchdog.rearm(STATEMENT_DEADLINE_S)  # the COMMIT's round trip
+                    self._send("commit")
+                except BaseException:
+                    self._pending = None
+                    if not conn.broken and conn.info.transaction_status != TransactionStatus.IDLE:
+                        with contextlib.suppress(psycopg.Error):
+                            conn.execute("rollback")
+                    raise
+                finally:
+                    self._pending, self._batch, self._wait_lock = None, None, None
         except psycopg.Error as exc:
             mapped = unavailable(exc)
             if mapped is None:
@@ -235,17 +252,39 @@ class PostgresStore(Storage):
         finally:
             self.watchdog.disarm()
 
+    def _send(self, last: str) -> psycopg.ClientCursor[Any]:
+        """Inside ``hold``: the kept statements and ``last`` in one message; the cursor on its result."""
+        batch, sent = self._batch, [*(self._pending or ()), last]
+        assert batch is not None
+        batch.execute("; ".join(sent))  # no parameters: sent as written
+        self._pending = []
+        if self._wait_lock is not None:  # the first send: BEGIN, the tried lock, …
+            wait, self._wait_lock = self._wait_lock, None
+            batch.nextset()
+            if batch.fetchone() != (True,):  # another turn of this conversation has it: start over, waiting
+                self.watchdog.rearm(LOCK_DEADLINE_S)
+                batch.execute("; ".join(["rollback", "begin", wait, *sent[2:]]))
+        while batch.nextset():
+            pass
+        return batch
+
     def _execute(self, query: str, params: Any = ()) -> psycopg.Cursor[Any]:
-        """One statement within its deadline (longer for the first read after ``hold``'s lock,
-        which may wait for another process's turn of the same conversation)."""
-        deadline = LOCK_DEADLINE_S if self._waiting else STATEMENT_DEADLINE_S
-        self._waiting = False
-        with self._connection() as conn, self.watchdog.armed(deadline):
+        """One statement within its deadline; inside ``hold``, with the statements kept so far."""
+        with self._connection() as conn, self.watchdog.armed(STATEMENT_DEADLINE_S):
+            if self._batch is not None:
+                return self._send(self._batch.mogrify(query, params))
             return conn.execute(query, params)
+
+    def _write(self, query: str, params: Any) -> None:
+        """A statement whose result nobody reads: inside ``hold`` it waits for the next send."""
+        if self._batch is None or self._pending is None:
+            self._execute(query, params)
+        else:
+            self._pending.append(self._batch.mogrify(query, params))
 
     @_guarded
     def load(self, platform: str, chat_id: str | int, user_id: str | int) -> ConversationState:
-        with self.watchdog.armed(LOCK_DEADLINE_S if self._waiting else STATEMENT_DEADLINE_S):
+        with self.watchdog.armed(STATEMENT_DEADLINE_S):
             row = self._execute(
                 "select state from conversations where platform = %s and chat_id = %s and user_id = %s",
                 [platform, str(chat_id), str(user_id)],
@@ -256,7 +295,7 @@ class PostgresStore(Storage):
 
     @_guarded
     def save(self, platform: str, chat_id: str | int, user_id: str | int, state: ConversationState) -> None:
-        self._execute(
+        self._write(
             "insert into conversations (platform, chat_id, user_id, state, lang, updated_at)"
             " values (%s, %s, %s, %s, %s, %s) on conflict (platform, chat_id, user_id) do update set"
             " state = excluded.state, lang = excluded.lang, updated_at = excluded.updated_at",
@@ -277,14 +316,14 @@ class PostgresStore(Storage):
 
     @_guarded
     def move_chat(self, platform: str, old_chat: str | int, new_chat: str | int) -> None:
-        self._execute(
+        self._write(
             "update conversations set chat_id = %s where platform = %s and chat_id = %s",
             [str(new_chat), platform, str(old_chat)],
         )
 
     @_guarded
     def log_plan(self, platform: str, plan: Plan, text: str | None = None) -> None:
-        self._execute(_LOG_PLAN, plan_row(self.clock(), platform, plan, text if self.log_text else None))
+        self._write(_LOG_PLAN, plan_row(self.clock(), platform, plan, text if self.log_text else None))
 
     @_guarded
     def stats(self) -> dict[str, Any]:
@@ -304,17 +343,23 @@ class PostgresStore(Storage):
     @_guarded
     def hit(self, key: str, limit: int, window_s: float) -> float:
         """The key's lock, then one statement that counts the window and inserts only below the
-        limit, pipelined: one round trip inside a turn (``hold``: it joins the turn's transaction
-        and its lock is held until the turn commits), two on its own (BEGIN … COMMIT)."""
+        limit: one round trip inside a turn (``hold``: it joins the turn's transaction, and its
+        lock is held until the turn commits), pipelined with BEGIN … COMMIT on its own."""
         now = self.clock()
-        with (
-            self._connection() as conn,
-            self.watchdog.armed(STATEMENT_DEADLINE_S),
-            conn.pipeline(),
-            contextlib.nullcontext() if self._held else conn.transaction(),
-        ):
-            conn.execute("select pg_advisory_xact_lock(%s)", [chat_key("quota", key, "")])
-            used, first = conn.execute(_HIT, [key, now - window_s, key, now, limit]).fetchone() or (0, now)
+        lock = ("select pg_advisory_xact_lock(%s)", [chat_key("quota", key, "")])
+        params = [key, now - window_s, key, now, limit]
+        if self._pending is not None:
+            self._write(*lock)
+            used, first = self._execute(_HIT, params).fetchone() or (0, now)
+        else:
+            with (
+                self._connection() as conn,
+                self.watchdog.armed(STATEMENT_DEADLINE_S),
+                conn.pipeline(),
+                conn.transaction(),
+            ):
+                conn.execute(*lock)
+                used, first = conn.execute(_HIT, params).fetchone() or (0, now)
         return max(0.0, float(first) + window_s - now) if used >= limit else 0.0
 
     def ping(self) -> None:
