@@ -166,3 +166,27 @@ def test_the_cheapest_serving_pick_is_the_cheapest_over_every_offer(big_kb: Know
 
 def _cny(c: Candidate, kb: Knowledge) -> float:
     return cost.in_cny(c.monthly, kb.catalog.fx_to_cny)
+
+
+def test_the_shipped_knowledge_is_read_from_the_parse_cache_after_the_first_start(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("GPU_ADVISOR_CACHE_DIR", str(tmp_path / "cache"))
+    knowledge._shipped.cache_clear()
+    first = knowledge._shipped()
+
+    def no_yaml(text: str) -> object:
+        raise AssertionError("parsed again")
+
+    monkeypatch.setattr(catalogs, "yaml_load", no_yaml)
+    knowledge._shipped.cache_clear()
+    try:
+        assert knowledge._shipped() == first
+    finally:
+        knowledge._shipped.cache_clear()
+
+
+def test_version_is_answered_without_running_a_command() -> None:
+    argv = [sys.executable, "-m", "gpu_advisor.bot.cli", "--version"]
+    done = subprocess.run(argv, capture_output=True, text=True, check=False)
+    assert done.returncode == 0 and done.stdout.startswith("gpu-advisor ")

@@ -74,6 +74,10 @@ EXIT_FAILED = 1
 # pydantic-settings (bench/startup_bench.py: about 75 ms of a 0.45 s `ask`).
 ONE_SHOT = frozenset({"estimate", "recommend", "ask", "analyze", "chart", "quote"})
 SERVICES = frozenset({"web", "telegram", "discord"})  # long-running: a database, a settings line
+# A one-shot command builds its modules, records and matchers once and leaves: a collection of
+# the youngest generation every 700 allocations (CPython's default) walks that growing heap for
+# no garbage, about 35 ms of an `ask` (bench/startup_bench.py); one every 50,000 still bounds it.
+ONE_SHOT_GC_THRESHOLD = 50_000
 RETENTION_OPTIONS = (
     ("--keep-conversations-days", "GPU_ADVISOR_KEEP_CONVERSATIONS_DAYS", "an idle conversation", 30),
     ("--keep-plans-days", "GPU_ADVISOR_KEEP_PLANS_DAYS", "a plan log row", 90),
@@ -223,7 +227,7 @@ def _db_flag_without_default(parser: argparse.ArgumentParser) -> None:
 def build_parser(surface: str | None = None) -> argparse.ArgumentParser:
     """The whole command line; ``surface`` names the one chat surface whose module is imported."""
     parser = argparse.ArgumentParser(prog="gpu-advisor", description="Which GPU server to rent, and why.")
-    parser.add_argument("--version", action="version", version=f"%(prog)s {version()}")
+    parser.add_argument("--version", action=_Version, nargs=0, help="show the version and exit")
     parser.add_argument("--catalog", help="operator price catalog (YAML); default: the shipped list")
     for flag, variable, what, default in RETENTION_OPTIONS:
         parser.add_argument(
@@ -288,6 +292,15 @@ def _hand_on(args: argparse.Namespace, settings: Settings) -> None:
         days = getattr(args, flag.removeprefix("--").replace("-", "_"))
         if days is not None:
             os.environ[variable] = str(days)
+
+
+class _Version(argparse.Action):
+    """``--version``, looked up only when asked: reading the installed distribution's metadata
+    costs every other command a few milliseconds of start-up."""
+
+    def __call__(self, parser: argparse.ArgumentParser, *args: Any, **kwargs: Any) -> None:
+        print(f"{parser.prog} {version()}")  # on stdout, as argparse's own "version" action
+        parser.exit()
 
 
 def version() -> str:
@@ -361,6 +374,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise
         return code
     if args.command in ONE_SHOT:  # no database, no service: only the log variables matter
+        import gc
+
+        gc.set_threshold(ONE_SHOT_GC_THRESHOLD, *gc.get_threshold()[1:])
         from gpu_advisor.bot.logs import configure_from
 
         configure_from(os.environ)

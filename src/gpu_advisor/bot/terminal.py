@@ -10,9 +10,7 @@ help (/help) is said at the start. In script mode a line ``button:<payload>`` pr
 
 from __future__ import annotations
 
-import asyncio
 import contextlib
-import getpass
 import json
 import os
 import re
@@ -64,6 +62,8 @@ class Session:
     platform = PLATFORM
 
     def __init__(self, dialog: Dialog, store: Store, user: str, chat: str = "local") -> None:
+        import asyncio  # here, not at the top: a one-shot `ask` runs no loop
+
         from gpu_advisor.bot.turn import Conversations, Turn
 
         self.user, self.chat = user, chat
@@ -253,6 +253,8 @@ def ask(dialog: Dialog, text: str, lang: str | None, as_json: bool) -> int:
 
 def local_user() -> str:
     try:
+        import getpass
+
         return getpass.getuser()
     except (KeyError, OSError):
         return "local"

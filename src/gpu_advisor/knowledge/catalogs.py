@@ -37,7 +37,6 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit
 
-import yaml
 from pydantic import ValidationError
 
 from gpu_advisor.engine.specs import Catalog, Knowledge, Offer
@@ -152,14 +151,15 @@ def _untagged(obj: dict[str, Any]) -> Any:
     return obj
 
 
-def parsed(text: str) -> Any:
-    """The catalog text as data: JSON by ``json``, a big YAML file once per content (see above)."""
+def parsed(text: str, cache_from: int = CACHE_FROM_BYTES) -> Any:
+    """The catalog text as data: JSON by ``json``, a YAML text of ``cache_from`` characters or
+    more once per content (see above)."""
     if text.lstrip().startswith("{"):
         try:
             return json.loads(text)
         except ValueError:
             pass  # YAML flow style, not JSON
-    folder = _cache_dir() if len(text) >= CACHE_FROM_BYTES else None
+    folder = _cache_dir() if len(text) >= cache_from else None
     if folder is None:
         return yaml_load(text)
     kept = folder / f"catalog-{hashlib.sha256(text.encode()).hexdigest()}.json"
@@ -180,6 +180,8 @@ def parsed(text: str) -> Any:
 
 
 def from_yaml(text: str, kb: Knowledge) -> Catalog:
+    import yaml  # its error class; the parse itself may come from the cache
+
     try:
         data = parsed(text)
     except yaml.YAMLError as exc:

@@ -10,15 +10,17 @@ from __future__ import annotations
 
 from typing import Any
 
-import yaml
 from pydantic import BaseModel, ValidationError
-
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 def yaml_load(text: str) -> Any:
-    """YAML through libyaml when it is available (ten times faster than the pure-Python parser)."""
-    return yaml.load(text, Loader=_LOADER)
+    """YAML through libyaml when it is available (ten times faster than the pure-Python parser).
+
+    PyYAML is imported here, on the first parse: a start whose files all come from the parse
+    cache (``catalogs.parsed``) never loads it."""
+    import yaml
+
+    return yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader))
 
 
 class KnowledgeError(ValueError):

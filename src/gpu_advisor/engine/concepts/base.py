@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from gpu_advisor.engine.architecture import find_model, resolve
 from gpu_advisor.engine.errors import EngineError
@@ -91,12 +91,21 @@ class Concept:
     triggers: tuple[str, ...]
     facts: Callable[[Knowledge, Asked], Facts]
     examples: tuple[str, ...]
-    patterns: tuple[re.Pattern[str], ...] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         if not self.examples:
             raise ValueError(f"{self.id}: a concept needs at least one example question")
-        object.__setattr__(self, "patterns", tuple(re.compile(t) for t in self.triggers))
+
+    @property
+    def patterns(self) -> tuple[re.Pattern[str], ...]:
+        """The triggers compiled on first use: a message that is not a question never needs them
+        (``concepts.find`` asks ``QUESTION`` first), and compiling every concept's is about 20 ms
+        of a one-shot ``gpu-advisor ask`` (bench/startup_bench.py)."""
+        compiled: tuple[re.Pattern[str], ...] | None = self.__dict__.get("_patterns")
+        if compiled is None:
+            compiled = tuple(re.compile(t) for t in self.triggers)
+            object.__setattr__(self, "_patterns", compiled)
+        return compiled
 
     def heard_in(self, text: str) -> bool:
         """Whether a normalised (and folded) message asks this concept's question."""
