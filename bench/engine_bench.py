@@ -229,7 +229,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     ok = report(rows, pinning, args.iterations, args.naive_iterations)
     print(estimate_memo_line(kb, args.iterations))
-    return 0 if ok else 1
+    # One cold run is no median: --tiny checks that the bench runs and compares like with like.
+    return 0 if ok or args.tiny else 1
 
 
 if __name__ == "__main__":

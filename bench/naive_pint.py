@@ -2,17 +2,22 @@
 
 This is the baseline the issue asks the engine to be compared with ("the same work done
 with naive per-scalar pint"). It walks the same offers × formats × TP degrees, runs the
-same memory check, the same batch and replica/QPS binary searches and the same decode /
-prefill formulas as ``engine.serving_search.search`` (see ``engine.memory`` and
-``engine.throughput`` for the formulas and their sources), but each intermediate value
-is a ``engine.units.ureg`` quantity — bytes, GB/s, seconds, FLOP, tokens, requests —
+same memory check (the runtime's KV pool, its per-step token budget), sizes replicas the
+same way (a replica's capacity with its prompts riding in the decode steps, at the
+utilisation target; the mean occupancy at the offered rate for the batch) and uses the
+same affine step-time model (``bench.naive_pint_replica``, after ``engine.throughput``) as
+``engine.serving_search.search`` (see ``engine.memory``, ``engine.throughput`` and
+``engine.serving_capacity`` for the formulas and their sources), but each intermediate
+value is a ``engine.units.ureg`` quantity — bytes, GB/s, seconds, FLOP, tokens, requests —
 converted with ``.to()`` where a careful author would, and never stripped to a float
 until a count (a batch size, a replica count) has to be an integer.
 
 What is not arithmetic is reused from the engine: defaults, runtime choice, the card's
-format, TP options, format support, dtype tables and the price quotes (pint has no
-currencies). ``assert_matches_engine`` proves the two give the same numbers, so the
-timing comparison is like-for-like.
+format, TP options, format support, dtype tables, per-card-class efficiency lookups,
+parameter counts and the price quotes (pint has no currencies). ``assert_matches_engine``
+proves the two give the same numbers, so the timing comparison is like-for-like. Replicas
+that span machines, attention data parallelism and p99 targets are not re-implemented:
+a workload that needs them fails the check instead of being timed against other work.
 """
 
 # pint types its operators as returning Any, so every quantity expression here would be
@@ -23,8 +28,10 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gpu_advisor.engine import cost, serving_search
+from gpu_advisor.engine.architecture import routed_expert_params
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.defaults import ServeSetup, runtime_for
 from gpu_advisor.engine.dtypes import FORMATS, KV_BYTES
@@ -41,6 +48,9 @@ from gpu_advisor.engine.serving_capacity import MAX_REPLICAS
 from gpu_advisor.engine.serving_search import card_format, format_supported, tp_options
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile
 from gpu_advisor.engine.units import Quantity, ureg
+
+if TYPE_CHECKING:
+    from bench.naive_pint_replica import Replica
 
 if "flop" not in ureg:
     ureg.define("flop = [flop]")
@@ -76,12 +86,23 @@ def weight_bytes(params: float, embedding_params: float, fmt: str) -> Quantity:
 
 
 def serving_weight_bytes(arch: ModelArch, fmt: str, tp: int) -> Quantity:
-    return weight_bytes(arch.params_b * 1e9, arch.embedding_params, fmt) / tp
+    params = arch.params_b * 1e9
+    if fmt == arch.native_dtype and arch.native_dtype_scope == "experts":  # the rest stays bf16
+        experts = routed_expert_params(arch)
+        return ((experts * FORMATS[fmt].bits / 8 + (params - experts) * 2.0) * BYTE) / tp
+    return weight_bytes(params, arch.embedding_params, fmt) / tp
 
 
-def kv_bytes_per_token(arch: ModelArch, kv_dtype: str, tp: int) -> Quantity:
-    heads = math.ceil(arch.num_kv_heads / tp)
-    return 2.0 * arch.layers * heads * arch.head_dim * KV_BYTES[kv_dtype] * BYTES_PER_TOKEN
+def kv_per_sequence(arch: ModelArch, kv_dtype: str, tokens: Quantity, tp: int) -> Quantity:
+    """KV bytes a sequence of ``tokens`` holds on one GPU, windowed layers capped at the window."""
+    if arch.attention == "mla":
+        elements = (arch.kv_lora_rank or 0) + (arch.qk_rope_head_dim or 0)
+    else:
+        elements = 2 * math.ceil(arch.num_kv_heads / tp) * arch.head_dim
+    per_layer = elements * KV_BYTES[kv_dtype] * BYTES_PER_TOKEN
+    windowed = arch.windowed_layers
+    full = arch.layers - arch.linear_attention_layers - windowed
+    return (per_layer * (full * tokens + windowed * min(tokens, (arch.sliding_window or 0) * TOKEN))).to(BYTE)
 
 
 def serving_overhead_bytes(arch: ModelArch, runtime_overhead_gib: float, batch: int, tp: int) -> Quantity:
@@ -117,101 +138,7 @@ def allreduce(size: Quantity, n: int, bus: Quantity, hop: Quantity) -> Quantity:
     return (2 * (n - 1) / n * size / bus).to(SECOND) + 2 * (n - 1) * hop
 
 
-def tp_decode_comm(arch: ModelArch, batch: int, tp: int, gpu: GpuSpec, ic: Interconnect) -> Quantity:
-    if tp <= 1:
-        return 0.0 * SECOND
-    msg = batch * arch.hidden_size * 2.0 * BYTE
-    one = allreduce(msg, tp, link_bandwidth(gpu, ic), hop_latency(gpu, ic))
-    return 2 * arch.layers * one
-
-
-# ---- throughput (engine.throughput) --------------------------------------------------
-
-
-@dataclass(frozen=True, slots=True)
-class Point:
-    batch: int
-    step: Quantity
-    tokens_per_s_per_seq: Quantity
-    tokens_per_s: Quantity
-    ttft: Quantity
-    requests_per_s: Quantity
-    bound: str
-
-
-def compute_rate(gpu: GpuSpec, fmt: str, rt: RuntimeProfile) -> Quantity:
-    """The card's dense rate for the format (a table lookup), discounted by the runtime's kernels."""
-    return gpu.tflops(FORMATS[fmt].compute) * TFLOP_PER_S * rt.format_compute_efficiency.get(fmt, 1.0)
-
-
-def runtime_bandwidth(rt: RuntimeProfile, gpu: GpuSpec, fmt: str) -> Quantity:
-    achieved = gpu.bandwidth_gbs * GB_PER_S * rt.decode_bw_efficiency * rt.format_bw_efficiency.get(fmt, 1.0)
-    if rt.max_decode_bw_gbs:
-        return min(achieved, rt.max_decode_bw_gbs * GB_PER_S)
-    return achieved
-
-
-def moe_weight_bytes(arch: ModelArch, weights: Quantity, batch: int) -> Quantity:
-    if arch.num_experts == 1:
-        return weights
-    e, k = arch.num_experts, arch.experts_per_token
-    touched = 1.0 - (1.0 - k / e) ** batch
-    mlp_params = 3 * arch.hidden_size * arch.intermediate_size * arch.num_experts * arch.layers
-    mlp = weights * min(mlp_params / (arch.params_b * 1e9), 1.0)
-    return weights - mlp + mlp * touched
-
-
-def decode_step(
-    arch: ModelArch,
-    gpu: GpuSpec,
-    rt: RuntimeProfile,
-    fmt: str,
-    kv_dtype: str,
-    batch: int,
-    avg: Quantity,
-    tp: int,
-    comm: Quantity,
-) -> tuple[Quantity, str]:
-    weights = moe_weight_bytes(arch, serving_weight_bytes(arch, fmt, tp), batch)
-    kv = kv_bytes_per_token(arch, kv_dtype, tp) * avg * batch
-    t_mem = ((weights + kv) / runtime_bandwidth(rt, gpu, fmt)).to(SECOND)
-    flops = 2.0 * arch.active_b * 1e9 * batch / tp * FLOP
-    flops += 4.0 * arch.layers * arch.num_heads * arch.head_dim * avg.to(TOKEN).magnitude * batch / tp * FLOP
-    rate = compute_rate(gpu, fmt, rt) * rt.decode_compute_efficiency
-    t_comp = (flops / rate).to(SECOND)
-    t_floor = (arch.layers * rt.min_step_ms_per_layer * MS).to(SECOND)
-    bound = "memory" if t_mem >= t_comp else "compute"
-    if t_floor > max(t_mem, t_comp):
-        bound = "launch"
-    return max(t_mem, t_comp, t_floor) + (rt.step_overhead_ms * MS).to(SECOND) + comm, bound
-
-
-def prefill(
-    arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: Quantity, tp: int
-) -> Quantity:
-    p = prompt.to(TOKEN).magnitude
-    flops = 2.0 * arch.active_b * 1e9 * p * FLOP
-    flops += 2.0 * arch.layers * p * p * arch.num_heads * arch.head_dim * FLOP
-    compute = (flops / tp / (compute_rate(gpu, fmt, rt) * rt.prefill_mfu)).to(SECOND)
-    return compute + (rt.prefill_overhead_ms * MS + rt.step_overhead_ms * MS).to(SECOND)
-
-
-def point(
-    arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, s: ServeSetup, b: int, tp: int, offer: Offer
-) -> Point:
-    comm = tp_decode_comm(arch, b, tp, gpu, offer.interconnect)
-    prompt, output = s.prompt_tokens * TOKEN, s.output_tokens * TOKEN
-    avg = s.resident_tokens * TOKEN  # the tokens a sequence holds on average, as the engine
-    step, bound = decode_step(arch, gpu, rt, fmt, s.kv_dtype, b, avg, tp, comm)
-    pre = prefill(arch, gpu, rt, fmt, prompt, tp)
-    per_request = output.to(TOKEN).magnitude * step / b + pre
-    rps = (1.0 * REQUEST / per_request).to(RPS)
-    ttft = (pre + (step / 2 if b > 1 else 0.0 * SECOND)).to(MS)
-    per_seq = (1.0 * TOKEN / step).to(TOKEN / SECOND)
-    return Point(b, step.to(MS), per_seq, per_seq * b, ttft, rps, bound)
-
-
-# ---- the search (engine.serving_search) ----------------------------------------------
+# ---- the search (engine.serving_search, engine.serving_capacity) ----------------------
 
 
 @dataclass(slots=True)
@@ -225,13 +152,10 @@ class NaiveCandidate:
     weights: Quantity
     kv_cache: Quantity
     overhead: Quantity
-    kv_full_context: Quantity
     max_batch: int
-    capacity: Quantity
     monthly: cost.Quote
     job: cost.Quote | None
     decode_tokens_per_s: Quantity
-    aggregate_tokens_per_s: Quantity
     ttft: Quantity
     requests_per_s: Quantity
     bound: str
@@ -242,90 +166,94 @@ class NaiveCandidate:
         return self.weights + self.kv_cache + self.overhead
 
 
-@dataclass(frozen=True, slots=True)
-class Option:
-    """One (offer, format, TP degree) to evaluate, with the records it needs."""
-
-    arch: ModelArch
-    s: ServeSetup
-    offer: Offer
-    gpu: GpuSpec
-    rt: RuntimeProfile
-    fmt: str
-    tp: int
-
-    def at(self, batch: int) -> Point:
-        return point(self.arch, self.gpu, self.rt, self.fmt, self.s, batch, self.tp, self.offer)
-
-
-def batch_for_qps(o: Option, target: Quantity, bmax: int) -> int | None:
-    if o.at(bmax).requests_per_s < target:
-        return None
-    lo, hi = 1, bmax
-    while lo < hi:
-        mid = (lo + hi) // 2
-        if o.at(mid).requests_per_s >= target:
-            hi = mid
-        else:
-            lo = mid + 1
-    return lo
-
-
-def replicas_and_batch(o: Option, bmax: int) -> tuple[int, int] | None:
-    s = o.s
-    replicas = math.ceil(s.concurrency / bmax)
-    if s.qps is None:
-        return replicas, math.ceil(s.concurrency / replicas)
-    qps = s.qps * RPS
-    while replicas <= MAX_REPLICAS:
-        b = batch_for_qps(o, qps / replicas, bmax)
-        if b is not None:
-            return replicas, max(b, math.ceil(s.concurrency / replicas))
-        best = o.at(bmax).requests_per_s
-        replicas = max(replicas + 1, math.ceil(count(qps / best)))
-    return None
-
-
 def max_batch_for_memory(free: Quantity, per_seq: Quantity, cap: int) -> int:
     if per_seq <= 0 * BYTE:
         return cap
     return max(0, min(cap, math.floor(count(free / per_seq))))
 
 
-def evaluate(o: Option, duration_hours: float | None) -> NaiveCandidate | None:
-    arch, s, rt = o.arch, o.s, o.rt
-    usable = capacity(o.offer, o.gpu) * rt.memory_utilization
-    weights = serving_weight_bytes(arch, o.fmt, o.tp)
-    overhead = serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), o.tp)
-    kv_tok = kv_bytes_per_token(arch, s.kv_dtype, o.tp)
-    free = usable - weights - overhead
-    if free < kv_tok * (s.context_len * TOKEN):
+def budget_slots(rt: RuntimeProfile, s: ServeSetup) -> int:
+    """Sequences a step's token budget carries: one decode token each plus their prompt share."""
+    per_seq = (1.0 + s.prompt_tokens / s.output_tokens) * TOKEN
+    return max(1, min(rt.max_batch, math.floor(count(rt.max_num_batched_tokens * TOKEN / per_seq))))
+
+
+def kv_room(rt: RuntimeProfile, card: Quantity, placed: Quantity) -> Quantity:
+    if rt.kv_pool_of_free is None:
+        return card * rt.memory_utilization
+    return placed + rt.kv_pool_of_free * max(0.0 * BYTE, card - placed)
+
+
+def capacity_rps(r: Replica, slots: int, share: Quantity) -> Quantity:
+    """Every slot busy, prompts riding in the steps: λ·out·t(slots)/slots + λ·share = 1."""
+    return (1.0 * REQUEST / (r.output * r.step(slots)[0] / slots + share)).to(RPS)
+
+
+def occupancy(r: Replica, slots: int, qps: Quantity, share: Quantity) -> float | None:
+    """Mean sequences decoding at ``qps``: n = λ·out·t(n)/(1 − λ·share); None past capacity."""
+    rho = count(qps * share / REQUEST)
+    if qps >= capacity_rps(r, slots, share) or rho >= 1.0:
         return None
-    per_seq = kv_tok * (s.resident_tokens * TOKEN)  # paged KV: prompt + half the answer, as the engine
-    bmax = max_batch_for_memory(free, per_seq, rt.max_batch)
-    found = replicas_and_batch(o, bmax)
+    n = 0.0
+    for _ in range(200):
+        nxt = count(qps * r.step(max(1, math.ceil(n)))[0] / REQUEST) * r.output / (1.0 - rho)
+        if nxt >= slots:
+            return float(slots)
+        if abs(nxt - n) < 1e-6:
+            return nxt
+        n = nxt
+    return n
+
+
+def size(r: Replica, s: ServeSetup, slots: int) -> tuple[int, int] | None:
+    """Replicas and the batch each runs, at ``s.utilisation`` of a replica's capacity."""
+    if s.ttft_p99_s is not None or s.tpot_p99_s is not None:
+        raise NotImplementedError("the naive search has no p99 break-point search")
+    share = r.prompt_share(slots) * (s.prompt_tokens - s.shared_prefix) / s.prompt_tokens
+    replicas = math.ceil(s.concurrency / slots)
+    if s.qps is not None:
+        per = s.utilisation * capacity_rps(r, slots, share)
+        replicas = max(replicas, math.ceil(count(s.qps * RPS / per) - 1e-9))
+    if replicas > MAX_REPLICAS:
+        return None
+    if s.qps is None:
+        return replicas, math.ceil(s.concurrency / replicas)
+    busy = occupancy(r, slots, s.qps * RPS / replicas, share)
+    held = slots if busy is None else math.ceil(busy)
+    return replicas, min(slots, max(held, math.ceil(s.concurrency / replicas)))
+
+
+def evaluate(
+    arch: ModelArch, s: ServeSetup, offer: Offer, replica: Replica, duration_hours: float | None
+) -> NaiveCandidate | None:
+    rt, tp = replica.rt, replica.tp
+    weights = serving_weight_bytes(arch, replica.fmt, tp)
+    overhead = serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp)
+    kv_seq = kv_per_sequence(arch, s.kv_dtype, s.resident_tokens * TOKEN, tp)
+    free = kv_room(rt, capacity(offer, replica.gpu), weights + overhead) - weights - overhead
+    if free < kv_per_sequence(arch, s.kv_dtype, s.context_len * TOKEN, tp):
+        return None
+    bmax = max_batch_for_memory(free, kv_seq, budget_slots(rt, s))
+    found = size(replica, s, bmax) if bmax >= 1 else None
     if found is None:
         return None
     replicas, batch = found
-    p = o.at(batch)
-    machines = math.ceil(replicas / (o.offer.count // o.tp))
+    p = replica.point(batch)
+    machines = math.ceil(replicas / (offer.count // tp))
     return NaiveCandidate(
-        offer=o.offer,
-        weight_dtype=o.fmt,
-        tensor_parallel=o.tp,
+        offer=offer,
+        weight_dtype=replica.fmt,
+        tensor_parallel=tp,
         replicas=replicas,
         batch=batch,
         machines=machines,
         weights=weights,
-        kv_cache=(per_seq * batch).to(BYTE),
+        kv_cache=(kv_seq * batch).to(BYTE),
         overhead=overhead,
-        kv_full_context=(kv_tok * s.context_len * TOKEN).to(BYTE),
         max_batch=bmax,
-        capacity=capacity(o.offer, o.gpu),
-        monthly=cost.always_on(o.offer, machines),
-        job=cost.job(o.offer, duration_hours, machines) if duration_hours else None,
+        monthly=cost.always_on(offer, machines),
+        job=cost.job(offer, duration_hours, machines) if duration_hours else None,
         decode_tokens_per_s=p.tokens_per_s_per_seq,
-        aggregate_tokens_per_s=p.tokens_per_s * replicas,
         ttft=p.ttft,
         requests_per_s=p.requests_per_s * replicas,
         bound=p.bound,
@@ -336,7 +264,12 @@ def evaluate(o: Option, duration_hours: float | None) -> NaiveCandidate | None:
 def search(
     arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer], duration_hours: float | None
 ) -> list[NaiveCandidate]:
-    """Every feasible (offer, format, TP) candidate, in the engine's order."""
+    """Every feasible (offer, format, TP) candidate on one machine, in the engine's order (replicas
+    spanning machines and attention data parallelism are not re-implemented: the check refuses them)."""
+    from bench.naive_pint_replica import Replica  # it builds on the units and memory above
+
+    if s.attention_dp:
+        raise NotImplementedError("the naive search has no attention data parallelism")
     out: list[NaiveCandidate] = []
     for offer in offers:
         gpu = kb.gpus[offer.gpu]
@@ -346,7 +279,10 @@ def search(
             if not format_supported(fmt, gpu, rt):
                 continue
             for tp in tp_options(arch, offer, s.tensor_parallel):
-                cand = evaluate(Option(arch, s, offer, gpu, rt, fmt, tp), duration_hours)
+                replica = Replica(
+                    arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, offer.interconnect
+                )
+                cand = evaluate(arch, s, offer, replica, duration_hours)
                 if cand is not None:
                     out.append(cand)
     return out

@@ -31,6 +31,7 @@ from bench.naive_pint import (
     link_bandwidth,
     weight_bytes,
 )
+from bench.naive_pint_replica import attended
 from gpu_advisor.engine import cost, training_search
 from gpu_advisor.engine.architecture import lora_trainable_params
 from gpu_advisor.engine.candidates import Candidate
@@ -149,9 +150,15 @@ def fitting_setup(
     return None
 
 
-def flops_per_token(arch: ModelArch, method: str, recompute: bool) -> Quantity:
+def flops_per_token(arch: ModelArch, method: str, recompute: bool, seq_len: int) -> Quantity:
+    """Parameter matmuls plus attention over the sequence: 12·d·Σ_layers(tokens attended) per token
+    (16 with recomputation; PaLM App. B), as ``engine.training``."""
     factor = 6.0 if method == "full" else 4.0
-    return (factor + (2.0 if recompute else 0.0)) * arch.active_b * 1e9 * FLOP_PER_TOKEN
+    matmuls = (factor + (2.0 if recompute else 0.0)) * arch.active_b * 1e9 * FLOP_PER_TOKEN
+    if seq_len <= 0:
+        return matmuls
+    span = count(attended(arch, seq_len * TOKEN) / TOKEN)
+    return matmuls + (16.0 if recompute else 12.0) * arch.num_heads * arch.head_dim * span * FLOP_PER_TOKEN
 
 
 def peak(gpu: GpuSpec, dtype: str) -> Quantity:
@@ -159,7 +166,7 @@ def peak(gpu: GpuSpec, dtype: str) -> Quantity:
 
 
 def step_compute(arch: ModelArch, gpu: GpuSpec, s: TrainSetup, tokens: Quantity, dtype: str) -> Quantity:
-    work = flops_per_token(arch, s.method, s.gradient_checkpointing) * tokens
+    work = flops_per_token(arch, s.method, s.gradient_checkpointing, s.seq_len) * tokens
     return (work / (peak(gpu, dtype) * mfu(gpu, s.method))).to(SECOND)
 
 
@@ -230,7 +237,7 @@ def evaluate(
         hours = (per_gpu / max(eff, 1e-6)).to(ureg.hour)
     held = hours.magnitude if hours is not None else duration_hours
     rate = n * peak(gpu, dtype) * mfu(gpu, setup.method) * eff
-    per_token = flops_per_token(arch, setup.method, setup.gradient_checkpointing)
+    per_token = flops_per_token(arch, setup.method, setup.gradient_checkpointing, setup.seq_len)
     return NaiveTrainCandidate(
         offer=offer,
         setup=setup,

@@ -53,8 +53,5 @@ def test_a_tiny_run_of_each_bench_exits_cleanly(name: str) -> None:
         timeout=300,
         check=False,
     )
-    if name == "engine_bench" and done.returncode == 2 and LIKE_FOR_LIKE in done.stdout:
-        # It runs; the pint re-implementation (bench/naive_pint.py) still has the decode step of
-        # before the affine step-time model (serving_capacity), so its like-for-like check differs.
-        pytest.xfail("naive_pint predates the affine step-time model: " + done.stdout.strip()[:200])
+    assert LIKE_FOR_LIKE not in done.stdout, done.stdout[-2000:]
     assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-2000:]

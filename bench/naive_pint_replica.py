@@ -1,0 +1,206 @@
+"""One serving replica's speed written the naive way (``engine.throughput.ReplicaModel``, pint).
+
+The same model as the engine's: a decode step is
+    max(bytes / bandwidth, FLOPs / compute, launch floor) + fixed cost + (per-sequence cost) · batch,
+affine in the batch beyond the max (the runtime's per-sequence scheduling cost and the
+tensor-parallel all-reduce bytes grow with it); a saturated step with chunked prefill also
+carries its share of prompt tokens (``mixed``); prefill is compute at the runtime's share of
+the card. Every intermediate value is a pint quantity, recomputed on every call, where the
+engine derives the batch-free terms once and works on floats.
+
+Counts that carry no unit (parameters, heads, layers) come from the engine as they are.
+"""
+
+# mypy: disable-error-code="no-any-return"
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from bench.naive_pint import (
+    BYTE,
+    FLOP,
+    GB_PER_S,
+    MS,
+    REQUEST,
+    SECOND,
+    TFLOP_PER_S,
+    TOKEN,
+    count,
+    hop_latency,
+    kv_per_sequence,
+    link_bandwidth,
+    serving_weight_bytes,
+)
+from gpu_advisor.engine.architecture import routed_expert_params
+from gpu_advisor.engine.dtypes import FORMATS
+from gpu_advisor.engine.specs import GpuSpec, Interconnect, ModelArch, RuntimeProfile
+from gpu_advisor.engine.units import Quantity
+
+US = 1e-6 * SECOND
+
+
+@dataclass(frozen=True, slots=True)
+class Point:
+    batch: int
+    step: Quantity
+    tokens_per_s_per_seq: Quantity
+    tokens_per_s: Quantity
+    ttft: Quantity
+    requests_per_s: Quantity
+    bound: str
+
+
+def attended(arch: ModelArch, context: Quantity) -> Quantity:
+    """Tokens every attention layer attends to at ``context``, summed (windows cap theirs)."""
+    windowed = arch.windowed_layers
+    full = arch.layers - arch.linear_attention_layers - windowed
+    return full * context + windowed * min(context, (arch.sliding_window or 0) * TOKEN)
+
+
+def head_width(arch: ModelArch) -> float:
+    if arch.attention == "mla":
+        return (arch.kv_lora_rank or 0) + (arch.qk_rope_head_dim or 0) / 2.0
+    return float(arch.head_dim)
+
+
+def compute_rate(gpu: GpuSpec, fmt: str, rt: RuntimeProfile) -> Quantity:
+    """The card's dense rate for the format (a table lookup), discounted by the runtime's kernels."""
+    return gpu.tflops(FORMATS[fmt].compute) * TFLOP_PER_S * rt.format_compute_efficiency.get(fmt, 1.0)
+
+
+def runtime_bandwidth(rt: RuntimeProfile, gpu: GpuSpec, fmt: str) -> Quantity:
+    share = rt.decode_share(gpu)  # a lookup: this runtime's measured share on the card's class
+    achieved = gpu.bandwidth_gbs * GB_PER_S * share * rt.format_bw_efficiency.get(fmt, 1.0)
+    if rt.max_decode_bw_gbs:
+        return min(achieved, rt.max_decode_bw_gbs * GB_PER_S)
+    return achieved
+
+
+def tp_comm(arch: ModelArch, tp: int, gpu: GpuSpec, ic: Interconnect) -> tuple[Quantity, Quantity]:
+    """Two ring all-reduces per layer and token: (latency part, bandwidth part per sequence)."""
+    if tp <= 1:
+        return 0.0 * SECOND, 0.0 * SECOND
+    fixed = 2 * arch.layers * 2 * (tp - 1) * hop_latency(gpu, ic)
+    per_seq = 2 * arch.layers * (2 * (tp - 1) / tp * arch.hidden_size * 2.0 * BYTE / link_bandwidth(gpu, ic))
+    return fixed, per_seq.to(SECOND)
+
+
+def prefill(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> Quantity:
+    tp = 1 if rt.parallelism == "layer" else tp
+    p = prompt * TOKEN
+    flops = 2.0 * arch.active_b * 1e9 * FLOP / TOKEN * p
+    flops += 2.0 * count(p / TOKEN) * count(attended(arch, p) / TOKEN) * arch.num_heads * arch.head_dim * FLOP
+    compute = (flops / tp / (compute_rate(gpu, fmt, rt) * rt.prefill_share(gpu))).to(SECOND)
+    return compute + ((rt.prefill_overhead_ms + rt.step_overhead_ms) * MS).to(SECOND)
+
+
+@dataclass(frozen=True, slots=True)
+class Replica:
+    """One replica on (card, runtime, format, TP degree) serving ``prompt`` → ``output`` tokens."""
+
+    arch: ModelArch
+    gpu: GpuSpec
+    rt: RuntimeProfile
+    fmt: str
+    kv_dtype: str
+    prompt: int
+    output: int
+    tp: int
+    ic: Interconnect
+
+    @property
+    def split(self) -> int:
+        return 1 if self.rt.parallelism == "layer" else self.tp  # layer split: a token walks every GPU
+
+    def expert_weights(self) -> Quantity:
+        return (routed_expert_params(self.arch) * FORMATS[self.fmt].bits / 8 * BYTE) / self.split
+
+    def dense_weights(self) -> Quantity:
+        return serving_weight_bytes(self.arch, self.fmt, self.split) - self.expert_weights()
+
+    def kv_seq(self) -> Quantity:
+        return kv_per_sequence(
+            self.arch, self.kv_dtype, (self.prompt + self.output / 2.0) * TOKEN, self.split
+        )
+
+    def comm(self) -> tuple[Quantity, Quantity]:
+        return tp_comm(self.arch, self.split, self.gpu, self.ic)
+
+    def fixed(self) -> Quantity:
+        return (self.rt.step_overhead_ms * MS).to(SECOND) + self.comm()[0]
+
+    def per_seq(self) -> Quantity:
+        return (self.rt.seq_layer_us * self.arch.layers * US).to(SECOND)
+
+    def floor(self) -> Quantity:
+        return (self.arch.layers * self.rt.min_step_ms_per_layer * MS).to(SECOND)
+
+    def t_mem(self, weights: Quantity, batch: int) -> Quantity:
+        bw = runtime_bandwidth(self.rt, self.gpu, self.fmt)
+        return (weights / bw + self.kv_seq() * batch / (bw * self.rt.kv_read_efficiency)).to(SECOND)
+
+    def rate(self) -> Quantity:
+        return compute_rate(self.gpu, self.fmt, self.rt) * self.rt.decode_compute_efficiency
+
+    def flops_per_token(self) -> tuple[Quantity, Quantity]:
+        """(weights' FLOPs, attention's FLOPs) for one decoded token of one sequence."""
+        avg = (self.prompt + self.output / 2.0) * TOKEN
+        weights = 2.0 * self.arch.active_b * 1e9 / self.split * FLOP
+        span = count(attended(self.arch, avg) / TOKEN)
+        return weights, 4.0 * self.arch.num_heads * head_width(self.arch) * span / self.split * FLOP
+
+    def step(self, batch: int) -> tuple[Quantity, str]:
+        weights = self.dense_weights()
+        if self.arch.is_moe:
+            e, k = self.arch.num_experts, self.arch.experts_per_token
+            weights = weights + self.expert_weights() * (1.0 - (1.0 - k / e) ** batch)
+        t_mem = self.t_mem(weights, batch)
+        t_comp = (sum(self.flops_per_token(), 0.0 * FLOP) * batch / self.rate()).to(SECOND)
+        bound = "memory" if t_mem >= t_comp else "compute"
+        slowest = max(t_mem, t_comp)
+        if self.floor() > slowest:
+            bound, slowest = "launch", self.floor()
+        return slowest + self.fixed() + (self.comm()[1] + self.per_seq()) * batch, bound
+
+    def expert_read(self, tokens: float) -> Quantity:
+        if not routed_expert_params(self.arch):
+            return 0.0 * BYTE
+        e, k = self.arch.num_experts, self.arch.experts_per_token
+        share = 1.0 - (1.0 - k / e) ** tokens
+        per_expert = tokens * k / max(share * e, 1e-9)
+        return self.expert_weights() * share * (per_expert + self.rt.moe_half_tokens) / per_expert
+
+    def mixed(self, batch: int) -> Quantity:
+        """A saturated step: ``batch`` decode tokens and their share of prompt chunks."""
+        prompts = batch / self.output
+        tokens = batch + prompts * self.prompt
+        t_mem = self.t_mem(self.dense_weights() + self.expert_read(tokens), batch)
+        per_token, attention = self.flops_per_token()
+        p = self.prompt * TOKEN
+        prompt_attn = 2.0 * self.prompt * count(attended(self.arch, p) / TOKEN) * self.arch.num_heads
+        prompt_attn *= self.arch.head_dim / self.split * FLOP
+        flops = per_token * tokens + attention * batch + prompt_attn * prompts
+        busy = max(t_mem, (flops / self.rate()).to(SECOND), self.floor())
+        return busy + self.fixed() + self.per_seq() * batch + self.comm()[1] * tokens
+
+    def prefill(self) -> Quantity:
+        return prefill(self.arch, self.gpu, self.rt, self.fmt, self.prompt, self.tp)
+
+    def rps(self, batch: int) -> Quantity:
+        if self.rt.continuous_batching:
+            return (batch * REQUEST / (self.output * self.mixed(batch))).to(REQUEST / SECOND)
+        return (1.0 * REQUEST / (self.output * self.step(batch)[0] / batch + self.prefill())).to(
+            REQUEST / SECOND
+        )
+
+    def prompt_share(self, batch: int) -> Quantity:
+        """Replica time one prompt costs riding in saturated steps of ``batch``."""
+        return max(0.0 * SECOND, self.output * (self.mixed(batch) - self.step(batch)[0]) / batch)
+
+    def point(self, batch: int) -> Point:
+        step, bound = self.step(batch)
+        rps = self.rps(batch)
+        ttft = (self.prefill() + (step / 2 if batch > 1 else 0.0 * SECOND)).to(MS)
+        per_seq = (1.0 * TOKEN / step).to(TOKEN / SECOND)
+        return Point(batch, step.to(MS), per_seq, (rps * self.output * TOKEN / REQUEST), ttft, rps, bound)
