@@ -86,13 +86,31 @@ def tp_comm(arch: ModelArch, tp: int, gpu: GpuSpec, ic: Interconnect) -> tuple[Q
     return fixed, per_seq.to(SECOND)
 
 
+def effective_flops(arch: ModelArch, rt: RuntimeProfile, gpu: GpuSpec) -> Quantity:
+    """FLOPs per token, the routed experts' counted 1/(their grouped GEMMs' share of the dense rate)."""
+    active = 2.0 * arch.active_b * 1e9 * FLOP / TOKEN
+    share = rt.moe_share(gpu)  # a lookup
+    if not arch.is_moe or share >= 1.0:
+        return active
+    experts = min(
+        2.0 * routed_expert_params(arch) * arch.experts_per_token / arch.num_experts * FLOP / TOKEN, active
+    )
+    return active + experts * (1.0 / share - 1.0)
+
+
+def prefill_floor(rt: RuntimeProfile, arch: ModelArch) -> Quantity:
+    """A prompt pass's cost beyond its FLOPs: the request's and a step's overhead, per-layer launches."""
+    launches = (arch.layers * rt.prefill_layer_us + arch.moe_layers * rt.prefill_moe_layer_us) * US
+    return ((rt.prefill_overhead_ms + rt.step_overhead_ms) * MS).to(SECOND) + launches
+
+
 def prefill(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> Quantity:
     tp = 1 if rt.parallelism == "layer" else tp
     p = prompt * TOKEN
-    flops = 2.0 * arch.active_b * 1e9 * FLOP / TOKEN * p
+    flops = effective_flops(arch, rt, gpu) * p
     flops += 2.0 * count(p / TOKEN) * count(attended(arch, p) / TOKEN) * arch.num_heads * arch.head_dim * FLOP
     compute = (flops / tp / (compute_rate(gpu, fmt, rt) * rt.prefill_share(gpu))).to(SECOND)
-    return compute + ((rt.prefill_overhead_ms + rt.step_overhead_ms) * MS).to(SECOND)
+    return compute + prefill_floor(rt, arch)
 
 
 @dataclass(frozen=True, slots=True)
@@ -128,7 +146,8 @@ class Replica:
         return tp_comm(self.arch, self.split, self.gpu, self.ic)
 
     def fixed(self) -> Quantity:
-        return (self.rt.step_overhead_ms * MS).to(SECOND) + self.comm()[0]
+        moe_launches = (self.arch.moe_layers * self.rt.moe_layer_us * US).to(SECOND)
+        return (self.rt.step_overhead_ms * MS).to(SECOND) + self.comm()[0] + moe_launches
 
     def per_seq(self) -> Quantity:
         return (self.rt.seq_layer_us * self.arch.layers * US).to(SECOND)
@@ -146,7 +165,7 @@ class Replica:
     def flops_per_token(self) -> tuple[Quantity, Quantity]:
         """(weights' FLOPs, attention's FLOPs) for one decoded token of one sequence."""
         avg = (self.prompt + self.output / 2.0) * TOKEN
-        weights = 2.0 * self.arch.active_b * 1e9 / self.split * FLOP
+        weights = effective_flops(self.arch, self.rt, self.gpu) * TOKEN / self.split
         span = count(attended(self.arch, avg) / TOKEN)
         return weights, 4.0 * self.arch.num_heads * head_width(self.arch) * span / self.split * FLOP
 
@@ -163,25 +182,37 @@ class Replica:
             bound, slowest = "launch", self.floor()
         return slowest + self.fixed() + (self.comm()[1] + self.per_seq()) * batch, bound
 
-    def expert_read(self, tokens: float) -> Quantity:
-        if not routed_expert_params(self.arch):
-            return 0.0 * BYTE
+    def touched(self, tokens: float) -> float:
+        """Share of the routed experts a step of ``tokens`` tokens reads (1 for a dense model)."""
+        if not self.arch.is_moe:
+            return 1.0
+        return 1.0 - (1.0 - self.arch.experts_per_token / self.arch.num_experts) ** tokens
+
+    def expert_pad(self, tokens: float) -> Quantity:
+        """A loaded step's touched experts each compute a tile of ``moe_pad_tokens`` rows."""
+        pad = 2.0 * routed_expert_params(self.arch) / self.split * self.rt.moe_pad_tokens * FLOP
+        if not pad:
+            return 0.0 * FLOP
         e, k = self.arch.num_experts, self.arch.experts_per_token
-        share = 1.0 - (1.0 - k / e) ** tokens
-        per_expert = tokens * k / max(share * e, 1e-9)
-        return self.expert_weights() * share * (per_expert + self.rt.moe_half_tokens) / per_expert
+        return pad / self.rt.moe_share(self.gpu) * (1.0 - (1.0 - k / e) ** tokens)
+
+    def expert_start(self) -> Quantity:
+        if not self.arch.is_moe:
+            return 0.0 * SECOND
+        return (self.arch.moe_layers * self.arch.num_experts * self.rt.moe_expert_us * US).to(SECOND)
 
     def mixed(self, batch: int) -> Quantity:
         """A saturated step: ``batch`` decode tokens and their share of prompt chunks."""
         prompts = batch / self.output
         tokens = batch + prompts * self.prompt
-        t_mem = self.t_mem(self.dense_weights() + self.expert_read(tokens), batch)
+        touched = self.touched(tokens)
+        t_mem = self.t_mem(self.dense_weights() + self.expert_weights() * touched, batch)
         per_token, attention = self.flops_per_token()
         p = self.prompt * TOKEN
         prompt_attn = 2.0 * self.prompt * count(attended(self.arch, p) / TOKEN) * self.arch.num_heads
         prompt_attn *= self.arch.head_dim / self.split * FLOP
-        flops = per_token * tokens + attention * batch + prompt_attn * prompts
-        busy = max(t_mem, (flops / self.rate()).to(SECOND), self.floor())
+        flops = per_token * tokens + attention * batch + prompt_attn * prompts + self.expert_pad(tokens)
+        busy = max(t_mem, (flops / self.rate()).to(SECOND), self.floor()) + self.expert_start() * touched
         return busy + self.fixed() + self.per_seq() * batch + self.comm()[1] * tokens
 
     def prefill(self) -> Quantity:
