@@ -109,26 +109,47 @@ class Searches:
     def serve_cheapest(
         self, s: ServeSetup, duration: float | None, memory_of: ServeSetup
     ) -> Candidate | None:
-        """``serving_search.cheapest`` over every pruned offer, pricing siblings on floats.
+        """The cheapest candidate meeting the latency targets over every pruned offer.
 
         ``memory_of`` names the setup whose layouts to size: the plan's own when only the
-        traffic changes (concurrency or QPS), ``s`` otherwise.
+        traffic changes (concurrency or QPS), ``s`` otherwise. Branch and bound: a
+        layout's floor is its fewest machines (``serving_search.fewest_machines``, no
+        queue maths) at its cheapest sibling's quote, and layouts are sized for traffic
+        in the order of their floors until the next floor is above the best price found.
+        Ties go to the earlier offer, then the earlier layout, as a full walk would.
         """
-        sized = self._sized(s, memory_of, duration)
-        best: tuple[float, Candidate, Offer] | None = None
-        cheapest: dict[tuple[EngineKey, str], float] = {}  # one machine's quote, per machine and currency
-        for offer in self._priced(duration):
-            key = engine_key(offer)
-            found = sized.get(key)
-            if not found or not _undercuts(cheapest, (key, offer.currency), _quote(offer, duration, 1)):
-                continue  # no layout on it can cost less than on an earlier sibling
-            for c in found:
-                if not c.meets_latency:
-                    continue
-                price = cost.in_cny(_quote(offer, duration, c.machines), self.kb.catalog.fx_to_cny)
-                if best is None or price < best[0]:
-                    best = (price, c, offer)
-        return repriced(best[1], best[2], duration) if best else None
+        fx = self.kb.catalog.fx_to_cny
+        siblings = self._siblings(duration)
+        found = [lay for lay in self.layouts(memory_of) if engine_key(lay.offer) in siblings]
+        order = {key: i for i, key in enumerate(siblings)}
+
+        def price(lay: serving_search.Layout, machines: int) -> tuple[float, int]:
+            offers = siblings[engine_key(lay.offer)]
+            return min((cost.in_cny(_quote(o, duration, machines), fx), i) for i, o in offers)
+
+        floors = sorted(
+            (price(lay, serving_search.fewest_machines(lay, s))[0], order[engine_key(lay.offer)], n)
+            for n, lay in enumerate(found)
+        )
+        best: tuple[float, int, int] | None = None
+        picked: tuple[Candidate, Offer] | None = None
+        for floor, _, n in floors:
+            if best is not None and floor > best[0]:
+                break
+            c = serving_search.size_for_traffic(found[n], s, duration)
+            if c is None or not c.meets_latency:
+                continue
+            amount, at = price(found[n], c.machines)
+            if best is None or (amount, at, n) < best:
+                best, picked = (amount, at, n), (c, self._priced(duration)[at])
+        return repriced(picked[0], picked[1], duration) if picked else None
+
+    def _siblings(self, duration: float | None) -> dict[EngineKey, list[tuple[int, Offer]]]:
+        """The priced offers of each machine with their place in ``_priced``, machines in catalog order."""
+        out: dict[EngineKey, list[tuple[int, Offer]]] = {}
+        for i, o in enumerate(self._priced(duration)):
+            out.setdefault(engine_key(o), []).append((i, o))
+        return out
 
     def _priced(self, duration: float | None) -> list[Offer]:
         """The offers ``fan_out`` could keep when every candidate is held ``duration`` (or 24×7).

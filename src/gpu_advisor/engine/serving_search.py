@@ -249,6 +249,11 @@ def cheapest(found: list[Layout], s: ServeSetup, duration_hours: float | None) -
     return size_for_traffic(found[best[1]], s, duration_hours) if best else None
 
 
+def fewest_machines(layout: Layout, s: ServeSetup) -> int:
+    """Machines the layout needs at least: a floor on what the tail-latency sizing will ask for."""
+    return _machines(layout, _fewest_replicas(layout, s))
+
+
 def _fewest_replicas(layout: Layout, s: ServeSetup) -> int:
     """Replicas the concurrency and the capacity at the utilisation target need: a floor on the real count."""
     assert layout.shape is not None
