@@ -1,0 +1,123 @@
+"""Coefficient searches for the serving-capacity layer, on the ``fit`` rows alone.
+
+Each search grids a runtime's coefficients (knowledge/runtimes.yaml), runs the engine on
+the published runs of ``knowledge/serving_measurements.yaml`` marked ``fit`` through
+``bench.serving_compare.predict`` (the JSON contract's path), and keeps the values with
+the lowest median |log error|. Held-out rows never enter a search. Run through
+``python -m bench.serving_compare --fit RUNTIME`` (dense serving coefficients),
+``--fit-moe RUNTIME`` (MoE shortfalls, then each card class's grouped-GEMM share) and
+``--fit-ttft RUNTIME`` (the prefill floor).
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+import statistics
+from typing import Any
+
+from bench.serving_compare import errors, predict, rows
+from gpu_advisor.engine.specs import CardClassEfficiency, Knowledge, RuntimeProfile
+
+GRID = {
+    "decode_compute_efficiency": (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85),
+    "seq_layer_us": (0.2, 0.3, 0.4, 0.6, 0.8),
+    "kv_read_efficiency": (0.7, 0.8, 0.9, 1.0),
+    "overhead_gib": (1.5, 2.0, 4.0),
+    "step_overhead_ms": (0.3, 0.8, 2.0),
+}
+
+
+def fit(kb: Knowledge, runtime: str) -> dict[str, float]:
+    """Grid search of the runtime's serving coefficients on its ``fit`` rows (median |log error|)."""
+    base = kb.runtimes[runtime]
+    fit_rows = [r for r in rows() if r["split"] == "fit" and r["runtime"] == runtime]
+    best: tuple[float, dict[str, float]] | None = None
+    for values in itertools.product(*GRID.values()):
+        trial = dict(zip(GRID, values, strict=True))
+        rt = base.model_copy(update=trial)
+        logs = []
+        for row in fit_rows:
+            got = predict(row, kb, rt)
+            if got is None:
+                continue
+            logs += [abs(math.log1p(e)) for e in errors(row, got).values()]
+        score = statistics.median(logs) if logs else math.inf
+        if best is None or score < best[0]:
+            best = (score, trial)
+    assert best is not None
+    print(f"{runtime}: median |log error| {best[0]:.3f} on {len(fit_rows)} fit rows with {best[1]}")
+    return best[1]
+
+
+MOE_GRID = {
+    "moe_compute_efficiency": (0.15, 0.2, 0.25, 0.3, 0.35, 0.4, 0.5, 0.7, 1.0),
+    "moe_pad_tokens": (0.0, 8.0, 16.0, 32.0, 64.0, 128.0),
+    "moe_expert_us": (0.0, 2.0, 4.0, 8.0),
+}
+
+
+def _score(kb: Knowledge, fit_rows: list[dict[str, Any]], rt: RuntimeProfile) -> float:
+    """Median |log error| of the engine with profile ``rt`` over ``fit_rows``."""
+    logs = [
+        abs(math.log1p(e))
+        for row in fit_rows
+        if (got := predict(row, kb, rt)) is not None
+        for e in errors(row, got).values()
+    ]
+    return statistics.median(logs) if logs else math.inf
+
+
+def fit_moe(kb: Knowledge, runtime: str) -> dict[str, float]:
+    """Grid search of the runtime's MoE coefficients on its mixture-of-experts ``fit`` rows only.
+
+    The dense coefficients stay as fitted on dense rows: these only change MoE steps.
+    Then, per card class with fit rows of its own, the grouped-GEMM share alone
+    (``card_classes.<class>.moe_compute``): kernels are tuned per architecture.
+    """
+    base = kb.runtimes[runtime]
+    fit_rows = [
+        r for r in rows() if r["split"] == "fit" and r["runtime"] == runtime and kb.models[r["model"]].is_moe
+    ]
+    trials = (dict(zip(MOE_GRID, v, strict=True)) for v in itertools.product(*MOE_GRID.values()))
+    score, best = min(
+        ((_score(kb, fit_rows, base.model_copy(update=t)), t) for t in trials), key=lambda p: p[0]
+    )
+    print(f"{runtime}: median |log error| {score:.3f} on {len(fit_rows)} MoE fit rows with {best}")
+    tuned = base.model_copy(update=best)
+    for name in sorted({f"{kb.gpus[r['gpu']].architecture}-{kb.gpus[r['gpu']].segment}" for r in fit_rows}):
+        own = [r for r in fit_rows if f"{kb.gpus[r['gpu']].architecture}-{kb.gpus[r['gpu']].segment}" == name]
+        scored = []
+        for share in MOE_GRID["moe_compute_efficiency"]:
+            entry = CardClassEfficiency(moe_compute=share, source="grid search, serving_compare --fit-moe")
+            trial = tuned.model_copy(update={"card_classes": tuned.card_classes | {name: entry}})
+            scored.append((_score(kb, own, trial), share))
+        got, share = min(scored)
+        print(f"  {name}: {len(own)} rows, moe_compute {share} -> median |log error| {got:.3f}")
+    return best
+
+
+TTFT_GRID = {
+    "prefill_overhead_ms": (0.0, 7.0, 15.0, 30.0),
+    "prefill_layer_us": (0.0, 50.0, 100.0, 200.0, 400.0),
+    "prefill_moe_layer_us": (0.0, 250.0, 500.0, 1000.0, 2000.0),
+}
+
+
+def fit_ttft(kb: Knowledge, runtime: str) -> dict[str, float]:
+    """The runtime's prefill floor (per request, per layer), fitted on its ``fit`` rows' TTFT alone."""
+    base = kb.runtimes[runtime]
+    fit_rows = [r for r in rows() if r["split"] == "fit" and r["runtime"] == runtime and r.get("ttft_ms")]
+    scored = []
+    for values in itertools.product(*TTFT_GRID.values()):
+        trial = dict(zip(TTFT_GRID, values, strict=True))
+        rt = base.model_copy(update=trial)
+        logs = [
+            abs(math.log1p(errors(row, got)["ttft"]))
+            for row in fit_rows
+            if (got := predict(row, kb, rt)) is not None and "ttft" in errors(row, got)
+        ]
+        scored.append((statistics.median(logs) if logs else math.inf, trial))
+    score, best = min(scored, key=lambda p: p[0])
+    print(f"{runtime}: median |log TTFT error| {score:.3f} on {len(fit_rows)} rows with {best}")
+    return best
