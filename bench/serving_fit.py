@@ -68,33 +68,52 @@ def _score(kb: Knowledge, fit_rows: list[dict[str, Any]], rt: RuntimeProfile) ->
     return statistics.median(logs) if logs else math.inf
 
 
+CLASS_SHARES = (0.5, 0.7, 1.0)
+
+
 def fit_moe(kb: Knowledge, runtime: str) -> dict[str, float]:
     """Grid search of the runtime's MoE coefficients on its mixture-of-experts ``fit`` rows only.
 
-    The dense coefficients stay as fitted on dense rows: these only change MoE steps.
-    Then, per card class with fit rows of its own, the grouped-GEMM share alone
-    (``card_classes.<class>.moe_compute``): kernels are tuned per architecture.
+    The dense coefficients stay as fitted on dense rows: these only change MoE steps. A
+    card class the runtime already gives its own grouped-GEMM share
+    (``card_classes.<class>.moe_compute``: kernels are tuned per architecture) is searched
+    jointly with the runtime-wide figures; every other class with fit rows is then
+    reported alone, as a hint for whether it wants one.
     """
     base = kb.runtimes[runtime]
     fit_rows = [
         r for r in rows() if r["split"] == "fit" and r["runtime"] == runtime and kb.models[r["model"]].is_moe
     ]
-    trials = (dict(zip(MOE_GRID, v, strict=True)) for v in itertools.product(*MOE_GRID.values()))
-    score, best = min(
-        ((_score(kb, fit_rows, base.model_copy(update=t)), t) for t in trials), key=lambda p: p[0]
-    )
+    owned = sorted(k for k, c in base.card_classes.items() if c.moe_compute is not None)
+    grid = {**MOE_GRID, **dict.fromkeys(owned, CLASS_SHARES)}
+    scored = []
+    for values in itertools.product(*grid.values()):
+        trial = dict(zip(grid, values, strict=True))
+        scored.append((_score(kb, fit_rows, _with(base, trial, owned)), trial))
+    score, best = min(scored, key=lambda p: p[0])
     print(f"{runtime}: median |log error| {score:.3f} on {len(fit_rows)} MoE fit rows with {best}")
-    tuned = base.model_copy(update=best)
-    for name in sorted({f"{kb.gpus[r['gpu']].architecture}-{kb.gpus[r['gpu']].segment}" for r in fit_rows}):
-        own = [r for r in fit_rows if f"{kb.gpus[r['gpu']].architecture}-{kb.gpus[r['gpu']].segment}" == name]
-        scored = []
-        for share in MOE_GRID["moe_compute_efficiency"]:
-            entry = CardClassEfficiency(moe_compute=share, source="grid search, serving_compare --fit-moe")
-            trial = tuned.model_copy(update={"card_classes": tuned.card_classes | {name: entry}})
-            scored.append((_score(kb, own, trial), share))
-        got, share = min(scored)
-        print(f"  {name}: {len(own)} rows, moe_compute {share} -> median |log error| {got:.3f}")
+    tuned = _with(base, best, owned)
+    for name in sorted({_class(kb, r) for r in fit_rows} - set(owned)):
+        own = [r for r in fit_rows if _class(kb, r) == name]
+        alone = [(_score(kb, own, _with(tuned, {name: share}, [name])), share) for share in CLASS_SHARES]
+        got, share = min(alone)
+        print(f"  {name}: {len(own)} rows, moe_compute {share} would give median |log error| {got:.3f}")
     return best
+
+
+def _class(kb: Knowledge, row: dict[str, Any]) -> str:
+    gpu = kb.gpus[row["gpu"]]
+    return f"{gpu.architecture}-{gpu.segment}"
+
+
+def _with(base: RuntimeProfile, trial: dict[str, float], classes: list[str]) -> RuntimeProfile:
+    """``base`` with the trial's runtime-wide figures and its card classes' grouped-GEMM shares."""
+    entries = {
+        k: CardClassEfficiency(moe_compute=trial[k], source="grid search, serving_compare --fit-moe")
+        for k in classes
+    }
+    plain = {k: v for k, v in trial.items() if k not in classes}
+    return base.model_copy(update={**plain, "card_classes": base.card_classes | entries})
 
 
 TTFT_GRID = {
