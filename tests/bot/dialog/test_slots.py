@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import pytest
+
+from gpu_advisor import locales
 from gpu_advisor.bot.dialog.slots import EXTRA_SLOTS, Slots
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.engine.workload import Workload
@@ -27,3 +30,10 @@ def test_a_stored_state_keeps_its_slots_through_a_round_trip() -> None:
         "concurrency": 8,
         "budget": {"amount": 5000.0, "currency": "CNY", "per": "month"},
     }
+
+
+@pytest.mark.parametrize("lang", ["en", "zh"])
+def test_every_slot_has_a_name_to_echo(lang: str) -> None:
+    """The confirmation line names each understood slot in words, never as ``slot.<key>``."""
+
+    assert [k for k in Slots.__annotations__ if not locales.has(lang, f"slot.{k}")] == []
