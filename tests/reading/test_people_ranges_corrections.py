@@ -53,6 +53,11 @@ def test_a_range_answering_how_many_people_takes_its_upper_end(
         ("a team of 30", 30),
         ("我们是 20 人的团队", 20),
         ("团队有 12 个人", 12),
+        ("serve it w/ 20 users", 20),
+        ("with 15 people", 15),
+        ("qwen 72b, 40 users", 40),
+        ("部署 72B，20 个用户", 20),
+        ("部署 72B；8 位用户", 8),
     ],
 )
 def test_people_without_the_word_concurrent_are_one_stream_each(
@@ -98,3 +103,14 @@ def test_a_budget_correction_keeps_currency_and_period(dialog: Dialog, edit: str
     _, new = dialog.handle(state, edit)
     assert new.slots["budget"] == {"amount": 20000, "currency": "CNY", "per": "month"}
     assert new.slots["params_b"] == 13
+
+
+@pytest.mark.parametrize(
+    ("text", "daily"),
+    [("2000 users a day", 2000), ("5k users per day", 5000), ("每天 3000 个用户", 3000), ("日活 3000", 3000)],
+)
+def test_users_a_day_are_daily_actives_not_people_at_once(vocab: Vocabulary, text: str, daily: int) -> None:
+    result = extract(text, vocab)
+    said = [i for i in result.issues if i.id == "concurrency_from_daily_users"]
+    assert [i.values["daily"] for i in said] == [daily]
+    assert "duration_hours" not in result.slots  # "a day" is no rental period here

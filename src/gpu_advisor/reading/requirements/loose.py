@@ -41,6 +41,8 @@ _DAILY = re.compile(
     rf"{_DAILY_WORD}\s*+(?:用户)?\s*+(?:大概|约|有|是|of|about|around|:)?\s*+"
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?"
     rf"|(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+(?:的)?\s*+{_DAILY_WORD}"
+    rf"|(?P<num3>{NUMBER})(?:\s*+(?P<suf3>k|w)(?![a-z]))?\s*+(?:users?|people)\s+(?:a|per|each|every|/)\s*+day(?![a-z])"
+    rf"|(?:每天|每日|一天)\s*+(?:大概|约|有)?\s*+(?P<num4>{NUMBER})(?:\s*+(?P<suf4>k|w)(?![a-z]))?\s*+(?:个|位|名)?\s*+(?:用户|人)"
 )
 _CALLS = r"(?:次|个)?\s*+(?:调用|请求|访问|问答|calls|requests|queries)(?![a-z])"
 _DAILY_CALLS = re.compile(
@@ -79,8 +81,8 @@ def read_loose_load(scan: Scan) -> None:
 def read_daily_users(scan: Scan) -> None:
     """Daily actives become peak-hour concurrency by the rule in ``vague`` (said back)."""
     for match in scan.matches(_DAILY):
-        number = match.group("num") or match.group("num2")
-        suffix = match.group("suf") or match.group("suf2")
+        number = next(match.group(g) for g in ("num", "num2", "num3", "num4") if match.group(g))
+        suffix = next((match.group(g) for g in ("suf", "suf2", "suf3", "suf4") if match.group(g)), None)
         daily = parse_number(number)
         if daily is None:
             continue

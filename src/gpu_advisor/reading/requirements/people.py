@@ -4,8 +4,8 @@ People size a service by who uses it, not by streams. Each person is counted as 
 stream at the busiest moment (everyone may ask at once: the plan covers the busy case,
 as ranges take their upper end in ``vague``), and the reply says so through the
 ``users_as_streams`` issue, so a team that never asks at once can say a smaller number.
-Words for one, two and three people are read here; "for 50 users" and "a team of 30"
-carry their number.
+Words for one, two and three people are read here; "for 50 users", "w/ 20 users",
+", 20 users" and "a team of 30" carry their number ("20 users a day" is traffic, not people).
 """
 
 from __future__ import annotations
@@ -43,6 +43,10 @@ _FIXED: tuple[tuple[float, re.Pattern[str]], ...] = (
 _COUNTED = re.compile(
     rf"(?<![a-z])(?:a\s+)?team\s+of\s+(?P<team>{NUMBER})"
     rf"|(?<![a-z])(?:for|to)\s+(?P<for>{NUMBER})\s+(?:users|people|colleagues|employees|staff|members)(?![a-z])"
+    rf"|(?:(?<![a-z])with|(?<![a-z])w/|[,，;；]|^)\s*+(?P<with>{NUMBER})\s+(?:users|people|colleagues|employees)(?![a-z])"
+    r"(?!\s*+(?:a|per|each|every|/)\s*+(?:day|week|month)(?![a-z]))"
+    rf"|(?:[，,；;]|^)\s*+(?P<zh3>{NUMBER})\s*+(?:个|位|名)?\s*+(?:用户|人)(?!\s*+的?\s*+(?:团队|小组|部门|公司|组))"
+    r"(?!\s*+(?:每|一)\s*+(?:天|周|月))"
     rf"|(?P<zh>{NUMBER})\s*+(?:个)?\s*+人(?:的)?\s*+(?:团队|小组|部门|公司|组)"
     rf"|(?:团队|小组|部门|组里|公司)\s*+(?:有|共|一共)?\s*+(?P<zh2>{NUMBER})\s*+(?:个|位|名)?\s*+人"
 )
@@ -62,4 +66,5 @@ def read_people(scan: Scan) -> None:
 def _put(scan: Scan, value: float, match: re.Match[str]) -> None:
     scan.put_number("concurrency", value, match.span())
     if scan.slots.get("concurrency") == round(value):
-        scan.report("users_as_streams", "concurrency", said=match.group().strip(), value=plain(value))
+        said = match.group().strip(" \t,，;；")
+        scan.report("users_as_streams", "concurrency", said=said, value=plain(value))
