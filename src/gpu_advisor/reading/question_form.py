@@ -36,7 +36,8 @@ _PERIOD_HOW_MUCH = re.compile(
 _SPEED = re.compile(
     r"每秒[^。？?！!]{0,8}?多少|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s\b|多快|速度(?:多少|怎么样|如何)"
     r"|一天[^。？?！!]{0,6}?(?:能|可以)?[^。？?！!]{0,4}?训[^。？?！!]{0,4}?多少"
-    r"|how\s+fast|how\s+many\s+tokens|tokens?\s+(?:per|a)\s+(?:second|day)|throughput"
+    r"|how\s+fast|how\s+many\s+(?:tokens|toks?)\b|(?:tokens?|toks?)\s+(?:per|a)\s+(?:second|day)|throughput"
+    r"|(?<![a-z])(?:toks?|t)\s*/\s*s\b|\btps\b|每秒(?:能)?(?:出|吐|生成)|吞吐"
 )
 _COMPARE = re.compile(
     r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|相比|\bvs\.?\b|versus|which\s+(?:one|card|gpu|is)"

@@ -58,6 +58,10 @@ def test_a_no_comes_with_the_smallest_change_that_makes_it_a_yes(dialog: Dialog,
         "4 卡 A800 一天能训多少 token",
         "一张 L40S 跑 Qwen2.5-14B 速度怎么样",
         "how fast is Llama 3 8B on one 4090?",
+        "gpt-oss-120b on a single H100? how many tok/s?",
+        "llama 3 8b on a 4090, tps?",
+        "4090 跑 llama3 8b 每秒出几个字",
+        "qwen2.5 7b 在 T4 上吞吐怎么样",
     ],
 )
 def test_a_speed_question_gets_a_number_not_the_sizing_script(dialog: Dialog, text: str) -> None:
