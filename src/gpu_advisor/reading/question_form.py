@@ -37,7 +37,13 @@ _SPEED = re.compile(
     r"每秒[^。？?！!]{0,8}?多少|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s\b|多快|速度(?:多少|怎么样|如何)"
     r"|一天[^。？?！!]{0,6}?(?:能|可以)?[^。？?！!]{0,4}?训[^。？?！!]{0,4}?多少"
     r"|how\s+fast|how\s+many\s+(?:tokens|toks?)\b|(?:tokens?|toks?)\s+(?:per|a)\s+(?:second|day)|throughput"
-    r"|(?<![a-z])(?:toks?|t)\s*/\s*s\b|\btps\b|每秒(?:能)?(?:出|吐|生成)|吞吐"
+    r"|(?<![a-z0-9])(?<![0-9]\s)(?:toks?|t)\s*/\s*s\b|(?<![0-9]\s)(?<![0-9])\btps\b|每秒(?:能)?(?:出|吐|生成)|吞吐"
+)
+_CAPACITY = re.compile(
+    r"(?:扛|撑|顶|支持|承受|带)(?:得住|得了)?[^。？?！!]{0,4}?(?:多少|几)(?:个|路)?\s*+(?:qps|并发|人|用户|请求)"
+    r"|(?:最多|最大)[^。？?！!]{0,6}?(?:qps|并发|多少人|请求)|(?:qps|并发)\s*+(?:上限|最多|能到多少|多少)"
+    r"|how\s+many\s+(?:qps|users|requests|concurrent)|max(?:imum)?\s+(?:qps|throughput|concurrency)"
+    r"|how\s+much\s+(?:traffic|load|qps)|handle\s+how\s+many"
 )
 _COMPARE = re.compile(
     r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|相比|\bvs\.?\b|versus|which\s+(?:one|card|gpu|is)"
@@ -53,6 +59,7 @@ class QuestionForm:
     price: bool = False
     speed: bool = False
     compare: bool = False
+    capacity: bool = False  # "能扛多少 QPS", "how many users can it handle": a rate, not one stream
 
 
 def question_form(low: str, ext: Extraction) -> QuestionForm:
@@ -60,10 +67,12 @@ def question_form(low: str, ext: Extraction) -> QuestionForm:
 
     "一天能训多少 token" names a period and 多少 but asks a speed: a period with 多少 is a
     price question only when no speed is asked; money words always are."""
-    speed = _SPEED.search(low) is not None
+    capacity = _CAPACITY.search(low) is not None
+    speed = _SPEED.search(low) is not None or capacity
     return QuestionForm(
         yes_no=_YES_NO_ZH.search(low) is not None or _YES_NO_EN.search(low) is not None,
         price=_MONEY.search(low) is not None or (_PERIOD_HOW_MUCH.search(low) is not None and not speed),
         speed=speed,
         compare=len(ext.gpus) >= 2 and _COMPARE.search(low) is not None,
+        capacity=capacity,
     )

@@ -113,3 +113,32 @@ def test_a_mixture_of_experts_plan_says_its_wider_band(dialog: Dialog) -> None:
     assert pick is not None and pick.uncertainty_moe and pick.uncertainty_pct is not None
     band = f"±{pick.uncertainty_pct:.0f}%"
     assert any(band in line and "mixture-of-experts" in line for line in reply.footer)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们要用 vLLM 部署 llama3.1 70b fp8，4 张 H100，输入 2000 输出 500，能扛多少 QPS？",
+        "how many users can one H100 handle with qwen2.5 7b?",
+        "两张 4090 跑 qwen2.5 14b 最多支持多少并发",
+        "max qps for llama 3 8b on an L40S",
+        "一張 L40S 跑 Qwen2.5-7B 撐得住多少 QPS",
+    ],
+)
+def test_a_capacity_question_gets_requests_per_second_on_the_named_cards(dialog: Dialog, text: str) -> None:
+    said, _ = ask(dialog, text)
+    assert ("QPS" in said or "requests/s" in said) and ("满载" in said or "full load" in said)
+    assert "训练还是" not in said and "how many people" not in said.lower() and "多少人同时" not in said
+
+
+def test_a_capacity_answer_uses_the_stated_lengths(dialog: Dialog) -> None:
+    said, _ = ask(dialog, "4 张 H100 跑 llama3.1 70b fp8，输入 2000 输出 500，能扛多少 QPS")
+    assert "2,000" in said and "500" in said
+
+
+def test_a_stated_speed_is_a_claim_to_check_not_a_speed_question(dialog: Dialog) -> None:
+    """ "能跑50 tok/s?" states a figure (the myth answers it); "how many tok/s?" asks for one."""
+    from gpu_advisor.reading.message import read_message
+
+    assert not read_message("Llama 405B Q4 單卡H100能跑50 tok/s?", dialog.vocab).form.speed
+    assert read_message("llama 3 8b on a 4090, how many tok/s?", dialog.vocab).form.speed

@@ -30,7 +30,10 @@ from gpu_advisor.engine.card_classes import (
 )
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.price_lookup import lookup
+from gpu_advisor.engine.queueing import UTILISATION_TARGET
+from gpu_advisor.engine.results import Estimate
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.verdict import HardwareVerdict, MethodVerdict, verdict
 from gpu_advisor.engine.workload import Workload
@@ -62,6 +65,8 @@ def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | No
     lang = new.lang
     lines = _lines(lang, result, kb, "model" not in ext.slots and "params_b" not in ext.slots)
     lines[-1:-1] = _fix_lines(lang, result, workload, kb)
+    if msg.form.capacity and workload.task == "infer":
+        lines[-1:-1] = _capacity_lines(lang, result, workload, kb)
     if judged_as is not None:
         lines.insert(0, locales.t(lang, judged_as[0], **judged_as[1]))
     content = Content(title=_title(lang, result, kb), summary=lines)
@@ -192,6 +197,38 @@ def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> lis
         if more is not None and more.fastest is not None:
             return [_more_cards(lang, more, kb)]
     return []
+
+
+def _capacity_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> list[str]:
+    """What the named cards sustain, in the fitting format that serves the most
+    (``estimate``'s verdict): requests/s at saturation, the QPS to plan at (the
+    utilisation target), output tokens/s. The fastest single stream is not always the
+    format that serves the most: 4-bit kernels fall behind once the batch is large."""
+    best: tuple[float, str, Estimate] | None = None
+    for row in v.rows:
+        if not row.fits:
+            continue
+        try:
+            est = estimate(w.model_copy(update={"weight_dtype": row.method, "gpu_count": v.count}), kb)
+        except (EngineError, ValueError):
+            continue
+        rps = est.requested.max_requests_per_s if est.requested else None
+        if rps and (best is None or rps > best[0]):
+            best = (rps, row.method, est)
+    if best is None:
+        return []
+    rps, method, est = best
+    prompt, output = (float(est.settings.get(k) or 0) for k in ("prompt_tokens", "output_tokens"))
+    said = {
+        "method": _method(lang, method),
+        "max_rps": rps,
+        "plan_rps": rps * UTILISATION_TARGET,
+        "tokens": rps * output,
+        "util": UTILISATION_TARGET,
+        "prompt": prompt,
+        "output": output,
+    }
+    return [locales.t(lang, "verdict.capacity", **said)]
 
 
 def _try(w: Workload, kb: Knowledge) -> HardwareVerdict | None:
