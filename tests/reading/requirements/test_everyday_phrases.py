@@ -539,3 +539,42 @@ def test_a_period_and_amount_before_the_budget_word_are_a_budget_not_a_duration(
 def test_a_load_after_the_context_word_is_the_load_not_the_context(vocab: Vocabulary, text: str) -> None:
     slots = read(vocab, text).slots
     assert slots["context_len"] == 32768 and slots["concurrency"] == 20
+
+
+@pytest.mark.parametrize(
+    ("text", "samples"),
+    [
+        ("想微调 qwen2.5-7b，lora，数据 5 万条", 50_000),
+        ("fine-tune llama3 8b with qlora on 20k samples", 20_000),
+        ("lora 微调 7b，3000 条对话数据", 3_000),
+        ("sft on 12,000 examples", 12_000),
+    ],
+)
+def test_a_dataset_counted_in_examples_becomes_tokens_and_says_how(
+    vocab: Vocabulary, text: str, samples: int
+) -> None:
+    got = read(vocab, text)
+    (said,) = [i for i in got.issues if i.id == "train_tokens_from_samples"]
+    assert said.values["samples"] == samples
+    assert got.slots["train_tokens"] == samples * said.values["per_sample"]
+
+
+def test_a_token_count_said_outright_wins_over_examples(vocab: Vocabulary) -> None:
+    assert read(vocab, "训练 7b，2B tokens，3000 条样本").slots["train_tokens"] == 2e9
+
+
+@pytest.mark.parametrize("text", ["推荐一个跑 70B 的方案", "跑个 7b 给团队用", "跑 qwen2.5-72b 需要几张卡"])
+def test_running_a_model_is_serving_it(vocab: Vocabulary, text: str) -> None:
+    assert read(vocab, text).slots.get("task") == "infer"
+
+
+@pytest.mark.parametrize("text", ["跑训练 7B lora", "想跑 qwen2.5 7b 做 lora 微调"])
+def test_running_a_training_job_stays_training(vocab: Vocabulary, text: str) -> None:
+    assert read(vocab, text).slots.get("task") == "train"
+
+
+@pytest.mark.parametrize(
+    "text", ["訓練一個 1B 模型從零開始", "从零开始训一个 3B 模型", "pretrain a 1b model"]
+)
+def test_from_scratch_in_any_order_is_pretraining(vocab: Vocabulary, text: str) -> None:
+    assert read(vocab, text).slots.get("pretrain") is True

@@ -188,9 +188,9 @@ ZH_CASES: list[tuple[str, str, dict[str, Any]]] = [
         {"gpu": "rtx3090", "gpu_count": 2, "model": "qwen2.5-7b", "task": "infer"},
     ),
     (
-        "per_sample_tokens_left_alone",
+        "per_sample_tokens_times_samples",
         "10万条样本，每条500 token，用LoRA微调qwen2.5-7b",
-        {"model": "qwen2.5-7b", "method": "lora", "task": "train"},
+        {"model": "qwen2.5-7b", "method": "lora", "task": "train", "train_tokens": 5e7},
     ),
     (
         "kv_cache_precision_is_not_weight_precision",

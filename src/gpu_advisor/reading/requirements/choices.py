@@ -17,6 +17,7 @@ from gpu_advisor.reading.requirements.lexicon import (
     METHODS,
     OPTIMIZER_BITS,
     PRETRAIN,
+    RUN_MODEL,
     SERVING_CONTEXT,
     SKIP,
     TRAIN,
@@ -67,7 +68,12 @@ def read_task_from_context(scan: Scan) -> None:
     """
     if "task" in scan.slots:
         return
-    if any(name in scan.slots for name in _LOAD_SLOTS) or _noted(scan, SERVING_CONTEXT):
+    named = any(name in scan.slots for name in ("model", "params_b", "hf_config"))
+    if (
+        any(name in scan.slots for name in _LOAD_SLOTS)
+        or _noted(scan, SERVING_CONTEXT)
+        or (named and _noted(scan, RUN_MODEL))
+    ):
         scan.put("task", "infer")
         scan.implied.append("task")
 

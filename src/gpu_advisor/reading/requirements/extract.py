@@ -51,7 +51,7 @@ from gpu_advisor.reading.requirements.result import Extraction
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.reading.requirements.schedule import read_always_on, read_duration
 from gpu_advisor.reading.requirements.shapes import read_shapes
-from gpu_advisor.reading.requirements.size import read_params, read_train_tokens
+from gpu_advisor.reading.requirements.size import read_params, read_train_samples, read_train_tokens
 from gpu_advisor.reading.requirements.traffic import read_load, read_ttft
 from gpu_advisor.reading.requirements.training import read_training_knobs
 from gpu_advisor.reading.requirements.vocabulary import Vocabulary
@@ -114,6 +114,7 @@ def extract(
     read_loose_duration(scan)
     read_load(scan)
     read_train_tokens(scan)
+    read_train_samples(scan)  # after token counts: "2B tokens, 5 万条" keeps the tokens
     read_duration(scan)
     read_params(scan)
     read_training_knobs(scan)

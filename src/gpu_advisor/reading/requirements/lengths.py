@@ -63,8 +63,9 @@ _REQUEST_LENGTHS = (
     ("output_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:output|输出)")),
     ("prompt_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:input|prompt|输入)")),
 )
-# "每条500 token" describes the data, not a request or the window: claimed, left unset.
-_PER_SAMPLE = (
+# "每条500 token" describes the data, not a request or the window: claimed here, and the
+# length of one example when the data is counted in examples (``size.read_train_samples``).
+PER_SAMPLE = (
     re.compile(rf"每(?:条|个样本|条样本|个例子|篇)\s*+(?:样本|数据)?{_NEAR}{NUMBER}\s*+k?{_TOKENS}"),
     re.compile(
         rf"{NUMBER}\s*+k?\s*+tokens?\s*+(?:each|per\s+(?:sample|example|item|row|document|conversation))"
@@ -81,7 +82,7 @@ def token_length(match: re.Match[str]) -> float | None:
 
 
 def read_request_lengths(scan: Scan) -> None:
-    for pattern in _PER_SAMPLE:
+    for pattern in PER_SAMPLE:
         for match in scan.matches(pattern):
             scan.claim(*match.span(), understood=False)
     for name, pattern in _REQUEST_LENGTHS:

@@ -43,7 +43,13 @@ SERVING_CONTEXT = compile_words(
     r"小程序|接口|客服(?:机器人)?|网站|公众号|智能助手|知识库问答",
     word(r"api|apis|endpoint|app|website|customer[\s-]?service|support\s?bot|run(?:ning)?|use it"),
 )
-PRETRAIN = compile_words(r"预训练|从头训练|从零训练", word(r"pre-?train(?:ing)?|from scratch"))
+# "跑 70B", "跑个 qwen": running a model the message names is serving it (the \x00 is the
+# model or size an earlier reader took); "跑两三天" runs a job for a while and says nothing.
+RUN_MODEL = re.compile(r"跑(?=(?:一个|个)?\s*+[\da-z\x00])")
+PRETRAIN = compile_words(
+    r"预训练|从头训练|从零训练|从零开始训|从头开始训|训练[^，。,.]{0,12}?从(?:零|头)开始",
+    word(r"pre-?train(?:ing)?|from scratch"),
+)
 
 # QLoRA is listed first and wins over LoRA; "lora" cannot match inside "qlora".
 METHODS: tuple[tuple[re.Pattern[str], str], ...] = (

@@ -44,7 +44,7 @@ _DAILY = re.compile(
     rf"|(?P<num3>{NUMBER})(?:\s*+(?P<suf3>k|w)(?![a-z]))?\s*+(?:users?|people)\s+(?:a|per|each|every|/)\s*+day(?![a-z])"
     rf"|(?:每天|每日|一天)\s*+(?:大概|约|有)?\s*+(?P<num4>{NUMBER})(?:\s*+(?P<suf4>k|w)(?![a-z]))?\s*+(?:个|位|名)?\s*+(?:用户|人)"
 )
-_CALLS = r"(?:次|个)?\s*+(?:调用|请求|访问|问答|calls|requests|queries)(?![a-z])"
+_CALLS = r"(?:次|个|条)?\s*+(?:调用|请求|访问|问答|calls|requests|queries)(?![a-z])"
 _DAILY_CALLS = re.compile(
     rf"(?:每天|每日|一天|日均|(?<![a-z])daily)\s*+(?:大概|约|有|about|around)?\s*+"
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?\s*+{_CALLS}"

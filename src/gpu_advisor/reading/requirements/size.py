@@ -15,10 +15,10 @@ from __future__ import annotations
 
 import re
 
-from gpu_advisor.reading.requirements.lengths import BINARY_SCALES
+from gpu_advisor.reading.requirements.lengths import BINARY_SCALES, PER_SAMPLE
 from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK
-from gpu_advisor.reading.requirements.scan import Scan
-from gpu_advisor.text.numbers import DECIMAL_SCALES, NUMBER, SIGN, signed_value
+from gpu_advisor.reading.requirements.scan import Scan, plain
+from gpu_advisor.text.numbers import DECIMAL_SCALES, NUMBER, SIGN, parse_number, signed_value
 
 _PARAM_WORD = (
     r"(?:\s*+(?:个)?\s*+(?:参数量?|参数规模|params?|parameters?|的?模型|models?|规模|级别|量级)(?![a-z]))?"
@@ -42,6 +42,18 @@ _TRAIN_TOKENS = re.compile(
     rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w|m|b|t|thousand|million|billion|trillion)(?![a-z]))?"
     r"\s*+(?:个)?\s*+tokens?(?![a-z])(?!\s*+(?:/\s*+s|每秒|per\s+sec))"
 )
+# "5 万条数据", "20k samples", "数据 3000 条": a fine-tuning set counted in examples.
+_SAMPLE_WORD = (
+    r"(?:条|个)?\s*+(?:数据|样本|语料|对话|问答对|指令)"
+    r"|(?:samples?|examples?|rows|conversations|pairs)(?![a-z])"
+)
+_SAMPLES = re.compile(
+    rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w|m)(?![a-z]))?\s*+(?:{_SAMPLE_WORD})"
+    rf"|(?:数据|样本|语料)\s*+(?:量|集)?\s*+(?:大概|约|有|共)?\s*+(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+条"
+)
+TOKENS_PER_SAMPLE = 512
+"""Tokens in one fine-tuning example (instruction + answer) when the user counts examples:
+Alpaca-style SFT rows run a few hundred tokens; the assumption is said back to be corrected."""
 _DATA_WORD = re.compile(r"数据|语料|训练|样本|资料|(?<![a-z])(?:data|dataset|corpus|train|training|pretrain)")
 _SMALLEST_DATASET = 1e6
 _WINDOW = 24
@@ -55,6 +67,50 @@ def read_train_tokens(scan: Scan) -> None:
             scan.put_number("context_len", signed_value(match, BINARY_SCALES), match.span())
         else:
             scan.put_number("train_tokens", value, match.span())
+
+
+def read_train_samples(scan: Scan) -> None:
+    """A dataset counted in examples becomes ``train_tokens`` at ``TOKENS_PER_SAMPLE`` each, said back."""
+    for match in scan.matches(_SAMPLES):
+        if "train_tokens" in scan.slots:  # a token count said outright wins; the examples are heard
+            scan.claim(*match.span())
+            continue
+        number, suffix = (
+            (match.group("num"), match.group("suf"))
+            if match.group("num")
+            else (
+                match.group("num2"),
+                match.group("suf2"),
+            )
+        )
+        samples = parse_number(number)
+        if samples is None or samples <= 0:
+            continue
+        samples *= _SAMPLE_SCALES.get(suffix or "", 1.0)
+        each = _stated_per_sample(scan) or TOKENS_PER_SAMPLE
+        tokens = samples * each
+        scan.put_number("train_tokens", tokens, match.span())
+        if scan.slots.get("train_tokens") == tokens:
+            said = {"samples": plain(samples), "per_sample": plain(each), "value": plain(tokens)}
+            scan.report("train_tokens_from_samples", "train_tokens", **said)
+
+
+_SAMPLE_SCALES = {"k": 1e3, "w": 1e4, "m": 1e6}
+
+
+def _stated_per_sample(scan: Scan) -> float | None:
+    """The tokens of one example when the message says it ("每条500 token", "300 tokens each")."""
+    for pattern in PER_SAMPLE:
+        match = pattern.search(scan.source)
+        found = _LENGTH.search(match.group()) if match is not None else None
+        if found is not None:
+            length = parse_number(found.group("num"))
+            if length is not None and length > 0:
+                return length * (BINARY_SCALES["k"] if found.group("k") else 1.0)
+    return None
+
+
+_LENGTH = re.compile(rf"(?P<num>{NUMBER})\s*+(?P<k>k)?")
 
 
 def _says_data(scan: Scan, start: int) -> bool:
