@@ -578,3 +578,16 @@ def test_running_a_training_job_stays_training(vocab: Vocabulary, text: str) -> 
 )
 def test_from_scratch_in_any_order_is_pretraining(vocab: Vocabulary, text: str) -> None:
     assert read(vocab, text).slots.get("pretrain") is True
+
+
+@pytest.mark.parametrize(
+    ("text", "qps"),
+    [
+        ("host mistral 7b for our discord bot, ~100 msgs/min", 100 / 60),
+        ("serve 7b at 300 requests per minute", 5.0),
+        ("部署 7b，每分钟 120 条消息", 2.0),
+        ("部署 7b，60 个请求/分钟", 1.0),
+    ],
+)
+def test_a_rate_per_minute_is_read_per_second(vocab: Vocabulary, text: str, qps: float) -> None:
+    assert read(vocab, text).slots.get("qps") == pytest.approx(qps)

@@ -54,8 +54,12 @@ _QPS = (
     re.compile(rf"(?<![a-z])(?:qps|rps)(?![a-z]){_NEAR}{_NUM}{_NOT_LOAD}"),
 )
 _PER_MINUTE = (
-    re.compile(rf"每分钟{_NEAR}{_NUM}\s*+(?:个|次)?\s*+(?:请求|调用)"),
-    re.compile(rf"{_NUM}\s*+(?:requests?|reqs?)\s*+(?:per|a|/)\s*+min(?:ute)?(?![a-z])"),
+    re.compile(rf"每分钟{_NEAR}{_NUM}\s*+(?:个|次|条)?\s*+(?:请求|调用|消息|问题|对话)"),
+    re.compile(
+        rf"{_NUM}\s*+(?:requests?|reqs?|msgs?|messages?|queries|calls|questions|chats)\s*+(?:per|a|/|每)\s*+"
+        r"min(?:ute)?s?(?![a-z])"
+    ),
+    re.compile(rf"{_NUM}\s*+(?:个|次|条)?\s*+(?:请求|调用|消息|问题)\s*+(?:/|每)\s*+分钟"),
 )
 
 _TTFT_WORD = (
