@@ -111,6 +111,14 @@ CONCEPT_PHRASINGS: dict[str, tuple[str, ...]] = {
         "how much memory does the kv cache take?",
         "kv cache size for llama 3 8b at 8k context with 10 users?",
     ),
+    "memory_needed": (
+        "how much vram for qwen2.5 32b?",
+        "7b模型推理要多大显存",
+        "微調 14B 需要多少顯存？",
+        "how much gpu memory do i need to run llama 3 70b",
+        "跑 Qwen2.5-72B 得多少显存",
+        "13B 要几G显存",
+    ),
     "memory_breakdown": (
         "训练时显存都被什么占了？",
         "训练显存由哪些部分组成",

@@ -28,6 +28,7 @@ _ORDER = (
     "t4_training",
     "multi_card_training",
     "memory_breakdown",
+    "memory_needed",
     "precision_choice",
     "slow_inference_cause",
     "serving_stack",

@@ -90,10 +90,53 @@ def _multi_card(kb: Knowledge, asked: Asked) -> Facts:
     }
 
 
+def _needed(kb: Knowledge, asked: Asked) -> Facts:
+    """Memory to serve the model in three formats (weights plus the KV cache of the asked or a
+    typical load) and to fine-tune it three ways (weights, gradients, optimizer state)."""
+    facts, p = _model_facts(kb, asked)
+    arch, _ = model_of(kb, asked)
+    context = asked.context_len or TYPICAL_CONTEXT
+    users = asked.concurrency or 1
+    kv = kv_bytes_per_sequence(arch, "bf16", context) * users
+    serve = {f: (model_weight_bytes(arch, f) + kv) / GB for f in ("bf16", "int8", "awq")}
+    return {
+        **facts,
+        "context": context,
+        "users": users,
+        "bf16_gb": round(serve["bf16"], 1),
+        "int8_gb": round(serve["int8"], 1),
+        "int4_gb": round(serve["awq"], 1),
+        "full_gb": round(FULL_BYTES_PER_PARAM * p),
+        "lora_gb": round(model_weight_bytes(arch, "bf16") / GB, 1),
+        "qlora_gb": round(model_weight_bytes(arch, "nf4") / GB, 1),
+    }
+
+
 _KV = r"(kv ?cache|kv ?缓存|kv缓存|\bkv\b|键值缓存)"
+# "要多少显存，用什么卡？" asks for a plan, not the memory figures alone
+_NOT_WHICH_CARD = r"^(?!.*(用什么卡|什么卡|哪张卡|哪种卡|什么配置|which (card|gpu)|what (card|gpu)|rent)).*"
 _MEM = r"(显存|内存|vram|memory|gpu mem)"
 
 CONCEPTS: tuple[Concept, ...] = (
+    Concept(
+        id="memory_needed",
+        triggers=tuple(
+            _NOT_WHICH_CARD + t
+            for t in (
+                rf"(多大|多少|几)\s*+(g|gb|个g)?\s*+{_MEM}",
+                rf"{_MEM}{GAP}(要|需要|得|占)?{GAP}(多大|多少|几\s*+g)",
+                rf"how much {_MEM}",
+                rf"{_MEM}{GAP}(do (i|we|you) need|needed|requirements?|required|to (run|serve|host|train))",
+                r"(vram|memory) (for|to run) ",
+            )
+        ),
+        facts=_needed,
+        examples=(
+            "how much vram for qwen2.5 32b?",
+            "7b模型推理要多大显存",
+            "微調 14B 需要多少顯存？",
+        ),
+    ),
     Concept(
         id="kv_cache_size",
         triggers=(
