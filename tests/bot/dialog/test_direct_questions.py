@@ -142,3 +142,30 @@ def test_a_stated_speed_is_a_claim_to_check_not_a_speed_question(dialog: Dialog)
 
     assert not read_message("Llama 405B Q4 單卡H100能跑50 tok/s?", dialog.vocab).form.speed
     assert read_message("llama 3 8b on a 4090, how many tok/s?", dialog.vocab).form.speed
+
+
+@pytest.mark.parametrize(
+    ("first", "change", "model"),
+    [
+        ("部署 qwen2.5 7b 给 10 个人用，7x24", "换成 72B", "qwen2.5-72b"),
+        ("serve llama 3.1 8b, 10 users, 24/7", "make it 70b", "llama-3.1-70b"),
+    ],
+)
+def test_a_new_size_after_a_named_model_is_its_sibling_not_a_load(
+    dialog: Dialog, first: str, change: str, model: str
+) -> None:
+    _, state = ask(dialog, first)
+    _, state = ask(dialog, change, state)
+    assert state.slots.get("model") == model and state.slots.get("concurrency") == 10
+
+
+def test_a_size_with_no_sibling_stays_a_size(dialog: Dialog) -> None:
+    _, state = ask(dialog, "serve mistral 7b, 10 users, 24/7")
+    _, state = ask(dialog, "switch to 13B", state)
+    assert state.slots.get("params_b") == 13 and "model" not in state.slots
+
+
+def test_a_later_count_of_people_is_the_load(dialog: Dialog) -> None:
+    _, state = ask(dialog, "serve a 13b model")
+    _, state = ask(dialog, "actually 30 users", state)
+    assert state.slots.get("concurrency") == 30 and state.slots.get("params_b") == 13

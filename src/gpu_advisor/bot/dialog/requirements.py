@@ -14,11 +14,13 @@ from gpu_advisor.bot.dialog.ack import ack_line
 from gpu_advisor.bot.dialog.issues import issue_lines
 from gpu_advisor.bot.dialog.labels import label_slot
 from gpu_advisor.bot.dialog.limits import has_words
-from gpu_advisor.bot.dialog.merge import merge
+from gpu_advisor.bot.dialog.merge import Merged, merge
 from gpu_advisor.bot.dialog.questions import EXPECTS
 from gpu_advisor.bot.dialog.remember import fresh_if_new_request
+from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
+from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
 
@@ -37,7 +39,9 @@ def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> 
         items = " · ".join(label_slot(new.lang, k, v) for k, v in flow.named(carried).items())
         notes.append(locales.t(new.lang, "dialog.carried", items=items))
     hard = [i for i in ext.issues if i.id not in SOFT_ISSUES]
+    held_model = new.slots.get("model")
     merged = merge(new, msg, expecting)
+    _same_family(flow.kb, new, held_model, merged)
     notes += issue_lines(flow, new.lang, ext.issues)
     notes += [_unapplied(new.lang, slot) for slot in merged.unapplied]
     understood = merged.understood
@@ -53,6 +57,32 @@ def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> 
     if understood:
         notes.insert(0, ack_line(new.lang, flow.named(merged.said), label_slot))
     return flow.advance(new, notes)
+
+
+def _same_family(kb: Knowledge, state: ConversationState, held: object, merged: Merged) -> None:
+    """ "换成 72B" after Qwen2.5-7B means Qwen2.5-72B: a bare size that replaced a named model
+    becomes that model's sibling of the size (within 10 %) in the same family, the one whose
+    id shares the most with the held one (Llama 3.1 8B → Llama 3.1 70B, not Llama 3.3 70B);
+    with no single such sibling the size stays a size."""
+    size = state.slots.get("params_b")
+    if not isinstance(held, str) or not isinstance(size, int | float) or held not in kb.models:
+        return
+    family = kb.models[held].family
+    close = [m.id for m in kb.models.values() if m.family == family and abs(m.params_b - size) <= 0.1 * size]
+    ranked = sorted(((_shared(held, i), i) for i in close), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
+        return
+    sibling = ranked[0][1]
+    slots = loose(state.slots)
+    slots.pop("params_b", None)
+    slots["model"] = sibling
+    merged.said.pop("params_b", None)
+    merged.said["model"] = sibling
+
+
+def _shared(a: str, b: str) -> int:
+    """Leading characters two model ids share ("llama-3.1-8b", "llama-3.1-70b": 10)."""
+    return next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), min(len(a), len(b)))
 
 
 def _unapplied(lang: str, slot: str) -> str:

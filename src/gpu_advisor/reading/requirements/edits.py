@@ -65,10 +65,12 @@ _NAMED_SET = re.compile(
     rf"(?:把|将|(?<![a-z])(?:change|set|make|bump|raise|lower|cut|increase|reduce|drop)\s++(?:the\s++|my\s++)?)?"
     rf"\s*+(?:{_SLOT}){GAP}{{0,4}}?{_SET_VERB}\s*+(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?"
 )
+# "换成 72B" names a model size, not a new value for the last slot: the size reader takes it.
+_NOT_A_SIZE = r"(?!\s*+(?:b|bn|billion|亿|参数)(?![a-z]))"
 _SET = re.compile(
     r"(?:改成|换成|改为|变成|调到|调成|改到|换到|(?<![a-z])(?:make it|change it to|set it to|go with))\s*+"
-    rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?(?:\s*+(?:instead|吧|呢))?"
-    rf"|(?<![\d.])(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+(?:instead|才对)(?![a-z])"
+    rf"(?P<num>{NUMBER}){_NOT_A_SIZE}(?:\s*+(?P<suf>k|w)(?![a-z]))?(?:\s*+(?:instead|吧|呢))?"
+    rf"|(?<![\d.])(?P<num2>{NUMBER}){_NOT_A_SIZE}(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+(?:instead|才对)(?![a-z])"
 )
 _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (

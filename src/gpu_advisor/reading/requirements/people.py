@@ -43,7 +43,8 @@ _FIXED: tuple[tuple[float, re.Pattern[str]], ...] = (
 _COUNTED = re.compile(
     rf"(?<![a-z])(?:a\s+)?team\s+of\s+(?P<team>{NUMBER})"
     rf"|(?<![a-z])(?:for|to)\s+(?P<for>{NUMBER})\s+(?:users|people|colleagues|employees|staff|members)(?![a-z])"
-    rf"|(?:(?<![a-z])with|(?<![a-z])w/|[,，;；]|^)\s*+(?P<with>{NUMBER})\s+(?:users|people|colleagues|employees)(?![a-z])"
+    r"|(?:(?<![a-z])(?:with|actually|now|about|around|roughly|maybe|only|just|like)|(?<![a-z])w/|[,，;；~]|^)"
+    rf"\s*+(?P<with>{NUMBER})\s+(?:users|people|colleagues|employees)(?![a-z])"
     r"(?!\s*+(?:a|per|each|every|/)\s*+(?:day|week|month)(?![a-z]))"
     rf"|(?:[，,；;]|^)\s*+(?P<zh3>{NUMBER})\s*+(?:个|位|名)?\s*+(?:用户|人)(?!\s*+的?\s*+(?:团队|小组|部门|公司|组))"
     r"(?!\s*+(?:每|一)\s*+(?:天|周|月))"
@@ -66,5 +67,9 @@ def read_people(scan: Scan) -> None:
 def _put(scan: Scan, value: float, match: re.Match[str]) -> None:
     scan.put_number("concurrency", value, match.span())
     if scan.slots.get("concurrency") == round(value):
-        said = match.group().strip(" \t,，;；")
+        # from the count on when a lead-in word carried it ("actually 30 users" says "30 users")
+        start = (
+            match.start("with") if "with" in match.re.groupindex and match.group("with") else match.start()
+        )
+        said = match.string[start : match.end()].strip(" \t,，;；~")
         scan.report("users_as_streams", "concurrency", said=said, value=plain(value))
