@@ -29,6 +29,8 @@ _MONEY = re.compile(
     r"|(?:包月|包年|按年付?|按月付?|年付|月付)\s*+(?:呢|怎么算|怎么收|咋算)"
     r"|(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?"
     r"|how\s+much|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)|\bprice\b|pricing|in\s+total|altogether"
+    r"|(?<![a-z])(?:rent(?:al)?|hourly|monthly|daily)\s+(?:cost|price|rate)s?(?![a-z])"
+    r"|(?<![a-z])costs?\s+(?:for|of|per)\s"
 )
 _PERIOD_HOW_MUCH = re.compile(
     r"(?:包月|包年|按月|按年|月付|年付|一个?月|一周|一天|每月|每天|每小时|一小时)[^。？?！!]{0,12}?(?:多少|几(?:块|千|万))"

@@ -169,3 +169,14 @@ def test_a_later_count_of_people_is_the_load(dialog: Dialog) -> None:
     _, state = ask(dialog, "serve a 13b model")
     _, state = ask(dialog, "actually 30 users", state)
     assert state.slots.get("concurrency") == 30 and state.slots.get("params_b") == 13
+
+
+@pytest.mark.parametrize("text", ["rent cost for 1x 4090 per hour?", "hourly rate of an A100?"])
+def test_a_rental_cost_question_in_english_gets_the_price(dialog: Dialog, text: str) -> None:
+    said, _ = ask(dialog, text)
+    assert "CN¥" in said and "train / fine-tune" not in said
+
+
+def test_a_latency_target_is_echoed_with_its_unit(dialog: Dialog) -> None:
+    said, _ = ask(dialog, "部署一个7b的模型，要求首token在300ms以内，并发30")
+    assert "300 ms" in said

@@ -32,6 +32,8 @@ def slot_value(lang: str, key: str, value: Any) -> str:
             for v in value
         ]
         return ("、" if lang == "zh" else ", ").join(words)
+    if isinstance(value, float | int) and key.startswith(("ttft_ms", "tpot_ms")):
+        return f"{locales.number(lang, value)} ms"  # a latency target says its unit
     if isinstance(value, float | int):
         return locales.big(lang, value) if value >= 1e5 else locales.number(lang, value)
     return str(value)
