@@ -18,6 +18,8 @@ from gpu_advisor.reading.requirements import Extraction
 _YES_NO_ZH = re.compile(
     r"(能不能|可不可以|够不够|行不行|能否|是否|跑得动|跑得起|装得下|放得下|塞得下|跑不跑得动)"
     r"|(能|可以|够|行|装下|放下|跑动|跑得了|带得动)[^。？?！!]{0,60}?(吗|么|嘛)"
+    # "需要几台 / 要几张卡": how many of the named card hold it, answered by the verdict's fix
+    r"|(需要|要|得)(几|多少)\s*+(台|张|块|卡)"
 )
 _YES_NO_EN = re.compile(
     r"(?:^|[.!?,;:]\s*)(can|could|will|would|does|do|is|are)\s[^.!?]{0,80}?"

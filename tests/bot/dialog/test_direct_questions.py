@@ -180,3 +180,18 @@ def test_a_rental_cost_question_in_english_gets_the_price(dialog: Dialog, text: 
 def test_a_latency_target_is_echoed_with_its_unit(dialog: Dialog) -> None:
     said, _ = ask(dialog, "部署一个7b的模型，要求首token在300ms以内，并发30")
     assert "300 ms" in said
+
+
+@pytest.mark.parametrize(
+    ("text", "count", "way"),
+    [
+        ("我想在 H20 上部署 DeepSeek-R1 满血版，需要几台？", 8, "FP8"),  # shipped FP8, not a 4-bit
+        ("用 4090 跑 qwen2.5 72b 要几张卡", 4, ""),  # a tensor-parallel degree, never 3
+        ("训练 70B 全参要多少张 H100", 32, "全参"),  # the way asked, though QLoRA fits one card
+    ],
+)
+def test_a_how_many_cards_question_gets_the_count_for_the_way_asked(
+    dialog: Dialog, text: str, count: int, way: str
+) -> None:
+    said, _ = ask(dialog, text)
+    assert f"加到 {count} 张" in said and way in said

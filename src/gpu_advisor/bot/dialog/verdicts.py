@@ -20,6 +20,7 @@ from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
+from gpu_advisor.engine.architecture import resolve
 from gpu_advisor.engine.card_classes import (
     compute_slices,
     half_profile,
@@ -29,6 +30,7 @@ from gpu_advisor.engine.card_classes import (
     with_card,
 )
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
+from gpu_advisor.engine.dtypes import QUALITY_RANK
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.price_lookup import lookup
@@ -180,23 +182,53 @@ def _lines(lang: str, v: HardwareVerdict, kb: Knowledge, assumed: bool) -> list[
 
 
 def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> list[str]:
-    """A "no" comes with the smallest change that makes it a yes; a tight "yes" says what eats it."""
+    """A "no" comes with the smallest change that makes it a yes; a tight "yes" says what eats it.
+
+    The way the user named (全参, FP8) is the one the count is found for, even when another
+    way already fits; serving counts are tensor-parallel degrees, which divide the heads."""
     best = v.fastest
-    if best is not None:
+    wanted = w.method if v.task == "train" else w.weight_dtype
+    asked = next((r for r in v.rows if r.method == wanted), None) if wanted else None
+    if best is not None and (asked is None or asked.fits):
         left = best.capacity_gib - best.total_gib
         if v.task == "infer" and left < 0.1 * best.capacity_gib:
             return [locales.t(lang, "verdict.tight", left_gib=left)]
         return []
+    lines: list[str] = []
     if v.task == "infer" and w.weight_dtype not in (None, "awq", "int4", "gptq", "q4_k_m"):
         four_bit = _try(w.model_copy(update={"weight_dtype": "awq"}), kb)
-        if four_bit is not None and four_bit.fastest is not None:
-            row = four_bit.fastest
-            return [locales.t(lang, "verdict.fix_format", used=row.total_gib, capacity=row.capacity_gib)]
-    for count in (*range(v.count + 1, 9), 16):
+        if four_bit is not None and (small := four_bit.fastest) is not None:
+            lines.append(
+                locales.t(lang, "verdict.fix_format", used=small.total_gib, capacity=small.capacity_gib)
+            )
+    for count in _counts(v, w, kb):
         more = _try(w.model_copy(update={"gpu_count": count, "gpus": None}), kb)
-        if more is not None and more.fastest is not None:
-            return [_more_cards(lang, more, kb)]
-    return []
+        kept = _kept_row(more, wanted) if more is not None else None
+        if more is not None and kept is not None:
+            return [*lines, _more_cards(lang, more, kept, kb)]
+    return lines
+
+
+def _counts(v: HardwareVerdict, w: Workload, kb: Knowledge) -> list[int]:
+    """Card counts to try beyond the named one: any up to a machine for training (data
+    parallel / ZeRO), then whole 8-card machines; for serving the tensor-parallel degrees
+    that divide the heads, then two 8-card machines."""
+    if v.task == "train":
+        return [*range(v.count + 1, 9), 16, 32, 64]
+    try:
+        heads = resolve(w, kb.models).arch.num_heads
+    except (EngineError, ValueError):
+        heads = 64
+    return [c for c in (2, 4, 8) if c > v.count and heads % c == 0] + [16]
+
+
+def _kept_row(v: HardwareVerdict, wanted: str | None) -> MethodVerdict | None:
+    """The fitting row to report: the way the user named, else the best quality that fits
+    (FP8 before AWQ for a model shipped in FP8), else none."""
+    fitting = [r for r in v.rows if r.fits]
+    if wanted:
+        return next((r for r in fitting if r.method == wanted), None)
+    return min(fitting, key=lambda r: QUALITY_RANK.get(r.method, 9), default=None)
 
 
 def _capacity_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> list[str]:
@@ -238,10 +270,8 @@ def _try(w: Workload, kb: Knowledge) -> HardwareVerdict | None:
         return None
 
 
-def _more_cards(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
+def _more_cards(lang: str, v: HardwareVerdict, row: MethodVerdict, kb: Knowledge) -> str:
     """ "加到 2 张 … 就能（AWQ，… GiB/卡）；价目表 ¥…/月" — the count that fits, and its rent."""
-    row = v.fastest
-    assert row is not None
     gpu = kb.gpus[v.gpu]
     price = lookup(kb, v.gpu, v.count, HOURS_PER_MONTH)  # a slice or an unlisted card: not in the catalog
     rent = (
