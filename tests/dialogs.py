@@ -15,3 +15,11 @@ def talk(
         reply, state = dialog.press(state, m[1:]) if m.startswith("!") else dialog.handle(state, m)
     assert reply is not None
     return reply, state
+
+
+def simplified(text: str) -> str:
+    """A reply read back in Simplified: a Traditional message is answered in Traditional
+    (``bot.dialog.script``), and tests written for the Simplified words compare on this."""
+    import opencc
+
+    return str(opencc.OpenCC("tw2s").convert(text))

@@ -23,7 +23,11 @@ _UNITS: tuple[tuple[str, str], ...] = (
     ("day", r"天|日|days?"),
     ("hour", r"小时|个小时|钟头|hours?|hrs?|h(?![a-z])"),
 )
-_COUNTED = re.compile(rf"(?P<num>{NUMBER})\s*+(?P<unit>{'|'.join(f'(?:{u})' for _, u in _UNITS)})(?![a-z])")
+# "4090 月租" is a card's monthly rent, not 4,090 months: a unit followed by 租/付/费 is a rate.
+_COUNTED = re.compile(
+    rf"(?P<num>{NUMBER})\s*+(?P<unit>{'|'.join(f'(?:{u})' for _, u in _UNITS)})(?![a-z])"
+    r"(?!\s*+(?:租|付|费|價|价))"
+)
 _SINGLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("hour", re.compile(r"每小时|按小时|按时|一小时|per\s+hour|hourly|an?\s+hour|/\s*+h(?:our|r)?\b")),
     ("day", re.compile(r"每天|按天|一天|per\s+day|daily|a\s+day")),

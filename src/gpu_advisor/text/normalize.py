@@ -119,6 +119,11 @@ _TECH_WORDS = frozenset(
 )
 
 
+def has_hanzi(text: str) -> bool:
+    """Whether the text holds any Han character (the script it is written in can be told)."""
+    return _HAN.search(text) is not None
+
+
 def clearly_english(text: str) -> bool:
     """No Han characters and at least three ordinary English words ("make it cheaper please")."""
     if _HAN.search(text):

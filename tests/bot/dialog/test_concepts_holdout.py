@@ -20,6 +20,7 @@ from gpu_advisor.bot.dialog import ConversationState, Dialog, faq
 from gpu_advisor.engine.concepts import BY_ID
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.message import read_message
+from tests.dialogs import simplified
 
 SHOWN = 250  # issue 27: the answer must appear within the reply's first 250 characters
 STEM = 40  # characters of the expected sentence that must appear there
@@ -208,7 +209,7 @@ def answered(dialog: Dialog, kind: str, ident: str, text: str) -> bool:
     """Whether the reply opens with the expected answer (its stem within the first 250 characters)."""
     reply, _ = dialog.handle(ConversationState(), text)
     expected = _expected(dialog, kind, ident, text, reply.lang)
-    return expected[:STEM] in reply.as_text()[:SHOWN]
+    return expected[:STEM] in simplified(reply.as_text())[:SHOWN]
 
 
 def scores(dialog: Dialog) -> dict[str, tuple[int, int]]:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_advisor.bot.dialog import ConversationState, Dialog
+from tests.dialogs import simplified
 
 
 def ask(dialog: Dialog, text: str, state: ConversationState | None = None) -> tuple[str, ConversationState]:
@@ -126,7 +127,7 @@ def test_a_mixture_of_experts_plan_says_its_wider_band(dialog: Dialog) -> None:
     ],
 )
 def test_a_capacity_question_gets_requests_per_second_on_the_named_cards(dialog: Dialog, text: str) -> None:
-    said, _ = ask(dialog, text)
+    said = simplified(ask(dialog, text)[0])
     assert ("QPS" in said or "requests/s" in said) and ("满载" in said or "full load" in said)
     assert "训练还是" not in said and "how many people" not in said.lower() and "多少人同时" not in said
 

@@ -22,6 +22,7 @@ from gpu_advisor.engine.workload import Workload
 from gpu_advisor.reading.question_form import question_form
 from gpu_advisor.reading.requirements import Extraction
 from gpu_advisor.text.normalize import normalize
+from tests.dialogs import simplified
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
@@ -49,6 +50,7 @@ def test_a_one_card_training_question_leads_with_the_verdict_per_method(
 ) -> None:
     first, _, _ = _ask(dialog, text)
     if lang == "zh":
+        first = simplified(first)
         assert "全参微调 不能" in first and "LoRA 能" in first and "QLoRA 能" in first
     else:
         assert "full fine-tune: no" in first and "LoRA: yes" in first and "QLoRA: yes" in first

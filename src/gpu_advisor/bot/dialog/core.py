@@ -23,12 +23,14 @@ from gpu_advisor.bot.dialog.labels import label_slot
 from gpu_advisor.bot.dialog.limits import clean
 from gpu_advisor.bot.dialog.questions import EXPECTS, QUESTIONS, Question, next_question
 from gpu_advisor.bot.dialog.reply import Content, Reply
+from gpu_advisor.bot.dialog.script import in_traditional, writes_traditional
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.bot.dialog.words import fit_line
 from gpu_advisor.engine.results import Plan
 from gpu_advisor.reading.message import read_message
+from gpu_advisor.text.normalize import has_hanzi
 
 
 class Dialog(Tools):
@@ -60,10 +62,12 @@ class Dialog(Tools):
             text, self.vocab, expecting=EXPECTS.get(state.pending or ""), current_lang=current, today=today
         )
         msg = dataclasses.replace(msg, cut=cut)
+        if has_hanzi(text):
+            state = state.model_copy(update={"hant": writes_traditional(text)})
         for answerer in ANSWERERS:
             answered = answerer(self, state, msg)
             if answered is not None:
-                return answered
+                return _in_script(answered)
         raise AssertionError("the requirements answerer always answers")  # pragma: no cover
 
     def press(self, state: ConversationState, payload: str) -> Answer:
@@ -168,3 +172,11 @@ def _led_by(reply: Reply, lead: list[str]) -> Reply:
     led = reply.model_copy(update={"lead": [*lead, *reply.lead]})
     led.text = led.as_text()
     return led
+
+
+def _in_script(answered: Answer) -> Answer:
+    """A Chinese reply to someone writing Traditional characters, in Traditional."""
+    reply, state = answered
+    if state.hant and state.lang == "zh":
+        return in_traditional(reply), state
+    return answered

@@ -23,6 +23,8 @@ class ConversationState(BaseModel):
     version: int = STATE_VERSION
     lang: Lang = "zh"
     lang_locked: bool = False
+    # the user writes Traditional characters: replies are converted (bot.dialog.script)
+    hant: bool = False
     slots: Slots = Field(default_factory=Slots)
     asked: list[str] = Field(default_factory=list)
     skipped: list[str] = Field(default_factory=list)
@@ -35,4 +37,4 @@ class ConversationState(BaseModel):
 
     def reset(self) -> ConversationState:
         """A fresh conversation that keeps the user's language choice."""
-        return ConversationState(lang=self.lang, lang_locked=self.lang_locked)
+        return ConversationState(lang=self.lang, lang_locked=self.lang_locked, hant=self.hant)
