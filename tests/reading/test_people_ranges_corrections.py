@@ -53,11 +53,6 @@ def test_a_range_answering_how_many_people_takes_its_upper_end(
         ("a team of 30", 30),
         ("我们是 20 人的团队", 20),
         ("团队有 12 个人", 12),
-        ("serve it w/ 20 users", 20),
-        ("with 15 people", 15),
-        ("qwen 72b, 40 users", 40),
-        ("部署 72B，20 个用户", 20),
-        ("部署 72B；8 位用户", 8),
     ],
 )
 def test_people_without_the_word_concurrent_are_one_stream_each(
@@ -114,3 +109,20 @@ def test_users_a_day_are_daily_actives_not_people_at_once(vocab: Vocabulary, tex
     said = [i for i in result.issues if i.id == "concurrency_from_daily_users"]
     assert [i.values["daily"] for i in said] == [daily]
     assert "duration_hours" not in result.slots  # "a day" is no rental period here
+
+
+@pytest.mark.parametrize(
+    ("text", "users"),
+    [
+        ("serve it w/ 20 users", 20),
+        ("with 15 people", 15),
+        ("qwen 72b, 40 users", 40),
+        ("部署 72B，20 个用户", 20),
+        ("部署 72B；8 位用户", 8),
+    ],
+)
+def test_a_load_counted_in_users_is_read_without_a_note(vocab: Vocabulary, text: str, users: int) -> None:
+    """The user counted the load; the echo line says how it was read, no longer note."""
+    result = extract(text, vocab)
+    assert result.slots.get("concurrency") == users
+    assert not any(i.id == "users_as_streams" for i in result.issues)

@@ -66,10 +66,14 @@ def read_people(scan: Scan) -> None:
 
 def _put(scan: Scan, value: float, match: re.Match[str]) -> None:
     scan.put_number("concurrency", value, match.span())
-    if scan.slots.get("concurrency") == round(value):
-        # from the count on when a lead-in word carried it ("actually 30 users" says "30 users")
-        start = (
-            match.start("with") if "with" in match.re.groupindex and match.group("with") else match.start()
-        )
-        said = match.string[start : match.end()].strip(" \t,，;；~")
-        scan.report("users_as_streams", "concurrency", said=said, value=plain(value))
+    if scan.slots.get("concurrency") != round(value) or _counted_outright(match):
+        return
+    scan.report("users_as_streams", "concurrency", said=match.group().strip(" \t,，;；~"), value=plain(value))
+
+
+def _counted_outright(match: re.Match[str]) -> bool:
+    """ "64 users", "20 个用户": the user counted the load themselves, and the echo line
+    ("64 concurrent") says how it was read; a team, a pair or "for 50 users" is inferred,
+    so only those are said back at length."""
+    groups = match.re.groupindex
+    return any(name in groups and match.group(name) for name in ("with", "zh3"))
