@@ -196,3 +196,9 @@ def test_a_how_many_cards_question_gets_the_count_for_the_way_asked(
 ) -> None:
     said, _ = ask(dialog, text)
     assert f"加到 {count} 张" in said and way in said
+
+
+def test_a_training_no_says_the_change_on_the_same_card_first(dialog: Dialog) -> None:
+    """At 8 × 4,096 tokens Qwen3's 152k-word logits overflow a 4090; a fused loss fits it."""
+    said, _ = ask(dialog, "训练 Qwen3-8B，QLoRA，rank 64，seq 4096，batch 8，单卡 4090 够吗")
+    assert "融合交叉熵" in said and "QLoRA 就能放下" in said

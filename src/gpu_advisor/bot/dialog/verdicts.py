@@ -194,7 +194,7 @@ def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> lis
         if v.task == "infer" and left < 0.1 * best.capacity_gib:
             return [locales.t(lang, "verdict.tight", left_gib=left)]
         return []
-    lines: list[str] = []
+    lines: list[str] = _training_knobs(lang, v, w, kb, wanted) if v.task == "train" else []
     if v.task == "infer" and w.weight_dtype not in (None, "awq", "int4", "gptq", "q4_k_m"):
         four_bit = _try(w.model_copy(update={"weight_dtype": "awq"}), kb)
         if four_bit is not None and (small := four_bit.fastest) is not None:
@@ -207,6 +207,27 @@ def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> lis
         if more is not None and kept is not None:
             return [*lines, _more_cards(lang, more, kept, kb)]
     return lines
+
+
+def _training_knobs(
+    lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge, wanted: str | None
+) -> list[str]:
+    """Changes on the same cards before more cards: a fused cross-entropy (the full logits
+    buffer is often what overflows at long sequences and large vocabularies), then batch 1
+    with gradient accumulation. Each is said only when it makes the way asked fit."""
+    method = wanted or "qlora"
+    for key, change in (
+        ("verdict.fix_fused_ce", {"fused_ce": True}),
+        ("verdict.fix_batch", {"batch_size": 1}),
+    ):
+        if all(getattr(w, k) == val for k, val in change.items()):
+            continue
+        tried = _try(w.model_copy(update=change), kb)
+        row = next((r for r in tried.rows if r.method == method and r.fits), None) if tried else None
+        if row is not None:
+            said = {"method": _method(lang, method), "used": row.total_gib, "capacity": row.capacity_gib}
+            return [locales.t(lang, key, **said)]
+    return []
 
 
 def _counts(v: HardwareVerdict, w: Workload, kb: Knowledge) -> list[int]:
