@@ -32,22 +32,12 @@ def fit(kb: Knowledge, runtime: str) -> dict[str, float]:
     """Grid search of the runtime's serving coefficients on its ``fit`` rows (median |log error|)."""
     base = kb.runtimes[runtime]
     fit_rows = [r for r in rows() if r["split"] == "fit" and r["runtime"] == runtime]
-    best: tuple[float, dict[str, float]] | None = None
-    for values in itertools.product(*GRID.values()):
-        trial = dict(zip(GRID, values, strict=True))
-        rt = base.model_copy(update=trial)
-        logs = []
-        for row in fit_rows:
-            got = predict(row, kb, rt)
-            if got is None:
-                continue
-            logs += [abs(math.log1p(e)) for e in errors(row, got).values()]
-        score = statistics.median(logs) if logs else math.inf
-        if best is None or score < best[0]:
-            best = (score, trial)
-    assert best is not None
-    print(f"{runtime}: median |log error| {best[0]:.3f} on {len(fit_rows)} fit rows with {best[1]}")
-    return best[1]
+    trials = (dict(zip(GRID, v, strict=True)) for v in itertools.product(*GRID.values()))
+    score, best = min(
+        ((_score(kb, fit_rows, base.model_copy(update=t)), t) for t in trials), key=lambda p: p[0]
+    )
+    print(f"{runtime}: median |log error| {score:.3f} on {len(fit_rows)} fit rows with {best}")
+    return best
 
 
 MOE_GRID = {

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from functools import cache
+from typing import Any
+
 from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
 
 
@@ -17,9 +20,14 @@ def talk(
     return reply, state
 
 
+@cache
+def _to_simplified() -> Any:
+    import opencc
+
+    return opencc.OpenCC("tw2s")
+
+
 def simplified(text: str) -> str:
     """A reply read back in Simplified: a Traditional message is answered in Traditional
     (``bot.dialog.script``), and tests written for the Simplified words compare on this."""
-    import opencc
-
-    return str(opencc.OpenCC("tw2s").convert(text))
+    return str(_to_simplified().convert(text))

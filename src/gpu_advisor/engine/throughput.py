@@ -265,9 +265,7 @@ class ReplicaModel:
         """
         if not self._moe_pad_flops:
             return 0.0
-        arch = self._arch
-        share: float = 1.0 - (1.0 - arch.experts_per_token / arch.num_experts) ** tokens
-        return self._moe_pad_flops * share
+        return self._moe_pad_flops * expert_fraction(self._arch, tokens)
 
     def saturated_rps(self, batch: int) -> float:
         """Requests per second with ``batch`` sequences always running (chunked prefill)."""

@@ -66,9 +66,12 @@ _REQUEST_LENGTHS = (
 # "每条500 token" describes the data, not a request or the window: claimed here, and the
 # length of one example when the data is counted in examples (``size.read_train_samples``).
 PER_SAMPLE = (
-    re.compile(rf"每(?:条|个样本|条样本|个例子|篇)\s*+(?:样本|数据)?{_NEAR}{NUMBER}\s*+k?{_TOKENS}"),
     re.compile(
-        rf"{NUMBER}\s*+k?\s*+tokens?\s*+(?:each|per\s+(?:sample|example|item|row|document|conversation))"
+        rf"每(?:条|个样本|条样本|个例子|篇)\s*+(?:样本|数据)?{_NEAR}(?P<num>{NUMBER})\s*+(?P<suf>k)?{_TOKENS}"
+    ),
+    re.compile(
+        rf"(?P<num>{NUMBER})\s*+(?P<suf>k)?\s*+tokens?\s*+"
+        r"(?:each|per\s+(?:sample|example|item|row|document|conversation))"
     ),
 )
 

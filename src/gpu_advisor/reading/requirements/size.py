@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import re
 
-from gpu_advisor.reading.requirements.lengths import BINARY_SCALES, PER_SAMPLE
+from gpu_advisor.reading.requirements.lengths import BINARY_SCALES, PER_SAMPLE, token_length
 from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK
 from gpu_advisor.reading.requirements.scan import Scan, plain
 from gpu_advisor.text.numbers import DECIMAL_SCALES, NUMBER, SIGN, parse_number, signed_value
@@ -102,15 +102,10 @@ def _stated_per_sample(scan: Scan) -> float | None:
     """The tokens of one example when the message says it ("每条500 token", "300 tokens each")."""
     for pattern in PER_SAMPLE:
         match = pattern.search(scan.source)
-        found = _LENGTH.search(match.group()) if match is not None else None
-        if found is not None:
-            length = parse_number(found.group("num"))
-            if length is not None and length > 0:
-                return length * (BINARY_SCALES["k"] if found.group("k") else 1.0)
+        length = token_length(match) if match is not None else None
+        if length is not None and length > 0:
+            return length
     return None
-
-
-_LENGTH = re.compile(rf"(?P<num>{NUMBER})\s*+(?P<k>k)?")
 
 
 def _says_data(scan: Scan, start: int) -> bool:
