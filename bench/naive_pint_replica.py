@@ -89,7 +89,7 @@ def tp_comm(arch: ModelArch, tp: int, gpu: GpuSpec, ic: Interconnect) -> tuple[Q
 def effective_flops(arch: ModelArch, rt: RuntimeProfile, gpu: GpuSpec) -> Quantity:
     """FLOPs per token, the routed experts' counted 1/(their grouped GEMMs' share of the dense rate)."""
     active = 2.0 * arch.active_b * 1e9 * FLOP / TOKEN
-    share = rt.moe_share(gpu)  # a lookup
+    share = rt.moe_share(gpu, arch.expert_intermediate_size)  # a lookup
     if not arch.is_moe or share >= 1.0:
         return active
     experts = min(
@@ -194,7 +194,11 @@ class Replica:
         if not pad:
             return 0.0 * FLOP
         e, k = self.arch.num_experts, self.arch.experts_per_token
-        return pad / self.rt.moe_share(self.gpu) * (1.0 - (1.0 - k / e) ** tokens)
+        return (
+            pad
+            / self.rt.moe_share(self.gpu, self.arch.expert_intermediate_size)
+            * (1.0 - (1.0 - k / e) ** tokens)
+        )
 
     def expert_start(self) -> Quantity:
         if not self.arch.is_moe:

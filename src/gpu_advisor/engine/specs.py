@@ -317,10 +317,22 @@ class RuntimeProfile(_Record):
         launches = arch.layers * self.prefill_layer_us + arch.moe_layers * self.prefill_moe_layer_us
         return (self.prefill_overhead_ms + self.step_overhead_ms) / 1e3 + launches / 1e6
 
-    def moe_share(self, gpu: GpuSpec) -> float:
-        """Share of the dense GEMM rate MoE expert GEMMs reach on ``gpu``'s class."""
+    def moe_share(self, gpu: GpuSpec, width: float | None = None) -> float:
+        """Share of the dense GEMM rate MoE expert GEMMs reach on ``gpu``'s class.
+
+        ``width``: the expert's intermediate size. The routing passes (top-k, permute,
+        activation quantisation, combine) move k·hidden values per token whatever the
+        width while the GEMM FLOPs grow with it, so a wide expert (Mixtral's 14,336)
+        comes closer to a dense layer than a narrow one (Qwen3-30B-A3B's 768):
+        share × width / (width + ``moe_half_width``). The expert's whole width, not its
+        slice on one GPU: the fit rows (vLLM gpt-oss at TP 1–4, DeepSeek-R1 at TP 8)
+        do not slow down as tensor parallelism narrows the slice.
+        """
         entry = self.card_class(gpu)
-        return entry.moe_compute if entry and entry.moe_compute else self.moe_compute_efficiency
+        share = entry.moe_compute if entry and entry.moe_compute else self.moe_compute_efficiency
+        if width is None or not self.moe_half_width:
+            return share
+        return share * width / (width + self.moe_half_width)
 
     def bandwidth_gbs(self, card_gbs: float, fmt: str, share: float | None = None) -> float:
         """Bandwidth this runtime actually streams weights at on a card with ``card_gbs``."""
@@ -363,6 +375,7 @@ class RuntimeProfile(_Record):
     # (permute, top-k, scatter) included (engine.throughput.effective_flops_per_token).
     moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)
     moe_pad_tokens: NonNegativeFloat = 0.0
+    moe_half_width: NonNegativeFloat = 0.0  # expert width at which the share halves (0: flat)
     prefill_layer_us: NonNegativeFloat = 0.0  # per layer of a prompt's pass (no CUDA graphs)
     prefill_moe_layer_us: NonNegativeFloat = 0.0  # more per MoE layer of that pass
     moe_expert_us: NonNegativeFloat = 0.0  # a loaded step's start per touched expert per MoE layer

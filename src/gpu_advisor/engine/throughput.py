@@ -105,10 +105,11 @@ def effective_flops_per_token(arch: ModelArch, rt: RuntimeProfile, gpu: GpuSpec)
     share of the tensor peak than one dense GEMM of the same FLOPs, so their
     2·k·(expert params) FLOPs per token count 1/``moe_compute_efficiency`` times. The
     runtime's coefficient is fitted on published MoE serving runs
-    (knowledge/runtimes.yaml); a dense model is unaffected.
+    (knowledge/runtimes.yaml), and grows with the expert's width
+    (``RuntimeProfile.moe_share``); a dense model is unaffected.
     """
     active = 2.0 * arch.active_b * 1e9
-    share = rt.moe_share(gpu)
+    share = rt.moe_share(gpu, arch.expert_intermediate_size)
     if not arch.is_moe or share >= 1.0:
         return active
     experts = 2.0 * routed_expert_params(arch) * arch.experts_per_token / arch.num_experts
@@ -197,7 +198,13 @@ class ReplicaModel:
             arch.moe_layers * arch.num_experts * rt.moe_expert_us / 1e6 if arch.is_moe else 0.0
         )
         # a touched expert's grouped-GEMM tile runs ``moe_pad_tokens`` rows however few it got
-        self._moe_pad_flops = 2.0 * routed_expert_params(arch) / tp * rt.moe_pad_tokens / rt.moe_share(gpu)
+        self._moe_pad_flops = (
+            2.0
+            * routed_expert_params(arch)
+            / tp
+            * rt.moe_pad_tokens
+            / rt.moe_share(gpu, arch.expert_intermediate_size)
+        )
         self._prompt = prompt
         self._budget = rt.max_num_batched_tokens
         self._chunked = rt.continuous_batching

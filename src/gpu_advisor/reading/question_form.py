@@ -22,7 +22,8 @@ _YES_NO_ZH = re.compile(
     r"|(需要|要|得)(几|多少)\s*+(台|张|块|卡)"
 )
 _YES_NO_EN = re.compile(
-    r"(?:^|[.!?,;:]\s*)(can|could|will|would|does|do|is|are)\s[^.!?]{0,80}?"
+    # a version's dot ("llama3.1", "qwen2.5") does not end the sentence
+    r"(?:^|[.!?,;:]\s*)(can|could|will|would|does|do|is|are)\s(?:[^.!?]|(?<=\d)\.(?=\d)){0,80}?"
     r"(?:\?|\b(?:fit|enough|handle|run|train|serve|hold|fine-?tune)\b)"
     r"|\b(?:enough|sufficient|big\s+enough)\b[^.!?]{0,60}?\?"
 )

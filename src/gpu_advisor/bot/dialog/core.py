@@ -23,7 +23,7 @@ from gpu_advisor.bot.dialog.labels import label_slot
 from gpu_advisor.bot.dialog.limits import clean
 from gpu_advisor.bot.dialog.questions import EXPECTS, QUESTIONS, Question, next_question
 from gpu_advisor.bot.dialog.reply import Content, Reply
-from gpu_advisor.bot.dialog.script import in_traditional, writes_traditional
+from gpu_advisor.bot.dialog.script import in_traditional, script_after
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
@@ -63,7 +63,7 @@ class Dialog(Tools):
         )
         msg = dataclasses.replace(msg, cut=cut)
         if has_hanzi(text):
-            state = state.model_copy(update={"hant": writes_traditional(text)})
+            state = state.model_copy(update={"hant": script_after(text, state.hant)})
         for answerer in ANSWERERS:
             answered = answerer(self, state, msg)
             if answered is not None:

@@ -24,6 +24,7 @@ from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
 
+_PRICED_OVER = ("traffic", "schedule")
 SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted", "number_unused"}
 
 
@@ -45,14 +46,19 @@ def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> 
     notes += issue_lines(flow, new.lang, ext.issues)
     notes += [_unapplied(new.lang, slot) for slot in merged.unapplied]
     understood = merged.understood
-    if not understood and not ext.skip and new.pending is None and not new.answered:
+    # "多少钱一个月" while the dialog asks about users or the schedule: the price is what they
+    # want now, so the open question is passed over (the plan says what it assumed) and answered.
+    skip = ext.skip or (not understood and ext.intent == "price" and new.pending in _PRICED_OVER)
+    if not understood and not skip and new.pending is None and not new.answered:
         key = "dialog.bad_value" if hard else "dialog.not_understood"
         return flow.advance(new, [*notes, locales.t(new.lang, key)])
-    if not understood and not (ext.skip and state.pending):
+    if not understood and not (skip and state.pending):
         key = "dialog.bad_value" if hard else "dialog.not_understood"
         return flow.repeat_question(new, key, notes), state.model_copy(update={"lang": new.lang})
-    if ext.skip and new.pending and new.pending not in new.skipped:
+    if skip and new.pending and new.pending not in new.skipped:
         new.skipped.append(new.pending)
+    if skip and not ext.skip:  # a price question passes over every refining question left
+        new.skipped.extend(q for q in _PRICED_OVER if q not in new.skipped)
     new.turns += 1
     if understood:
         notes.insert(0, ack_line(new.lang, flow.named(merged.said), label_slot))

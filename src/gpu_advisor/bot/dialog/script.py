@@ -21,12 +21,27 @@ if TYPE_CHECKING:
     from gpu_advisor.bot.dialog.reply import Reply
 
 _ONLY_TRADITIONAL = frozenset(TRADITIONAL) - frozenset(SIMPLIFIED)
+_ONLY_SIMPLIFIED = frozenset(SIMPLIFIED) - frozenset(TRADITIONAL)
 _AFTER = (("併發", "並發"), ("隻", "只"))
 
 
 def writes_traditional(text: str) -> bool:
     """Whether the message uses a character only Traditional writing has (萬, 張, 訓, 顯 …)."""
     return any(ch in _ONLY_TRADITIONAL for ch in text)
+
+
+def script_after(text: str, traditional_before: bool) -> bool:
+    """Whether to answer in Traditional after ``text``.
+
+    A message whose characters are the same in both scripts ("改用 int4", "好的") says
+    nothing about how its writer writes, so the conversation keeps the script it had;
+    a character only one script has decides.
+    """
+    if writes_traditional(text):
+        return True
+    if any(ch in _ONLY_SIMPLIFIED for ch in text):
+        return False
+    return traditional_before
 
 
 @cache

@@ -80,6 +80,10 @@ _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
             r"|多少钱\s*+(?:一个月|每个?月|一小时|每个?小时)"
             r"|(?<![a-z])how much\s+(?:is it\s+|does it cost\s+|would it cost\s+)?"
             r"(?:per|a|an|each)\s+(?:month|hour|day|year)"
+            # asked, not stated: "monthly cost under 5000" is a budget, so only at the end
+            r"|(?<![a-z])(?:monthly|hourly)\s+(?:cost|price|bill|rent)(?=\s*+[?？]|\s*+$)"
+            r"|(?<![a-z])(?:cost|price|rent)\s+(?:per|a|each)\s+(?:month|hour)(?=\s*+[?？]|\s*+$)"
+            r"|(?:月租|月费|每月费用|每个月费用)\s*+(?:是)?\s*+(?:多少|几多)"
         ),
     ),
     (
@@ -100,6 +104,26 @@ _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _NEGATED_TASK = re.compile(
     r"(?:不是|不要|并非|而非|(?<![a-z])(?:not|no|rather than|instead of)\s)\s*+(?:做|搞|要|用来)?\s*+"
     rf"(?P<task>{TRAIN.pattern}|{INFER.pattern})"
+)
+# "不是32b，是14b", "13B not 30B", "不是 qwen2.5 32b": the negated value (and a name glued to
+# it) is read as said and dropped, so the value kept is the one asserted, not the first one.
+# A bare number asserted right after it ("不是10个人，是20个") takes the negated value's slot.
+_UNIT_SLOTS: tuple[tuple[str, str], ...] = (
+    ("concurrency", r"个人|人|位|路|users?|people|concurrent"),
+    ("budget", r"块|元"),
+    ("qps", r"qps"),
+    ("gpu_count", r"张卡|张|台"),
+)
+_UNIT = "|".join(f"(?P<u_{name}>{pattern})" for name, pattern in _UNIT_SLOTS)
+_ANY_UNIT = "|".join(pattern for _, pattern in _UNIT_SLOTS)
+_ASSERT = r"(?:(?:而)?是|(?<![a-z])(?:but|it'?s|it is|make it)(?![a-z]))"
+_NEGATED_VALUE = re.compile(
+    rf"(?:(?:{_SLOT})\s*+(?:的|is|was)?\s*+)?"
+    r"(?<!为什么)(?<!为啥)(?<!怎么)(?:而不是|不是|并非|而非"
+    r"|(?<![a-z])(?<!why )(?:not|isn't|rather than|instead of)\s)\s*+"
+    rf"(?:[a-z][a-z\-]{{0,12}}\d[\w.\-]{{0,12}}\s*+)?(?<![\d.])(?:{NUMBER})(?![/×x*]\s*+\d)"
+    rf"(?:\s*+(?:b|bn|billion|亿|k|w|万|千|个(?!人)|{_UNIT})(?![a-z]))?"
+    rf"(?:(?:\s*+[,，;；]\s*+{_ASSERT}?|\s*+{_ASSERT})\s*+(?P<asserted>{NUMBER})\s*+(?:个(?!人)|{_ANY_UNIT})?(?![\d.a-z万千亿]))?"
 )
 _CORRECTION = re.compile(
     r"不对|错了|搞错|说错|其实是|我是说|我的意思是|应该是|改成"
@@ -133,6 +157,24 @@ def read_intent(scan: Scan) -> None:
         for match in scan.matches(pattern):
             scan.intent = scan.intent or intent  # type: ignore[assignment]
             scan.claim(*match.span())
+
+
+def read_negated_values(scan: Scan) -> None:
+    """Drop a value the message negates ("不是32b，是14b"): only the asserted one is read.
+
+    A bare number asserted after it ("不是10个人，是20个") is a set edit of the negated
+    value's slot; with no slot to give it, it is left for the other readers.
+    """
+    for match in scan.matches(_NEGATED_VALUE):
+        slot = _slot_of(match) or next((name for name, _ in _UNIT_SLOTS if match.group(f"u_{name}")), None)
+        value = parse_number(match.group("asserted")) if match.group("asserted") else None
+        if slot is not None and value is not None:
+            scan.edits.append(Edit(slot=slot, op="set", value=value))
+            scan.claim(*match.span())
+        else:
+            scan.claim(
+                *match.span(0)[:1], match.start("asserted") if match.group("asserted") else match.end()
+            )
 
 
 def read_corrections(scan: Scan) -> None:

@@ -35,7 +35,12 @@ from gpu_advisor.reading.requirements.choices import (
 )
 from gpu_advisor.reading.requirements.config_paste import MAX_CONFIG_CHARS, find_config, parse_config
 from gpu_advisor.reading.requirements.deadline import read_deadline
-from gpu_advisor.reading.requirements.edits import drop_unused_replace, read_corrections, read_edits
+from gpu_advisor.reading.requirements.edits import (
+    drop_unused_replace,
+    read_corrections,
+    read_edits,
+    read_negated_values,
+)
 from gpu_advisor.reading.requirements.exclusions import read_exclusions
 from gpu_advisor.reading.requirements.hardware import read_card_classes, read_gpus, read_models
 from gpu_advisor.reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
@@ -88,6 +93,7 @@ def extract(
         _read_config(scan, config)
     if expecting is not None:
         read_answer(scan, expecting)
+    read_negated_values(scan)  # before every value reader: "不是32b，是14b" keeps 14b
     read_models(scan, vocab)
     read_shapes(scan, vocab)
     read_always_on(scan)

@@ -29,6 +29,7 @@ _PEOPLE = (
 _LOOSE_LOAD = (
     re.compile(rf"{VAGUE}\s*+{_PEOPLE}"),
     re.compile(rf"(?:并发|concurrency)\s*+(?:大概|约|about)?\s*+{VAGUE}"),
+    re.compile(rf"{VAGUE}\s*+(?:个|路)?\s*+(?:并发|concurrent|simultaneous)(?![a-z])"),  # "二三十个并发"
 )
 _PEOPLE_ABOUT = re.compile(rf"(?<![\d.])(?P<num>{NUMBER})\s*+{_PEOPLE}\s*+(?:左右|上下)")
 _PLAIN_PEOPLE = re.compile(

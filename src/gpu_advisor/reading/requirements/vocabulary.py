@@ -29,6 +29,9 @@ GPU_LIKE = re.compile(
     r"(?<![a-z0-9])(?:(?:rtx|gtx|geforce) ?\d{4}(?: ?ti)?|(?:mi ?|[hablvt])\d{2,3}[xdsge]?"
     r"|(?:昇腾|ascend|华为|huawei) ?9\d0[a-z]?)(?![a-z0-9])"
 )
+# Words of a model name people write in Chinese: "deepseek r1 蒸馏 32b" is the distill.
+_SYNONYMS = {"distill": "(?:distill|蒸馏版?)"}
+_SYNONYM_WORDS = re.compile("蒸馏版?")
 _MIN_FAMILY = 3  # "yi" or "phi" as a family word would flag too much ordinary text
 
 
@@ -43,7 +46,10 @@ def _alias_pattern(alias: str) -> str:
     parts: list[str] = []
     for index, token in enumerate(tokens):
         after_digits = index > 0 and tokens[index - 1][0].isdigit()
-        parts.append("gb?" if token in {"g", "gb"} and after_digits else re.escape(token))
+        if token in {"g", "gb"} and after_digits:
+            parts.append("gb?")
+        else:
+            parts.append(_SYNONYMS.get(token, re.escape(token)))
     return _JOIN.join(parts)
 
 
@@ -76,7 +82,7 @@ class AliasIndex:
     def find(self, text: str) -> Iterator[Hit]:
         """Every alias occurrence in (normalized) text, left to right, longest at each place."""
         for match in self._pattern.finditer(text):
-            name = match.group()  # the text is normalised already (read once)
+            name = _SYNONYM_WORDS.sub("distill", match.group())  # the text is normalised already
             name_id = self.names.get(name) or self.names.get(name.removesuffix("s"))
             if name_id is not None:
                 yield Hit(name_id, match.start(), match.end())

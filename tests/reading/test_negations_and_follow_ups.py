@@ -1,0 +1,157 @@
+"""What strangers' phrasings showed the reader missing (Dec 2026 probe, phrasings written before the fixes).
+
+A correction that names the old value ("不是32b，是14b") keeps the new one; a range counted
+in streams ("二三十个并发") takes its upper end; a price question asked while the dialog
+still has questions gets the price; a model name in Chinese ("deepseek r1 蒸馏 32b") is the
+distill; a neutral follow-up keeps the conversation's script.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.reading.requirements import Vocabulary, extract
+from tests.dialogs import simplified, talk
+
+
+@pytest.fixture(scope="module")
+def vocab(dialog: Dialog) -> Vocabulary:
+    return dialog.vocab
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "slot", "value"),
+    [
+        ("部署 13B，并发 10，7×24", "不是10个人，是20个", "concurrency", 20),
+        ("部署 13B，并发 10，7×24", "并发不是10，是20", "concurrency", 20),
+        ("部署 13B，並發 10，7×24", "不是10個人，是25個", "concurrency", 25),
+        ("deploy 13B for 10 users, 24/7", "not 10 users, 25", "concurrency", 25),
+        ("deploy 13B for 10 users, 24/7", "not 10 users but 30", "concurrency", 30),
+        ("部署 13B，并发 10，预算 3000 元", "不是3000块，是5000", "budget", 5000),
+        ("部署 13B，并发 10，预算 3000 元", "预算不是3000，是8000", "budget", 8000),
+    ],
+)
+def test_a_correction_naming_the_old_value_sets_the_new_one(
+    dialog: Dialog, first: str, correction: str, slot: str, value: float
+) -> None:
+    _, state = talk(dialog, first, correction)
+    held = state.slots[slot]
+    assert (held["amount"] if isinstance(held, dict) else held) == value
+
+
+@pytest.mark.parametrize(
+    ("first", "correction", "model"),
+    [
+        ("部署 qwen2.5 32b，二三十个并发", "不是32b，是14b", "qwen2.5-14b"),
+        ("deploy qwen2.5 32b for 20 users", "14b, not 32b", "qwen2.5-14b"),
+        ("deploy qwen2.5 32b for 20 users", "not 32b but 72b", "qwen2.5-72b"),
+    ],
+)
+def test_a_negated_size_is_dropped_and_the_asserted_one_becomes_the_sibling(
+    dialog: Dialog, first: str, correction: str, model: str
+) -> None:
+    reply, state = talk(dialog, first, correction)
+    assert state.slots.get("model") == model
+    assert "two values" not in reply.text and "两个值" not in reply.text
+
+
+def test_a_negated_size_in_a_first_message_leaves_the_other_size(vocab: Vocabulary) -> None:
+    result = extract("部署 13b 不是 30b，10 个人用", vocab)
+    assert result.slots.get("params_b") == 13
+    assert not any(i.id == "conflicting_values" for i in result.issues)
+
+
+@pytest.mark.parametrize(
+    ("text", "users"),
+    [
+        ("部署 qwen2.5 7b，二三十个并发", 30),
+        ("部署 qwen2.5 7b，二三十并发", 30),
+        ("部署 qwen2.5 7b，三五十个并发", 50),
+        ("部署 qwen2.5 7b，十几个并發", 15),
+        ("deploy qwen2.5 7b, 20-30 concurrent users", 30),
+    ],
+)
+def test_a_range_of_concurrent_streams_takes_its_upper_end(vocab: Vocabulary, text: str, users: int) -> None:
+    result = extract(text, vocab)
+    assert result.slots.get("concurrency") == users
+    assert any(i.id == "approximated" for i in result.issues)
+
+
+@pytest.mark.parametrize(
+    ("text", "users"),
+    [
+        ("部署 qwen2.5 7b 5个人", 5),
+        ("部署 qwen2.5 7b 给5个人", 5),
+        ("serve qwen2.5 7b 5 people", 5),
+        ("部署 Qwen2.5 7B 供 12 人", 12),
+    ],
+)
+def test_a_count_of_people_after_the_model_is_the_load(vocab: Vocabulary, text: str, users: int) -> None:
+    assert extract(text, vocab).slots.get("concurrency") == users
+
+
+def test_a_count_glued_to_another_number_stays_unread(vocab: Vocabulary) -> None:
+    """ "预算 5000 3 个人": two bare numbers in a row are not guessed apart."""
+    assert "concurrency" not in extract("部署 70b 预算 5000 3 个人", vocab).slots
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("部署 glm-4 9b，给 5 个人用", "多少钱一个月"),
+        ("部署 qwen2.5 7b", "一个月多少钱"),
+        ("部署 qwen2.5 7b 5个人", "月租多少"),
+        ("deploy qwen2.5 7b for 5 users", "how much per month?"),
+        ("deploy qwen2.5 7b for 5 users", "whats the monthly cost"),
+    ],
+)
+def test_a_price_question_before_the_plan_is_answered_with_the_plan(
+    dialog: Dialog, messages: tuple[str, ...]
+) -> None:
+    reply, _ = talk(dialog, *messages)
+    assert reply.plan is not None and reply.plan.recommendation is not None
+    assert reply.price
+
+
+@pytest.mark.parametrize(
+    ("text", "model"),
+    [
+        ("部署 deepseek r1 蒸馏 32b，十几个人用", "deepseek-r1-distill-qwen-32b"),
+        ("部署 DeepSeek-R1 蒸餾 14B，5個人用", "deepseek-r1-distill-qwen-14b"),
+        ("deepseek r1 蒸馏版 7b 部署", "deepseek-r1-distill-qwen-7b"),
+    ],
+)
+def test_distill_written_in_chinese_names_the_distilled_model(
+    vocab: Vocabulary, text: str, model: str
+) -> None:
+    assert extract(text, vocab).slots.get("model") == model
+
+
+def test_a_neutral_follow_up_keeps_the_traditional_script(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "部署 llama 3 70b，並發 20，預算每月三萬", "改用 int4")
+    assert "並發" in reply.text and "并发" not in reply.text
+
+
+def test_a_simplified_follow_up_switches_back_to_simplified(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "部署 llama 3 70b，並發 20，預算每月三萬", "换成 qwen2.5 72b，并发 10")
+    assert "并发" in reply.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "my 2080 ti has 11gb, can it do llama3.1 8b inference in 4bit?",
+        "can a 2080ti run qwen2.5 7b?",
+        "2080ti 能跑 qwen2.5 7b 吗",
+    ],
+)
+def test_a_can_it_run_question_on_a_2080_ti_gets_a_verdict(dialog: Dialog, text: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert "2080 Ti" in reply.text
+    assert reply.kind != "question" and "?" not in simplified(reply.text).splitlines()[-1].rstrip("。")
+
+
+def test_a_conversation_state_round_trips_the_script(dialog: Dialog) -> None:
+    _, state = talk(dialog, "部署 llama 3 70b，並發 20")
+    assert ConversationState.model_validate_json(state.model_dump_json()).hant
