@@ -155,3 +155,51 @@ def test_a_can_it_run_question_on_a_2080_ti_gets_a_verdict(dialog: Dialog, text:
 def test_a_conversation_state_round_trips_the_script(dialog: Dialog) -> None:
     _, state = talk(dialog, "部署 llama 3 70b，並發 20")
     assert ConversationState.model_validate_json(state.model_dump_json()).hant
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "how many h100s do i need for llama 3.1 405b fp8",
+        "llama 3.1 405b fp8 needs how many h100",
+        "how many 4090 cards for qwen2.5 72b inference?",
+    ],
+)
+def test_how_many_cards_in_english_gets_the_count(dialog: Dialog, text: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert reply.kind == "answer"
+    assert "it fits" in reply.text
+
+
+def test_a_comparison_for_a_model_too_big_for_one_card_tries_a_smaller_format(dialog: Dialog) -> None:
+    """70B in BF16 fits neither card; in FP8 it runs on one H100 or one H200 (both Hopper)."""
+    reply, _ = talk(dialog, "H100 和 H200 跑 70B 推理差多少")
+    assert reply.text.count("· FP8") == 2
+
+
+def test_a_comparison_never_offers_fp8_on_a_card_without_it(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "L40S vs A100 哪个跑 32B 推理划算")
+    assert "A100 40GB SXM4 · INT8" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "key"),
+    [
+        ("你好", "你好！"),
+        ("在吗？", "你好！"),
+        ("hi there", "Hi!"),
+        ("谢谢", "不客气"),
+        ("thanks!", "welcome"),
+        ("再见", "再见"),
+    ],
+)
+def test_small_talk_is_answered_as_small_talk(dialog: Dialog, text: str, key: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert key in reply.text
+    assert "没看懂" not in reply.text and "didn't catch" not in reply.text
+
+
+def test_switching_from_serving_to_training_drops_the_serving_load(dialog: Dialog) -> None:
+    reply, state = talk(dialog, "部署 Qwen2.5-7B，10 个并发", "那训练呢，用 LoRA，1 万条数据")
+    assert state.slots["task"] == "train" and "concurrency" not in state.slots
+    assert "并发" not in reply.text.splitlines()[0]

@@ -26,6 +26,9 @@ _YES_NO_EN = re.compile(
     r"(?:^|[.!?,;:]\s*)(can|could|will|would|does|do|is|are)\s(?:[^.!?]|(?<=\d)\.(?=\d)){0,80}?"
     r"(?:\?|\b(?:fit|enough|handle|run|train|serve|hold|fine-?tune)\b)"
     r"|\b(?:enough|sufficient|big\s+enough)\b[^.!?]{0,60}?\?"
+    # "how many H100s do I need", "needs how many": the verdict's card count answers it
+    r"|\bhow\s+many\s+(?:[a-z0-9-]+\s+){0,2}?(?:gpus?|cards?|[a-z]{1,3}\d{2,4}[a-z]{0,2}s?)\b"
+    r"|\b(?:needs?|takes?|requires?)\s+how\s+many\b"
 )
 _MONEY = re.compile(
     r"多少钱|什么价|啥价|价格|价钱|报价|租金|费用|几块钱|省多少|贵多少|便宜多少"
@@ -51,7 +54,7 @@ _CAPACITY = re.compile(
     r"|how\s+much\s+(?:traffic|load|qps)|handle\s+how\s+many"
 )
 _COMPARE = re.compile(
-    r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|相比|\bvs\.?\b|versus|which\s+(?:one|card|gpu|is)"
+    r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差多少|差距|快多少|相比|\bvs\.?\b|versus|which\s+(?:one|card|gpu|is)"
     r"|better|compare|difference"
 )
 

@@ -15,6 +15,7 @@ from gpu_advisor.bot.dialog.tools import Tools
 from gpu_advisor.bot.dialog.workload import to_workload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.results import Estimate
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer, Precision
 from gpu_advisor.engine.usable import usable_gib
 from gpu_advisor.reading.requirements import extract, normalize
@@ -130,14 +131,45 @@ def _workload_slots(dialog: Tools, state: ConversationState, text: str) -> dict[
     return dict(state.slots) if has_model else {}
 
 
+# Serving formats tried, in order, when the question names none and the native one does not
+# fit one card: a 70B on one H200 is an FP8 question, not "needs 2 cards" (as verdicts do).
+_SMALLER_FORMATS = ("fp8", "int8", "awq")
+
+
+def _fit_on_one(dialog: Tools, gpu: GpuSpec, slots: dict[str, object]) -> tuple[Estimate, str | None]:
+    """The estimate on one ``gpu``, in the first smaller serving format that fits it when the
+    native one does not and none was stated; the format (None: as stated or native)."""
+    est = estimate(to_workload(slots), dialog.kb)
+    if "weight_dtype" in slots or slots.get("task") != "infer" or _fits_one(est, gpu):
+        return est, None
+    runtime = dialog.kb.runtimes.get("vllm")
+    for fmt in _SMALLER_FORMATS:
+        if runtime is not None and gpu.compute_capability < runtime.min_compute_capability.get(fmt, 0.0):
+            continue  # FP8 needs Ada or Hopper: an A100 serves it only weight-only, which we do not plan
+        try:
+            smaller = estimate(to_workload({**slots, "weight_dtype": fmt}), dialog.kb)
+        except (EngineError, ValueError):
+            continue
+        if _fits_one(smaller, gpu):
+            return smaller, fmt
+    return est, None
+
+
+def _fits_one(est: Estimate, gpu: GpuSpec) -> bool:
+    fits = next((r for r in est.fits if r.gpu == gpu.id), None)
+    return fits is not None and fits.fits and fits.count == 1
+
+
 def _fit_line(dialog: Tools, lang: str, gpu: GpuSpec, slots: dict[str, object]) -> str:
     slots = {**slots, "gpu": gpu.id, "gpu_count": 1}
     slots.setdefault("task", "infer")
     slots.setdefault("concurrency", 1)  # "does it run on this card" means one stream, unless told otherwise
     try:
-        est = estimate(to_workload(slots), dialog.kb)
+        est, fmt = _fit_on_one(dialog, gpu, slots)
     except (EngineError, ValueError):
         return locales.t(lang, "compare.no_workload", name=gpu.name)
+    if fmt is not None:
+        gpu = gpu.model_copy(update={"name": f"{gpu.name} · {fmt.upper()}"})
     fits = next((r for r in est.fits if r.gpu == gpu.id), None)
     if fits is None or not fits.fits or fits.count > 1:
         key = "compare.does_not_fit" if fits is not None and fits.fits else "compare.does_not_fit_any"
@@ -157,7 +189,7 @@ def _fit_line(dialog: Tools, lang: str, gpu: GpuSpec, slots: dict[str, object]) 
             total_gib=est.memory_gib["total"],
             capacity_gib=fits.capacity_gib,
         )
-    offers = offers_for(dialog.kb, gpu)
+    offers = [o for o in offers_for(dialog.kb, gpu) if not o.is_slice]  # a whole card runs the model
     if not offers:  # no price to quote: say so instead of printing "?"
         return locales.t(
             lang,

@@ -87,13 +87,13 @@ def merge(state: ConversationState, msg: Message, expecting: str | None) -> Merg
 
 
 def _settle_task(state: ConversationState, slots: dict[str, Any], replace: list[str]) -> None:
-    """Keep "both" unless corrected; a corrected task drops the other task's settings."""
+    """Keep "both" unless corrected; a task switched (corrected, or "那训练呢" after a serving
+    plan) drops the other task's settings, so a training plan does not echo serving users."""
     held, said = state.slots.get("task"), slots.get("task")
     if said is None or said == held or held is None:
         return
-    if "task" not in replace:
-        if held == "both":
-            slots["task"] = "both"
+    if "task" not in replace and held == "both":
+        slots["task"] = "both"
         return
     for key in TRAIN_ONLY if said == "infer" else SERVE_ONLY if said == "train" else ():
         loose(state.slots).pop(key, None)

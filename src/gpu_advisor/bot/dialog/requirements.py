@@ -18,6 +18,7 @@ from gpu_advisor.bot.dialog.merge import Merged, merge
 from gpu_advisor.bot.dialog.questions import EXPECTS
 from gpu_advisor.bot.dialog.remember import fresh_if_new_request
 from gpu_advisor.bot.dialog.slots import loose
+from gpu_advisor.bot.dialog.small_talk import small_talk
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.specs import Knowledge
@@ -49,11 +50,12 @@ def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> 
     # "多少钱一个月" while the dialog asks about users or the schedule: the price is what they
     # want now, so the open question is passed over (the plan says what it assumed) and answered.
     skip = ext.skip or (not understood and ext.intent == "price" and new.pending in _PRICED_OVER)
+    chat = None if hard else small_talk(msg.low)
     if not understood and not skip and new.pending is None and not new.answered:
-        key = "dialog.bad_value" if hard else "dialog.not_understood"
+        key = chat or ("dialog.bad_value" if hard else "dialog.not_understood")
         return flow.advance(new, [*notes, locales.t(new.lang, key)])
     if not understood and not (skip and state.pending):
-        key = "dialog.bad_value" if hard else "dialog.not_understood"
+        key = chat or ("dialog.bad_value" if hard else "dialog.not_understood")
         return flow.repeat_question(new, key, notes), state.model_copy(update={"lang": new.lang})
     if skip and new.pending and new.pending not in new.skipped:
         new.skipped.append(new.pending)

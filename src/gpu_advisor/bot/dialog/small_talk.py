@@ -1,0 +1,30 @@
+"""A greeting or a thank-you is answered as one, not with "I didn't catch that".
+
+People open a support chat with "你好" or "在吗" and close it with "谢谢": the whole
+message is small talk, so the reply greets (and says what the bot does) or thanks, then
+asks the open question as usual. Only a message that is nothing but such words counts;
+"你好，部署 7B" describes a job and goes to the readers.
+"""
+
+from __future__ import annotations
+
+import re
+
+_HELLO = re.compile(
+    r"(?:你好|您好|哈喽|哈啰|嗨|在吗|在不在|有人吗|早上好|下午好|晚上好"
+    r"|hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening))(?:呀|啊|哈|there|!|！|~|\?|？|\s)*"
+)
+_THANKS = re.compile(
+    r"(?:(?:非常|太)?(?:谢谢|多谢|感谢|谢了|谢啦|thanks?|thank you|thx|ty|cheers)"
+    r"(?:你|您|啦|了|a lot|so much|very much)?(?:!|！|~|\s|。|\.)*)+"
+)
+_BYE = re.compile(r"(?:再见|拜拜|回头见|bye|goodbye|see you|see ya)(?:!|！|~|\s|。|\.)*")
+
+
+def small_talk(low: str) -> str | None:
+    """The locale key answering ``low`` (normalised text) when it is only small talk, else None."""
+    text = low.strip()
+    for key, pattern in (("dialog.welcome", _HELLO), ("dialog.thanks", _THANKS), ("dialog.bye", _BYE)):
+        if pattern.fullmatch(text):
+            return key
+    return None
