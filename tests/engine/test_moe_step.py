@@ -6,6 +6,8 @@ shape of the model, not the fitted values: which steps pay which shortfall.
 
 from __future__ import annotations
 
+import pytest
+
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.throughput import ReplicaModel, effective_flops_per_token
 
@@ -23,13 +25,33 @@ def test_a_dense_model_pays_no_moe_shortfall(kb: Knowledge) -> None:
 
 def test_expert_flops_count_at_the_grouped_gemm_share(kb: Knowledge) -> None:
     arch, gpu = kb.models["qwen3-30b-a3b"], kb.gpus["h100-sxm"]
+    flat = {"moe_half_width": 0.0}
     full = effective_flops_per_token(
-        arch, kb.runtimes["vllm"].model_copy(update={"moe_compute_efficiency": 1.0}), gpu
+        arch, kb.runtimes["vllm"].model_copy(update={**flat, "moe_compute_efficiency": 1.0}), gpu
     )
     half = effective_flops_per_token(
-        arch, kb.runtimes["vllm"].model_copy(update={"moe_compute_efficiency": 0.5}), gpu
+        arch, kb.runtimes["vllm"].model_copy(update={**flat, "moe_compute_efficiency": 0.5}), gpu
     )
     assert full == 2.0 * arch.active_b * 1e9 < half < 2.0 * full
+
+
+def test_a_wide_expert_reaches_more_of_the_dense_rate_than_a_narrow_one(kb: Knowledge) -> None:
+    """Mixtral's 14,336-wide experts against Qwen3-30B-A3B's 768: the routing passes cost the
+    same per token, the GEMM FLOPs they are set against grow with the width."""
+    rt = kb.runtimes["tensorrt_llm"].model_copy(
+        update={"moe_compute_efficiency": 1.0, "moe_half_width": 6000.0}
+    )
+    gpu = kb.gpus["h100-sxm"]
+    wide, narrow = rt.moe_share(gpu, 14336), rt.moe_share(gpu, 768)
+    assert narrow < wide < 1.0
+    assert wide == 14336 / (14336 + 6000)
+
+
+def test_the_share_tends_to_the_runtime_figure_for_an_infinitely_wide_expert(kb: Knowledge) -> None:
+    rt = kb.runtimes["vllm"].model_copy(update={"moe_compute_efficiency": 0.5, "moe_half_width": 1000.0})
+    gpu = kb.gpus["h100-sxm"]
+    assert rt.moe_share(gpu, 1e9) == pytest.approx(0.5, rel=1e-5)
+    assert rt.moe_share(gpu) == 0.5  # no width given: the flat share
 
 
 def test_the_tile_floor_and_expert_start_slow_a_loaded_step_only(kb: Knowledge) -> None:
