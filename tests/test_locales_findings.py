@@ -151,6 +151,10 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "next_amount": 1750.0,
     },
     "nothing_fits": {"largest_offer": "h100-sxm-8x", "gpus": 8, "capacity_gib": 79.11, "need_gib": 310.5},
+    # engine/reasoning.py: the user's card limits leave no offer
+    "nothing_allowed": {"excluded": 2},
+    "nothing_allowed_domestic": {},
+    "nothing_allowed_vendor": {"vendor": "amd"},
     # pitfalls (engine/pitfalls.py)
     "inference_on_training_machine": {
         "gpu": "NVIDIA A100 40GB SXM4",
@@ -372,6 +376,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
         "currency": "CNY",
     },
     "what_if_int4": {"gpu": "NVIDIA A100 40GB SXM4", "amount": 2800},
+    "what_if_without_limits": {"gpu": "NVIDIA T4", "gpus": 1, "amount": 900, "currency": "CNY"},
     "what_if_qlora": {"gpu": "NVIDIA T4", "gpus": 1, "amount": 900},
     "what_if_yearly": {"monthly": 2800, "yearly_monthly": 2240, "saving_year": 6720, "currency": "CNY"},
 }
@@ -396,6 +401,7 @@ OPTIONAL: dict[str, tuple[str, ...]] = {
     "what_if_longer_seq": ("gpu", "gpus", "amount"),
     "what_if_8bit_optimizer": ("gpu", "gpus", "amount"),
     "what_if_int4": ("gpu", "amount"),
+    "what_if_without_limits": ("gpu", "gpus", "amount"),
     "what_if_qlora": ("gpu", "gpus", "amount"),
 }
 

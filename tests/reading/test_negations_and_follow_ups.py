@@ -203,3 +203,62 @@ def test_switching_from_serving_to_training_drops_the_serving_load(dialog: Dialo
     reply, state = talk(dialog, "部署 Qwen2.5-7B，10 个并发", "那训练呢，用 LoRA，1 万条数据")
     assert state.slots["task"] == "train" and "concurrency" not in state.slots
     assert "并发" not in reply.text.splitlines()[0]
+
+
+@pytest.mark.parametrize(
+    ("text", "slots"),
+    [
+        ("depoly lama 3 8b for 10 usres", {"task": "infer", "model": "llama-3-8b", "concurrency": 10}),
+        ("deploy qwen 2.5 7b chatbot 🤖 for ~30 ppl", {"model": "qwen2.5-7b", "concurrency": 30}),
+        ("fintune mistral 7b with qlora", {"task": "train", "model": "mistral-7b", "method": "qlora"}),
+        ("inferece qwen2.5 7b, 12 concurent users", {"task": "infer", "concurrency": 12}),
+    ],
+)
+def test_common_misspellings_of_keywords_are_read(
+    vocab: Vocabulary, text: str, slots: dict[str, object]
+) -> None:
+    got = extract(text, vocab).slots
+    assert {k: got.get(k) for k in slots} == slots
+
+
+def test_a_correct_word_is_never_rewritten() -> None:
+    from gpu_advisor.text.typos import FIXES, KEYWORDS
+
+    assert not set(FIXES) & set(KEYWORDS)
+    assert "server" not in FIXES and "raining" not in FIXES
+
+
+@pytest.mark.parametrize(
+    ("text", "users"),
+    [
+        ("我们要做代码补全，20个开发，qwen2.5 coder 7b", 20),
+        ("部署 Qwen2.5-Coder-32B-Instruct 给 50 个程序员", 50),
+        ("deploy qwen2.5 7b for 12 developers", 12),
+    ],
+)
+def test_developers_are_users(vocab: Vocabulary, text: str, users: int) -> None:
+    assert extract(text, vocab).slots.get("concurrency") == users
+
+
+def test_a_coder_model_is_its_own_model_of_its_base_shape(dialog: Dialog) -> None:
+    coder, base = dialog.kb.models["qwen2.5-coder-7b"], dialog.kb.models["qwen2.5-7b"]
+    assert (coder.layers, coder.hidden_size, coder.num_kv_heads) == (
+        base.layers,
+        base.hidden_size,
+        base.num_kv_heads,
+    )
+    _, state = talk(dialog, "部署 qwen2.5 coder 7b，10 个人用")
+    assert state.slots["model"] == "qwen2.5-coder-7b"
+
+
+def test_a_size_change_stays_on_the_same_line_of_models(dialog: Dialog) -> None:
+    """Qwen2.5-14B and Qwen2.5-Coder-14B are the same size: "换成 14B" after Qwen2.5-32B is the former."""
+    _, state = talk(dialog, "部署 qwen2.5 32b，20 个人用", "换成 14B")
+    assert state.slots["model"] == "qwen2.5-14b"
+
+
+def test_a_limit_that_rules_out_every_offer_says_so_and_what_lifting_it_costs(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "部署 qwen2.5 7b 10 个人", "只要国产卡")
+    assert "国产卡" in reply.text and "排除了所有报价" in reply.text
+    assert "去掉这个限制，最便宜的是" in reply.text
+    assert "只用国产卡 是" not in reply.text

@@ -14,6 +14,7 @@ from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.findings import Finding, Value, finding
 from gpu_advisor.engine.interconnect import link_gbs
 from gpu_advisor.engine.memory import TrainSetup, kv_bytes_per_token, training_memory
+from gpu_advisor.engine.offer_search import allowed_gpus
 from gpu_advisor.engine.plan_checks import is_pretraining, workable
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.training import mfu
@@ -195,8 +196,23 @@ def _cost_compare(ctx: Context, pick: Candidate, ranked: list[Candidate]) -> lis
     ]
 
 
+def limits_rule_out_everything(ctx: Context) -> bool:
+    """Whether the cards the user ruled out ("只用国产卡", "no consumer cards") leave no offer."""
+    allowed = allowed_gpus(ctx.workload, ctx.kb)
+    return allowed is not None and not any(o.gpu in allowed for o in ctx.kb.catalog.offers)
+
+
 def no_fit(ctx: Context) -> list[Finding]:
-    """Why nothing in the catalog works: the need against the biggest machine on offer."""
+    """Why nothing in the catalog works: the user's limits rule every offer out, or the need
+    is larger than the biggest machine on offer."""
+    if limits_rule_out_everything(ctx):
+        w = ctx.workload
+        if w.domestic_only:
+            return [_shape(ctx), finding("nothing_allowed_domestic")]
+        if w.only_vendor:
+            return [_shape(ctx), finding("nothing_allowed_vendor", vendor=w.only_vendor)]
+        excluded = len(w.exclude_gpus or ()) + len(w.exclude_segments or ())
+        return [_shape(ctx), finding("nothing_allowed", excluded=excluded)]
     biggest = max(ctx.kb.catalog.offers, key=lambda o: o.count * ctx.kb.gpus[o.gpu].usable_gib)
     gpu = ctx.kb.gpus[biggest.gpu]
     need = None

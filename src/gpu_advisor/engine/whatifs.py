@@ -14,6 +14,8 @@ from dataclasses import replace
 from gpu_advisor.engine import cost, plan_checks
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.findings import Finding, Value, finding
+from gpu_advisor.engine.offer_search import Searches
+from gpu_advisor.engine.reasoning import limits_rule_out_everything
 from gpu_advisor.engine.search_context import Context
 
 
@@ -112,6 +114,8 @@ def _all_for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
 
 
 def for_no_fit(ctx: Context) -> list[Finding]:
+    if limits_rule_out_everything(ctx):
+        return [_without_limits(ctx)]
     if ctx.task == "infer":
         alt = _serve_variant(ctx, formats=("awq",))
         return [
@@ -132,3 +136,16 @@ def for_no_fit(ctx: Context) -> list[Finding]:
             currency=alt.cost.currency if alt else None,
         )
     ]
+
+
+def _without_limits(ctx: Context) -> Finding:
+    """The cheapest pick once the user's card limits are lifted: what the limit costs them."""
+    free = replace(ctx, searches=Searches(ctx.arch, ctx.kb))
+    alt = _train_variant(free) if ctx.train is not None and ctx.task != "infer" else _serve_variant(free)
+    return finding(
+        "what_if_without_limits",
+        gpu=alt.gpu.name if alt else None,
+        gpus=alt.total_gpus if alt else None,
+        amount=round(alt.cost.amount) if alt else None,
+        currency=alt.cost.currency if alt else None,
+    )

@@ -4,7 +4,8 @@ Chinese IMEs type full-width forms (ＱＰＳ, １３Ｂ, ，), Taiwanese and Ho
 type Traditional characters (萬, 億, 張, 訓練), counts come with a multiplication sign
 (8×H100) and case is arbitrary. NFKC folds the width forms; a small hand table maps the
 Traditional characters the lexicon actually uses (a full OpenCC table is megabytes and
-buys nothing here); then everything is lower-cased so patterns can be written once.
+buys nothing here); then everything is lower-cased so patterns can be written once, and
+common misspellings of the keywords are put right (``text.typos``).
 
 Language is decided on the raw text, deterministically: any Han character (or CJK
 punctuation / full-width form, which only a Chinese IME produces) means Chinese.
@@ -28,6 +29,7 @@ import unicodedata
 from typing import Literal
 
 from gpu_advisor.text.hanzi import SURROGATE, TO_SIMPLIFIED, without_control
+from gpu_advisor.text.typos import fix_typos
 
 Lang = Literal["zh", "en"]
 
@@ -63,7 +65,7 @@ def normalize(text: str) -> str:
     text = _ZERO_WIDTH.sub("", SURROGATE.sub(" ", without_control(text)))
     text = unicodedata.normalize("NFKC", text)
     text = _WHITESPACE_RUN.sub(_one_space, text.translate(_TABLE).lower())
-    return cap_repeats(text)
+    return fix_typos(cap_repeats(text))
 
 
 def _one_space(run: re.Match[str]) -> str:

@@ -6,10 +6,14 @@ from typing import Any
 
 from gpu_advisor import locales
 
+_SAID_BY_NAME = frozenset({"domestic_only"})  # "只用国产卡", not "只用国产卡 是"
+
 
 def label_slot(lang: str, key: str, value: Any) -> str:
     """ "任务：训练" / "budget: ¥10,000 a month" — one understood slot, for the echo line."""
     name = locales.t(lang, f"slot.{key}")
+    if value is True and key in _SAID_BY_NAME:
+        return name
     return locales.t(lang, "dialog.slot", name=name, value=slot_value(lang, key, value))
 
 

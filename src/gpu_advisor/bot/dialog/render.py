@@ -170,9 +170,10 @@ def answer_buttons(lang: str, plan: Plan) -> list[Button]:
 
 def no_fit(lang: str, plan: Plan) -> Content:
     """Nothing fits: the verdict as the title, then why and what would change it (no headings)."""
+    limited = any(f.id.startswith("nothing_allowed") for f in plan.reasoning)
     return fitted(
         Content(
-            title=locales.t(lang, "answer.status.no_fit"),
+            title=locales.t(lang, "answer.status.no_fit_limited" if limited else "answer.status.no_fit"),
             sections=[
                 Section(
                     id="reasoning", lines=[finding_text(lang, f, _names(lang, plan)) for f in plan.reasoning]

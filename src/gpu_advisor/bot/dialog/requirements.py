@@ -9,6 +9,8 @@ asks the next question or answers with a plan.
 
 from __future__ import annotations
 
+import re
+
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.ack import ack_line
 from gpu_advisor.bot.dialog.issues import issue_lines
@@ -26,6 +28,7 @@ from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
 
 _PRICED_OVER = ("traffic", "schedule")
+_SIZE = re.compile(r"\d+(?:\.\d+)?b(?![a-z])")
 SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted", "number_unused"}
 
 
@@ -77,15 +80,20 @@ def _same_family(kb: Knowledge, state: ConversationState, held: object, merged: 
         return
     family = kb.models[held].family
     close = [m.id for m in kb.models.values() if m.family == family and abs(m.params_b - size) <= 0.1 * size]
-    ranked = sorted(((_shared(held, i), i) for i in close), reverse=True)
-    if not ranked or (len(ranked) > 1 and ranked[0][0] == ranked[1][0]):
+    ranked = sorted((((_sized(held) == _sized(i)), _shared(held, i), i) for i in close), reverse=True)
+    if not ranked or (len(ranked) > 1 and ranked[0][:2] == ranked[1][:2]):
         return
-    sibling = ranked[0][1]
+    sibling = ranked[0][2]
     slots = loose(state.slots)
     slots.pop("params_b", None)
     slots["model"] = sibling
     merged.said.pop("params_b", None)
     merged.said["model"] = sibling
+
+
+def _sized(model_id: str) -> str:
+    """The id without its size: "qwen2.5-32b" and "qwen2.5-14b" are one line, "qwen2.5-coder-14b" another."""
+    return _SIZE.sub("", model_id)
 
 
 def _shared(a: str, b: str) -> int:

@@ -42,11 +42,12 @@ _FIXED: tuple[tuple[float, re.Pattern[str]], ...] = (
 )
 _COUNTED = re.compile(
     rf"(?<![a-z])(?:a\s+)?team\s+of\s+(?P<team>{NUMBER})"
-    rf"|(?<![a-z])(?:for|to)\s+(?P<for>{NUMBER})\s+(?:users|people|colleagues|employees|staff|members)(?![a-z])"
+    rf"|(?<![a-z])(?:for|to)\s+[~≈]?\s*+(?P<for>{NUMBER})\s+"
+    r"(?:users|people|colleagues|employees|staff|members|developers|devs|engineers|folks)(?![a-z])"
     r"|(?:(?<![a-z])(?:with|actually|now|about|around|roughly|maybe|only|just|like)|(?<![a-z])w/|[,，;；~]|^|(?<=[^\d.\s])\s)"
-    rf"\s*+(?P<with>{NUMBER})\s+(?:users|people|colleagues|employees)(?![a-z])"
+    rf"\s*+(?P<with>{NUMBER})\s+(?:users|people|colleagues|employees|developers|devs|engineers)(?![a-z])"
     r"(?!\s*+(?:a|per|each|every|/)\s*+(?:day|week|month)(?![a-z]))"
-    rf"|(?:[，,；;]|^|给|供|(?<=[^\d.\s])\s)\s*+(?<![\d.])(?P<zh3>{NUMBER})\s*+(?:个|位|名)?\s*+(?:用户|人)(?!\s*+的?\s*+(?:团队|小组|部门|公司|组))"
+    rf"|(?:[，,；;]|^|给|供|(?<=[^\d.\s])\s)\s*+(?<![\d.])(?P<zh3>{NUMBER})\s*+(?:个|位|名)?\s*+(?:用户|人|开发(?:者|人员)?|程序员|工程师|员工|同事)(?!\s*+的?\s*+(?:团队|小组|部门|公司|组))"
     r"(?!\s*+(?:每|一)\s*+(?:天|周|月))"
     rf"|(?P<zh>{NUMBER})\s*+(?:个)?\s*+人(?:的)?\s*+(?:团队|小组|部门|公司|组)"
     rf"|(?:团队|小组|部门|组里|公司)\s*+(?:有|共|一共)?\s*+(?P<zh2>{NUMBER})\s*+(?:个|位|名)?\s*+人"
