@@ -262,3 +262,18 @@ def test_a_limit_that_rules_out_every_offer_says_so_and_what_lifting_it_costs(di
     assert "国产卡" in reply.text and "排除了所有报价" in reply.text
     assert "去掉这个限制，最便宜的是" in reply.text
     assert "只用国产卡 是" not in reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("4张A100 80G训练 llama 3 8B 全参要多久，数据 50亿 token", "小时训完，但不在价目表里"),
+        (
+            "fine-tune mistral 7b with qlora on a single 3090, 50k samples, how long?",
+            "your RTX 3090 works, done in about",
+        ),
+    ],
+)
+def test_how_long_on_the_named_card_is_answered_on_that_card(dialog: Dialog, text: str, words: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert words in reply.summary[0]

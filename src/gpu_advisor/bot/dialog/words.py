@@ -173,7 +173,10 @@ def finding_text(lang: str, f: Finding, names: Mapping[str, str] | None = None) 
 def caveat(lang: str, f: Finding) -> str:
     """A pitfall cut to one short line: its ``caveat.<id>`` form, else its first clause."""
     key = f"caveat.{f.id}"
-    if locales.has(lang, key) and all(v is not None for v in f.values.values()):
+    complete = all(v is not None for v in f.values.values())
+    if not complete and locales.has(lang, f"{key}_none"):
+        key, complete = f"{key}_none", True  # its wording for the values it lacks
+    if locales.has(lang, key) and complete:
         return locales.t(lang, key, **finding_values(f))
     text = finding_text(lang, f)
     for stop in ("。", "；", ". ", "; "):

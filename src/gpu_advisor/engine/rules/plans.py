@@ -219,10 +219,13 @@ def _works(r: Review, c: Candidate, gpu: str) -> Finding | None:
     )
 
 
-def _speed(c: Candidate) -> dict[str, float]:
+def _speed(c: Candidate) -> dict[str, float | None]:
+    """The named card's speed, and for a training job how long it takes there ("要多久" on the
+    user's own card is answered on that card, not on the pick)."""
     if c.task == "infer":
-        return {"tokens_per_s": round(c.decode_tokens_per_s or 0.0, 1)}
-    return {"tokens_per_s": round(c.extras.get("tokens_per_s", 0.0))}
+        return {"tokens_per_s": round(c.decode_tokens_per_s or 0.0, 1), "hours": None}
+    hours = round(c.training_hours, 1) if c.training_hours else None
+    return {"tokens_per_s": round(c.extras.get("tokens_per_s", 0.0)), "hours": hours}
 
 
 def limit_to_move(r: Review) -> Finding | None:
