@@ -277,3 +277,17 @@ def test_a_limit_that_rules_out_every_offer_says_so_and_what_lifting_it_costs(di
 def test_how_long_on_the_named_card_is_answered_on_that_card(dialog: Dialog, text: str, words: str) -> None:
     reply, _ = talk(dialog, text)
     assert words in reply.summary[0]
+
+
+def test_a_serving_no_short_by_little_says_the_small_change_before_more_cards(dialog: Dialog) -> None:
+    """Qwen2.5-32B AWQ on one 4090 is ~0.5 GiB over vLLM's default 90 %: 95 % holds it."""
+    reply, _ = talk(dialog, "Can a 4090 run qwen2.5 32b?")
+    lines = reply.text.splitlines()
+    close = next(i for i, line in enumerate(lines) if "--gpu-memory-utilization to 95%" in line)
+    more = next(i for i, line in enumerate(lines) if line.startswith("With 2 ×"))
+    assert close < more
+
+
+def test_a_serving_no_short_by_a_lot_offers_no_small_change(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "can a 4090 run llama 3.1 70b?")
+    assert "gpu-memory-utilization" not in reply.text and "max-model-len" not in reply.text

@@ -195,6 +195,8 @@ def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> lis
             return [locales.t(lang, "verdict.tight", left_gib=left)]
         return []
     lines: list[str] = _training_knobs(lang, v, w, kb, wanted) if v.task == "train" else []
+    if v.task == "infer" and (shorter := _shorter_context(lang, v, w, kb)) is not None:
+        lines.append(shorter)
     if v.task == "infer" and w.weight_dtype not in (None, "awq", "int4", "gptq", "q4_k_m"):
         four_bit = _try(w.model_copy(update={"weight_dtype": "awq"}), kb)
         if four_bit is not None and (small := four_bit.fastest) is not None:
@@ -207,6 +209,45 @@ def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> lis
         if more is not None and kept is not None:
             return [*lines, _more_cards(lang, more, kept, kb)]
     return lines
+
+
+SHORTER_CONTEXTS = (2048,)  # vLLM --max-model-len people cut to before buying more cards
+FULLER_MEMORY = 0.95  # --gpu-memory-utilization on a card that runs nothing else
+
+
+def _shorter_context(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> str | None:
+    """A serving "no" short by little: the same card holds it with a shorter window, or with
+    vLLM allowed 95 % of the card instead of its default 90 % (a card serving nothing else)."""
+    close = [r for r in v.rows if r.shortfall_gib <= 0.1 * r.capacity_gib]
+    if not close:
+        return None
+    if w.context_len is None:
+        for context in SHORTER_CONTEXTS:
+            shorter = _try(w.model_copy(update={"context_len": context}), kb)
+            row = next((r for r in shorter.rows if r.fits), None) if shorter is not None else None
+            if row is not None:
+                return locales.t(
+                    lang,
+                    "verdict.fix_context",
+                    context=context,
+                    method=row.method.upper(),
+                    used=row.total_gib,
+                    capacity=row.capacity_gib,
+                )
+    runtime = kb.runtimes.get("vllm")
+    share = runtime.memory_utilization if runtime is not None else 0.9
+    row = min(close, key=lambda r: r.shortfall_gib)
+    fuller = row.capacity_gib * FULLER_MEMORY / share
+    if row.total_gib <= fuller:
+        return locales.t(
+            lang,
+            "verdict.fix_memory_share",
+            share=FULLER_MEMORY,
+            method=row.method.upper(),
+            used=row.total_gib,
+            capacity=fuller,
+        )
+    return None
 
 
 def _training_knobs(
