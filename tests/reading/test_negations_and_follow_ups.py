@@ -291,3 +291,23 @@ def test_a_serving_no_short_by_little_says_the_small_change_before_more_cards(di
 def test_a_serving_no_short_by_a_lot_offers_no_small_change(dialog: Dialog) -> None:
     reply, _ = talk(dialog, "can a 4090 run llama 3.1 70b?")
     assert "gpu-memory-utilization" not in reply.text and "max-model-len" not in reply.text
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "服务器配置：8x H100 80G, 2x Xeon 8480, 2TB 内存，能干嘛",
+        "8卡4090服务器，2颗 EPYC 7763，1TB 内存，4块 3.84T NVMe，适合干啥",
+        "8x A100 80G, 双路 xeon 8358, 1T 内存, 100G IB 网卡",
+        "2x L40S, 64 cores, 512GB RAM, what is this good for?",
+    ],
+)
+def test_a_server_configuration_typed_in_chat_is_judged_as_a_sheet(dialog: Dialog, text: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert reply.kind == "card"
+    assert reply.text.startswith("🧾")
+
+
+def test_a_job_on_a_described_server_is_still_a_job(dialog: Dialog) -> None:
+    reply, state = talk(dialog, "用 8 卡 H100（2TB 内存）训练 70B")
+    assert state.slots["task"] == "train" and not reply.text.startswith("🧾")

@@ -8,14 +8,15 @@ serve?":
 
 1. ``typed_button`` — the label of a button on screen, typed by hand ("几十人（≈16）");
 2. ``vendor_quote`` — a pasted quote judged for the workload ("8×A800 ¥58,000/月 年付85折");
-3. ``buy_or_rent`` — buy vs rent vs a hosted API, or a power or purchase price for it;
-4. ``price_lookup`` — card × count × period from the catalog ("一张 4090 包月多少");
-5. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
-6. ``myth`` — a known wrong claim, corrected with the true figure;
-7. ``concept`` — a concept question, answered with numbers ("T4 还是 3090 做推理" asks why);
-8. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好");
-9. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
-10. ``requirements`` — everything else describes the job: merge, then ask or answer.
+3. ``server_sheet`` — a server configuration typed without ``/analyze`` ("8x H100, 2x Xeon 8480, 2TB 内存");
+4. ``buy_or_rent`` — buy vs rent vs a hosted API, or a power or purchase price for it;
+5. ``price_lookup`` — card × count × period from the catalog ("一张 4090 包月多少");
+6. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
+7. ``myth`` — a known wrong claim, corrected with the true figure;
+8. ``concept`` — a concept question, answered with numbers ("T4 还是 3090 做推理" asks why);
+9. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好");
+10. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
+11. ``requirements`` — everything else describes the job: merge, then ask or answer.
 
 The README's "How a message is answered" lists this order; ``tests/test_docs.py`` holds
 the two together.
@@ -25,13 +26,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from gpu_advisor.bot.dialog import faq, followups, money, prices, verdicts
+from gpu_advisor.bot.dialog import commands, faq, followups, money, prices, verdicts
 from gpu_advisor.bot.dialog.compare_view import comparison_answer
 from gpu_advisor.bot.dialog.requirements import requirements_answer
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.bot.dialog.typed import typed_choice
 from gpu_advisor.reading.message import Message
+from gpu_advisor.reading.server_parts import describes_a_server
 
 Answerer = Callable[[Tools, ConversationState, Message], Answer | None]
 
@@ -43,6 +45,16 @@ def typed_button(flow: Tools, state: ConversationState, msg: Message) -> Answer 
 
 def vendor_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return money.quote_answerer(flow, state, msg)
+
+
+def server_sheet(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    """A whole server described (GPUs plus CPU, memory, disks or network) and no job to size."""
+    ext = msg.ext
+    if not ext.gpus or any(k in ext.slots for k in ("model", "task")):  # "1T 内存" may read as a size
+        return None
+    if not describes_a_server(msg.low):
+        return None
+    return commands.analyze(flow, state, msg.text)
 
 
 def buy_or_rent(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
@@ -80,6 +92,7 @@ def requirements(flow: Tools, state: ConversationState, msg: Message) -> Answer 
 ANSWERERS: tuple[Answerer, ...] = (
     typed_button,
     vendor_quote,
+    server_sheet,
     buy_or_rent,
     price_lookup,
     fit_verdict,
