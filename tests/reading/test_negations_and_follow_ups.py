@@ -311,3 +311,30 @@ def test_a_server_configuration_typed_in_chat_is_judged_as_a_sheet(dialog: Dialo
 def test_a_job_on_a_described_server_is_still_a_job(dialog: Dialog) -> None:
     reply, state = talk(dialog, "用 8 卡 H100（2TB 内存）训练 70B")
     assert state.slots["task"] == "train" and not reply.text.startswith("🧾")
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Qwen2.5 7B 和 Llama 3.1 8B 哪个部署便宜",
+        "qwen2.5 7b or llama 3.1 8b for 20 users, which is cheaper?",
+        "qwen2.5 72b vs llama 3.1 70b 部署 50 并发",
+    ],
+)
+def test_two_models_in_one_question_are_planned_side_by_side(dialog: Dialog, text: str) -> None:
+    reply, state = talk(dialog, text)
+    assert reply.kind == "card"
+    assert len([line for line in reply.summary if "/月" in line or "/month" in line]) == 2
+    assert "两个值" not in reply.text and "Two values" not in reply.text
+    assert state.slots["model"] in dialog.vocab.model_ids
+
+
+def test_two_models_without_a_comparison_word_are_still_a_conflict(vocab: Vocabulary) -> None:
+    result = extract("部署 Qwen2.5 7B Llama 3.1 8B", vocab)
+    assert any(i.id == "conflicting_values" for i in result.issues)
+
+
+def test_a_negated_model_name_is_dropped(vocab: Vocabulary) -> None:
+    result = extract("部署 Qwen2.5 7B，不是 Llama 3.1 8B", vocab)
+    assert result.slots.get("model") == "qwen2.5-7b"
+    assert not any(i.id == "conflicting_values" for i in result.issues)

@@ -14,7 +14,8 @@ serve?":
 6. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
 7. ``myth`` — a known wrong claim, corrected with the true figure;
 8. ``concept`` — a concept question, answered with numbers ("T4 还是 3090 做推理" asks why);
-9. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好");
+9. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好"), or the plans
+   for two or more models ("Qwen2.5 7B 和 Llama 3.1 8B 哪个部署便宜");
 10. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
 11. ``requirements`` — everything else describes the job: merge, then ask or answer.
 
@@ -28,6 +29,7 @@ from collections.abc import Callable
 
 from gpu_advisor.bot.dialog import commands, faq, followups, money, prices, verdicts
 from gpu_advisor.bot.dialog.compare_view import comparison_answer
+from gpu_advisor.bot.dialog.model_compare import model_comparison_answer
 from gpu_advisor.bot.dialog.requirements import requirements_answer
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
@@ -70,7 +72,7 @@ def fit_verdict(flow: Tools, state: ConversationState, msg: Message) -> Answer |
 
 
 def comparison(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
-    return comparison_answer(flow, state, msg)
+    return comparison_answer(flow, state, msg) or model_comparison_answer(flow, state, msg)
 
 
 def myth(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:

@@ -121,7 +121,7 @@ _NEGATED_VALUE = re.compile(
     rf"(?:(?:{_SLOT})\s*+(?:的|is|was)?\s*+)?"
     r"(?<!为什么)(?<!为啥)(?<!怎么)(?:而不是|不是|并非|而非"
     r"|(?<![a-z])(?<!why )(?:not|isn't|rather than|instead of)\s)\s*+"
-    rf"(?:[a-z][a-z\-]{{0,12}}\d[\w.\-]{{0,12}}\s*+)?(?<![\d.])(?:{NUMBER})(?![/×x*]\s*+\d)"
+    rf"(?:[a-z][a-z\-]{{0,12}}\s?\d[\w.\-]{{0,12}}\s*+)?(?<![\d.])(?:{NUMBER})(?![/×x*]\s*+\d)"
     rf"(?:\s*+(?:b|bn|billion|亿|k|w|万|千|个(?!人)|{_UNIT})(?![a-z]))?"
     rf"(?:(?:\s*+[,，;；]\s*+{_ASSERT}?|\s*+{_ASSERT})\s*+(?P<asserted>{NUMBER})\s*+(?:个(?!人)|{_ANY_UNIT})?(?![\d.a-z万千亿]))?"
 )

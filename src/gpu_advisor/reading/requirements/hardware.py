@@ -45,11 +45,23 @@ _WINDOW = 24
 _CUE_REACH = 12  # "I have a question about the H100" is not owning one
 
 
+# Words that make several models a comparison rather than two values for one slot.
+_COMPARED = re.compile(
+    r"哪个|哪一个|还是|对比|比较|相比|区别|差多少|(?<![a-z])(?:vs\.?|versus|which|compare|compared|or)(?![a-z])"
+)
+
+
 def read_models(scan: Scan, vocab: Vocabulary) -> None:
     """Known model names become ``model``; near-misses of a known family become issues."""
+    compared = _COMPARED.search(scan.text) is not None
     for hit in vocab.models.find(scan.text):
         if scan.is_free(hit.start, hit.end):
-            scan.put("model", hit.id)
+            if hit.id not in scan.models:
+                scan.models.append(hit.id)
+            if compared:  # "A 和 B 哪个便宜": both are kept, the first is the one a plan is about
+                scan.slots.setdefault("model", hit.id)
+            else:
+                scan.put("model", hit.id)
             scan.claim(hit.start, hit.end)
     match = next(scan.matches(vocab.near_miss), None)  # the first unknown name is said
     if match is not None:

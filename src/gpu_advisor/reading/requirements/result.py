@@ -136,6 +136,9 @@ class Extraction(BaseModel):
     """Every card the message names, in order ("L40S 和 A6000 哪个好" names two): a
     comparison, not a conflict. ``slots["gpu"]`` holds the one a plan is about (an owned
     card first)."""
+    models: list[str] = Field(default_factory=list)
+    """Every known model the message names, in order ("Qwen2.5 7B 和 Llama 3.1 8B 哪个便宜"
+    names two): with a comparison word a comparison, else a conflict said back."""
     gpu_mentions: list[tuple[str, float | None]] = Field(default_factory=list)
     """Each card mention with the count written next to it ("训练租两张 A100、推理放一张 3090"
     gives ``[("a100…", 2), ("rtx3090", 1)]``), in message order."""

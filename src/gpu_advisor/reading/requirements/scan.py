@@ -77,6 +77,7 @@ class Scan:
     budget_per_gpu: bool = False
     implied: list[str] = field(default_factory=list)
     gpus: list[str] = field(default_factory=list)  # every card named, in order: a comparison names two
+    models: list[str] = field(default_factory=list)  # every known model named, in order
     gpu_mentions: list[tuple[str, float | None]] = field(default_factory=list)  # (card, count) as written
     memory_class_gb: float | None = None  # "16G 显存的卡", "an 80GB GPU": a card named by its memory
     mig_profile: str | None = None  # "3g.40gb 切片", or "half" for "半张 A100"
@@ -156,6 +157,7 @@ class Scan:
             budget_per_gpu=self.budget_per_gpu,
             implied=self.implied,
             gpus=self.gpus,
+            models=self.models,
             gpu_mentions=self.gpu_mentions,
             memory_class_gb=self.memory_class_gb,
             mig_profile=self.mig_profile,
