@@ -338,3 +338,9 @@ def test_a_negated_model_name_is_dropped(vocab: Vocabulary) -> None:
     result = extract("部署 Qwen2.5 7B，不是 Llama 3.1 8B", vocab)
     assert result.slots.get("model") == "qwen2.5-7b"
     assert not any(i.id == "conflicting_values" for i in result.issues)
+
+
+def test_a_concept_question_mid_conversation_uses_the_conversation_model(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "部署 qwen2.5 72b 10 个人", "推理要多大显存")
+    assert "Qwen2.5 72B" in reply.text
+    assert "按 Llama" not in reply.text

@@ -12,6 +12,8 @@ user did not name says which typical model it used, on the line after the answer
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.remember import remember
@@ -68,7 +70,7 @@ def concept_answer(flow: Tools, state: ConversationState, msg: Message) -> Answe
     if concept is None:
         return None
     lang = _lang(state, msg)
-    facts = concept.facts(flow.kb, asked_of(msg))
+    facts = concept.facts(flow.kb, asked_of(msg, state.slots))
     lines = [locales.t(lang, f"concept.{concept.id}", **facts)]
     return _short(flow, state, msg, lines + _assumed(lang, facts))
 
@@ -85,17 +87,24 @@ def _assumed(lang: str, facts: concepts.Facts) -> list[str]:
     return notes
 
 
-def asked_of(msg: Message) -> Asked:
-    """What the question carried, from the slots it was read with (nothing read twice)."""
-    s = msg.slots
+def asked_of(msg: Message, held: Mapping[str, Any] | None = None) -> Asked:
+    """What the question carried, from the slots it was read with (nothing read twice); what
+    it did not say comes from the conversation (``held``): "用 vllm 还是 ollama" after
+    "部署 Qwen2.5 7B" is about Qwen2.5 7B, not a typical model."""
+    said, held = msg.slots, held or {}
+    s = said if any(k in said for k in ("model", "params_b")) else {**said, **_model_of(held)}
     context, users = _context_and_users(msg)
     return Asked(
         model=m if isinstance(m := s.get("model"), str) else None,
         params_b=float(p) if isinstance(p := s.get("params_b"), int | float) and p > 0 else None,
-        context_len=context,
-        concurrency=users,
+        context_len=context if context is not None else _int(held.get("context_len")),
+        concurrency=users if users is not None else _int(held.get("concurrency")),
         gpu=g if isinstance(g := s.get("gpu"), str) else None,
     )
+
+
+def _model_of(held: Mapping[str, Any]) -> dict[str, Any]:
+    return {k: held[k] for k in ("model", "params_b") if k in held}
 
 
 def _context_and_users(msg: Message) -> tuple[int | None, int | None]:
