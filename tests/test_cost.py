@@ -51,3 +51,12 @@ def test_currency_conversion_goes_through_the_catalog_rate(kb: Knowledge) -> Non
     # CFETS central parity 2024-12-31: 1 USD = 7.1884 CNY (knowledge/catalog.yaml fx_date).
     assert cost.to_currency(100, "USD", "CNY", kb.catalog.fx_to_cny) == pytest.approx(718.84)
     assert cost.to_currency(100, "EUR", "CNY", kb.catalog.fx_to_cny) is None
+
+
+def test_a_year_is_billed_as_twelve_months_not_thirteen() -> None:
+    from gpu_advisor.engine.cost import billed_months
+
+    assert billed_months(8760) == 12  # 365 days: 12.2 months of 720 hours, billed as 12
+    assert billed_months(2 * 8760) == 24
+    assert billed_months(720) == 1 and billed_months(721) == 2
+    assert billed_months(9600) == 14  # 400 days: a year and 35 days

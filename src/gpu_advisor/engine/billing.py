@@ -17,12 +17,11 @@ ceil(hours / 720) months, as ``engine.cost.job`` bills.
 
 from __future__ import annotations
 
-import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 
-from gpu_advisor.engine.cost import HOURS_PER_MONTH
+from gpu_advisor.engine.cost import HOURS_PER_MONTH, billed_months
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, Offer
 
 PricePer = Literal["hour", "card_hour", "day", "card_day", "month", "card_month", "year", "card_year"]
@@ -159,7 +158,7 @@ def billing(q: VendorQuote, hours: float, period: Period) -> Billing:
     hour, month, year = q.hourly(), q.monthly(), q.yearly()
     if q.yearly_only():
         month = None  # twelfths of a yearly price are not a monthly plan
-    months = max(1, math.ceil(hours / HOURS_PER_MONTH - 1e-9)) if period == "job" else 1
+    months = max(1, billed_months(hours)) if period == "job" else 1
     priced: list[tuple[BillingKind, float | None, float]] = [
         ("hour", None if hour is None else hour * hours, hours),
         ("month", None if month is None else month * months, months),

@@ -1,7 +1,7 @@
 """What renting an offer costs for a job or for a service that never stops.
 
 Operators bill in units: a monthly-only offer charges a full month for a three-day
-job, so a one-off job on it costs ceil(hours / 720) months. Hourly offers bill
+job, so a one-off job on it costs ceil(hours / 720) months (a year is twelve). Hourly offers bill
 max(hours, minimum rental). A service that runs 24×7 costs the monthly price, or the
 yearly price (monthly × (1 − discount)) when committed for a year. Where an operator
 prints a range ("¥80k–120k a month"), the low end is quoted and the high end kept.
@@ -56,15 +56,27 @@ def job(offer: Offer, hours: float, machines: int = 1) -> Quote:
         by_hour = billed * offer.price_hour * machines
         if offer.price_month is None:
             return Quote(by_hour, offer.currency, "total", billed, "hour")
-        months = math.ceil(hours / HOURS_PER_MONTH)
+        months = billed_months(hours)
         by_month = months * offer.price_month * machines
         if by_hour <= by_month:
             return Quote(by_hour, offer.currency, "total", billed, "hour")
         return Quote(by_month, offer.currency, "total", months, "month")
-    months = max(1, math.ceil(hours / HOURS_PER_MONTH - 1e-9))
+    months = max(1, billed_months(hours))
     high = offer.price_month_max * months * machines if offer.price_month_max else None
     assert offer.price_month is not None
     return Quote(offer.price_month * months * machines, offer.currency, "total", months, "month", None, high)
+
+
+def billed_months(hours: float) -> int:
+    """Months an operator bills for ``hours``: 30-day months, but a year is twelve of them.
+
+    8,760 hours is 12.2 months of 720 hours; nobody renting "for a year" expects a
+    thirteenth month on the bill, so whole years count twelve months each and only the
+    rest is rounded up in 720-hour months.
+    """
+    years = math.floor(hours / HOURS_PER_YEAR + 1e-9)
+    rest = max(0.0, hours - years * HOURS_PER_YEAR)
+    return 12 * years + math.ceil(rest / HOURS_PER_MONTH - 1e-9)
 
 
 def in_cny(q: Quote, fx_to_cny: Mapping[str, float]) -> float:

@@ -13,8 +13,6 @@ machine with more cards is quoted and flagged ``bigger``. Pure: ids and numbers 
 
 from __future__ import annotations
 
-import math
-
 from pydantic import BaseModel
 
 from gpu_advisor.engine import cost
@@ -112,7 +110,7 @@ def _best(offers: list[Offer], count: int, hours: float, yearly: bool) -> PriceL
 def _line(offer: Offer, machines: int, hours: float, yearly: bool) -> PriceLine:
     discount = offer.yearly_discount if yearly else 0.0
     if yearly:
-        months = max(1, math.ceil(hours / cost.HOURS_PER_MONTH - 1e-9))
+        months = max(1, cost.billed_months(hours))
         unit_price = cost.monthly(offer) * (1 - discount)
         billed, unit, total = float(months), "month", unit_price * months * machines
     else:
