@@ -103,6 +103,14 @@ CONCEPT_PHRASINGS: dict[str, tuple[str, ...]] = {
         "用训练机跑推理划算吗",
         "is using a training server for inference a waste?",
     ),
+    "kv_cache_meaning": (
+        "KV cache 是什么",
+        "什么是 kv 缓存？",
+        "KV 快取是幹嘛的",
+        "what is the KV cache?",
+        "can you explain the kv cache",
+        "kv cache 有什么用",
+    ),
     "kv_cache_size": (
         "KV cache 要多少显存？",
         "Qwen2.5-7B 32k 上下文 kv cache 多大",

@@ -20,6 +20,7 @@ from gpu_advisor.engine.concepts.base import QUESTION, Asked, Concept, Facts, fo
 __all__ = ["BY_ID", "CONCEPTS", "Asked", "Concept", "Facts", "asks", "find"]
 
 _ORDER = (
+    "kv_cache_meaning",
     "kv_cache_size",
     "pcie_vs_sxm_training",
     "t4_or_3090_for_serving",

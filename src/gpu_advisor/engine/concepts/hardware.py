@@ -128,11 +128,15 @@ def _nvlink(kb: Knowledge, asked: Asked) -> Facts:
 
 
 def _pair(kb: Knowledge, asked: Asked) -> tuple[GpuSpec, GpuSpec]:
-    """The SXM and PCIe versions of the family the user named (A100 when none or another)."""
+    """The SXM and PCIe versions of the family the user named (A100 when none or another);
+    a consumer card named is set against an SXM A100."""
     named = asked.gpu or ""
     for family, pair in SXM_PCIE_PAIRS.items():
         if named.startswith(family):
             return kb.gpus[pair[0]], kb.gpus[pair[1]]
+    card = kb.gpus.get(named)
+    if card is not None and card.form_factor == "consumer":  # "为什么 4090 不适合多卡训练": that card
+        return kb.gpus["a100-80g-sxm"], card
     return kb.gpus["a100-80g-sxm"], kb.gpus["a100-80g-pcie"]
 
 
@@ -201,6 +205,7 @@ _SMALL_CARD_TRAIN = (
     rf"(use|using|on|with) (an? |the |my )?(inference|serving) (card|gpu|box|server){GAP}{TRAIN}",
 )
 _PCIE_SXM = r"(pcie|sxm|nvlink|nvswitch|互联)"
+_CONSUMER = r"4090|3090|5090|消费级|游戏卡|geforce|consumer"
 _MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"
 
 CONCEPTS: tuple[Concept, ...] = (
@@ -211,12 +216,16 @@ CONCEPTS: tuple[Concept, ...] = (
             rf"(sxm|nvlink|nvswitch){GAP}pcie{GAP}({TRAIN}|{_MULTI}|差|区别|gap|differ|faster|slower)",
             rf"({TRAIN}|{_MULTI}){GAP}pcie{GAP}(sxm|nvlink|nvswitch)",
             rf"({TRAIN}|{_MULTI}){GAP}(sxm|nvlink|nvswitch){GAP}pcie",
+            # "为什么 4090 不适合多卡训练": a PCIe consumer card's link is the reason
+            rf"({_CONSUMER}){GAP}(不适合|不行|不能|不好|不推荐|适合吗|行吗){GAP}{_MULTI}{GAP}{TRAIN}",
+            rf"({_CONSUMER}){GAP}(bad|not good|unsuitable|not suitable|poor){GAP}{_MULTI}?{GAP}{TRAIN}",
         ),
         facts=_pcie_vs_sxm,
         examples=(
             "多卡训练 PCIe 版和 SXM 版差多少？",
             "PCIe vs SXM for 8-GPU training, how big is the difference?",
             "多卡訓練用 PCIe 還是 NVLink",
+            "为什么 4090 不适合多卡训练",
         ),
     ),
     Concept(

@@ -112,7 +112,7 @@ def _needed(kb: Knowledge, asked: Asked) -> Facts:
     }
 
 
-_KV = r"(kv ?cache|kv ?缓存|kv缓存|\bkv\b|键值缓存)"
+_KV = r"(kv ?cache|kv ?缓存|kv缓存|kv ?快取|\bkv\b|键值缓存)"
 # "要多少显存，用什么卡？" asks for a plan, not the memory figures alone
 _NOT_WHICH_CARD = r"^(?!.*(用什么卡|什么卡|哪张卡|哪种卡|什么配置|which (card|gpu)|what (card|gpu)|rent)).*"
 _MEM = r"(显存|内存|vram|memory|gpu mem)"
@@ -135,6 +135,20 @@ CONCEPTS: tuple[Concept, ...] = (
             "how much vram for qwen2.5 32b?",
             "7b模型推理要多大显存",
             "微調 14B 需要多少顯存？",
+        ),
+    ),
+    Concept(
+        id="kv_cache_meaning",
+        triggers=(
+            rf"(什么是|啥是|何为){GAP}{_KV}",
+            rf"{_KV}{GAP}(是什么|是啥|是个啥|什么意思|啥意思|干嘛的|干什么的|有什么用|有啥用)",
+            rf"(what(?:'s| is| are)|explain|meaning of){GAP}{_KV}",
+        ),
+        facts=_kv,
+        examples=(
+            "KV cache 是什么？",
+            "what is the KV cache and why does it matter?",
+            "什麼是 KV 快取",
         ),
     ),
     Concept(
