@@ -344,3 +344,27 @@ def test_a_concept_question_mid_conversation_uses_the_conversation_model(dialog:
     reply, _ = talk(dialog, "部署 qwen2.5 72b 10 个人", "推理要多大显存")
     assert "Qwen2.5 72B" in reply.text
     assert "按 Llama" not in reply.text
+
+
+def test_why_this_card_after_a_plan_shows_the_reasoning(dialog: Dialog) -> None:
+    reply, state = talk(dialog, "部署 qwen2.5 7b 给 50 人用", "7x24", "为什么推荐 T4")
+    assert reply.text.startswith("为什么是") and "gpu" not in state.slots
+
+
+@pytest.mark.parametrize(
+    ("messages", "words"),
+    [
+        (("部署 qwen2.5 7b 给 50 人用", "7x24", "有没有更快的"), "更快的选择"),
+        (("deploy llama 3.1 70b for 20 users 24/7", "too slow, anything faster?"), "A faster option"),
+    ],
+)
+def test_anything_faster_after_a_plan_names_a_faster_option(
+    dialog: Dialog, messages: tuple[str, ...], words: str
+) -> None:
+    reply, _ = talk(dialog, *messages)
+    assert reply.text.startswith(words)
+
+
+def test_a_price_with_a_swap_after_a_plan_prices_the_plan_on_that_card(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "部署 qwen2.5 7b 给 50 人用", "7x24", "换成 A100 多少钱")
+    assert "放得下" in reply.text and "T4" in reply.text

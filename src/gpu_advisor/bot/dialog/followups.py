@@ -18,6 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog import render
 from gpu_advisor.bot.dialog.honest import combined_line
 from gpu_advisor.bot.dialog.limits import has_words
 from gpu_advisor.bot.dialog.reply import Content, Reply
@@ -36,6 +37,8 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "duration": re.compile(r"(要|需要|得)?跑多久|多久(能)?(跑完|训完|完成|结束)|要多久|多长时间|how\s+long"),
     "yearly": re.compile(r"年付|包年|按年|一年|yearly|annual|per\s+year|a\s+year|for\s+a\s+year"),
     "cheaper": re.compile(r"(更|再)?便宜(一)?(点|些)|更便宜|省钱|cheaper|less\s+expensive|lower\s+cost"),
+    "faster": re.compile(r"更快|快(一)?(点|些)|太慢|faster|quicker|too\s+slow"),
+    "why": re.compile(r"为什么|为啥|为何|凭什么|怎么(选|推荐)|why\b|how\s+come|reasoning"),
     "price": re.compile(r"多少钱|什么价|价格多少|how\s+much|what.{0,10}cost"),
 }
 
@@ -62,10 +65,10 @@ def intent_of(msg: Message) -> str | None:
     for name in ("why_not", "swap"):
         if _PATTERNS[name].search(said) and ext.slots.get("gpu"):
             return name
-    for name in ("yearly", "duration", "cheaper", "price"):
+    for name in ("yearly", "duration", "cheaper", "faster", "price", "why"):
         if _PATTERNS[name].search(said):
             return name
-    return ext.intent if ext.intent in ("cheaper", "price") else None
+    return ext.intent if ext.intent in ("cheaper", "faster", "price") else None
 
 
 def answer(dialog: Tools, state: ConversationState, intent: str, ext: Extraction) -> Reply | None:
@@ -75,6 +78,8 @@ def answer(dialog: Tools, state: ConversationState, intent: str, ext: Extraction
         return None
     if intent in ("why_not", "swap"):
         lines = why_not(dialog, state, plan.recommendation, ext.slots)
+    elif intent == "why":  # "为什么推荐 T4": the numbers behind the pick, as /why shows them
+        return dialog.reply(state, "info", dialog.view(state, plan, render.why))
     else:
         lines = HANDLERS[intent](state.lang, plan, plan.recommendation)
     return dialog.reply(state, "info", Content(lead=lines))
@@ -92,6 +97,28 @@ def cheaper(lang: str, plan: Plan, pick: Option) -> list[str]:
             pick=_name(lang, alt),
             price=_price(lang, alt),
             saving=locales.money(lang, pick.cost.amount - alt.cost.amount, pick.cost.currency),
+        )
+    ]
+
+
+def faster(lang: str, plan: Plan, pick: Option) -> list[str]:
+    """The plan's faster alternative (its "faster" option, else the cheapest alternative that is
+    clearly faster) with its speed and price, or that the pick is already the fastest."""
+    quicker = [o for o in plan.alternatives if o.priced and _speed(o) > 1.1 * _speed(pick)]
+    # the "faster" option may be dropped as a repeat of another alternative on the same machine
+    alt = next((o for o in quicker if o.kind == "faster"), None) or min(
+        quicker, key=lambda o: o.monthly_cost.amount if o.monthly_cost else o.cost.amount, default=None
+    )
+    if alt is None:
+        return [locales.t(lang, "followup.fastest", pick=_name(lang, pick), tokens_per_s=_speed(pick))]
+    return [
+        locales.t(
+            lang,
+            "followup.faster",
+            pick=_name(lang, alt),
+            price=_price(lang, alt),
+            tokens_per_s=_speed(alt),
+            was=_speed(pick),
         )
     ]
 
@@ -179,6 +206,7 @@ def _requested(dialog: Tools, trial: ConversationState) -> Option | None:
 
 HANDLERS: dict[str, Callable[[str, Plan, Option], list[str]]] = {
     "cheaper": cheaper,
+    "faster": faster,
     "duration": duration,
     "yearly": yearly,
     "price": price,

@@ -25,10 +25,15 @@ _SLICE = re.compile(r"切片|\bmig\b|slice|分片|[1-7]g\.\d+gb")
 _PER_UNIT = {"month": "month", "hour": "hour"}
 
 
+_SWAP = re.compile(r"换成|换用|改用|换到|改成|(?<![a-z])(?:switch(?:ing)? to|instead|move to)(?![a-z])")
+
+
 def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The catalog price of what the question names, or None when it is not a price lookup."""
     if not msg.form.price:
         return None
+    if state.answered and msg.ext.gpus and _SWAP.search(msg.low) is not None:
+        return None  # "换成 A100 多少钱" after a plan: the plan on that card, priced (a follow-up)
     mentions = [(gpu, int(count or 1)) for gpu, count in msg.ext.gpu_mentions]
     if not mentions and _SLICE.search(msg.low) is None:
         return _yearly_overview(flow, state, msg)
