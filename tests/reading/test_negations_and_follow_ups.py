@@ -368,3 +368,34 @@ def test_anything_faster_after_a_plan_names_a_faster_option(
 def test_a_price_with_a_swap_after_a_plan_prices_the_plan_on_that_card(dialog: Dialog) -> None:
     reply, _ = talk(dialog, "部署 qwen2.5 7b 给 50 人用", "7x24", "换成 A100 多少钱")
     assert "放得下" in reply.text and "T4" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "prompt", "output"),
+    [
+        ("部署 llama 3.1 8b，每秒 20 个请求，每个请求 2000 token 输入 300 输出", 2000, 300),
+        ("部署 7b, 20 并发，2000 输入，500 输出", 2000, 500),
+        ("2k in / 300 out, 10 qps, llama 3.1 8b", 2048, 300),
+        ("300 输出 2000 输入，部署 qwen2.5 7b", 2000, 300),
+        ("输入 2000 输出 300，部署 qwen2.5 7b", 2000, 300),
+    ],
+)
+def test_request_lengths_written_number_first_pair_up(
+    vocab: Vocabulary, text: str, prompt: int, output: int
+) -> None:
+    slots = extract(text, vocab).slots
+    assert (slots.get("prompt_tokens"), slots.get("output_tokens")) == (prompt, output)
+    assert "context_len" not in slots
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        ("微调 qwen2.5 7b lora，数据 3 万条，每条 1000 token，训 3 轮", 90_000_000),
+        ("fine-tune qwen2.5 7b lora on 100M tokens for 3 epochs", 300_000_000),
+        ("微调 7b lora，数据 1亿 token，训 2 轮", 200_000_000),
+        ("微调 7b lora，数据 1亿 token", 100_000_000),
+    ],
+)
+def test_passes_over_the_data_multiply_the_tokens_trained(vocab: Vocabulary, text: str, tokens: int) -> None:
+    assert extract(text, vocab).slots.get("train_tokens") == tokens

@@ -14,7 +14,7 @@ import re
 
 from gpu_advisor.reading.requirements.lexicon import GAP
 from gpu_advisor.reading.requirements.scan import Scan
-from gpu_advisor.text.numbers import DECIMAL_SCALES, NUMBER, SIGN, signed_value
+from gpu_advisor.text.numbers import DECIMAL_SCALES, NUMBER, SIGN, parse_number, signed_value
 
 BINARY_SCALES = {"k": 1024.0, "m": 1024.0**2}
 
@@ -63,6 +63,26 @@ _REQUEST_LENGTHS = (
     ("output_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:output|输出)")),
     ("prompt_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:input|prompt|输入)")),
 )
+# "2000 token 输入 300 输出", "2k in / 300 out": both numbers before their words. Read as a pair
+# first, or "输入 300" (the word before the next number) would take the output's number.
+_ONE = r"(?P<{n}>{num})(?:\s*+(?P<{n}suf>k)(?![a-z\d]))?\s*+(?:个)?\s*+(?:tokens?(?![a-z]))?\s*+(?:的)?\s*+"
+_IN_WORD = r"(?:输入|提示词?|(?<![a-z])(?:in|inputs?|prompts?)(?![a-z]))"
+_OUT_WORD = r"(?:输出|生成|(?<![a-z])(?:out|outputs?)(?![a-z]))"
+_PAIR_SEP = r"\s*+[,，、/;；]?\s*+(?:和|与|and)?\s*+"
+_PAIRS = (
+    (
+        "in_out",
+        re.compile(
+            _ONE.format(n="a", num=NUMBER) + _IN_WORD + _PAIR_SEP + _ONE.format(n="b", num=NUMBER) + _OUT_WORD
+        ),
+    ),
+    (
+        "out_in",
+        re.compile(
+            _ONE.format(n="a", num=NUMBER) + _OUT_WORD + _PAIR_SEP + _ONE.format(n="b", num=NUMBER) + _IN_WORD
+        ),
+    ),
+)
 # "每条500 token" describes the data, not a request or the window: claimed here, and the
 # length of one example when the data is counted in examples (``size.read_train_samples``).
 PER_SAMPLE = (
@@ -88,9 +108,23 @@ def read_request_lengths(scan: Scan) -> None:
     for pattern in PER_SAMPLE:
         for match in scan.matches(pattern):
             scan.claim(*match.span(), understood=False)
+    for order, pattern in _PAIRS:
+        for match in scan.matches(pattern):
+            first, second = (_paired(match, "a"), _paired(match, "b"))
+            prompt, output = (first, second) if order == "in_out" else (second, first)
+            scan.put_number("prompt_tokens", prompt, match.span("a"))
+            scan.put_number("output_tokens", output, match.span("b"))
+            scan.claim(*match.span())
     for name, pattern in _REQUEST_LENGTHS:
         for match in scan.matches(pattern):
             scan.put_number(name, token_length(match), match.span())
+
+
+def _paired(match: re.Match[str], name: str) -> float | None:
+    value = parse_number(match.group(name))
+    if value is None:
+        return None
+    return value * (BINARY_SCALES["k"] if match.group(f"{name}suf") else 1.0)
 
 
 def read_context(scan: Scan) -> None:

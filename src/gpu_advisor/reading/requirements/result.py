@@ -32,8 +32,10 @@ into a sentence in the user's language. Issue ids emitted by this package:
 - ``qps_from_daily_requests`` (field ``qps``; values ``daily``, ``value``, ``peak_share``):
   requests per day turned into the busiest hour's requests per second
 - ``train_tokens_from_samples`` (field ``train_tokens``; values ``samples``, ``per_sample``,
-  ``value``): a dataset counted in examples ("5 万条数据", "20k samples") at a typical
-  example length (``reading.requirements.size.TOKENS_PER_SAMPLE``)
+  ``value``, ``epochs``): a dataset counted in examples ("5 万条数据", "20k samples") at a typical
+  example length (``reading.requirements.size.TOKENS_PER_SAMPLE``), times the passes stated
+- ``train_tokens_epochs`` (field ``train_tokens``; values ``data``, ``epochs``, ``value``): a
+  token count of data trained for several passes ("1亿 token，训 3 轮")
 - ``budget_per_gpu`` (field ``budget``; value ``amount``): a per-card price ("每卡每小时
   12 块"); see :attr:`Extraction.budget_per_gpu`
 

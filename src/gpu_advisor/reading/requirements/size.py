@@ -56,17 +56,33 @@ TOKENS_PER_SAMPLE = 512
 Alpaca-style SFT rows run a few hundred tokens; the assumption is said back to be corrected."""
 _DATA_WORD = re.compile(r"数据|语料|训练|样本|资料|(?<![a-z])(?:data|dataset|corpus|train|training|pretrain)")
 _SMALLEST_DATASET = 1e6
+# "训 3 轮", "3 epochs", "epochs=2": passes over the data; the job trains on data × passes.
+_EPOCHS = re.compile(
+    rf"(?:训|训练|跑|过)?\s*+(?P<num>{NUMBER})\s*+(?:个)?\s*+(?:轮|遍|epochs?(?![a-z])|passes(?![a-z]))"
+    rf"|(?<![a-z])epochs?\s*+[:=]?\s*+(?P<num2>{NUMBER})"
+)
+_MOST_EPOCHS = 100
 _WINDOW = 24
 
 
 def read_train_tokens(scan: Scan) -> None:
-    """Token counts: data for training, or a length when small and not called data."""
+    """Token counts: data for training (times the passes the message states), or a length when
+    small and not called data."""
     for match in scan.matches(_TRAIN_TOKENS):
         value = signed_value(match, DECIMAL_SCALES)
         if value is not None and 0 < value < _SMALLEST_DATASET and not _says_data(scan, match.start()):
             scan.put_number("context_len", signed_value(match, BINARY_SCALES), match.span())
-        else:
-            scan.put_number("train_tokens", value, match.span())
+            continue
+        epochs = read_epochs(scan) if value is not None and value > 0 else None
+        scan.put_number("train_tokens", value * epochs if value and epochs else value, match.span())
+        if epochs and epochs > 1 and value and scan.slots.get("train_tokens") == value * epochs:
+            scan.report(
+                "train_tokens_epochs",
+                "train_tokens",
+                data=plain(value),
+                epochs=epochs,
+                value=plain(value * epochs),
+            )
 
 
 def read_train_samples(scan: Scan) -> None:
@@ -88,11 +104,27 @@ def read_train_samples(scan: Scan) -> None:
             continue
         samples *= _SAMPLE_SCALES.get(suffix or "", 1.0)
         each = _stated_per_sample(scan) or TOKENS_PER_SAMPLE
-        tokens = samples * each
+        epochs = read_epochs(scan) or 1
+        tokens = samples * each * epochs
         scan.put_number("train_tokens", tokens, match.span())
         if scan.slots.get("train_tokens") == tokens:
-            said = {"samples": plain(samples), "per_sample": plain(each), "value": plain(tokens)}
+            said = {
+                "samples": plain(samples),
+                "per_sample": plain(each),
+                "value": plain(tokens),
+                "epochs": epochs,
+            }
             scan.report("train_tokens_from_samples", "train_tokens", **said)
+
+
+def read_epochs(scan: Scan) -> int | None:
+    """Passes over the data the message states ("训 3 轮", "3 epochs"), claimed; None when unsaid."""
+    for match in scan.matches(_EPOCHS):
+        value = parse_number(match.group("num") or match.group("num2"))
+        if value is not None and 1 <= value <= _MOST_EPOCHS and value == int(value):
+            scan.claim(*match.span())
+            return int(value)
+    return None
 
 
 _SAMPLE_SCALES = {"k": 1e3, "w": 1e4, "m": 1e6}
