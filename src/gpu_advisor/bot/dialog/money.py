@@ -47,7 +47,7 @@ from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 _Answer = Callable[[Knowledge, str, str, Mapping[str, Any]], Content | None]
 _BUDGET = re.compile(r"预算|budget|以内|不超过|最多花|控制在|at most|afford")
 _BUY_OR_RENT = re.compile(
-    r"买[^,，。;；\n]{0,8}?还是[^,，。;；\n]{0,4}?租|租[^,，。;；\n]{0,8}?还是[^,，。;；\n]{0,4}?买|自建|买卡|回本"
+    r"买[^,，。;；\n]{0,16}?还是[^,，。;；\n]{0,4}?租|租[^,，。;；\n]{0,16}?还是[^,，。;；\n]{0,4}?买|自建|买卡|回本"
     r"|还是[^,，。;；\n]{0,6}?api|api[^,，。;；\n]{0,8}?还是"
     r"|buy (?:or|vs\.?|versus) rent|rent (?:or|vs\.?|versus) buy|buy(?:ing)? vs|own(?:ing)? vs|pay ?back"
     r"|(?:vs\.?|or) (?:an? )?(?:hosted )?api|break[- ]?even"
