@@ -267,16 +267,21 @@ def test_a_limit_that_rules_out_every_offer_says_so_and_what_lifting_it_costs(di
 @pytest.mark.parametrize(
     ("text", "words"),
     [
-        ("4张A100 80G训练 llama 3 8B 全参要多久，数据 50亿 token", "小时训完，但不在价目表里"),
+        ("4张A100 80G训练 llama 3 8B 全参要多久，数据 50亿 token", "全参微调：50亿 token 约 152.5 小时训完"),
         (
             "fine-tune mistral 7b with qlora on a single 3090, 50k samples, how long?",
-            "your RTX 3090 works, done in about",
+            "With QLoRA, 25.6M tokens take",
         ),
     ],
 )
 def test_how_long_on_the_named_card_is_answered_on_that_card(dialog: Dialog, text: str, words: str) -> None:
     reply, _ = talk(dialog, text)
-    assert words in reply.summary[0]
+    assert words in reply.text
+
+
+def test_a_plan_on_a_named_card_outside_the_catalog_says_its_hours(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "4张A100 80G训练 llama 3 8B 全参，数据 50亿 token")
+    assert "小时训完，但不在价目表里" in reply.summary[0]
 
 
 def test_a_serving_no_short_by_little_says_the_small_change_before_more_cards(dialog: Dialog) -> None:
@@ -399,3 +404,44 @@ def test_request_lengths_written_number_first_pair_up(
 )
 def test_passes_over_the_data_multiply_the_tokens_trained(vocab: Vocabulary, text: str, tokens: int) -> None:
     assert extract(text, vocab).slots.get("train_tokens") == tokens
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("how long would it take to fine-tune qwen2.5 7b on 1B tokens with 8 H100s", "1B tokens take about"),
+        ("4 张 A100 80G 训练 qwen2.5 7b lora 1亿 token 要多久", "LoRA：1亿 token 约"),
+    ],
+)
+def test_how_long_on_named_cards_says_the_time_for_the_stated_tokens(
+    dialog: Dialog, text: str, words: str
+) -> None:
+    reply, _ = talk(dialog, text)
+    assert words in reply.text
+
+
+def test_also_training_after_a_serving_plan_plans_both(dialog: Dialog) -> None:
+    reply, state = talk(
+        dialog,
+        "deploy qwen2.5 7b for 10 users 24/7",
+        "now i also want to fine-tune it with lora on 50M tokens",
+    )
+    assert state.slots["task"] == "both"
+    assert "For serving, also rent" in reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "users"),
+    [
+        ("What's the cheapest way to run Qwen2.5-72B for a few internal users?", 3),
+        ("serve llama 3 8b for a couple of beta testers", 2),
+        ("部署 7b 给十几个开发用", 15),
+    ],
+)
+def test_people_with_a_word_before_them_are_still_users(vocab: Vocabulary, text: str, users: int) -> None:
+    assert extract(text, vocab).slots.get("concurrency") == users
+
+
+def test_latency_to_first_token_written_after_the_number_is_a_ttft_limit(vocab: Vocabulary) -> None:
+    text = "I need to serve Mixtral 8x7B to about 40 people at work, latency under 1s to first token"
+    assert extract(text, vocab).slots.get("ttft_ms_max") == 1000

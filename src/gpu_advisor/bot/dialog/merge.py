@@ -14,6 +14,7 @@ Later messages correct earlier ones, slot by slot; beyond that:
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -41,6 +42,7 @@ SERVE_ONLY = (
     "ttft_ms_max",
     "ttft_ms_p99",
     "tpot_ms_p99",
+    "always_on",
 )
 EXCLUSIVE = (
     ("model", "params_b"),
@@ -66,7 +68,7 @@ def merge(state: ConversationState, msg: Message, expecting: str | None) -> Merg
     """Copy what the message said into ``state`` (in place); see the module docstring."""
     ext = msg.ext
     slots = dict(ext.slots)
-    _settle_task(state, slots, ext.replace)
+    _settle_task(state, slots, ext.replace, _ALSO.search(msg.low) is not None)
     for new, old in EXCLUSIVE:
         if new in slots:
             loose(state.slots).pop(old, None)
@@ -86,14 +88,19 @@ def merge(state: ConversationState, msg: Message, expecting: str | None) -> Merg
     return out
 
 
-def _settle_task(state: ConversationState, slots: dict[str, Any], replace: list[str]) -> None:
+_ALSO = re.compile(
+    r"(?<![a-z])(?:also|as well|too|in addition)(?![a-z])|也要|也想|也得|还要|还想|同时|顺便|此外还"
+)
+
+
+def _settle_task(state: ConversationState, slots: dict[str, Any], replace: list[str], also: bool) -> None:
     """Keep "both" unless corrected; a task switched (corrected, or "那训练呢" after a serving
     plan) drops the other task's settings, so a training plan does not echo serving users."""
     held, said = state.slots.get("task"), slots.get("task")
     if said is None or said == held or held is None:
         return
-    if "task" not in replace and held == "both":
-        slots["task"] = "both"
+    if "task" not in replace and (held == "both" or also):
+        slots["task"] = "both"  # "now I also want to fine-tune it": serving stays, training joins
         return
     for key in TRAIN_ONLY if said == "infer" else SERVE_ONLY if said == "train" else ():
         loose(state.slots).pop(key, None)

@@ -16,6 +16,7 @@ import re
 from typing import Any
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.issues import issue_lines
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -43,6 +44,7 @@ from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
 
 _TRAIN = re.compile(r"训|微调|finetun|fine-tun|train|lora|全参|预训练|pretrain")
+SAID_BACK = frozenset({"train_tokens_from_samples", "train_tokens_epochs", "approximated"})
 DEFAULT_MODEL = "llama-2-7b"  # the size a "tokens a day" question usually means (engine.myths too)
 
 
@@ -66,7 +68,9 @@ def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | No
     new.slots["task"] = workload.task
     lang = new.lang
     lines = _lines(lang, result, kb, "model" not in ext.slots and "params_b" not in ext.slots)
-    lines[-1:-1] = _fix_lines(lang, result, workload, kb)
+    lines[-1:-1] = _takes(lang, result, workload) + _fix_lines(lang, result, workload, kb)
+    said = [i for i in ext.issues if i.id in SAID_BACK]  # how an amount was read ("5 万条" → tokens)
+    lines[-1:-1] = issue_lines(dialog, lang, said)
     if msg.form.capacity and workload.task == "infer":
         lines[-1:-1] = _capacity_lines(lang, result, workload, kb)
     if judged_as is not None:
@@ -179,6 +183,20 @@ def _lines(lang: str, v: HardwareVerdict, kb: Knowledge, assumed: bool) -> list[
         lines.append(locales.t(lang, "verdict.assumed_model", model=v.model))
     lines.append(locales.t(lang, "verdict.offer"))
     return lines
+
+
+def _takes(lang: str, v: HardwareVerdict, w: Workload) -> list[str]:
+    """ "要多久": the stated tokens at the asked method's rate (the fastest when none was asked)."""
+    if not v.train_tokens or v.hours_available:
+        return []
+    row = next((r for r in v.rows if r.method == w.method and r.fits), None) or v.fastest
+    if row is None or not row.tokens_per_day:
+        return []
+    hours = v.train_tokens / row.tokens_per_day * 24.0
+    method = _method(lang, row.method)
+    return [
+        locales.t(lang, "verdict.takes", tokens=v.train_tokens, method=method, hours=hours, days=hours / 24.0)
+    ]
 
 
 def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> list[str]:

@@ -23,11 +23,13 @@ from gpu_advisor.reading.requirements.vague import (
 from gpu_advisor.text.numbers import NUMBER, parse_number, signed_value
 
 _PEOPLE = (
-    r"(?:个|位|名|号)?\s*+(?:人|用户|同事|员工|同学|客户|people|persons|users?|folks|colleagues|employees)"
+    r"(?:个|位|名|号)?\s*+(?:人|用户|同事|员工|同学|客户|开发|程序员|people|persons|users?|folks|colleagues|employees"
+    r"|testers|developers|devs|engineers|customers|clients|students|members|staff)"
     r"(?![a-z])"
 )
+_PEOPLE_ADJECTIVE = r"(?:internal|active|concurrent|beta|test|paying|regular|office|team|company|our)"
 _LOOSE_LOAD = (
-    re.compile(rf"{VAGUE}\s*+{_PEOPLE}"),
+    re.compile(rf"{VAGUE}\s*+(?:{_PEOPLE_ADJECTIVE}\s++)?{_PEOPLE}"),  # "a few internal users"
     re.compile(rf"(?:并发|concurrency)\s*+(?:大概|约|about)?\s*+{VAGUE}"),
     re.compile(rf"{VAGUE}\s*+(?:个|路)?\s*+(?:并发|concurrent|simultaneous)(?![a-z])"),  # "二三十个并发"
 )

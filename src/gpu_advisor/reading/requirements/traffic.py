@@ -72,7 +72,8 @@ _TTFT = (
         rf"{_TTFT_WORD}{_NEAR}{SIGN}(?P<num>{NUMBER})\s*+(?:{_LATENCY_UNIT})?(?:\s*+(?:以内|以下|之内|内))?"
     ),
     re.compile(
-        rf"{SIGN}(?P<num>{NUMBER})\s*+{_LATENCY_UNIT}\s*+(?:以内|以下|之内)?\s*+(?:的)?\s*+{_TTFT_WORD}"
+        rf"{SIGN}(?P<num>{NUMBER})\s*+{_LATENCY_UNIT}\s*+(?:以内|以下|之内)?\s*+(?:的|(?:to|for|until|till|before)\s++(?:the\s++)?)?"
+        rf"{_TTFT_WORD}"
     ),
 )
 _SECONDS_CEILING = 10.0
