@@ -445,3 +445,18 @@ def test_people_with_a_word_before_them_are_still_users(vocab: Vocabulary, text:
 def test_latency_to_first_token_written_after_the_number_is_a_ttft_limit(vocab: Vocabulary) -> None:
     text = "I need to serve Mixtral 8x7B to about 40 people at work, latency under 1s to first token"
     assert extract(text, vocab).slots.get("ttft_ms_max") == 1000
+
+
+@pytest.mark.parametrize(
+    ("messages", "slot", "value"),
+    [
+        (("部署 llama 3.1 8b，并发 8，7x24", "不是8个，是16个"), "concurrency", 16),
+        (("deploy mistral 7b, budget 1000 a month", "no, not 1000, it's 2500"), "budget", 2500),
+    ],
+)
+def test_a_correction_without_a_unit_changes_the_slot_that_held_the_old_value(
+    dialog: Dialog, messages: tuple[str, ...], slot: str, value: float
+) -> None:
+    _, state = talk(dialog, *messages)
+    held = state.slots[slot]
+    assert (held["amount"] if isinstance(held, dict) else held) == value

@@ -121,10 +121,21 @@ def _constraints(state: ConversationState, ext: Extraction) -> dict[str, Any]:
     return said
 
 
+def _holding(slots: dict[str, Any], value: float) -> str | None:
+    """The numeric slot whose value is ``value`` (a budget by its amount), when exactly one is."""
+    found = [
+        name
+        for name, held in slots.items()
+        if (held.get("amount") if isinstance(held, dict) else held) == value and not isinstance(held, bool)
+    ]
+    return found[0] if len(found) == 1 else None
+
+
 def _edits(state: ConversationState, ext: Extraction, expecting: str | None, out: Merged) -> None:
     fallback = expecting or state.last_slot
     for edit in ext.edits:
-        slot = apply_edit(loose(state.slots), edit, fallback)
+        held = _holding(loose(state.slots), edit.was) if edit.was is not None else None
+        slot = apply_edit(loose(state.slots), edit, held or fallback)
         if slot is None:
             out.unapplied.append(edit.slot or fallback or "")
         else:

@@ -121,7 +121,7 @@ _NEGATED_VALUE = re.compile(
     rf"(?:(?:{_SLOT})\s*+(?:的|is|was)?\s*+)?"
     r"(?<!为什么)(?<!为啥)(?<!怎么)(?:而不是|不是|并非|而非"
     r"|(?<![a-z])(?<!why )(?:not|isn't|rather than|instead of)\s)\s*+"
-    rf"(?:[a-z][a-z\-]{{0,12}}\s?\d[\w.\-]{{0,12}}\s*+)?(?<![\d.])(?:{NUMBER})(?![/×x*]\s*+\d)"
+    rf"(?:[a-z][a-z\-]{{0,12}}\s?\d[\w.\-]{{0,12}}\s*+)?(?<![\d.])(?P<negated>{NUMBER})(?![/×x*]\s*+\d)"
     rf"(?:\s*+(?:b|bn|billion|亿|k|w|万|千|个(?!人)|{_UNIT})(?![a-z]))?"
     rf"(?:(?:\s*+[,，;；]\s*+{_ASSERT}?|\s*+{_ASSERT})\s*+(?P<asserted>{NUMBER})\s*+(?:个(?!人)|{_ANY_UNIT})?(?![\d.a-z万千亿]))?"
 )
@@ -168,13 +168,20 @@ def read_negated_values(scan: Scan) -> None:
     for match in scan.matches(_NEGATED_VALUE):
         slot = _slot_of(match) or next((name for name, _ in _UNIT_SLOTS if match.group(f"u_{name}")), None)
         value = parse_number(match.group("asserted")) if match.group("asserted") else None
-        if slot is not None and value is not None:
-            scan.edits.append(Edit(slot=slot, op="set", value=value))
+        if value is not None and (slot is not None or (was := _negated_number(match)) is not None):
+            # no unit to name the slot ("不是8个，是16个"): the one holding the negated value
+            scan.edits.append(Edit(slot=slot, op="set", value=value, was=None if slot else was))
             scan.claim(*match.span())
         else:
             scan.claim(
                 *match.span(0)[:1], match.start("asserted") if match.group("asserted") else match.end()
             )
+
+
+def _negated_number(match: re.Match[str]) -> float | None:
+    """The bare number a correction negates ("不是8个" → 8), when the negated part is one."""
+    found = re.search(NUMBER, match.group("negated") or "")
+    return parse_number(found.group()) if found else None
 
 
 def read_corrections(scan: Scan) -> None:

@@ -74,6 +74,8 @@ class Edit(BaseModel):
     - ``Edit(slot=None, op="set", value=2000)``: "make it 2000 instead", "改成2000": the
       slot is the one last mentioned or asked about, which only the dialog knows.
     - ``Edit(slot=None, op="scale", factor=0.5)``: "再少一半", "halve it", likewise.
+    - ``Edit(slot=None, op="set", value=16, was=8)``: "不是8个，是16个": the slot is the one
+      that holds 8.
 
     ``slot`` is a Workload field name when the message names one. A scaled integer slot
     (concurrency) is rounded by whoever applies the edit, never below 1.
@@ -81,6 +83,7 @@ class Edit(BaseModel):
 
     slot: str | None = None
     op: EditOp
+    was: float | None = None  # "不是8个，是16个": the value replaced, which finds the slot holding it
     factor: float | None = None
     value: float | None = None
 
