@@ -190,7 +190,7 @@ def test_language_sticks_unless_the_sentence_is_clearly_the_other(
 
 def test_edit_structure_names_slot_operation_and_amount() -> None:
     edit = Edit(slot="budget", op="scale", factor=0.5)
-    assert edit.model_dump() == {"slot": "budget", "op": "scale", "factor": 0.5, "value": None}
+    assert edit.model_dump() == {"slot": "budget", "op": "scale", "factor": 0.5, "value": None, "was": None}
 
 
 EDIT_CASES: list[tuple[str, list[Edit]]] = [

@@ -83,9 +83,9 @@ class Edit(BaseModel):
 
     slot: str | None = None
     op: EditOp
-    was: float | None = None  # "不是8个，是16个": the value replaced, which finds the slot holding it
     factor: float | None = None
     value: float | None = None
+    was: float | None = None  # "不是8个，是16个": the value replaced, which finds the slot holding it
 
 
 Intent = Literal["cheaper", "faster", "price"]
