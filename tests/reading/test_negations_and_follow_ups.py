@@ -460,3 +460,24 @@ def test_a_correction_without_a_unit_changes_the_slot_that_held_the_old_value(
     _, state = talk(dialog, *messages)
     held = state.slots[slot]
     assert (held["amount"] if isinstance(held, dict) else held) == value
+
+
+@pytest.mark.parametrize(
+    ("text", "hours"),
+    [
+        ("部署 qwen2.5 7b 20 人，就这周用一下", 168),
+        ("serve llama 3.1 8b for 20 people, this month only", 720),
+    ],
+)
+def test_this_week_or_month_is_a_duration(vocab: Vocabulary, text: str, hours: float) -> None:
+    assert extract(text, vocab).slots.get("duration_hours") == hours
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["部署 qwen2.5 7b 十个人，白天用，晚上关", "serve llama 3.1 8b for 20 people during business hours"],
+)
+def test_daytime_use_is_priced_as_a_month_and_says_how_to_save(vocab: Vocabulary, text: str) -> None:
+    result = extract(text, vocab)
+    assert result.slots.get("always_on") is True
+    assert any(i.id == "daytime_only" for i in result.issues)

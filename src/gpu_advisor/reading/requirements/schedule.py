@@ -40,6 +40,16 @@ _DURATION = re.compile(
     rf"{SIGN}(?:(?P<num>{NUMBER})|(?P<half>半)|(?<![a-z])(?P<word>{_EN_COUNT})\s)\s*+(?:个)?\s*+(?:{_UNIT})"
 )
 _LARGEST_YEAR_COUNT = 100  # 2024年 is a date
+# "就这周用一下", "this month only": the current week / month / day as a duration.
+_THIS_PERIOD = re.compile(
+    r"(?:这|本|这个)(?P<week>周|星期|礼拜)|(?:这|本|这个)(?P<month>月)(?!份?\d)|(?P<day>今天)"
+    r"|(?<![a-z])this\s+(?:(?P<week2>week)|(?P<month2>month))(?![a-z])|(?<![a-z])(?P<day2>today)(?![a-z])"
+)
+# "白天用，晚上关", "business hours only": a service used part of every day, held all month.
+_DAYTIME = re.compile(
+    r"白天用|白天开|晚上关|夜里关|夜间关|下班(?:就)?关|上班时间|工作时间(?:用|内)?|只在工作日"
+    r"|(?<![a-z])(?:business|working|office)\s+hours(?![a-z])|(?<![a-z])daytime(?![a-z])|9\s*-?\s*to\s*-?\s*5"
+)
 
 
 _NEGATION_REACH = 24
@@ -55,9 +65,28 @@ def read_always_on(scan: Scan) -> None:
     for match in scan.matches(ONE_OFF):
         scan.put("always_on", False)
         scan.claim(*match.span())
+    for match in scan.matches(_DAYTIME):
+        scan.put("always_on", True)
+        scan.claim(*match.span())
+        if not scan.has_issue("daytime_only"):
+            scan.report("daytime_only", "always_on", hours=_DAY_HOURS)
+
+
+_DAY_HOURS = 12  # a working day the service is used
 
 
 def read_duration(scan: Scan) -> None:
+    for match in scan.matches(_THIS_PERIOD):
+        unit = next(
+            u
+            for u, names in (
+                ("week", ("week", "week2")),
+                ("month", ("month", "month2")),
+                ("day", ("day", "day2")),
+            )
+            if any(match.group(n) for n in names)
+        )
+        scan.put_number("duration_hours", HOURS_PER[unit], match.span())
     for match in scan.matches(_DURATION):
         unit = next(name for name in HOURS_PER if match.group(name))
         count = _count_of(match)
