@@ -244,28 +244,19 @@ def _shorter_context(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) 
             shorter = _try(w.model_copy(update={"context_len": context}), kb)
             row = next((r for r in shorter.rows if r.fits), None) if shorter is not None else None
             if row is not None:
-                return locales.t(
-                    lang,
-                    "verdict.fix_context",
-                    context=context,
-                    method=row.method.upper(),
-                    used=row.total_gib,
-                    capacity=row.capacity_gib,
-                )
+                return _fits_with(lang, "verdict.fix_context", row, row.capacity_gib, context=context)
     runtime = kb.runtimes.get("vllm")
     share = runtime.memory_utilization if runtime is not None else 0.9
     row = min(close, key=lambda r: r.shortfall_gib)
     fuller = row.capacity_gib * FULLER_MEMORY / share
     if row.total_gib <= fuller:
-        return locales.t(
-            lang,
-            "verdict.fix_memory_share",
-            share=FULLER_MEMORY,
-            method=row.method.upper(),
-            used=row.total_gib,
-            capacity=fuller,
-        )
+        return _fits_with(lang, "verdict.fix_memory_share", row, fuller, share=FULLER_MEMORY)
     return None
+
+
+def _fits_with(lang: str, key: str, row: MethodVerdict, capacity: float, **change: float) -> str:
+    """The sentence for a small change that makes ``row`` fit in ``capacity`` GiB."""
+    return locales.t(lang, key, method=row.method.upper(), used=row.total_gib, capacity=capacity, **change)
 
 
 def _training_knobs(
