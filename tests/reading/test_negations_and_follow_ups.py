@@ -481,3 +481,57 @@ def test_daytime_use_is_priced_as_a_month_and_says_how_to_save(vocab: Vocabulary
     result = extract(text, vocab)
     assert result.slots.get("always_on") is True
     assert any(i.id == "daytime_only" for i in result.issues)
+
+
+@pytest.mark.parametrize(
+    ("text", "tpot_ms"),
+    [
+        ("帮我算算 qwen2.5-32b 推理，要求每个用户每秒至少 30 个 token，10 个用户", 33.3),
+        ("deploy llama 3.1 8b, each user needs at least 40 tok/s, 20 users", 25.0),
+        ("部署 7b，单路至少 50 token/s", 20.0),
+        ("部署 7b，TPOT 不超过 40ms", 40.0),
+    ],
+)
+def test_a_required_speed_per_user_is_a_time_per_token_target(
+    vocab: Vocabulary, text: str, tpot_ms: float
+) -> None:
+    slots = extract(text, vocab).slots
+    assert slots.get("tpot_ms_p99") == tpot_ms and "context_len" not in slots
+
+
+def test_a_speed_asked_about_is_not_a_target(vocab: Vocabulary) -> None:
+    assert "tpot_ms_p99" not in extract("4090 能跑 50 tok/s 吗 llama 3 8b", vocab).slots
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "帮我算算 qwen2.5-32b 推理，要求每个用户每秒至少 30 个 token，10 个用户，7x24",
+        "deploy llama 3.1 8b for 20 users 24/7, p99 ttft 1s",
+    ],
+)
+def test_a_group_of_users_with_a_p99_target_gets_a_plan_that_meets_it(dialog: Dialog, text: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert reply.plan is not None and reply.plan.status == "ok"
+    assert reply.plan.recommendation is not None and reply.plan.recommendation.meets_latency
+
+
+@pytest.mark.parametrize(
+    ("text", "qps"),
+    [
+        ("我想用qwen2.5 72b做个客服，大概每天1万个对话，每个对话平均10轮", 2.78),
+        ("serve llama 3.1 8b, 5000 conversations per day, 8 turns per conversation", 1.11),
+    ],
+)
+def test_daily_conversations_of_several_turns_are_traffic(vocab: Vocabulary, text: str, qps: float) -> None:
+    slots = extract(text, vocab).slots
+    assert slots.get("qps") == pytest.approx(qps, abs=0.01) and "train_tokens" not in slots
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [("LoRA 和 QLoRA 有什么区别", "QLoRA 把冻结的权重"), ("FP8 和 INT8 哪个好", "推理用")],
+)
+def test_method_and_precision_pairs_are_concept_questions(dialog: Dialog, text: str, words: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert words in reply.text and "两个值" not in reply.text

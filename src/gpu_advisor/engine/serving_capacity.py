@@ -28,7 +28,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpu_advisor.engine.defaults import ServeSetup
-from gpu_advisor.engine.queueing import Latency, ReplicaShape, break_qps, capacity_qps, latency
+from gpu_advisor.engine.queueing import Latency, ReplicaShape, break_qps, capacity_qps, closed_loop, latency
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
 from gpu_advisor.engine.throughput import ReplicaModel
 
@@ -88,12 +88,39 @@ def size(shape: ReplicaShape, s: ServeSetup) -> Load | None:
         replicas = max(replicas, math.ceil(s.qps / per - 1e-9))
     if replicas > MAX_REPLICAS:
         return None
-    if s.qps is None:  # a closed group of users: no arrival rate, so no queue to quote
-        return Load(replicas, math.ceil(s.concurrency / replicas), None, brk, not targets)
+    if s.qps is None:  # a closed group of users: the rate is what they send
+        if not targets:
+            return Load(replicas, math.ceil(s.concurrency / replicas), None, brk, True)
+        return _closed_group(shape, s, replicas, brk)
     lat = latency(shape, s.qps / replicas)
     busy = math.ceil(lat.occupancy) if lat else shape.slots
     batch = min(shape.slots, max(busy, math.ceil(s.concurrency / replicas)))
     return Load(replicas, batch, lat, brk, not targets or _holds(lat, s))
+
+
+GROUP_REPLICA_TRIES = 32  # replicas added, one at a time, before a group's p99 targets count as unmet
+
+
+def _closed_group(shape: ReplicaShape, s: ServeSetup, replicas: int, brk: float) -> Load:
+    """A group of users with p99 targets ("10 个人用，首 token 1 秒内"): each replica's users send
+    requests as fast as answers come back (``queueing.closed_loop``); that rate, as a Poisson
+    stream, gives the tails the targets are held to. Replicas are added until they hold."""
+    for more in range(min(GROUP_REPLICA_TRIES, MAX_REPLICAS - replicas + 1)):
+        users = math.ceil(s.concurrency / (replicas + more))
+        rate = closed_loop(shape, users).output_tokens_per_s / s.output_tokens
+        lat = latency(shape, rate)
+        if _holds(lat, s):
+            return Load(replicas + more, users, lat, brk, True)
+        if users == 1:
+            break
+    users = math.ceil(s.concurrency / replicas)
+    return Load(
+        replicas,
+        users,
+        latency(shape, closed_loop(shape, users).output_tokens_per_s / s.output_tokens),
+        brk,
+        False,
+    )
 
 
 def _break(shape: ReplicaShape, s: ServeSetup) -> float:

@@ -103,6 +103,14 @@ CONCEPT_PHRASINGS: dict[str, tuple[str, ...]] = {
         "用训练机跑推理划算吗",
         "is using a training server for inference a waste?",
     ),
+    "lora_vs_qlora": (
+        "LoRA 和 QLoRA 有什么区别",
+        "lora vs qlora, which should I use?",
+        "QLoRA 跟 LoRA 差在哪",
+        "LoRA 與 QLoRA 的差別",
+        "what's the difference between lora and qlora for a 13b?",
+        "微调选 lora 还是 qlora",
+    ),
     "kv_cache_meaning": (
         "KV cache 是什么",
         "什么是 kv 缓存？",

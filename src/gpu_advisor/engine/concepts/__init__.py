@@ -29,6 +29,7 @@ _ORDER = (
     "t4_training",
     "multi_card_training",
     "memory_breakdown",
+    "lora_vs_qlora",
     "memory_needed",
     "precision_choice",
     "slow_inference_cause",

@@ -261,6 +261,7 @@ CONCEPTS: tuple[Concept, ...] = (
             rf"(哪种|什么|which|what){GAP}(精度|precision)",
             rf"({TRAIN}|{SERVE}){GAP}{_PREC}{GAP}(还是|或者|或|\bor\b|\bvs\b){GAP}{_PREC}",
             rf"(精度|precision){GAP}(选|用|pick|choose|use|should)",
+            rf"{_PREC}{GAP}(和|与|跟|还是|vs\.?|versus|or){GAP}{_PREC}{GAP}(哪个|哪种|区别|差别|好|which|better|differ)",
         ),
         facts=_precision,
         examples=(

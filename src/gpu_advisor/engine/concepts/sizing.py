@@ -117,7 +117,23 @@ _KV = r"(kv ?cache|kv ?缓存|kv缓存|kv ?快取|\bkv\b|键值缓存)"
 _NOT_WHICH_CARD = r"^(?!.*(用什么卡|什么卡|哪张卡|哪种卡|什么配置|which (card|gpu)|what (card|gpu)|rent)).*"
 _MEM = r"(显存|内存|vram|memory|gpu mem)"
 
+_AND_OR = r"(和|与|跟|还是|vs\.?|versus|or|and)"
+_LORA_PAIR = rf"(q-?lora{GAP}{_AND_OR}{GAP}(?<!q)lora|(?<!q)lora{GAP}{_AND_OR}{GAP}q-?lora)"
+
 CONCEPTS: tuple[Concept, ...] = (
+    Concept(
+        id="lora_vs_qlora",
+        triggers=(
+            rf"{_LORA_PAIR}{GAP}(区别|差别|差在|不同|不一样|哪个|哪种|选|differ|difference|which|better|choose)",
+            rf"(区别|差别|difference|differ|选|choose|pick){GAP}{_LORA_PAIR}",
+        ),
+        facts=_needed,
+        examples=(
+            "LoRA 和 QLoRA 有什么区别",
+            "lora vs qlora, which should I use?",
+            "QLoRA 跟 LoRA 差在哪",
+        ),
+    ),
     Concept(
         id="memory_needed",
         triggers=tuple(

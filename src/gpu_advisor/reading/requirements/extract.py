@@ -57,7 +57,7 @@ from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.reading.requirements.schedule import read_always_on, read_duration
 from gpu_advisor.reading.requirements.shapes import read_shapes
 from gpu_advisor.reading.requirements.size import read_params, read_train_samples, read_train_tokens
-from gpu_advisor.reading.requirements.traffic import read_load, read_ttft
+from gpu_advisor.reading.requirements.traffic import read_load, read_tpot, read_ttft
 from gpu_advisor.reading.requirements.training import read_training_knobs
 from gpu_advisor.reading.requirements.vocabulary import Vocabulary
 from gpu_advisor.text.normalize import Lang, language_of, normalize
@@ -108,6 +108,7 @@ def extract(
     read_edits(scan)
     read_deadline(scan, today)  # before durations: "一周内" is a deadline, not a rental period
     read_ttft(scan)
+    read_tpot(scan)  # before lengths and token counts: "每秒至少 30 个 token" is a speed
     read_request_lengths(scan)
     read_context(scan)
     read_current_cost(scan)  # before budgets and durations: what is paid now is neither

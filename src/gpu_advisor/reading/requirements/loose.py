@@ -47,7 +47,10 @@ _DAILY = re.compile(
     rf"|(?P<num3>{NUMBER})(?:\s*+(?P<suf3>k|w)(?![a-z]))?\s*+(?:users?|people)\s+(?:a|per|each|every|/)\s*+day(?![a-z])"
     rf"|(?:每天|每日|一天)\s*+(?:大概|约|有)?\s*+(?P<num4>{NUMBER})(?:\s*+(?P<suf4>k|w)(?![a-z]))?\s*+(?:个|位|名)?\s*+(?:用户|人)"
 )
-_CALLS = r"(?:次|个|条)?\s*+(?:调用|请求|访问|问答|calls|requests|queries)(?![a-z])"
+_CALLS = (
+    r"(?:次|个|条|通)?\s*+(?:调用|请求|访问|问答|对话|会话|咨询"
+    r"|calls|requests|queries|conversations|chats)(?![a-z])"
+)
 _DAILY_CALLS = re.compile(
     rf"(?:每天|每日|一天|日均|(?<![a-z])daily)\s*+(?:大概|约|有|about|around)?\s*+"
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?\s*+{_CALLS}"
@@ -104,18 +107,39 @@ def read_daily_users(scan: Scan) -> None:
 
 
 def read_daily_requests(scan: Scan) -> None:
-    """Requests per day become peak QPS: the busiest hour carries PEAK_HOUR_SHARE of them."""
+    """Requests per day become peak QPS: the busiest hour carries PEAK_HOUR_SHARE of them.
+
+    Conversations of several turns ("每天1万个对话，每个对话平均10轮") are that many
+    requests each: every turn is one request to the model.
+    """
     for match in scan.matches(_DAILY_CALLS):
         daily = parse_number(match.group("num") or match.group("num2"))
         if daily is None:
             continue
         daily *= _SCALES.get(match.group("suf") or match.group("suf2") or "", 1.0)
+        daily *= _turns(scan)
         value = round(daily * PEAK_HOUR_SHARE / 3600.0, 3)
         scan.put_number("qps", value, match.span())
         if scan.slots.get("qps") == value:
             scan.report(
                 "qps_from_daily_requests", "qps", daily=plain(daily), value=value, peak_share=PEAK_HOUR_SHARE
             )
+
+
+_TURNS = re.compile(
+    rf"每(?:个|次|轮)?\s*+(?:对话|会话)\s*+(?:平均|大概|约|大约)?\s*+(?P<num>{NUMBER})\s*+(?:轮|问|个来回)"
+    rf"|(?P<num2>{NUMBER})\s*+(?:turns?|messages?)\s+(?:per|a|each)\s+(?:conversation|chat|session)(?![a-z])"
+)
+
+
+def _turns(scan: Scan) -> float:
+    """Requests per conversation when the message says it (claimed), else 1."""
+    for match in scan.matches(_TURNS):
+        turns = parse_number(match.group("num") or match.group("num2"))
+        if turns is not None and 1 <= turns <= 100:
+            scan.claim(*match.span())
+            return turns
+    return 1.0
 
 
 def read_loose_duration(scan: Scan) -> None:

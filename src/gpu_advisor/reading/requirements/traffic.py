@@ -20,7 +20,7 @@ import re
 
 from gpu_advisor.reading.requirements.lexicon import GAP
 from gpu_advisor.reading.requirements.scan import Scan
-from gpu_advisor.text.numbers import NUMBER, SIGN, signed_value
+from gpu_advisor.text.numbers import NUMBER, SIGN, parse_number, signed_value
 
 _NUM = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z])|(?!\s*+[kw](?![a-z])))"
 _NEAR = rf"{GAP}{{0,10}}?"
@@ -91,6 +91,43 @@ def read_ttft(scan: Scan) -> None:
             window = scan.source[max(0, match.start() - _TAIL_REACH) : match.end()]
             slot = "ttft_ms_p99" if _TAIL.search(window) else "ttft_ms_max"
             scan.put_number(slot, value, match.span())
+
+
+# "每个用户每秒至少 30 个 token", "each user needs at least 40 tok/s", "TPOT 30ms": a speed each
+# stream must keep, a time-per-output-token target (1000 / tokens per second). A speed asked
+# about ("能跑 50 tok/s 吗") is a claim to check, not this: the words require it.
+_PER_STREAM = (
+    r"(?:每(?:个)?\s*+(?:用户|人|路)|单路|(?<![a-z])(?:per|each|every)\s+(?:user|stream|person|request))"
+)
+_AT_LEAST = (
+    r"(?:至少|不低于|最少|起码|达到|保证"
+    r"|(?<![a-z])(?:at\s+least|minimum(?:\s+of)?|no\s+less\s+than)(?![a-z])|>=?)"
+)
+_PER_SECOND = r"(?:/\s*+s(?![a-z])|每秒|(?<![a-z])per\s+sec(?:ond)?(?![a-z]))"
+_SPEED_UNIT = r"(?:个)?\s*+(?:tokens?|toks?|t)(?![a-z])"
+_TPOT_SPEED = (
+    re.compile(
+        rf"{_PER_STREAM}[^,，。;；\n]{{0,16}}?{_AT_LEAST}\s*+(?P<num>{NUMBER})\s*+{_SPEED_UNIT}(?:\s*+{_PER_SECOND})?"
+    ),
+    re.compile(rf"{_AT_LEAST}\s*+(?P<num>{NUMBER})\s*+{_SPEED_UNIT}\s*+{_PER_SECOND}\s*+{_PER_STREAM}"),
+)
+_TPOT_MS = re.compile(
+    rf"(?:(?<![a-z])(?:tpot|itl)(?![a-z])|每个?\s*+token\s*+(?:间隔|延迟|耗时))\s*+(?:p99\s*+)?(?:<=?|≤|不超过|小于|以内|under|below)?\s*+"
+    rf"(?P<num>{NUMBER})\s*+(?:ms|毫秒)"
+)
+
+
+def read_tpot(scan: Scan) -> None:
+    """A per-stream speed the user requires, or a TPOT they state, as ``tpot_ms_p99``."""
+    for pattern in _TPOT_SPEED:
+        for match in scan.matches(pattern):
+            if re.search(_PER_SECOND, scan.text[max(0, match.start() - 12) : match.end()]) is None:
+                continue  # "每个用户至少 30 个 token" with no rate is not a speed
+            speed = parse_number(match.group("num"))
+            if speed is not None and speed > 0:
+                scan.put_number("tpot_ms_p99", round(1000.0 / speed, 1), match.span())
+    for match in scan.matches(_TPOT_MS):
+        scan.put_number("tpot_ms_p99", parse_number(match.group("num")), match.span())
 
 
 def _milliseconds_per(unit: str | None, value: float) -> float:
