@@ -535,3 +535,15 @@ def test_daily_conversations_of_several_turns_are_traffic(vocab: Vocabulary, tex
 def test_method_and_precision_pairs_are_concept_questions(dialog: Dialog, text: str, words: str) -> None:
     reply, _ = talk(dialog, text)
     assert words in reply.text and "两个值" not in reply.text
+
+
+@pytest.mark.parametrize(
+    ("text", "words"),
+    [
+        ("llama 3.1 8b 微调，用 8 张 a100，数据 10B tokens，多久训完，多少钱", "152.9 小时："),
+        ("how long and how much to lora fine-tune qwen2.5 14b on 500M tokens with 2 H100s?", "22.6 hour(s):"),
+    ],
+)
+def test_how_long_and_how_much_on_named_cards_prices_the_time(dialog: Dialog, text: str, words: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert "token" in reply.text and words in reply.text

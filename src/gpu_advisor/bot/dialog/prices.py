@@ -34,6 +34,8 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
         return None
     if state.answered and msg.ext.gpus and _SWAP.search(msg.low) is not None:
         return None  # "换成 A100 多少钱" after a plan: the plan on that card, priced (a follow-up)
+    if msg.form.speed and "train_tokens" in msg.ext.slots:
+        return None  # "8 张 A100 训 10B token，多久、多少钱": the verdict's time, priced there
     mentions = [(gpu, int(count or 1)) for gpu, count in msg.ext.gpu_mentions]
     if not mentions and _SLICE.search(msg.low) is None:
         return _yearly_overview(flow, state, msg)
@@ -53,6 +55,14 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
     content = Content(title=lines[0], summary=[*lines[1:], locales.t(new.lang, "prices.offer")])
     button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
     return flow.reply(new, "info", content, [button]), new
+
+
+def job_lines(flow: Tools, lang: str, gpu: str, count: int, hours: float) -> list[str]:
+    """What ``count`` × ``gpu`` costs for a job of ``hours`` (a verdict's time, priced), and
+    that a bigger machine is priced when the catalog has none of that size; no yearly hint."""
+    a = lookup(flow.kb, gpu, count, hours, False)
+    lines = _lines(flow, lang, a, Period(hours, False))
+    return lines[:2] if a.in_catalog and a.lines[0].bigger else lines[:1]
 
 
 def _lines(flow: Tools, lang: str, a: PriceAnswer, period: Period) -> list[str]:
