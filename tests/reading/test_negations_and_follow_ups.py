@@ -547,3 +547,21 @@ def test_method_and_precision_pairs_are_concept_questions(dialog: Dialog, text: 
 def test_how_long_and_how_much_on_named_cards_prices_the_time(dialog: Dialog, text: str, words: str) -> None:
     reply, _ = talk(dialog, text)
     assert "token" in reply.text and words in reply.text
+
+
+def test_a_range_in_the_teens_takes_its_upper_end(vocab: Vocabulary) -> None:
+    assert extract("部署 qwen2.5 7b 十五六个并发", vocab).slots.get("concurrency") == 16
+
+
+def test_how_many_days_is_a_question_not_a_duration(dialog: Dialog) -> None:
+    reply, state = talk(dialog, "4 张 4090 lora 微调 qwen2.5 14b，数据 2亿 token，要跑几天")
+    assert "duration_hours" not in state.slots and "小时训完" in reply.text
+
+
+def test_a_few_days_stated_is_still_a_duration(vocab: Vocabulary) -> None:
+    assert extract("训练 7b lora，几天就够", vocab).slots.get("duration_hours") == 120
+
+
+def test_turns_per_session_multiply_daily_sessions(vocab: Vocabulary) -> None:
+    slots = extract("我们的客服每天大概 5000 次会话，每次 6 轮，用 qwen2.5 14b", vocab).slots
+    assert slots.get("qps") == pytest.approx(0.83, abs=0.01)

@@ -47,7 +47,7 @@ _SPEED = re.compile(
     r"|how\s+fast|how\s+many\s+(?:tokens|toks?)\b|(?:tokens?|toks?)\s+(?:per|a)\s+(?:second|day)|throughput"
     r"|(?<![a-z0-9])(?<![0-9]\s)(?:toks?|t)\s*/\s*s\b|(?<![0-9]\s)(?<![0-9])\btps\b|每秒(?:能)?(?:出|吐|生成)|吞吐"
     # "how long on 8 H100s": a named card's time for the tokens (the verdict says it per method)
-    r"|how\s+long|多久|多长时间|要几天|几天能|几个小时"
+    r"|how\s+long|多久|多长时间|(?:跑|训|训练|要|需要|得)\s*+(?:个)?几天|几天能|多少天|几个小时"
 )
 _CAPACITY = re.compile(
     r"(?:扛|撑|顶|支持|承受|带)(?:得住|得了)?[^。？?！!]{0,4}?(?:多少|几)(?:个|路)?\s*+(?:qps|并发|人|用户|请求)"

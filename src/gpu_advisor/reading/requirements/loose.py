@@ -127,7 +127,7 @@ def read_daily_requests(scan: Scan) -> None:
 
 
 _TURNS = re.compile(
-    rf"每(?:个|次|轮)?\s*+(?:对话|会话)\s*+(?:平均|大概|约|大约)?\s*+(?P<num>{NUMBER})\s*+(?:轮|问|个来回)"
+    rf"每(?:个|次|轮|通)?\s*+(?:对话|会话|咨询)?\s*+(?:平均|大概|约|大约)?\s*+(?P<num>{NUMBER})\s*+(?:轮|问|个来回)"
     rf"|(?P<num2>{NUMBER})\s*+(?:turns?|messages?)\s+(?:per|a|each)\s+(?:conversation|chat|session)(?![a-z])"
 )
 
@@ -145,12 +145,28 @@ def _turns(scan: Scan) -> float:
 def read_loose_duration(scan: Scan) -> None:
     """ "两三天" → 72 h, "a couple of weeks" → 336 h; "周末" → 48 h. Upper end, said back."""
     for match in scan.matches(_LOOSE_DURATION):
+        if _asks(scan, match):
+            continue  # "要跑几天" asks how long; it states no duration
         count = vague_value(match)
         unit = next(name for name, _ in _DURATION_UNITS if match.group(name))
         if count is not None:
             _put_approximate(scan, "duration_hours", count * HOURS_PER[unit], match, shown=count)
     for match in scan.matches(_WEEKEND):
         _put_approximate(scan, "duration_hours", 2 * HOURS_PER["day"], match)
+
+
+_ASKING_BEFORE = re.compile(r"(?:要|需要|得|跑|训|训练|花|用|能)\s*+$")
+_ASKING_AFTER = re.compile(r"^\s*+(?:[？?吗呢]|能|才|可以|训完|跑完|搞定|完成)")
+
+
+def _asks(scan: Scan, match: re.Match[str]) -> bool:
+    """Whether a bare 几 is a question ("要跑几天", "几天能训完"), not an amount ("几天就够")."""
+    if match.groupdict().get("zword") != "几":
+        return False
+    before = scan.text[max(0, match.start() - 4) : match.start()]
+    return (
+        _ASKING_BEFORE.search(before) is not None or _ASKING_AFTER.match(scan.text[match.end() :]) is not None
+    )
 
 
 def _put_approximate(

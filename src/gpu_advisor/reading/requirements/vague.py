@@ -87,7 +87,8 @@ _EN_NUMBER_WORDS = "|".join(
 # plain number counts only after "about" (约 5000) or before 左右/上下/ish (5000 左右).
 VAGUE = (
     r"(?P<approx>~|约|大约|大概|差不多|(?<![a-z])(?:about|around|roughly|approximately)\s)?\s*+"
-    rf"(?:(?<![{_ZH_DIGITS}十百千万\d])(?P<zlo>[{_ZH_DIGITS}])、?(?P<zhi>[{_ZH_DIGITS}])(?P<zscale>十万|百万|千万|[十百千万亿])?"
+    rf"(?:(?<![{_ZH_DIGITS}十百千万\d])十(?P<tlo>[{_ZH_DIGITS}])、?(?P<thi>[{_ZH_DIGITS}])(?![{_ZH_DIGITS}十百千万亿])"
+    rf"|(?<![{_ZH_DIGITS}十百千万\d])(?P<zlo>[{_ZH_DIGITS}])、?(?P<zhi>[{_ZH_DIGITS}])(?P<zscale>十万|百万|千万|[十百千万亿])?"
     rf"|(?<![\d.a-z])(?P<alo>\d+)\s*+(?:-|~|到|至|to|、|/|或)\s*+(?P<ahi>\d+)(?![\d.])(?P<ascale>[百千万])?"
     rf"|(?<![{_ZH_DIGITS}十百千万])(?P<zword>十几|好几|几|数|上)(?P<zwscale>[十百千万])?(?![{_ZH_DIGITS}十百千万])"
     rf"|(?<![a-z])(?P<eword>{_EN_WORDS})(?:\s++(?P<escale>hundred|thousand))?(?![a-z])"
@@ -101,6 +102,9 @@ VAGUE = (
 def vague_value(match: re.Match[str]) -> float | None:
     """The number a loose amount stands for (upper end of a range, typical value of a word)."""
     groups = match.groupdict()
+    if groups.get("tlo"):  # 十五六 → 16: a range in the teens
+        high = _zh_range(groups["tlo"], groups["thi"], None)
+        return 10.0 + high if high is not None else None
     if groups.get("zlo"):
         return _zh_range(groups["zlo"], groups["zhi"], groups.get("zscale"))
     if groups.get("alo"):
