@@ -565,3 +565,28 @@ def test_a_few_days_stated_is_still_a_duration(vocab: Vocabulary) -> None:
 def test_turns_per_session_multiply_daily_sessions(vocab: Vocabulary) -> None:
     slots = extract("我们的客服每天大概 5000 次会话，每次 6 轮，用 qwen2.5 14b", vocab).slots
     assert slots.get("qps") == pytest.approx(0.83, abs=0.01)
+
+
+@pytest.mark.parametrize(
+    ("messages", "context"),
+    [
+        (("部署 qwen2.5 7b 20 人 7x24", "上下文改成 32k"), 32768),
+        (("部署 qwen2.5 7b 20 人 7x24", "把上下文调到 16k"), 16384),
+    ],
+)
+def test_setting_the_context_by_name_works_before_any_context_was_said(
+    dialog: Dialog, messages: tuple[str, ...], context: int
+) -> None:
+    _, state = talk(dialog, *messages)
+    assert state.slots.get("context_len") == context
+
+
+def test_a_bare_change_never_sets_the_context(dialog: Dialog) -> None:
+    _, state = talk(dialog, "部署 qwen2.5 7b，并发 20，上下文 8k，7x24", "改成 30")
+    assert state.slots.get("context_len") == 8192 and state.slots.get("concurrency") == 30
+
+
+@pytest.mark.parametrize("text", ["serve gpt-oss-20b on a single 16GB card?", "run qwen2.5 14b on one 4090?"])
+def test_a_bare_verb_with_a_question_mark_on_a_card_gets_a_verdict(dialog: Dialog, text: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert reply.kind == "answer" and ": " in reply.text.splitlines()[0] and "Got it" not in reply.text

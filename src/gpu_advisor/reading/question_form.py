@@ -26,6 +26,8 @@ _YES_NO_EN = re.compile(
     r"(?:^|[.!?,;:]\s*)(can|could|will|would|does|do|is|are)\s(?:[^.!?]|(?<=\d)\.(?=\d)){0,80}?"
     r"(?:\?|\b(?:fit|enough|handle|run|train|serve|hold|fine-?tune)\b)"
     r"|\b(?:enough|sufficient|big\s+enough)\b[^.!?]{0,60}?\?"
+    # "serve gpt-oss-20b on a single 16GB card?": a bare verb asked with a question mark
+    r"|(?:^|[.!,;:]\s*)(?:run|serve|host|fit|train|fine-?tune)\s(?:[^.!?]|(?<=\d)\.(?=\d)){0,80}?\?"
     # "how many H100s do I need", "needs how many": the verdict's card count answers it
     r"|\bhow\s+many\s+(?:[a-z0-9-]+\s+){0,2}?(?:gpus?|cards?|[a-z]{1,3}\d{2,4}[a-z]{0,2}s?)\b"
     r"|\b(?:needs?|takes?|requires?)\s+how\s+many\b"

@@ -36,7 +36,10 @@ def to_workload(slots: dict[str, Any], gpu_owned: bool = False) -> Workload:
 NUMERIC_SLOTS = ("budget", "concurrency", "qps", "train_tokens", "duration_hours", "params_b", "gpu_count")
 """Slots a relative edit ("再少一半", "make it 2000 instead") may change, in the order
 a message's own numbers claim them as the last-mentioned one."""
-INTEGER_SLOTS = frozenset({"concurrency", "gpu_count"})
+INTEGER_SLOTS = frozenset({"concurrency", "gpu_count", "context_len"})
+NAMED_ONLY_SLOTS = frozenset({"context_len"})
+"""Slots an edit may set only when the message names them ("上下文改成 32k"): a bare
+"改成 2000" never means the context."""
 
 
 def last_number(said: dict[str, Any]) -> str | None:
@@ -53,7 +56,8 @@ def apply_edit(slots: dict[str, Any], edit: Edit, fallback: str | None) -> str |
     scale, so an edit of a slot never given changes nothing (the caller says so).
     """
     slot = edit.slot or fallback
-    if slot is None or slot not in NUMERIC_SLOTS:
+    named = edit.slot is not None and edit.op == "set" and slot in NAMED_ONLY_SLOTS
+    if slot is None or (slot not in NUMERIC_SLOTS and not named):
         return None
     current = slots.get(slot)
     if edit.op == "scale":

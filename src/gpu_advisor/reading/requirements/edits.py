@@ -140,9 +140,10 @@ def read_edits(scan: Scan) -> None:
                 scan.edits.append(Edit(slot=_slot_of(match), op="scale", factor=factor))
                 scan.claim(*match.span())
     for match in scan.matches(_NAMED_SET):  # "把并发调到30", "预算改成两万": the slot is named
-        value = _set_value(match)
+        slot = _slot_of(match)
+        value = _set_value(match, binary=slot == "context_len")  # "上下文改成 32k" is 32,768
         if value is not None:
-            scan.edits.append(Edit(slot=_slot_of(match), op="set", value=value))
+            scan.edits.append(Edit(slot=slot, op="set", value=value))
             scan.claim(*match.span())
     for match in scan.matches(_SET):
         value = _set_value(match)
@@ -224,11 +225,11 @@ def _factor(match: re.Match[str]) -> float | None:
     return None
 
 
-def _set_value(match: re.Match[str]) -> float | None:
+def _set_value(match: re.Match[str], binary: bool = False) -> float | None:
     groups = match.groupdict()
     number = groups.get("num") or groups.get("num2")
     value = parse_number(number or "")
     suffix = groups.get("suf") or groups.get("suf2")
     if value is None:
         return None
-    return value * {"k": 1e3, "w": 1e4}.get(suffix or "", 1.0)
+    return value * {"k": 1024.0 if binary else 1e3, "w": 1e4}.get(suffix or "", 1.0)
