@@ -590,3 +590,9 @@ def test_a_bare_change_never_sets_the_context(dialog: Dialog) -> None:
 def test_a_bare_verb_with_a_question_mark_on_a_card_gets_a_verdict(dialog: Dialog, text: str) -> None:
     reply, _ = talk(dialog, text)
     assert reply.kind == "answer" and ": " in reply.text.splitlines()[0] and "Got it" not in reply.text
+
+
+@pytest.mark.parametrize("text", ["mac studio 能跑 70b 吗", "can my macbook pro m3 max run llama 3 8b?"])
+def test_apple_silicon_is_said_to_be_outside_the_catalog(vocab: Vocabulary, text: str) -> None:
+    result = extract(text, vocab)
+    assert any(i.id == "apple_silicon" for i in result.issues) and "gpu" not in result.slots

@@ -69,6 +69,12 @@ def read_models(scan: Scan, vocab: Vocabulary) -> None:
         scan.report("unknown_model", "model", name=name, closest=vocab.closest_model(name))
 
 
+_APPLE = re.compile(
+    r"(?<![a-z])(?:mac\s?studio|mac\s?mini|mac\s?pro|macbook(?:\s?(?:pro|air))?|apple\s+silicon"
+    r"|m[1-4]\s?(?:max|ultra|pro))(?![a-z])"
+)
+
+
 def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
     """GPU names with their counts; an owned GPU is preferred when several are named.
 
@@ -86,6 +92,10 @@ def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
             scan.put_number("gpu_count", count, span)
         scan.gpu_owned = scan.gpu_owned or (owned and scan.slots["gpu"] == gpu_id)
         scan.claim(*span)
+    for match in scan.matches(_APPLE):  # no CUDA, unified memory, nothing in the catalog: said, not guessed
+        if not scan.has_issue("apple_silicon"):
+            scan.report("apple_silicon", "gpu", name=match.group().strip())
+        scan.claim(*match.span(), understood=False)
     for match in scan.matches(vocab.gpu_near_miss):
         if not scan.has_issue("unknown_gpu"):  # the first unknown card is said, once
             scan.report("unknown_gpu", "gpu", name=match.group(), closest=vocab.closest_gpu(match.group()))
