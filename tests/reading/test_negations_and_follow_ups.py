@@ -596,3 +596,20 @@ def test_a_bare_verb_with_a_question_mark_on_a_card_gets_a_verdict(dialog: Dialo
 def test_apple_silicon_is_said_to_be_outside_the_catalog(vocab: Vocabulary, text: str) -> None:
     result = extract(text, vocab)
     assert any(i.id == "apple_silicon" for i in result.issues) and "gpu" not in result.slots
+
+
+@pytest.mark.parametrize(
+    ("text", "tokens"),
+    [
+        (
+            "We need to finetune Qwen2.5-14B on ~50k instruction pairs, single node preferred, ASAP",
+            25_600_000,
+        ),
+        ("fine-tune llama 3 8b lora on 20k training examples", 10_240_000),
+    ],
+)
+def test_examples_with_a_word_before_them_are_data_not_a_context(
+    vocab: Vocabulary, text: str, tokens: int
+) -> None:
+    slots = extract(text, vocab).slots
+    assert slots.get("train_tokens") == tokens and "context_len" not in slots

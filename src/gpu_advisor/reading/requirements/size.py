@@ -45,7 +45,8 @@ _TRAIN_TOKENS = re.compile(
 # "5 万条数据", "20k samples", "数据 3000 条": a fine-tuning set counted in examples.
 _SAMPLE_WORD = (
     r"(?:条|个)?\s*+(?:数据|样本|语料|对话|问答对|指令)"
-    r"|(?:samples?|examples?|rows|conversations|pairs)(?![a-z])"
+    r"|(?:(?:instruction|training|chat|sft|qa|q&a|labeled|labelled|fine-?tuning)\s++)?"
+    r"(?:samples?|examples?|rows|conversations|pairs|dialogues)(?![a-z])"
 )
 _SAMPLES = re.compile(
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w|m)(?![a-z]))?\s*+(?:{_SAMPLE_WORD})"
