@@ -613,3 +613,26 @@ def test_examples_with_a_word_before_them_are_data_not_a_context(
 ) -> None:
     slots = extract(text, vocab).slots
     assert slots.get("train_tokens") == tokens and "context_len" not in slots
+
+
+@pytest.mark.parametrize(
+    ("text", "users"),
+    [
+        ("部署 llama 3 8b 给全公司用，大概 500 人，但同时在线的估计 50 个", 50),
+        ("serve llama 3 8b to 2000 employees, maybe 100 at once", 100),
+        ("部署 7b，同时用的人大概 20", 20),
+    ],
+)
+def test_the_count_at_once_is_the_load_not_the_head_count(vocab: Vocabulary, text: str, users: int) -> None:
+    result = extract(text, vocab)
+    assert result.slots.get("concurrency") == users
+    assert not any(i.id in ("conflicting_values", "number_unused") for i in result.issues)
+
+
+def test_an_off_peak_rate_beside_the_peak_is_heard_and_set_aside(vocab: Vocabulary) -> None:
+    result = extract("部署 qwen2.5 7b，峰值每秒 10 个请求，平时 2 个", vocab)
+    assert result.slots.get("qps") == 10 and not any(i.id == "number_unused" for i in result.issues)
+
+
+def test_from_scratch_said_briefly_is_pretraining(vocab: Vocabulary) -> None:
+    assert extract("训练一个 1B 的小模型，从头训，100B token", vocab).slots.get("pretrain") is True

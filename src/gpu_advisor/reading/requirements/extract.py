@@ -51,7 +51,7 @@ from gpu_advisor.reading.requirements.loose import (
     read_loose_load,
 )
 from gpu_advisor.reading.requirements.money import read_budget, read_current_cost, read_loose_budget
-from gpu_advisor.reading.requirements.people import read_people
+from gpu_advisor.reading.requirements.people import read_at_once, read_people
 from gpu_advisor.reading.requirements.result import Extraction
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.reading.requirements.schedule import read_always_on, read_duration
@@ -114,6 +114,7 @@ def extract(
     read_current_cost(scan)  # before budgets and durations: what is paid now is neither
     read_loose_budget(scan)
     read_budget(scan)
+    read_at_once(scan)  # before daily users and loose loads: "500 人，同时在线 50" is 50
     read_daily_users(scan)
     read_daily_requests(scan)
     read_loose_load(scan)

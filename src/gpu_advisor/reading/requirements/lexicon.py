@@ -47,7 +47,7 @@ SERVING_CONTEXT = compile_words(
 # model or size an earlier reader took); "跑两三天" runs a job for a while and says nothing.
 RUN_MODEL = re.compile(r"跑(?=(?:一个|个)?\s*+[\da-z\x00])")
 PRETRAIN = compile_words(
-    r"预训练|从头训练|从零训练|从零开始训|从头开始训|训练[^，。,.]{0,12}?从(?:零|头)开始",
+    r"预训练|从头训|从零训|从零开始训|从头开始训|训练[^，。,.]{0,12}?从(?:零|头)开始",
     word(r"pre-?train(?:ing)?|from scratch"),
 )
 

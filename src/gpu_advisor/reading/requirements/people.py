@@ -54,6 +54,38 @@ _COUNTED = re.compile(
 )
 
 
+# "全公司 500 人，但同时在线的估计 50 个", "500 users, 50 at once": the count at once is the
+# load; the head count is understood and set aside.
+_AT_ONCE = re.compile(
+    r"同时(?:在线|使用|用|访问|提问|请求)?\s*+(?:的|的人|的用户)?\s*+(?:估计|大概|约|大约|最多|也就)?\s*+"
+    r"(?<![\d.])(?P<num>\d+)(?![\d.])\s*+(?:个|位|名|路)?\s*+(?:人|用户)?"  # digits: "七八个" is a range
+    r"|(?<![\d.])(?P<num2>\d+)(?![\d.])\s*+(?:users?|people)?\s*+"
+    r"(?:at once|at the same time|concurrently|simultaneously)(?![a-z])"
+)
+_HEAD_COUNT = re.compile(
+    rf"(?<![\d.])(?P<num>{NUMBER})\s*+(?:个|位|名)?\s*+(?:人|用户|员工|users|people|employees)(?![a-z])"
+)
+# "峰值每秒 10 个请求，平时 2 个": the off-peak figure is heard, the peak sizes the plan.
+_OFF_PEAK = re.compile(
+    rf"(?:平时|平常|闲时|(?<![a-z])(?:normally|usually|off-peak))\s*+(?:每秒)?\s*+(?:大概|约)?\s*+"
+    rf"{NUMBER}\s*+(?:个|次)?(?:请求)?"
+)
+
+
+def read_at_once(scan: Scan) -> None:
+    """A count said to be at once is ``concurrency``; other head counts become context, and an
+    off-peak rate beside a peak one is heard and set aside."""
+    match = next(scan.matches(_AT_ONCE), None)
+    if match is not None:
+        scan.put_number(
+            "concurrency", parse_number(match.group("num") or match.group("num2") or ""), match.span()
+        )
+        for other in scan.matches(_HEAD_COUNT):
+            scan.claim(*other.span())
+    for match in scan.matches(_OFF_PEAK):
+        scan.claim(*match.span())
+
+
 def read_people(scan: Scan) -> None:
     """Named groups of people become ``concurrency``, one stream each, said back."""
     for value, pattern in _FIXED:
