@@ -51,16 +51,23 @@ def _first_mlperf_round(model: str) -> tuple[int, ...]:
     return min(v for r in rows() if r["model"] == model and (v := _mlperf_round(r)) is not None)
 
 
+def _from_a_fixed_rate_source(r: dict[str, str]) -> bool:
+    """Rows of the fixed-rate sources (added 2026-12-05): runtime_version "fixed-rate ..."."""
+    return r["runtime_version"].startswith("fixed-rate")
+
+
 def test_the_split_follows_its_stated_rule_not_the_error() -> None:
     """fit: the v0.17 table's Llama 3.1 8B/70B rows, NIM concurrency 1, 5, 50, the vLLM FP8 run, and
     the later MoE sources' rows of models no earlier source held out (DeepSeek, gpt-oss, Qwen3-Coder), and
     of each later source's new families all but the largest (ERNIE-4.5 and Qwen3-30B-A3B fitted,
     MiniMax-M2 held out); MLPerf rows (added 2026-12-05): per benchmark model, the earliest MLPerf round in
     the file is fitted and every later round held out, Mixtral included (its v4.1 rows are the first
-    coarse-expert MoE fitted on; the v0.17 Mixtral rows stay held out)."""
+    coarse-expert MoE fitted on; the v0.17 Mixtral rows stay held out); fixed-rate sources (2026-12-05):
+    every row held out, and every row measured at a fixed request rate comes from one of them."""
     for r in rows():
+        assert "request_rate" not in r or _from_a_fixed_rate_source(r), r["id"]
         mlperf = _mlperf_round(r)
-        fit = (
+        fit = not _from_a_fixed_rate_source(r) and (
             (r["runtime_version"] == "v0.17" and r["model"] in ("llama-3.1-8b", "llama-3.1-70b"))
             or (r["runtime_version"] == "NIM 1.8.0" and r["concurrency"] in (1, 5, 50))
             or (r["runtime_version"] == "vLLM v0.30.0" and r["weight_dtype"] == "fp8")

@@ -1,0 +1,55 @@
+"""Rows measured at a fixed Poisson request rate (``request_rate``, vLLM/SGLang ``--request-rate``).
+
+Such a row is stated through the JSON contract as ``qps`` and the bench reads the queue's p50
+TTFT/TPOT on ``estimate``'s path; a rental site sending the same ``Workload`` gets the same figures.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from bench.serving_compare import errors, predict, rows, workload
+from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.specs import Knowledge
+
+
+def _rate_row(kb: Knowledge) -> dict[str, Any]:
+    """The first maximum-throughput row on two replicas, fed at half of what the engine says they sustain."""
+    first = next(r for r in rows() if r.get("concurrency") is None and "output_tokens_per_s" in r)
+    two = first | {"gpu_count": 2 * first["tensor_parallel"]}
+    top = predict(two, kb)
+    assert top is not None
+    rate = top.output_tokens_per_s / first["output_tokens"] / 2
+    return two | {"request_rate": rate, "ttft_ms": 100.0, "tpot_ms": 20.0}
+
+
+def test_a_request_rate_row_is_stated_as_the_contracts_qps(kb: Knowledge) -> None:
+    row = _rate_row(kb)
+    assert workload(row).qps == row["request_rate"]
+
+
+def test_the_p50_ttft_and_tpot_at_a_rate_are_the_contracts(kb: Knowledge) -> None:
+    row = _rate_row(kb)
+    engine = predict(row, kb)
+    got = estimate(workload(row), kb).requested
+    assert engine is not None and engine.ttft_s is not None and engine.tpot_s is not None
+    assert got is not None and got.fits and got.ttft_ms_p50 is not None and got.tpot_ms_p50 is not None
+    assert got.ttft_ms_p50 == pytest.approx(engine.ttft_s * 1e3, abs=0.01)
+    assert got.tpot_ms_p50 == pytest.approx(engine.tpot_s * 1e3, abs=0.01)
+
+
+def test_a_rate_row_is_scored_on_its_latency_not_on_throughput(kb: Knowledge) -> None:
+    row = _rate_row(kb)
+    engine = predict(row, kb)
+    assert engine is not None
+    assert set(errors(row, engine)) == {"ttft_at_rate", "tpot_at_rate"}
+
+
+def test_a_rate_past_capacity_counts_as_an_unbounded_error(kb: Knowledge) -> None:
+    row = _rate_row(kb)
+    over = row | {"request_rate": 10 * row["request_rate"]}
+    engine = predict(over, kb)
+    assert engine is not None
+    assert errors(over, engine)["ttft_at_rate"] == float("inf")
