@@ -636,3 +636,24 @@ def test_an_off_peak_rate_beside_the_peak_is_heard_and_set_aside(vocab: Vocabula
 
 def test_from_scratch_said_briefly_is_pretraining(vocab: Vocabulary) -> None:
     assert extract("训练一个 1B 的小模型，从头训，100B token", vocab).slots.get("pretrain") is True
+
+
+@pytest.mark.parametrize(
+    ("messages", "words"),
+    [
+        (("部署 qwen2.5 7b 30 人 7x24", "能省点吗"), "最便宜"),
+        (("部署 qwen2.5 7b 30 人 7x24", "给我启动命令"), "vllm serve"),
+        (("Deploy Qwen2.5-7B for 30 users 24/7", "give me the vllm command"), "vllm serve"),
+    ],
+)
+def test_follow_ups_in_plain_words_after_a_plan(
+    dialog: Dialog, messages: tuple[str, ...], words: str
+) -> None:
+    reply, _ = talk(dialog, *messages)
+    assert words in reply.text
+
+
+@pytest.mark.parametrize("words", ["重新开始", "start over", "咱们从头再来吧"])
+def test_starting_over_in_words_resets_the_conversation(dialog: Dialog, words: str) -> None:
+    _, state = talk(dialog, "部署 qwen2.5 7b 30 人 7x24", words)
+    assert not state.slots and not state.answered

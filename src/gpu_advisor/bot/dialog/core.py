@@ -11,6 +11,7 @@ as it was.
 from __future__ import annotations
 
 import dataclasses
+import re
 from datetime import date
 
 from gpu_advisor import locales
@@ -31,6 +32,11 @@ from gpu_advisor.bot.dialog.words import fit_line
 from gpu_advisor.engine.results import Plan
 from gpu_advisor.reading.message import read_message
 from gpu_advisor.text.normalize import has_hanzi
+
+_START_OVER = re.compile(
+    r"(?:我们|咱们)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过|重新來過|重新開始)[。.!！吧]*"
+    r"|(?:let'?s\s+)?(?:start\s+over|start\s+again|reset|new\s+(?:conversation|chat|request)|clear)[.!]*"
+)
 
 
 class Dialog(Tools):
@@ -57,6 +63,8 @@ class Dialog(Tools):
             return self.say(state, "error", "dialog.empty"), state
         if text.startswith("/"):
             return commands.run(self, state, text)
+        if _START_OVER.fullmatch(text.strip().lower()):  # "重新开始", "start over": /new in words
+            return commands.run(self, state, "/new")
         current = state.lang if state.turns or state.lang_locked else None
         msg = read_message(
             text, self.vocab, expecting=EXPECTS.get(state.pending or ""), current_lang=current, today=today

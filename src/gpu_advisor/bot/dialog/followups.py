@@ -18,7 +18,7 @@ from collections.abc import Callable
 from typing import Any
 
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog import render
+from gpu_advisor.bot.dialog import launch_view, render
 from gpu_advisor.bot.dialog.honest import combined_line
 from gpu_advisor.bot.dialog.limits import has_words
 from gpu_advisor.bot.dialog.reply import Content, Reply
@@ -36,8 +36,14 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     ),
     "duration": re.compile(r"(要|需要|得)?跑多久|多久(能)?(跑完|训完|完成|结束)|要多久|多长时间|how\s+long"),
     "yearly": re.compile(r"年付|包年|按年|一年|yearly|annual|per\s+year|a\s+year|for\s+a\s+year"),
-    "cheaper": re.compile(r"(更|再)?便宜(一)?(点|些)|更便宜|省钱|cheaper|less\s+expensive|lower\s+cost"),
+    "cheaper": re.compile(
+        r"(更|再)?便宜(一)?(点|些)|更便宜|省钱|省(一)?点|能不能省|少花点|cheaper|less\s+expensive|lower\s+cost|save\s+money"
+    ),
     "faster": re.compile(r"更快|快(一)?(点|些)|太慢|faster|quicker|too\s+slow"),
+    "command": re.compile(
+        r"启动命令|部署命令|运行命令|怎么启动|怎么部署|命令行|配置文件|commands?\b|launch\s+(?:script|it)|"
+        r"how\s+(?:do\s+i|to)\s+(?:launch|start|run|deploy)\s+it"
+    ),
     "why": re.compile(r"为什么|为啥|为何|凭什么|怎么(选|推荐)|why\b|how\s+come|reasoning"),
     "price": re.compile(r"多少钱|什么价|价格多少|how\s+much|what.{0,10}cost"),
 }
@@ -65,7 +71,7 @@ def intent_of(msg: Message) -> str | None:
     for name in ("why_not", "swap"):
         if _PATTERNS[name].search(said) and ext.slots.get("gpu"):
             return name
-    for name in ("yearly", "duration", "cheaper", "faster", "price", "why"):
+    for name in ("yearly", "duration", "cheaper", "faster", "command", "price", "why"):
         if _PATTERNS[name].search(said):
             return name
     return ext.intent if ext.intent in ("cheaper", "faster", "price") else None
@@ -80,6 +86,8 @@ def answer(dialog: Tools, state: ConversationState, intent: str, ext: Extraction
         lines = why_not(dialog, state, plan.recommendation, ext.slots)
     elif intent == "why":  # "为什么推荐 T4": the numbers behind the pick, as /why shows them
         return dialog.reply(state, "info", dialog.view(state, plan, render.why))
+    elif intent == "command":  # "给我启动命令": what /cmd shows
+        return dialog.reply(state, "answer", dialog.view(state, plan, launch_view.commands), plan=plan)
     else:
         lines = HANDLERS[intent](state.lang, plan, plan.recommendation)
     return dialog.reply(state, "info", Content(lead=lines))
