@@ -657,3 +657,7 @@ def test_follow_ups_in_plain_words_after_a_plan(
 def test_starting_over_in_words_resets_the_conversation(dialog: Dialog, words: str) -> None:
     _, state = talk(dialog, "部署 qwen2.5 7b 30 人 7x24", words)
     assert not state.slots and not state.answered
+
+
+def test_all_day_on_is_always_on(vocab: Vocabulary) -> None:
+    assert extract("部署 qwen2.5 14b，大约三四十人同时用，全天开着", vocab).slots.get("always_on") is True

@@ -46,6 +46,8 @@ CONCEPT_PHRASINGS: dict[str, tuple[str, ...]] = {
         "3090 vs t4 for serving a chatbot",
     ),
     "nvlink_for_inference": (
+        "what is tensor parallelism",
+        "张量并行是什么意思",
         "NVLink 对推理有没有用？",
         "推理要不要 nvlink",
         "NVLink 對推理有幫助嗎",

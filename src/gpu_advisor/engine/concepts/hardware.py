@@ -247,7 +247,12 @@ CONCEPTS: tuple[Concept, ...] = (
     ),
     Concept(
         id="nvlink_for_inference",
-        triggers=(rf"(nvlink|nvswitch){GAP}{SERVE}", rf"{SERVE}{GAP}(nvlink|nvswitch)"),
+        triggers=(
+            rf"(nvlink|nvswitch){GAP}{SERVE}",
+            rf"{SERVE}{GAP}(nvlink|nvswitch)",
+            rf"(什么是|啥是|what(?:'s| is)|explain){GAP}(张量并行|tensor[\s-]?parallel)",
+            rf"(张量并行|tensor[\s-]?parallel(?:ism)?){GAP}(是什么|是啥|什么意思|怎么回事|mean)",
+        ),
         facts=_nvlink,
         examples=("NVLink 对推理有帮助吗？", "does NVLink help inference?", "推理需要 NVLink 嗎"),
     ),

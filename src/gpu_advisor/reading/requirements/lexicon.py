@@ -100,7 +100,7 @@ SKIP = compile_words(
 ALWAYS_ON = compile_words(
     r"7\s*[x*]\s*24(?:\s*小时)?|24\s*[x*]\s*7|24\s*/\s*7",
     r"长期|常驻|一直(?:要|得|都)?(?:跑|开|运行|在线|在跑)|全天候|不间断|不停机|全年无休|24小时(?:不间断|运行|在线|不停)",
-    r"24\s*小时[^\d\x00,，。;；!?！？\n]{0,4}?(?:在线|运行|开着|不停|可用|能用|服务|待命)|全天在线|随时在线",
+    r"24\s*小时[^\d\x00,，。;；!?！？\n]{0,4}?(?:在线|运行|开着|不停|可用|能用|服务|待命)|全天(?:在线|开着|运行|都开|不关)|随时在线|不关机",
     word(r"always[\s-]?on|around the clock|24 hours a day|non-?stop|long[\s-]term|permanently"),
     word(r"(?:on|running|up) all the time|all day every day"),
 )
