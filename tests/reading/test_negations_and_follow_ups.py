@@ -661,3 +661,19 @@ def test_starting_over_in_words_resets_the_conversation(dialog: Dialog, words: s
 
 def test_all_day_on_is_always_on(vocab: Vocabulary) -> None:
     assert extract("部署 qwen2.5 14b，大约三四十人同时用，全天开着", vocab).slots.get("always_on") is True
+
+
+@pytest.mark.parametrize(
+    ("messages", "words"),
+    [
+        (("部署 qwen2.5 7b 10 人 7x24", "ok"), "/order"),
+        (("部署 qwen2.5 7b 10 人 7x24", "好的谢谢，那就租这个"), "✅"),
+        (("deploy qwen2.5 7b for 10 users 24/7", "great, how do I order it?"), "✅"),
+        (("部署 qwen2.5 7b 10 人 7x24", "那推理用 vllm 吗"), "vllm serve"),
+    ],
+)
+def test_acknowledging_or_ordering_a_plan_gets_the_next_step(
+    dialog: Dialog, messages: tuple[str, ...], words: str
+) -> None:
+    reply, _ = talk(dialog, *messages)
+    assert words in reply.text and "没看懂" not in reply.text

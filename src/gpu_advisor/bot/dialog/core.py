@@ -39,6 +39,12 @@ _START_OVER = re.compile(
 )
 
 
+_ORDER = re.compile(
+    r"(?:就|那就|我要|帮我)?(?:租|下单|订|买)(?:这个|这台|它|吧)|怎么(?:下单|租)|去哪(?:租|下单)|下单链接"
+    r"|(?<![a-z])(?:order|book|rent)\s+(?:it|this|that)(?![a-z])|how\s+do\s+i\s+(?:order|rent|book)"
+)
+
+
 class Dialog(Tools):
     """One brain for every surface; holds the knowledge base, never any conversation."""
 
@@ -65,6 +71,8 @@ class Dialog(Tools):
             return commands.run(self, state, text)
         if _START_OVER.fullmatch(text.strip().lower()):  # "重新开始", "start over": /new in words
             return commands.run(self, state, "/new")
+        if state.answered and _ORDER.search(text.lower()):  # "那就租这个": /order in words
+            return commands.run(self, state, "/order")
         current = state.lang if state.turns or state.lang_locked else None
         msg = read_message(
             text, self.vocab, expecting=EXPECTS.get(state.pending or ""), current_lang=current, today=today

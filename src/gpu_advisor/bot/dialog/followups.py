@@ -42,6 +42,7 @@ _PATTERNS: dict[str, re.Pattern[str]] = {
     "faster": re.compile(r"更快|快(一)?(点|些)|太慢|faster|quicker|too\s+slow"),
     "command": re.compile(
         r"启动命令|部署命令|运行命令|怎么启动|怎么部署|命令行|配置文件|commands?\b|launch\s+(?:script|it)|"
+        r"用什么(?:推理)?框架|用\s*(?:vllm|sglang|tensorrt|ollama)\s*吗|which\s+(?:runtime|framework|engine)|"
         r"how\s+(?:do\s+i|to)\s+(?:launch|start|run|deploy)\s+it"
     ),
     "why": re.compile(r"为什么|为啥|为何|凭什么|怎么(选|推荐)|why\b|how\s+come|reasoning"),
@@ -55,7 +56,9 @@ def follow_up(flow: Tools, state: ConversationState, msg: Message) -> Answer | N
         return None
     ext = msg.ext
     intent = intent_of(msg)
-    describes = bool(ext.edits or ext.constraints.any() or set(ext.slots) - {"gpu"})
+    # a slot restated as held ("那推理用 vllm 吗" after a serving plan) describes nothing new
+    changed = {k for k, v in ext.slots.items() if k != "gpu" and state.slots.get(k) != v}
+    describes = bool(ext.edits or ext.constraints.any() or changed)
     if intent is None or (describes and intent not in ("why_not", "swap")):
         return None
     shown = state.model_copy(

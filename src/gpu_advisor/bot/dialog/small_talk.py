@@ -19,12 +19,22 @@ _THANKS = re.compile(
     r"(?:你|您|啦|了|a lot|so much|very much)?(?:!|！|~|\s|。|\.)*)+"
 )
 _BYE = re.compile(r"(?:再见|拜拜|回头见|bye|goodbye|see you|see ya)(?:!|！|~|\s|。|\.)*")
+_ACK = re.compile(
+    r"(?:好的?|好吧|嗯+|ok(?:ay)?|收到|明白了?|了解|知道了|行|可以|got it|sounds good|cool|great|nice)"
+    r"(?:!|！|~|\s|。|\.|，|,)*"
+)
 
 
 def small_talk(low: str) -> str | None:
     """The locale key answering ``low`` (normalised text) when it is only small talk, else None."""
     text = low.strip()
-    for key, pattern in (("dialog.welcome", _HELLO), ("dialog.thanks", _THANKS), ("dialog.bye", _BYE)):
+    pairs = (
+        ("dialog.welcome", _HELLO),
+        ("dialog.thanks", _THANKS),
+        ("dialog.bye", _BYE),
+        ("dialog.ack", _ACK),
+    )
+    for key, pattern in pairs:
         if pattern.fullmatch(text):
             return key
     return None
