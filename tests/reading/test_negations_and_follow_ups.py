@@ -677,3 +677,9 @@ def test_acknowledging_or_ordering_a_plan_gets_the_next_step(
 ) -> None:
     reply, _ = talk(dialog, *messages)
     assert words in reply.text and "没看懂" not in reply.text
+
+
+@pytest.mark.parametrize("text", ["帮我推荐一下配置", "can you recommend a gpu?"])
+def test_an_empty_request_for_advice_is_greeted_and_asked(dialog: Dialog, text: str) -> None:
+    reply, _ = talk(dialog, text)
+    assert "没看懂" not in reply.text and "didn't catch" not in reply.text

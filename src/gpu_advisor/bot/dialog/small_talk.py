@@ -12,7 +12,12 @@ import re
 
 _HELLO = re.compile(
     r"(?:你好|您好|哈喽|哈啰|嗨|在吗|在不在|有人吗|早上好|下午好|晚上好"
-    r"|hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening))(?:呀|啊|哈|there|!|！|~|\?|？|\s)*"
+    r"|hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening)"
+    # "帮我推荐一下配置": a request with nothing in it yet, greeted and asked the first question
+    r"|(?:请|麻烦)?帮(?:我|忙)?(?:推荐|选|挑|看看)(?:一下|下)?(?:配置|机器|显卡|gpu|服务器|方案)?"
+    r"|(?:can you |please )?(?:help me (?:choose|pick)|recommend)(?: me)?(?: a)?"
+    r"(?: gpu| setup| config| server)?)"
+    r"(?:呀|啊|哈|吧|there|!|！|~|\?|？|\s)*"
 )
 _THANKS = re.compile(
     r"(?:(?:非常|太)?(?:谢谢|多谢|感谢|谢了|谢啦|thanks?|thank you|thx|ty|cheers)"
