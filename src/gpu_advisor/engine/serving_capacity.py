@@ -104,23 +104,19 @@ GROUP_REPLICA_TRIES = 32  # replicas added, one at a time, before a group's p99 
 def _closed_group(shape: ReplicaShape, s: ServeSetup, replicas: int, brk: float) -> Load:
     """A group of users with p99 targets ("10 个人用，首 token 1 秒内"): each replica's users send
     requests as fast as answers come back (``queueing.closed_loop``); that rate, as a Poisson
-    stream, gives the tails the targets are held to. Replicas are added until they hold."""
+    stream, gives the tails the targets are held to. Replicas are added until they hold; when
+    they never do, the first layout is reported with its latency and the targets unmet."""
+    first: Load | None = None
     for more in range(min(GROUP_REPLICA_TRIES, MAX_REPLICAS - replicas + 1)):
         users = math.ceil(s.concurrency / (replicas + more))
-        rate = closed_loop(shape, users).output_tokens_per_s / s.output_tokens
-        lat = latency(shape, rate)
+        lat = latency(shape, closed_loop(shape, users).output_tokens_per_s / s.output_tokens)
         if _holds(lat, s):
             return Load(replicas + more, users, lat, brk, True)
+        first = first or Load(replicas, users, lat, brk, False)
         if users == 1:
             break
-    users = math.ceil(s.concurrency / replicas)
-    return Load(
-        replicas,
-        users,
-        latency(shape, closed_loop(shape, users).output_tokens_per_s / s.output_tokens),
-        brk,
-        False,
-    )
+    assert first is not None  # the loop runs at least once: replicas <= MAX_REPLICAS here
+    return first
 
 
 def _break(shape: ReplicaShape, s: ServeSetup) -> float:

@@ -67,17 +67,11 @@ def _cheaper(lang: str, picks: list[tuple[str, Option | None]], fx: dict[str, fl
         return []
     (low, name, pick), (high, _, _) = priced[0], priced[1]
     if high - low < 1.0:  # the same machine: say which one answers faster there
-        fast, slow = sorted((p for _, _, p in priced[:2]), key=lambda o: -(o.decode_tokens_per_s or 0.0))
-        faster = next(name for _, name, p in priced[:2] if p is fast)
-        return [
-            locales.t(
-                lang,
-                "model_compare.same",
-                model=faster,
-                fast=fast.decode_tokens_per_s or 0.0,
-                slow=slow.decode_tokens_per_s or 0.0,
-            )
-        ]
+        (_, faster, fast), (_, _, slow) = sorted(
+            priced[:2], key=lambda item: -(item[2].decode_tokens_per_s or 0.0)
+        )
+        said = {"fast": fast.decode_tokens_per_s or 0.0, "slow": slow.decode_tokens_per_s or 0.0}
+        return [locales.t(lang, "model_compare.same", model=faster, **said)]
     saving = (high - low) / fx.get(pick.cost.currency, 1.0)
     return [
         locales.t(

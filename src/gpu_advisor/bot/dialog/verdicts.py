@@ -70,8 +70,8 @@ def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | No
     lang = new.lang
     lines = _lines(lang, result, kb, "model" not in ext.slots and "params_b" not in ext.slots)
     lines[-1:-1] = _takes(lang, result, workload) + _fix_lines(lang, result, workload, kb)
-    if msg.form.price and (hours := _job_hours(result, workload)) is not None:
-        lines[-1:-1] = prices.job_lines(dialog, lang, result.gpu, result.count, hours)
+    if msg.form.price and (timed := _timed(result, workload)) is not None:
+        lines[-1:-1] = prices.job_lines(dialog, lang, result.gpu, result.count, timed[1])
     said = [i for i in ext.issues if i.id in SAID_BACK]  # how an amount was read ("5 万条" → tokens)
     lines[-1:-1] = issue_lines(dialog, lang, said)
     if msg.form.capacity and workload.task == "infer":
@@ -188,26 +188,21 @@ def _lines(lang: str, v: HardwareVerdict, kb: Knowledge, assumed: bool) -> list[
     return lines
 
 
-def _timed_row(v: HardwareVerdict, w: Workload) -> MethodVerdict | None:
-    """The method a job's time is quoted for: the one asked when it fits, else the fastest."""
-    return next((r for r in v.rows if r.method == w.method and r.fits), None) or v.fastest
-
-
-def _job_hours(v: HardwareVerdict, w: Workload) -> float | None:
-    """Hours the stated tokens take at the timed method's rate; None without tokens."""
-    row = _timed_row(v, w)
+def _timed(v: HardwareVerdict, w: Workload) -> tuple[MethodVerdict, float] | None:
+    """The method a job's time is quoted for (the one asked when it fits, else the fastest)
+    and the hours the stated tokens take at its rate; None without tokens or a rate."""
+    row = next((r for r in v.rows if r.method == w.method and r.fits), None) or v.fastest
     if not v.train_tokens or row is None or not row.tokens_per_day:
         return None
-    return v.train_tokens / row.tokens_per_day * 24.0
+    return row, v.train_tokens / row.tokens_per_day * 24.0
 
 
 def _takes(lang: str, v: HardwareVerdict, w: Workload) -> list[str]:
     """ "要多久": the stated tokens at the asked method's rate (the fastest when none was asked)."""
-    if not v.train_tokens or v.hours_available:
+    timed = _timed(v, w)
+    if timed is None or v.hours_available:
         return []
-    hours, row = _job_hours(v, w), _timed_row(v, w)
-    if hours is None or row is None:
-        return []
+    row, hours = timed
     method = _method(lang, row.method)
     return [
         locales.t(lang, "verdict.takes", tokens=v.train_tokens, method=method, hours=hours, days=hours / 24.0)

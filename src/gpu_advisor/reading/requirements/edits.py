@@ -164,25 +164,19 @@ def read_negated_values(scan: Scan) -> None:
     """Drop a value the message negates ("不是32b，是14b"): only the asserted one is read.
 
     A bare number asserted after it ("不是10个人，是20个") is a set edit of the negated
-    value's slot; with no slot to give it, it is left for the other readers.
+    value's slot; with no unit to name the slot ("不是8个，是16个") the edit carries the
+    negated number, and the dialog changes the slot that holds it. With nothing asserted,
+    the asserted part is left for the other readers.
     """
     for match in scan.matches(_NEGATED_VALUE):
         slot = _slot_of(match) or next((name for name, _ in _UNIT_SLOTS if match.group(f"u_{name}")), None)
         value = parse_number(match.group("asserted")) if match.group("asserted") else None
-        if value is not None and (slot is not None or (was := _negated_number(match)) is not None):
-            # no unit to name the slot ("不是8个，是16个"): the one holding the negated value
-            scan.edits.append(Edit(slot=slot, op="set", value=value, was=None if slot else was))
+        was = None if slot else parse_number(match.group("negated"))
+        if value is not None and (slot is not None or was is not None):
+            scan.edits.append(Edit(slot=slot, op="set", value=value, was=was))
             scan.claim(*match.span())
         else:
-            scan.claim(
-                *match.span(0)[:1], match.start("asserted") if match.group("asserted") else match.end()
-            )
-
-
-def _negated_number(match: re.Match[str]) -> float | None:
-    """The bare number a correction negates ("不是8个" → 8), when the negated part is one."""
-    found = re.search(NUMBER, match.group("negated") or "")
-    return parse_number(found.group()) if found else None
+            scan.claim(match.start(), match.start("asserted") if match.group("asserted") else match.end())
 
 
 def read_corrections(scan: Scan) -> None:

@@ -76,16 +76,8 @@ _DAY_HOURS = 12  # a working day the service is used
 
 
 def read_duration(scan: Scan) -> None:
-    for match in scan.matches(_THIS_PERIOD):
-        unit = next(
-            u
-            for u, names in (
-                ("week", ("week", "week2")),
-                ("month", ("month", "month2")),
-                ("day", ("day", "day2")),
-            )
-            if any(match.group(n) for n in names)
-        )
+    for match in scan.matches(_THIS_PERIOD):  # the group that matched names the unit: week, month2, day…
+        unit = (match.lastgroup or "").rstrip("2")
         scan.put_number("duration_hours", HOURS_PER[unit], match.span())
     for match in scan.matches(_DURATION):
         unit = next(name for name in HOURS_PER if match.group(name))
