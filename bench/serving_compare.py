@@ -14,6 +14,11 @@ Every row of ``knowledge/serving_measurements.yaml`` is stated as the JSON contr
   rate shared by the replicas, against the measured median (and p99). A rate past the
   engine's capacity has no quantile: it counts as an infinite error.
 
+A row states the scheduler limits it ran with (``max_num_seqs``, ``max_num_batched_tokens``)
+where its source gives them; a TensorRT-LLM perf-overview row (``harness: trtllm-bench``)
+ran with the limits that tool sizes per run (``bench/trtllm_bench.py``), not the runtime's
+defaults, and is stated with those.
+
 A row with ``prefill_gpus`` ran prefill and decode on separate GPUs (SGLang PD
 disaggregation, Dynamo); it is stated the same way and predicted by ``engine.disaggregation``.
 
@@ -41,6 +46,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from bench import trtllm_bench
 from gpu_advisor import knowledge
 from gpu_advisor.engine import disaggregation, replica
 from gpu_advisor.engine.defaults import serve_setup
@@ -81,9 +87,21 @@ class Predicted:
     at_rate: bool = False  # a fixed-rate row: TTFT/TPOT are p50s from the queue (None: past capacity)
 
 
-def workload(row: dict[str, Any]) -> Workload:
+def scheduler_limits(row: dict[str, Any], kb: Knowledge) -> tuple[int | None, int | None]:
+    """The run's (max_num_seqs, max_num_batched_tokens): as the source states them, else as
+    ``trtllm-bench`` sized them for a row of its (``bench.trtllm_bench``), else unset."""
+    stated = row.get("max_num_seqs"), row.get("max_num_batched_tokens")
+    if any(v is not None for v in stated) or row.get("harness") != "trtllm-bench":
+        return stated
+    if row["model"] not in kb.models or row["gpu"] not in kb.gpus:
+        return None, None
+    return trtllm_bench.limits(row, kb.models[row["model"]], kb.gpus[row["gpu"]]) or (None, None)
+
+
+def workload(row: dict[str, Any], kb: Knowledge) -> Workload:
     """The row as the JSON contract states it: what a rental site would send ``estimate``."""
     prompt, output = int(row["prompt_tokens"]), int(row["output_tokens"])
+    seqs, tokens = scheduler_limits(row, kb)
     return Workload(
         task="infer",
         model=row["model"],
@@ -104,6 +122,8 @@ def workload(row: dict[str, Any]) -> Workload:
         prefill_tensor_parallel=row.get("prefill_tensor_parallel"),
         ttft_ms_p99=row.get("ttft_p99_target_ms"),
         tpot_ms_p99=row.get("tpot_median_target_ms"),
+        max_num_seqs=seqs,
+        max_num_batched_tokens=tokens,
     )
 
 
@@ -111,17 +131,17 @@ def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None
     """The engine on one row, on ``estimate``'s path (``engine.replica.place``); None when inexpressible.
 
     ``rt`` replaces the row's runtime profile (the ``--fit`` search); the figures are the
-    ones ``estimate`` returns for ``workload(row)`` (tests/calibration checks they agree).
+    ones ``estimate`` returns for ``workload(row, kb)`` (tests/calibration checks they agree).
     """
     if row["gpu"] not in kb.gpus or row["model"] not in kb.models or row["runtime"] not in kb.runtimes:
         return None
     try:
-        w = workload(row)
+        w = workload(row, kb)
     except ValidationError:
         return None
     gpu, arch = kb.gpus[row["gpu"]], kb.models[row["model"]]
-    rt = rt or kb.runtimes[row["runtime"]]
     s, _ = serve_setup(w, arch)
+    rt = s.configured(rt or kb.runtimes[row["runtime"]])
     if w.prefill_gpus is not None:
         return _disaggregated(row, w, kb, rt)
     tp, output = int(row["tensor_parallel"]), s.output_tokens

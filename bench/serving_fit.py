@@ -22,9 +22,9 @@ from gpu_advisor.engine.specs import CardClassEfficiency, Knowledge, RuntimeProf
 GRID = {
     "decode_compute_efficiency": (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85),
     "seq_layer_us": (0.2, 0.3, 0.4, 0.6, 0.8),
-    "kv_read_efficiency": (0.7, 0.8, 0.9, 1.0),
+    "kv_read_efficiency": (0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
     "overhead_gib": (1.5, 2.0, 4.0),
-    "step_overhead_ms": (0.3, 0.8, 2.0),
+    "step_overhead_ms": (0.3, 0.8, 2.0, 3.0, 4.0),
 }
 
 
@@ -44,7 +44,7 @@ MOE_GRID = {
     "moe_compute_efficiency": (0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.85, 1.0),
     "moe_pad_tokens": (0.0, 8.0, 16.0, 32.0, 64.0, 128.0),
     "moe_expert_us": (0.0, 2.0, 4.0, 8.0),
-    "moe_half_width": (0.0, 1000.0, 2000.0, 4000.0, 6000.0, 8000.0),
+    "moe_half_width": (0.0, 1000.0, 2000.0, 4000.0, 6000.0, 8000.0, 12000.0, 16000.0),
 }
 
 

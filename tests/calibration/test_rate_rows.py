@@ -27,13 +27,13 @@ def _rate_row(kb: Knowledge) -> dict[str, Any]:
 
 def test_a_request_rate_row_is_stated_as_the_contracts_qps(kb: Knowledge) -> None:
     row = _rate_row(kb)
-    assert workload(row).qps == row["request_rate"]
+    assert workload(row, kb).qps == row["request_rate"]
 
 
 def test_the_p50_ttft_and_tpot_at_a_rate_are_the_contracts(kb: Knowledge) -> None:
     row = _rate_row(kb)
     engine = predict(row, kb)
-    got = estimate(workload(row), kb).requested
+    got = estimate(workload(row, kb), kb).requested
     assert engine is not None and engine.ttft_s is not None and engine.tpot_s is not None
     assert got is not None and got.fits and got.ttft_ms_p50 is not None and got.tpot_ms_p50 is not None
     assert got.ttft_ms_p50 == pytest.approx(engine.ttft_s * 1e3, abs=0.01)

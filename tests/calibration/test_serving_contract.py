@@ -33,7 +33,7 @@ def _first(kind: str) -> dict[str, Any]:
 
 
 def _requested(row: dict[str, Any], kb: Knowledge) -> Verdict:
-    got = estimate(workload(row), kb).requested
+    got = estimate(workload(row, kb), kb).requested
     assert got is not None and got.fits
     return got
 
@@ -92,7 +92,7 @@ def test_a_disaggregated_closed_loop_is_the_contracts(kb: Knowledge) -> None:
 
 def test_an_expert_parallel_size_is_accepted_and_said_as_an_assumption(kb: Knowledge) -> None:
     row = next(r for r in rows() if r.get("expert_parallel"))
-    got = estimate(workload(row), kb)
+    got = estimate(workload(row, kb), kb)
     said = [a for a in got.assumptions if a.id == "assumed_expert_parallel_as_tensor"]
     assert [a.values["value"] for a in said] == [row["expert_parallel"]]
     assert got.requested is not None and got.requested.fits

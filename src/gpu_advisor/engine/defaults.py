@@ -16,7 +16,7 @@ from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.lengths import serving_lengths
 from gpu_advisor.engine.memory import TrainSetup
 from gpu_advisor.engine.queueing import UTILISATION_TARGET
-from gpu_advisor.engine.specs import GpuSpec, ModelArch
+from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
 from gpu_advisor.engine.workload import Workload
 
 SERVE_CONCURRENCY = 4
@@ -45,6 +45,20 @@ class ServeSetup:
     shared_prefix: int = 0
     resident_tokens: int = 0  # KV tokens one user holds: the stated context, else prompt + half the answer
     attention_dp: bool = False  # SGLang --enable-dp-attention: each GPU attends for its own sequences
+    max_num_seqs: int | None = None  # the user's scheduler limits; None: the runtime's defaults
+    max_num_batched_tokens: int | None = None
+
+    def configured(self, rt: RuntimeProfile) -> RuntimeProfile:
+        """The runtime as this setup runs it: the user's scheduler limits over its defaults.
+
+        Every reader of ``max_batch`` and ``max_num_batched_tokens`` (slots, chunking,
+        the first token's chunks) then sees the same limits, from one place.
+        """
+        seqs = self.max_num_seqs or rt.max_batch
+        tokens = self.max_num_batched_tokens or rt.max_num_batched_tokens
+        if (seqs, tokens) == (rt.max_batch, rt.max_num_batched_tokens):
+            return rt
+        return rt.model_copy(update={"max_batch": seqs, "max_num_batched_tokens": tokens})
 
 
 def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:
@@ -76,6 +90,8 @@ def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]
         shared_prefix=min(w.shared_prefix_tokens or 0, lengths.prompt),
         resident_tokens=resident_tokens(w, lengths.context, lengths.prompt + (lengths.output + 1) // 2),
         attention_dp=bool(w.attention_dp),
+        max_num_seqs=w.max_num_seqs,
+        max_num_batched_tokens=w.max_num_batched_tokens,
     )
     if w.expert_parallel is not None:
         assumed.append(finding("assumed_expert_parallel_as_tensor", value=w.expert_parallel))

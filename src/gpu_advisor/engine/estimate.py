@@ -125,7 +125,8 @@ class _Serving:
 
     def _place(self, card: GpuSpec, n: int) -> tuple[GpuSpec, RuntimeProfile, str, int]:
         f = card_format(self.fmt, card)
-        return card, self.kb.runtimes[runtime_for(f, self.runtime)], f, self.tensor_parallel or n
+        rt = self.s.configured(self.kb.runtimes[runtime_for(f, self.runtime)])
+        return card, rt, f, self.tensor_parallel or n
 
     def mem_on(self, card: GpuSpec, n: int) -> tuple[Memory, float]:
         """Memory per GPU for every user at once (``replica.per_gpu``), and the room for it."""

@@ -84,6 +84,19 @@ def budget_slots(rt: RuntimeProfile, s: ServeSetup, tp: int = 1) -> int:
     return ranks * max(1, min(rt.max_batch, math.floor(rt.max_num_batched_tokens / per_seq)))
 
 
+def admitted_tokens(rt: RuntimeProfile, s: ServeSetup) -> int:
+    """KV tokens the runtime holds for each running request.
+
+    A paged runtime holds what a request has so far (``ServeSetup.resident_tokens``);
+    TensorRT-LLM's default scheduler (GUARANTEED_NO_EVICT) admits a request only once
+    the pool can hold its prompt and its whole answer, so that much stays reserved while
+    it runs, though on average only half the answer is written.
+    """
+    if rt.admission == "whole_request":
+        return max(s.resident_tokens, s.prompt_tokens + s.output_tokens)
+    return s.resident_tokens
+
+
 def per_gpu(arch: ModelArch, s: ServeSetup, fmt: str, tp: int, rt: RuntimeProfile, pp: int = 1) -> PerGpu:
     """Weights, overhead and KV per GPU of a replica split ``tp`` ways inside and ``pp`` across machines.
 
@@ -102,7 +115,7 @@ def per_gpu(arch: ModelArch, s: ServeSetup, fmt: str, tp: int, rt: RuntimeProfil
     return PerGpu(
         weights=weights / pp,
         overhead=serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp),
-        kv_seq=kv_bytes_per_sequence(arch, s.kv_dtype, s.resident_tokens, kv_split) / pp / share,
+        kv_seq=kv_bytes_per_sequence(arch, s.kv_dtype, admitted_tokens(rt, s), kv_split) / pp / share,
         kv_full=kv_bytes_per_sequence(arch, s.kv_dtype, s.context_len, kv_split) / pp / share,
     )
 

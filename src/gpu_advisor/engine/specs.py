@@ -371,6 +371,11 @@ class RuntimeProfile(_Record):
     seq_layer_us: NonNegativeFloat = 0.0  # microseconds per running sequence per layer per step
     kv_read_efficiency: float = Field(default=1.0, gt=0, le=1)
     kv_pool_of_free: float | None = Field(default=None, gt=0, le=1)
+    # What a request's admission reserves of the KV pool: "paged" holds what it has so far
+    # (vLLM, SGLang: prompt + the answer generated, preempting when the pool runs out);
+    # "whole_request" reserves prompt + every answer token up front (TensorRT-LLM's default
+    # capacity scheduler policy GUARANTEED_NO_EVICT), so fewer requests run at once.
+    admission: Literal["paged", "whole_request"] = "paged"
     # Share of the dense GEMM rate a MoE layer's grouped expert GEMMs reach, routing
     # (permute, top-k, scatter) included (engine.throughput.effective_flops_per_token).
     moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)

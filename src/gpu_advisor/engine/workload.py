@@ -190,6 +190,13 @@ class Workload(BaseModel):
     # instances' degree, ``prefill_tensor_parallel`` the prefill instances'.
     prefill_gpus: PositiveInt | None = Field(None, le=4096)
     prefill_tensor_parallel: PositiveInt | None = Field(None, le=64)
+    # The runtime's scheduler limits when the user set them (vLLM --max-num-seqs and
+    # --max-num-batched-tokens, SGLang --max-running-requests and --chunked-prefill-size,
+    # TensorRT-LLM max_batch_size and max_num_tokens): sequences running at once per
+    # scheduler, and tokens one forward pass may carry. Unset: the runtime's defaults
+    # (knowledge/runtimes.yaml).
+    max_num_seqs: PositiveInt | None = Field(None, le=65_536)
+    max_num_batched_tokens: PositiveInt | None = Field(None, ge=16, le=1_048_576)
 
     # common
     gpu: str | None = None

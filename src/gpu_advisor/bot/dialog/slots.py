@@ -59,6 +59,8 @@ class Slots(TypedDict, total=False):
     expert_parallel: int
     prefill_gpus: int
     prefill_tensor_parallel: int
+    max_num_seqs: int
+    max_num_batched_tokens: int
     ttft_ms_max: float
     runtime: str
     ttft_ms_p99: float
