@@ -5,6 +5,7 @@ Every row of ``knowledge/serving_measurements.yaml`` is stated as the JSON contr
 (``engine.replica.place`` → ``engine.queueing``), then compared with what was measured:
 
 - maximum throughput (requests fed at an infinite rate): replicas × capacity × output;
+  a finite burst (``num_requests`` sent at once) never runs more than that many at a time;
 - a closed loop of N users (concurrency sweeps): mean TTFT, TPOT and throughput;
 - throughput at a tail-latency target: the engine's ``break_qps`` for the target's p99
   TTFT (and its TPOT bound taken as a p99, stricter than the median a source states) × output;
@@ -89,7 +90,19 @@ class Predicted:
 
 def scheduler_limits(row: dict[str, Any], kb: Knowledge) -> tuple[int | None, int | None]:
     """The run's (max_num_seqs, max_num_batched_tokens): as the source states them, else as
-    ``trtllm-bench`` sized them for a row of its (``bench.trtllm_bench``), else unset."""
+    ``trtllm-bench`` sized them for a row of its (``bench.trtllm_bench``), else unset.
+
+    A finite burst (``num_requests`` sent at once, GPUStack's runs) never has more than
+    that many requests running: the burst caps the batch as ``max_num_seqs`` would.
+    """
+    seqs, tokens = _stated_limits(row, kb)
+    burst = row.get("num_requests")
+    if burst is not None and row["runtime"] in kb.runtimes:
+        seqs = min(seqs or kb.runtimes[row["runtime"]].max_batch, int(burst))
+    return seqs, tokens
+
+
+def _stated_limits(row: dict[str, Any], kb: Knowledge) -> tuple[int | None, int | None]:
     stated = row.get("max_num_seqs"), row.get("max_num_batched_tokens")
     if any(v is not None for v in stated) or row.get("harness") != "trtllm-bench":
         return stated

@@ -1,4 +1,5 @@
-"""The scheduler limits ``trtllm-bench`` gives a perf-overview run (``bench/trtllm_bench.py``).
+"""The scheduler limits a published run is stated with: as ``trtllm-bench`` sized them
+(``bench/trtllm_bench.py``), as its source states them, or capped by the burst it sent.
 
 Expected figures are worked by hand from the tool's rule (TensorRT-LLM
 ``tensorrt_llm/bench/build/tuning.py``): KV bytes per token 2 · layers · max(TP, KV heads)
@@ -58,3 +59,9 @@ def test_limits_a_source_states_win_over_the_tools_rule(kb: Knowledge) -> None:
     row = _first(lambda r: r.get("max_num_seqs") is not None)
     w = workload(row, kb)
     assert (w.max_num_seqs, w.max_num_batched_tokens) == (row["max_num_seqs"], row["max_num_batched_tokens"])
+
+
+def test_a_burst_of_requests_caps_the_running_batch_at_its_size(kb: Knowledge) -> None:
+    """ "All 100 requests sent at once" can never run more than 100 at a time."""
+    row = _first(lambda r: r.get("num_requests") == 100)
+    assert workload(row, kb).max_num_seqs == 100
