@@ -157,7 +157,8 @@ class Replica:
 
     def t_mem(self, weights: Quantity, batch: int) -> Quantity:
         bw = runtime_bandwidth(self.rt, self.gpu, self.fmt)
-        return (weights / bw + self.kv_seq() * batch / (bw * self.rt.kv_read_efficiency)).to(SECOND)
+        kv_bw = runtime_bandwidth(self.rt, self.gpu, "bf16")  # the cache reads at attention's share
+        return (weights / bw + self.kv_seq() * batch / (kv_bw * self.rt.kv_read_efficiency)).to(SECOND)
 
     def rate(self) -> Quantity:
         return compute_rate(self.gpu, self.fmt, self.rt) * self.rt.decode_compute_efficiency

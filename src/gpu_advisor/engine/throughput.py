@@ -192,7 +192,10 @@ class ReplicaModel:
         self._floor = arch.layers * rt.min_step_ms_per_layer / 1e3
         self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0] + arch.moe_layers * rt.moe_layer_us / 1e6
         self._per_seq = rt.seq_layer_us * arch.layers / 1e6 / (tp if attention_dp else 1)
-        self._kv_inv_bw = self._inv_bw / rt.kv_read_efficiency
+        # attention reads the cache at its own kernels' share: a weight format's GEMV shortfall
+        # (``format_bw_efficiency``) is the weights', not the cache's
+        kv_bw = rt.bandwidth_gbs(gpu.bandwidth_gbs, "bf16", rt.decode_share(gpu))
+        self._kv_inv_bw = 1.0 / (kv_bw * 1e9 * rt.kv_read_efficiency)
         # a loaded step's grouped GEMMs start every expert they touch, on every rank
         self._expert_start_s = (
             arch.moe_layers * arch.num_experts * rt.moe_expert_us / 1e6 if arch.is_moe else 0.0
