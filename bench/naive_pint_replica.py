@@ -15,6 +15,7 @@ Counts that carry no unit (parameters, heads, layers) come from the engine as th
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from bench.naive_pint import (
@@ -207,8 +208,20 @@ class Replica:
         return (self.arch.moe_layers * self.arch.num_experts * self.rt.moe_expert_us * US).to(SECOND)
 
     def mixed(self, batch: int) -> Quantity:
-        """A saturated step: ``batch`` decode tokens and their share of prompt chunks."""
+        """A saturated step: ``batch`` decode tokens and their share of prompt chunks.
+
+        Rare prompts (fewer than one chunk a step) come whole, or in chunks of what the token
+        budget leaves beside the batch, into a few long steps; the mean is over both kinds.
+        """
         prompts = batch / self.output
+        chunks = max(1, math.ceil(self.prompt / max(1, self.rt.max_num_batched_tokens - batch)))
+        share = prompts * chunks
+        if share >= 1.0:
+            return self.pass_(batch, prompts)
+        return share * self.pass_(batch, 1.0 / chunks) + (1.0 - share) * self.pass_(batch, 0.0)
+
+    def pass_(self, batch: int, prompts: float) -> Quantity:
+        """One forward pass with ``batch`` decode tokens and ``prompts`` prompts' tokens."""
         tokens = batch + prompts * self.prompt
         touched = self.touched(tokens)
         t_mem = self.t_mem(self.dense_weights() + self.expert_weights() * touched, batch)

@@ -6,7 +6,8 @@ Every row of ``knowledge/serving_measurements.yaml`` is stated as the JSON contr
 
 - maximum throughput (requests fed at an infinite rate): replicas × capacity × output;
   a finite burst (``num_requests`` sent at once) never runs more than that many at a time;
-- a closed loop of N users (concurrency sweeps): mean TTFT, TPOT and throughput;
+- a closed loop of N users (concurrency sweeps): mean TTFT, TPOT and throughput (the
+  median gap between tokens where the source reports median ITL, ``tpot_is: median_itl``);
 - throughput at a tail-latency target: the engine's ``break_qps`` for the target's p99
   TTFT (and its TPOT bound taken as a p99, stricter than the median a source states) × output;
 - the KV pool in tokens the runtime reports at start-up;
@@ -171,7 +172,8 @@ def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None
     if s.qps is None and row.get("concurrency") is None:
         return Predicted(capacity_qps(got.shape) * output * replicas)
     loop = closed_loop(got.shape, -(-s.concurrency // replicas))
-    return Predicted(loop.output_tokens_per_s * replicas, loop.ttft_s, loop.tpot_s)
+    tpot = loop.itl_p50_s if row.get("tpot_is") == "median_itl" else loop.tpot_s
+    return Predicted(loop.output_tokens_per_s * replicas, loop.ttft_s, tpot)
 
 
 def _at_rate(shape: ReplicaShape, rate: float, replicas: int, output: int) -> Predicted:

@@ -171,6 +171,7 @@ class _Serving:
             figures |= {
                 "closed_loop_ttft_ms": loop.ttft_s * 1e3,
                 "closed_loop_tpot_ms": loop.tpot_s * 1e3,
+                "closed_loop_itl_ms_p50": loop.itl_p50_s * 1e3,
                 "closed_loop_output_tokens_per_s": loop.output_tokens_per_s * copies,
             }
         return figures

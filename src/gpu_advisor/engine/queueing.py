@@ -116,6 +116,18 @@ class ClosedLoop:
     ttft_s: float
     tpot_s: float
     output_tokens_per_s: float
+    itl_p50_s: float = 0.0  # the median gap between tokens (``typical_gap``)
+
+
+def typical_gap(shape: ReplicaShape, batch: int, rate: float, mean_tpot: float) -> float:
+    """The median wait between two tokens of one answer, at ``rate`` new requests/s.
+
+    The mean (``mean_tpot``) spreads the steps that carry a prompt's chunks over every
+    token; when fewer than half of the steps carry one, most gaps are a plain decode
+    step, and that is the median (what ``vllm bench serve`` prints as median ITL).
+    """
+    plain = shape.step_s(batch)
+    return plain if rate * shape.chunks * plain < 0.5 else mean_tpot
 
 
 def closed_loop(shape: ReplicaShape, users: int) -> ClosedLoop:
@@ -132,7 +144,8 @@ def closed_loop(shape: ReplicaShape, users: int) -> ClosedLoop:
     if users > shape.slots:
         rate = capacity_qps(shape)
         tpot = shape.step_s(shape.slots) / max(1e-9, 1.0 - rate * shape.prefill_s)
-        return ClosedLoop(max(users / rate - out * tpot, 0.0), tpot, rate * out)
+        gap = typical_gap(shape, shape.slots, rate, tpot)
+        return ClosedLoop(max(users / rate - out * tpot, 0.0), tpot, rate * out, gap)
     first = _first(shape, users)
     work = max(first - shape.floor_s, 0.0)  # what prompts queue behind; the floor is paid once a pass
     rate = 0.0
@@ -145,7 +158,7 @@ def closed_loop(shape: ReplicaShape, users: int) -> ClosedLoop:
         if abs(nxt - rate) < 1e-9 * max(nxt, 1.0):
             break
         rate = (rate + nxt) / 2.0 if rate else nxt
-    return ClosedLoop(ttft, tpot, rate * out)
+    return ClosedLoop(ttft, tpot, rate * out, typical_gap(shape, users, rate, tpot))
 
 
 def _occupancy(shape: ReplicaShape, qps: float, rho_p: float) -> float:

@@ -81,6 +81,9 @@ class Verdict(FitRow):
     )
     closed_loop_ttft_ms: float | None = Field(None, description="mean, with `concurrency` users and no qps")
     closed_loop_tpot_ms: float | None = None
+    closed_loop_itl_ms_p50: float | None = Field(
+        None, description="median gap between tokens: most steps carry no prompt chunk"
+    )
     closed_loop_output_tokens_per_s: float | None = None
     uncertainty_pct: float | None = Field(None, description="± band on figures under load")
     calibrated_card: float | None = Field(None, description="1 when this runtime was calibrated on the card")

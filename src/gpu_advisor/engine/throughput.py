@@ -245,14 +245,27 @@ class ReplicaModel:
         return slowest + self._fixed + (self._comm + self._per_seq) * batch + self._pp_hops, bound
 
     def mixed_step_s(self, batch: int) -> float:
-        """Seconds for one saturated step: ``batch`` decode tokens plus their share of prompt chunks.
+        """Mean seconds of a saturated step: ``batch`` decode tokens plus their share of prompt chunks.
 
-        Every ``output`` steps each sequence is replaced by a new one, so a step carries
-        batch·prompt/output prompt tokens beside the batch's decode tokens (chunked
-        prefill); weights are read once for all of them, compute covers all of them.
+        Every ``output`` steps each sequence is replaced by a new one, so steps carry
+        batch/output new prompts on average; weights are read once for every token a step
+        carries, compute covers all of them. While at least one prompt chunk rides in each
+        step the load is even and that mean is the step. When new prompts are rarer (a few
+        sequences with long answers), a prompt comes whole, or in chunks of what the token
+        budget leaves beside the batch, into a few steps that its compute stretches while
+        the others only decode: the mean is taken over both kinds of step, since a step
+        lasts as long as its slower resource, step by step.
         """
         batch = -(-batch // self._pp)
         prompts = batch / self.output
+        chunks = max(1, math.ceil(self._prompt / max(1, self._budget - batch)))
+        share = prompts * chunks  # steps carrying a chunk, per step
+        if share >= 1.0:
+            return self.pass_s(batch, prompts)
+        return share * self.pass_s(batch, 1.0 / chunks) + (1.0 - share) * self.pass_s(batch, 0.0)
+
+    def pass_s(self, batch: int, prompts: float) -> float:
+        """Seconds of one forward pass with ``batch`` decode tokens and ``prompts`` prompts' tokens."""
         tokens = batch + prompts * self._prompt
         touched = expert_fraction(self._arch, tokens)
         t_mem = (
