@@ -94,18 +94,43 @@ def children(proc: subprocess.Popen[bytes]) -> list[int]:
 
 
 async def _ready(port: int, processes: int, proc: subprocess.Popen[bytes]) -> None:
-    """Until every process listens: as many answering sockets as processes is not observable,
-    so wait for an answer, then for each child to have its turn worker (a grandchild)."""
+    """Until every process listens on ``port`` with its turn worker (a grandchild) started, and
+    the port answers. A process with its worker but no socket yet would leave the others alone
+    to take its share: a test that then kills one of them finds nobody listening."""
     deadline = time.monotonic() + START_S
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the servers exited ({proc.returncode})")
         pids = children(proc) if processes > 1 else [proc.pid]  # one process serves without a supervisor
-        workers = sum(1 for pid in pids if _has_children(pid))
-        if len(pids) == processes and workers == processes and await _answers(port):
+        up = sum(1 for pid in pids if _has_children(pid) and _listens(pid, port))
+        if len(pids) == processes and up == processes and await _answers(port):
             return
         await asyncio.sleep(0.3)
     raise TimeoutError(f"{processes} server process(es) did not come up in {START_S:g} s")
+
+
+def _listens(pid: int, port: int) -> bool:
+    """Whether process ``pid`` holds a listening TCP socket on ``port`` (Linux: /proc)."""
+    inodes: set[str] = set()
+    for table in ("tcp", "tcp6"):
+        try:
+            with open(f"/proc/{pid}/net/{table}") as f:
+                rows = [line.split() for line in f.readlines()[1:]]
+        except OSError:
+            continue
+        inodes |= {r[9] for r in rows if r[3] == "0A" and int(r[1].rsplit(":", 1)[1], 16) == port}
+    try:
+        fds = os.listdir(f"/proc/{pid}/fd")
+    except OSError:
+        return False
+    wanted = {f"socket:[{inode}]" for inode in inodes}
+    for fd in fds:
+        try:
+            if os.readlink(f"/proc/{pid}/fd/{fd}") in wanted:
+                return True
+        except OSError:
+            continue
+    return False
 
 
 def _has_children(pid: int) -> bool:

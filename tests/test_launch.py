@@ -66,6 +66,17 @@ def test_sglang_alternative_uses_the_same_numbers(serve_8b: Plan, kb: Knowledge)
     assert not spec(serve_8b, "sglang").primary
 
 
+def test_a_token_budget_the_user_set_is_passed_to_both_servers(kb: Knowledge) -> None:
+    budget = {"max_num_batched_tokens": 4096}
+    plan = plan_for(kb, task="infer", model="llama-3.1-8b", concurrency=16, weight_dtype="bf16", **budget)
+    assert flag(spec(plan, "vllm").argv, "--max-num-batched-tokens") == "4096"
+    assert flag(spec(plan, "sglang").argv, "--chunked-prefill-size") == "4096"
+
+
+def test_without_a_token_budget_the_servers_keep_their_own(serve_8b: Plan) -> None:
+    assert "--max-num-batched-tokens" not in spec(serve_8b, "vllm").argv
+
+
 def test_every_command_survives_a_shell_round_trip(serve_8b: Plan, kb: Knowledge) -> None:
     train = plan_for(kb, task="train", model="llama-3.1-70b", method="full")
     for s in [*serve_8b.launch, *train.launch]:

@@ -10,13 +10,15 @@ Serving flags, spelled as each runtime documents them:
 - vLLM ``vllm serve`` (docs.vllm.ai, "Engine Arguments" and "Parallelism and
   Scaling"): ``--tensor-parallel-size`` (GPUs per node), ``--pipeline-parallel-size``
   (nodes), ``--data-parallel-size`` (replicas in one server), ``--max-model-len``,
-  ``--gpu-memory-utilization``, ``--max-num-seqs``, ``--quantization``,
+  ``--gpu-memory-utilization``, ``--max-num-seqs``, ``--max-num-batched-tokens`` (when the
+  user set a token budget), ``--quantization``,
   ``--kv-cache-dtype``; multi-node runs need ``--distributed-executor-backend ray``
   over a Ray cluster (``ray start --head`` / ``ray start --address``).
 - SGLang ``python -m sglang.launch_server`` (docs.sglang.io, "Server Arguments"):
   ``--model-path``, ``--tp``, ``--dp``, ``--pp-size``, ``--context-length``,
-  ``--mem-fraction-static``, ``--max-running-requests``, ``--quantization``,
-  ``--nnodes``/``--node-rank``/``--dist-init-addr`` across machines.
+  ``--mem-fraction-static``, ``--max-running-requests``, ``--chunked-prefill-size`` (the
+  user's token budget), ``--quantization``, ``--nnodes``/``--node-rank``/``--dist-init-addr``
+  across machines.
 - llama.cpp ``llama-server`` (tools/server/README.md, docs/multi-gpu.md): ``-m``,
   ``-c`` (the context is shared by the slots: each of ``-np`` slots gets ``c / np``,
   ggml-org/llama.cpp#11681, so ``-c`` is context × slots), ``-ngl 99`` (all layers on
@@ -191,6 +193,8 @@ def _vllm(
         argv += ["--data-parallel-size", str(s["data_parallel"])]
     argv += ["--max-model-len", str(s["context_len"]), "--gpu-memory-utilization", f"{util:g}"]
     argv += ["--max-num-seqs", str(s["max_seqs"])]
+    if serve.max_num_batched_tokens:
+        argv += ["--max-num-batched-tokens", str(serve.max_num_batched_tokens)]
     if o.weight_dtype in ONLINE_QUANT:
         argv += ["--quantization", ONLINE_QUANT[o.weight_dtype]]
     if serve.kv_dtype == "fp8":
@@ -213,6 +217,8 @@ def _sglang(
         argv += ["--dp", str(s["data_parallel"])]
     argv += ["--context-length", str(s["context_len"]), "--mem-fraction-static", f"{util:g}"]
     argv += ["--max-running-requests", str(s["max_seqs"])]
+    if serve.max_num_batched_tokens:
+        argv += ["--chunked-prefill-size", str(serve.max_num_batched_tokens)]
     if o.weight_dtype in ONLINE_QUANT:
         argv += ["--quantization", ONLINE_QUANT[o.weight_dtype]]
     if serve.kv_dtype == "fp8":
