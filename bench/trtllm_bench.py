@@ -34,6 +34,10 @@ from gpu_advisor.engine.specs import GpuSpec, ModelArch
 KV_FRACTION = 0.95
 MAX_BATCH = 4096
 MAX_TOKENS = 32768
+# (below, step): the batch rounds up to 32s below 256, 128s below 1,024, 256s above;
+# tokens to 256s below 4,096, 512s below 8,192, 1,024s above
+BATCH_STEPS: tuple[tuple[float, int], ...] = ((256, 32), (1024, 128), (math.inf, 256))
+TOKEN_STEPS: tuple[tuple[float, int], ...] = ((4096, 256), (8192, 512), (math.inf, 1024))
 WEIGHT_BYTES = {"fp8": 1.0, "nvfp4": 0.5, "fp16": 2.0, "bf16": 2.0}  # the tool's tuned quantisations
 
 
@@ -44,8 +48,9 @@ def limits(row: dict[str, Any], arch: ModelArch, gpu: GpuSpec) -> tuple[int, int
         return None
     isl, osl, tp = int(row["prompt_tokens"]), int(row["output_tokens"]), int(row["tensor_parallel"])
     requests = _kv_requests(arch, gpu, tp, weight_bytes, row.get("kv_dtype") or "fp16", isl + osl)
-    batch = _round_batch(min(requests, MAX_BATCH))
-    tokens = _round_tokens(min(min(requests, MAX_BATCH) * (1 + isl / osl), MAX_TOKENS))
+    raw = min(requests, MAX_BATCH)
+    batch = _round_up(raw, BATCH_STEPS, least=64)
+    tokens = _round_up(min(raw * (1 + isl / osl), MAX_TOKENS), TOKEN_STEPS, least=2048)
     return batch, max(tokens, isl + batch)
 
 
@@ -61,17 +66,7 @@ def _kv_requests(
     return max(1.0, free * KV_FRACTION / (per_token * seq))
 
 
-def _round_batch(raw: float) -> int:
-    if raw < 256:
-        return max(64, 32 * math.ceil(raw / 32))
-    if raw < 1024:
-        return 128 * math.ceil(raw / 128)
-    return 256 * math.ceil(raw / 256)
-
-
-def _round_tokens(raw: float) -> int:
-    if raw < 4096:
-        return max(2048, 256 * math.ceil(raw / 256))
-    if raw < 8192:
-        return 512 * math.ceil(raw / 512)
-    return 1024 * math.ceil(raw / 1024)
+def _round_up(raw: float, steps: tuple[tuple[float, int], ...], least: int) -> int:
+    """``raw`` rounded up to the step of the first tier it is below, and at least ``least``."""
+    step = next(size for below, size in steps if raw < below)
+    return max(least, step * math.ceil(raw / step))
