@@ -19,7 +19,8 @@ Every row of ``knowledge/serving_measurements.yaml`` is stated as the JSON contr
 A row states the scheduler limits it ran with (``max_num_seqs``, ``max_num_batched_tokens``)
 where its source gives them; a TensorRT-LLM perf-overview row (``harness: trtllm-bench``)
 ran with the limits that tool sizes per run (``bench/trtllm_bench.py``), not the runtime's
-defaults, and is stated with those.
+defaults, and is stated with those. A row run with vLLM 0.6's multi-step scheduling states
+``num_scheduler_steps``: its server admitted new prompts once every that many steps.
 
 A row with ``prefill_gpus`` ran prefill and decode on separate GPUs (SGLang PD
 disaggregation, Dynamo); it is stated the same way and predicted by ``engine.disaggregation``.
@@ -141,6 +142,13 @@ def workload(row: dict[str, Any], kb: Knowledge) -> Workload:
     )
 
 
+def as_ran(row: dict[str, Any], rt: RuntimeProfile) -> RuntimeProfile:
+    """The runtime with the scheduler flags the row's server ran with and the contract
+    leaves to the runtime: vLLM 0.6's ``--num-scheduler-steps`` (``num_scheduler_steps``)."""
+    steps = row.get("num_scheduler_steps")
+    return rt if steps is None else rt.model_copy(update={"scheduler_steps": int(steps)})
+
+
 def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None) -> Predicted | None:
     """The engine on one row, on ``estimate``'s path (``engine.replica.place``); None when inexpressible.
 
@@ -155,7 +163,7 @@ def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None
         return None
     gpu, arch = kb.gpus[row["gpu"]], kb.models[row["model"]]
     s, _ = serve_setup(w, arch)
-    rt = s.configured(rt or kb.runtimes[row["runtime"]])
+    rt = as_ran(row, s.configured(rt or kb.runtimes[row["runtime"]]))
     if w.prefill_gpus is not None:
         return _disaggregated(row, w, kb, rt)
     tp, output = int(row["tensor_parallel"]), s.output_tokens

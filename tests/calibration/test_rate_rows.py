@@ -53,3 +53,13 @@ def test_a_rate_past_capacity_counts_as_an_unbounded_error(kb: Knowledge) -> Non
     engine = predict(over, kb)
     assert engine is not None
     assert errors(over, engine)["ttft_at_rate"] == float("inf")
+
+
+def test_a_multi_step_row_waits_out_the_pass_its_prompt_arrives_in(kb: Knowledge) -> None:
+    """vLLM 0.6 ``--num-scheduler-steps 10`` (the SGLang repo's benchmark_vllm_060 run): a prompt
+    is admitted when the ten-step pass in progress ends, half a pass on average at a light load."""
+    row = next(r for r in rows() if r.get("num_scheduler_steps") == 10)
+    single = predict({k: v for k, v in row.items() if k != "num_scheduler_steps"}, kb)
+    multi = predict(row, kb)
+    assert single is not None and multi is not None and single.ttft_s and multi.ttft_s and multi.tpot_s
+    assert multi.ttft_s - single.ttft_s == pytest.approx(4.5 * multi.tpot_s, rel=0.25)

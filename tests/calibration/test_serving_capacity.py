@@ -127,6 +127,15 @@ def test_ttft_stays_within_its_fitted_band(kb: Knowledge) -> None:
     assert all(summary(groups[("ttft", split)])[0] <= 0.50 for split in ("fit", "holdout"))
 
 
+def test_most_held_out_latencies_at_a_fixed_rate_land_within_thirty_percent(kb: Knowledge) -> None:
+    # issue 29's criterion. 5 Dec 2026, 18 rows: TTFT 61 % within ±30 % (44 % before vLLM 0.6's
+    # multi-step passes were modelled), TPOT 89 %; SGLang v0.3.0's fast first tokens and
+    # llm-k8s's vLLM 0.8.3 runs on 8×A100-40G are the ones off
+    groups = table(kb)
+    for metric in ("ttft_at_rate", "tpot_at_rate"):
+        assert summary(groups[(metric, "holdout")], within=0.30)[1] > 0.5, metric
+
+
 def test_throughput_at_a_p99_target_stays_within_its_band(kb: Knowledge) -> None:
     # at the expert-width fit (5 Dec 2026): median 11.7 % (fit, 14 rows) / 22.0 % (holdout, 10 rows);
     # the held-out MLPerf v5.1 Server rows (a year of runtime releases after the fitted v4.1

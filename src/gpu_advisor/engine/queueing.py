@@ -27,6 +27,9 @@ seconds gives every one of the ``n`` running sequences one token. The model, wit
   M/D/1 queue whose mean wait is Pollaczek–Khinchine's ρ_p·τ / (2·(1 − ρ_p)), given
   an exponential tail P(W > t) = ρ_p·exp(−ρ_p·t / W̄); a prompt also waits out the
   decode step in progress (uniform over one step).
+* **Multi-step passes.** A runtime that schedules once every k decode steps (vLLM
+  0.6's ``--num-scheduler-steps k``) admits an arriving prompt only when the pass in
+  progress ends: the step residual is uniform over k steps instead of one.
 * **Chunked prefill.** A prompt longer than the chunk (vLLM's
   ``max_num_batched_tokens``) is prefilled a chunk per step beside the decode batch,
   so its first token also waits one decode step per chunk.
@@ -61,6 +64,7 @@ class ReplicaShape:
     service_cv2: float = GEOMETRIC_CV2
     first_token_s: float | None = None  # a prompt's own compute and chunk steps; None: prefill_s
     floor_s: float = 0.0  # of first_token_s, the pass's fixed cost, shared by prompts batched into it
+    scheduler_steps: int = 1  # decode steps per scheduling pass: what an arriving prompt waits out
     memo: dict[tuple[float | None, float | None], float] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -96,10 +100,21 @@ def latency(shape: ReplicaShape, qps: float) -> Latency | None:
     waits = (_slot_wait(shape, qps, qps * hold, hold), _prefill_wait(shape.prefill_s, rho_p))
     base = _first(shape, max(1, round(n_mean)))
     ttft = [
-        base + _sum_quantile(waits, q) + shape.step_s(_seen(n_mean, q, shape.slots)) * q for q in (0.5, 0.99)
+        base + _sum_quantile(waits, q) + _residual(shape, _seen(n_mean, q, shape.slots), q)
+        for q in (0.5, 0.99)
     ]
     tpot = [_tpot(shape, qps, rho_p, _seen(n_mean, q, shape.slots), q) for q in (0.5, 0.99)]
     return Latency(qps, ttft[0], ttft[1], tpot[0], tpot[1], n_mean, qps / cap)
+
+
+def _residual(shape: ReplicaShape, batch: int, q: float) -> float:
+    """Quantile ``q`` of what an arriving prompt waits for the scheduling pass in progress to end.
+
+    The arrival falls uniformly within a pass of ``scheduler_steps`` decode steps at
+    ``batch``: one step when the runtime schedules every step, the rest of a multi-step
+    pass otherwise (vLLM 0.6's ``--num-scheduler-steps``).
+    """
+    return shape.step_s(batch) * shape.scheduler_steps * q
 
 
 def _first(shape: ReplicaShape, batch: int) -> float:

@@ -60,7 +60,14 @@ def replica_shape(
     first = model.first_token_s(1) * fresh + floor
     chunks = max(1, math.ceil((s.prompt_tokens - s.shared_prefix) / rt.max_num_batched_tokens))
     return ReplicaShape(
-        slots, share, _cached_steps(model), s.output_tokens, chunks, first_token_s=first, floor_s=floor
+        slots,
+        share,
+        _cached_steps(model),
+        s.output_tokens,
+        chunks,
+        first_token_s=first,
+        floor_s=floor,
+        scheduler_steps=rt.scheduler_steps,
     )
 
 

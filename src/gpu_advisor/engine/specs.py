@@ -376,6 +376,11 @@ class RuntimeProfile(_Record):
     # "whole_request" reserves prompt + every answer token up front (TensorRT-LLM's default
     # capacity scheduler policy GUARANTEED_NO_EVICT), so fewer requests run at once.
     admission: Literal["paged", "whole_request"] = "paged"
+    # Decode steps run per scheduling pass: vLLM 0.6's --num-scheduler-steps (multi-step
+    # scheduling, vllm-project/vllm#6854); a prompt that arrives mid-pass is admitted only
+    # when the pass ends, so it waits out the rest of up to that many steps. Current
+    # runtimes schedule every step; a published run that used the flag states it.
+    scheduler_steps: PositiveInt = 1
     # Share of the dense GEMM rate a MoE layer's grouped expert GEMMs reach, routing
     # (permute, top-k, scatter) included (engine.throughput.effective_flops_per_token).
     moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)
