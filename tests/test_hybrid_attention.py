@@ -30,3 +30,23 @@ def test_a_hybrid_model_holds_four_times_the_users_it_would_as_full_attention(kb
         held = per_gpu(arch, s, "fp8", 1, rt)
         users.append(held.users(kv_room(rt, gpu.usable_gib * GiB, held), 100_000))
     assert users[0] >= 3.9 * users[1]
+
+
+def _kv_per_sequence(kb: Knowledge, model: str, runtime: str) -> float:
+    s = ServeSetup(("fp16",), "fp16", 22000, 20000, 2000, 1, None, None, runtime, 1, resident_tokens=22000)
+    return per_gpu(kb.models[model], s, "fp16", 1, kb.runtimes[runtime]).kv_seq
+
+
+def test_tensorrt_llm_caches_a_model_wide_window_in_full_unless_told(kb: Knowledge) -> None:
+    # Mistral 7B v0.1 windows all 32 layers at 4,096 tokens; TensorRT-LLM applies that only with
+    # --max_attention_window_size (its Mistral example), and its v0.17 perf overview runs Mistral
+    # at 20,000/2,000 no faster than Llama 3.1 8B (1,822.69 vs 1,804.1 tok/s on H200)
+    full = 32 * 8 * 128 * 2 * 2 * 22000
+    assert _kv_per_sequence(kb, "mistral-7b", "tensorrt_llm") == full
+    assert _kv_per_sequence(kb, "mistral-7b", "vllm") == full * 4096 / 22000
+
+
+def test_every_runtime_keeps_windows_a_model_sets_on_some_layers(kb: Knowledge) -> None:
+    # gpt-oss alternates 128-token windows with full attention: the window is the model itself
+    assert _kv_per_sequence(kb, "gpt-oss-20b", "tensorrt_llm") == _kv_per_sequence(kb, "gpt-oss-20b", "vllm")
+    assert _kv_per_sequence(kb, "gpt-oss-20b", "vllm") < 0.6 * 24 * 8 * 64 * 2 * 2 * 22000

@@ -105,6 +105,7 @@ def per_gpu(arch: ModelArch, s: ServeSetup, fmt: str, tp: int, rt: RuntimeProfil
     1/tp of the sequences, while the experts stay split: an MLA latent that tensor
     parallelism copies onto every rank is then held once.
     """
+    arch = rt.as_run(arch)
     weights = serving_weight_bytes(arch, fmt, tp)
     kv_split = tp
     if s.attention_dp and tp > 1:
@@ -129,6 +130,7 @@ def replica_model(
 ) -> ReplicaModel:
     """One replica's speed: ``place`` is (card, runtime, weight format, TP degree)."""
     gpu, rt, fmt, tp = place
+    arch = rt.as_run(arch)
     comm = tp_decode_comm(arch.hidden_size, arch.layers, tp, gpu, link)
     if s.attention_dp and arch.is_moe and tp > 1:
         comm = expert_parallel_comm(arch, tp, gpu, link)

@@ -317,6 +317,18 @@ class RuntimeProfile(_Record):
         launches = arch.layers * self.prefill_layer_us + arch.moe_layers * self.prefill_moe_layer_us
         return (self.prefill_overhead_ms + self.step_overhead_ms) / 1e3 + launches / 1e6
 
+    def as_run(self, arch: ModelArch) -> ModelArch:
+        """The model as this runtime serves it by default.
+
+        A window over every layer (Mistral 7B v0.1) is dropped where the runtime applies
+        one only when told (``model_wide_window`` False). Windows on some layers only
+        (gpt-oss, Gemma, Llama 4's chunked layers) are part of the model's definition
+        (attending past them changes its output), so every runtime applies them.
+        """
+        if self.model_wide_window or arch.sliding_window is None or arch.sliding_window_layers is not None:
+            return arch
+        return arch.model_copy(update={"sliding_window": None})
+
     def moe_share(self, gpu: GpuSpec, width: float | None = None) -> float:
         """Share of the dense GEMM rate MoE expert GEMMs reach on ``gpu``'s class.
 
@@ -381,6 +393,11 @@ class RuntimeProfile(_Record):
     # when the pass ends, so it waits out the rest of up to that many steps. Current
     # runtimes schedule every step; a published run that used the flag states it.
     scheduler_steps: PositiveInt = 1
+    # Whether a window the model sets over all its layers is applied without being told.
+    # TensorRT-LLM keeps and attends over every token unless max_attention_window is set
+    # (KvCacheConfig.max_attention_window defaults to the sequence length; its Mistral 7B
+    # example passes --max_attention_window_size 4096 at run time).
+    model_wide_window: bool = True
     # Share of the dense GEMM rate a MoE layer's grouped expert GEMMs reach, routing
     # (permute, top-k, scatter) included (engine.throughput.effective_flops_per_token).
     moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)
