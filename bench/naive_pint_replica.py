@@ -1,8 +1,10 @@
 """One serving replica's speed written the naive way (``engine.throughput.ReplicaModel``, pint).
 
-The same model as the engine's: a decode step is
-    max(bytes / bandwidth, FLOPs / compute, launch floor) + fixed cost + (per-sequence cost) · batch,
-affine in the batch beyond the max (the runtime's per-sequence scheduling cost and the
+The same model as the engine's: a decode step is the weight GEMMs, then attention, each at
+its slower resource (at least the launch floor),
+    max(weights / bandwidth, GEMM FLOPs / compute) + max(cache / bandwidth, attention FLOPs / compute)
+    + fixed cost + (per-sequence cost) · batch,
+affine in the batch beyond the maxima (the runtime's per-sequence scheduling cost and the
 tensor-parallel all-reduce bytes grow with it); a saturated step with chunked prefill also
 carries its share of prompt tokens (``mixed``); prefill is compute at the runtime's share of
 the card. Every intermediate value is a pint quantity, recomputed on every call, where the
@@ -156,10 +158,12 @@ class Replica:
     def floor(self) -> Quantity:
         return (self.arch.layers * self.rt.min_step_ms_per_layer * MS).to(SECOND)
 
-    def t_mem(self, weights: Quantity, batch: int) -> Quantity:
-        bw = runtime_bandwidth(self.rt, self.gpu, self.fmt)
+    def t_weights(self, weights: Quantity) -> Quantity:
+        return (weights / runtime_bandwidth(self.rt, self.gpu, self.fmt)).to(SECOND)
+
+    def t_cache(self, batch: int) -> Quantity:
         kv_bw = runtime_bandwidth(self.rt, self.gpu, "bf16")  # the cache reads at attention's share
-        return (weights / bw + self.kv_seq() * batch / (kv_bw * self.rt.kv_read_efficiency)).to(SECOND)
+        return (self.kv_seq() * batch / (kv_bw * self.rt.kv_read_efficiency)).to(SECOND)
 
     def rate(self) -> Quantity:
         return compute_rate(self.gpu, self.fmt, self.rt) * self.rt.decode_compute_efficiency
@@ -176,10 +180,11 @@ class Replica:
         if self.arch.is_moe:
             e, k = self.arch.num_experts, self.arch.experts_per_token
             weights = weights + self.expert_weights() * (1.0 - (1.0 - k / e) ** batch)
-        t_mem = self.t_mem(weights, batch)
-        t_comp = (sum(self.flops_per_token(), 0.0 * FLOP) * batch / self.rate()).to(SECOND)
-        bound = "memory" if t_mem >= t_comp else "compute"
-        slowest = max(t_mem, t_comp)
+        per_token, attention = self.flops_per_token()
+        w_mem, w_comp = self.t_weights(weights), (per_token * batch / self.rate()).to(SECOND)
+        a_mem, a_comp = self.t_cache(batch), (attention * batch / self.rate()).to(SECOND)
+        bound = "memory" if w_mem + a_mem >= w_comp + a_comp else "compute"
+        slowest = max(w_mem, w_comp) + max(a_mem, a_comp)  # the GEMMs, then attention
         if self.floor() > slowest:
             bound, slowest = "launch", self.floor()
         return slowest + self.fixed() + (self.comm()[1] + self.per_seq()) * batch, bound
@@ -224,13 +229,15 @@ class Replica:
         """One forward pass with ``batch`` decode tokens and ``prompts`` prompts' tokens."""
         tokens = batch + prompts * self.prompt
         touched = self.touched(tokens)
-        t_mem = self.t_mem(self.dense_weights() + self.expert_weights() * touched, batch)
+        w_mem = self.t_weights(self.dense_weights() + self.expert_weights() * touched)
         per_token, attention = self.flops_per_token()
         p = self.prompt * TOKEN
         prompt_attn = 2.0 * self.prompt * count(attended(self.arch, p) / TOKEN) * self.arch.num_heads
         prompt_attn *= self.arch.head_dim / self.split * FLOP
-        flops = per_token * tokens + attention * batch + prompt_attn * prompts + self.expert_pad(tokens)
-        busy = max(t_mem, (flops / self.rate()).to(SECOND), self.floor()) + self.expert_start() * touched
+        w_comp = ((per_token * tokens + self.expert_pad(tokens)) / self.rate()).to(SECOND)
+        a_comp = ((attention * batch + prompt_attn * prompts) / self.rate()).to(SECOND)
+        gemms_then_attention = max(w_mem, w_comp) + max(self.t_cache(batch), a_comp)
+        busy = max(gemms_then_attention, self.floor()) + self.expert_start() * touched
         return busy + self.fixed() + self.per_seq() * batch + self.comm()[1] * tokens
 
     def prefill(self) -> Quantity:

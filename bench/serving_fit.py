@@ -21,7 +21,7 @@ from gpu_advisor.engine.specs import CardClassEfficiency, Knowledge, RuntimeProf
 
 GRID = {
     "decode_compute_efficiency": (0.55, 0.6, 0.65, 0.7, 0.75, 0.8, 0.85),
-    "seq_layer_us": (0.2, 0.3, 0.4, 0.6, 0.8),
+    "seq_layer_us": (0.1, 0.2, 0.3, 0.4, 0.6, 0.8),
     "kv_read_efficiency": (0.5, 0.6, 0.7, 0.8, 0.9, 1.0),
     "overhead_gib": (1.5, 2.0, 4.0),
     "step_overhead_ms": (0.3, 0.8, 2.0, 3.0, 4.0),

@@ -1,12 +1,15 @@
 """How fast a replica serves: decode speed, time to first token, requests per second.
 
 Decode is memory-bound: every step streams the (per-GPU) weights once plus the KV cache
-of every running sequence at its *average* length. A step therefore takes
-    t = max(bytes / (B_mem · η_bw), flops / (F_peak · η_c), t_floor) + t_fixed + t_TP,
+of every running sequence at its *average* length. The weight GEMMs and attention are
+separate kernels, one after the other, each bound by its own slower resource, so a step takes
+    t = max(W / (B_mem · η_bw), F_w / (F_peak · η_c)) + max(KV / (B_mem · η_kv), F_a / (F_peak · η_c))
+        + t_fixed + t_TP   (at least t_floor),
 where η_bw, t_floor and t_fixed belong to the serving runtime (llama.cpp, vLLM, TensorRT-LLM,
 transformers reach different fractions of the card's bandwidth and pay different
-per-step launch/scheduling costs) and flops = 2 · active params · batch. Larger
-batches reuse each weight read for more tokens until the compute ceiling binds.
+per-step launch/scheduling costs), F_w = 2 · active params · batch and F_a the attention
+FLOPs. Larger batches reuse each weight read for more tokens until the compute ceiling
+binds; the cache reads grow with the batch whatever bounds the GEMMs.
 For mixture-of-experts models every expert is resident but a step reads only the
 shared weights (attention, shared experts, dense layers, embeddings) plus the routed
 experts its tokens chose: with E experts and k routed per token, independent tokens
@@ -36,7 +39,7 @@ phase: each forward pass runs one decode token for each of the B running sequenc
 fills the rest of a token budget (``max_num_batched_tokens``) with prompt chunks. In
 steady state a sequence finishes every ``output`` steps and its slot takes a new
 prompt, so a step also carries B·prompt/output prompt tokens; the step is then
-    t_mix(B) = t₀ + c_seq·B + max(W(T)/BW + B·KV(avg)/(BW·η_kv), FLOPs(T)/C) + t_TP(T),
+    t_mix(B) = t₀ + c_seq·B + max(W(T)/BW, F_w(T)/C) + max(B·KV(avg)/(BW·η_kv), F_a/C) + t_TP(T),
 with T = B·(1 + prompt/output) tokens, W(T) the weights the step reads, and the replica
 completes B/(output·t_mix(B)) requests per second (``mixed_step_s``, ``saturated_rps``).
 
@@ -236,10 +239,12 @@ class ReplicaModel:
         weights = self._dense_w
         if self._expert_w:
             weights += self._expert_w * expert_fraction(self._arch, batch)
-        t_mem = weights * self._inv_bw + self._kv_seq * batch * self._kv_inv_bw
-        t_comp = (self._flops_tok_eff + self._attn_flops) * batch * self._inv_compute
-        bound = "memory" if t_mem >= t_comp else "compute"
-        slowest = t_mem if t_mem >= t_comp else t_comp
+        w_mem = weights * self._inv_bw
+        w_comp = self._flops_tok_eff * batch * self._inv_compute
+        a_mem = self._kv_seq * batch * self._kv_inv_bw
+        a_comp = self._attn_flops * batch * self._inv_compute
+        bound = "memory" if w_mem + a_mem >= w_comp + a_comp else "compute"
+        slowest = max(w_mem, w_comp) + max(a_mem, a_comp)  # GEMMs, then attention
         if self._floor > slowest:
             bound, slowest = "launch", self._floor
         return slowest + self._fixed + (self._comm + self._per_seq) * batch + self._pp_hops, bound
@@ -268,13 +273,11 @@ class ReplicaModel:
         """Seconds of one forward pass with ``batch`` decode tokens and ``prompts`` prompts' tokens."""
         tokens = batch + prompts * self._prompt
         touched = expert_fraction(self._arch, tokens)
-        t_mem = (
-            self._dense_w + self._expert_w * touched
-        ) * self._inv_bw + self._kv_seq * batch * self._kv_inv_bw
-        flops = self._flops_tok_eff * tokens + self._attn_flops * batch + self._prompt_attn_flops * prompts
-        flops += self._expert_pad(tokens)
-        t_comp = flops * self._inv_compute
-        busy = max(t_mem, t_comp, self._floor)
+        w_mem = (self._dense_w + self._expert_w * touched) * self._inv_bw
+        w_comp = (self._flops_tok_eff * tokens + self._expert_pad(tokens)) * self._inv_compute
+        a_mem = self._kv_seq * batch * self._kv_inv_bw
+        a_comp = (self._attn_flops * batch + self._prompt_attn_flops * prompts) * self._inv_compute
+        busy = max(max(w_mem, w_comp) + max(a_mem, a_comp), self._floor)
         busy += self._expert_start_s * touched
         return busy + self._fixed + self._per_seq * batch + self._comm * tokens + self._pp_hops
 
