@@ -278,11 +278,12 @@ def search(
             rt = kb.runtimes[runtime_for(fmt, s.runtime)]
             if not format_supported(fmt, gpu, rt):
                 continue
+            served = rt.as_run(arch)  # the model as this runtime serves it (its windows)
             for tp in tp_options(arch, offer, s.tensor_parallel):
                 replica = Replica(
-                    arch, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, offer.interconnect
+                    served, gpu, rt, fmt, s.kv_dtype, s.prompt_tokens, s.output_tokens, tp, offer.interconnect
                 )
-                cand = evaluate(arch, s, offer, replica, duration_hours)
+                cand = evaluate(served, s, offer, replica, duration_hours)
                 if cand is not None:
                     out.append(cand)
     return out

@@ -244,7 +244,8 @@ class ReplicaModel:
         a_mem = self._kv_seq * batch * self._kv_inv_bw
         a_comp = self._attn_flops * batch * self._inv_compute
         bound = "memory" if w_mem + a_mem >= w_comp + a_comp else "compute"
-        slowest = max(w_mem, w_comp) + max(a_mem, a_comp)  # GEMMs, then attention
+        # the GEMMs, then attention (conditionals, not max(): this runs per batch tried)
+        slowest = (w_mem if w_mem > w_comp else w_comp) + (a_mem if a_mem > a_comp else a_comp)
         if self._floor > slowest:
             bound, slowest = "launch", self._floor
         return slowest + self._fixed + (self._comm + self._per_seq) * batch + self._pp_hops, bound
@@ -277,7 +278,8 @@ class ReplicaModel:
         w_comp = (self._flops_tok_eff * tokens + self._expert_pad(tokens)) * self._inv_compute
         a_mem = self._kv_seq * batch * self._kv_inv_bw
         a_comp = (self._attn_flops * batch + self._prompt_attn_flops * prompts) * self._inv_compute
-        busy = max(max(w_mem, w_comp) + max(a_mem, a_comp), self._floor)
+        busy = (w_mem if w_mem > w_comp else w_comp) + (a_mem if a_mem > a_comp else a_comp)
+        busy = max(busy, self._floor)
         busy += self._expert_start_s * touched
         return busy + self._fixed + self._per_seq * batch + self._comm * tokens + self._pp_hops
 
