@@ -163,7 +163,7 @@ def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None
         return None
     gpu, arch = kb.gpus[row["gpu"]], kb.models[row["model"]]
     s, _ = serve_setup(w, arch)
-    rt = as_ran(row, s.configured(rt or kb.runtimes[row["runtime"]]))
+    rt = as_ran(row, s.configured(rt or kb.runtimes[row["runtime"]], gpu))
     if w.prefill_gpus is not None:
         return _disaggregated(row, w, kb, rt)
     tp, output = int(row["tensor_parallel"]), s.output_tokens

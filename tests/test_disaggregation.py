@@ -43,7 +43,8 @@ def _placed(kb: Knowledge, prefill: int, **over: Any) -> Disaggregated:
     s, _ = serve_setup(w, arch)
     split = disaggregation.split_for(w, arch)
     assert split is not None
-    got = disaggregation.place(arch, s, (gpu, kb.runtimes["sglang"], "fp8"), split, gpu.usable_gib * GiB)
+    rt = s.configured(kb.runtimes["sglang"], gpu)
+    got = disaggregation.place(arch, s, (gpu, rt, "fp8"), split, gpu.usable_gib * GiB)
     assert got is not None
     return got
 

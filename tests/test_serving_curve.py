@@ -66,3 +66,9 @@ def test_sampled_batches_are_dense_at_first_then_spaced_and_keep_the_planned_one
     large = sample_batches(top=256, planned=77)
     assert large[:16] == list(range(1, 17)) and large[-1] == 256 and 77 in large
     assert len(large) <= 16 + 33 + 1  # a chart's worth of points, not one per batch
+
+
+def test_the_curve_stops_at_the_users_sequence_limit(kb: Knowledge) -> None:
+    # the search sized the pick with max_num_seqs 12; the curve samples the same runtime
+    plan = plan_for({"task": "infer", "model": "llama-3-8b", "concurrency": 8, "max_num_seqs": 12}, kb)
+    assert max(p.batch for p in plan.serving_curve) == 12

@@ -26,7 +26,7 @@ def _slots(kb: Knowledge, rt: RuntimeProfile, **more: object) -> int:
     w = Workload(task="infer", model="llama-3.1-8b", gpu="h100-sxm", weight_dtype="fp8", **LONG, **more)
     arch, gpu = kb.models["llama-3.1-8b"], kb.gpus["h100-sxm"]
     s, _ = serve_setup(w, arch)
-    got = replica.place(arch, s, (gpu, s.configured(rt), "fp8", 1), gpu.usable_gib * GiB, "nvswitch")
+    got = replica.place(arch, s, (gpu, s.configured(rt, gpu), "fp8", 1), gpu.usable_gib * GiB, "nvswitch")
     assert got is not None
     return got.slots
 
@@ -59,7 +59,7 @@ def test_the_users_token_budget_caps_sequences_by_their_share_of_a_step(kb: Know
 
 def test_without_limits_the_runtime_is_its_shipped_profile(kb: Knowledge) -> None:
     s, _ = serve_setup(Workload(task="infer", model="llama-3.1-8b"), kb.models["llama-3.1-8b"])
-    assert s.configured(kb.runtimes["vllm"]) is kb.runtimes["vllm"]
+    assert s.configured(kb.runtimes["vllm"], kb.gpus["h100-sxm"]) is kb.runtimes["vllm"]
 
 
 def test_a_zero_sequence_limit_is_refused_by_name() -> None:
@@ -67,3 +67,29 @@ def test_a_zero_sequence_limit_is_refused_by_name() -> None:
     with pytest.raises(ContractError) as err:
         parse_workload(json.dumps(body))
     assert err.value.payload["error"]["errors"][0]["field"] == "max_num_seqs"
+
+
+def _budget(kb: Knowledge, runtime: str, gpu: str, **more: object) -> int:
+    s, _ = serve_setup(Workload(task="infer", model="llama-3.1-8b", **more), kb.models["llama-3.1-8b"])
+    return s.configured(kb.runtimes[runtime], kb.gpus[gpu]).max_num_batched_tokens
+
+
+@pytest.mark.parametrize(
+    ("gpu", "tokens"),
+    [("h100-sxm", 8192), ("a100-80g-sxm", 2048), ("rtx4090", 2048), ("l40s", 2048)],
+)
+def test_vllm_serve_steps_fewer_tokens_on_cards_under_70_gib_and_on_any_a100(
+    kb: Knowledge, gpu: str, tokens: int
+) -> None:
+    # vllm/engine/arg_utils.py get_batch_defaults, OPENAI_API_SERVER context
+    assert _budget(kb, "vllm", gpu) == tokens
+
+
+@pytest.mark.parametrize(("gpu", "tokens"), [("rtx4090", 2048), ("h200-sxm", 8192), ("b200", 16384)])
+def test_sglang_sizes_its_prefill_chunk_by_the_cards_memory(kb: Knowledge, gpu: str, tokens: int) -> None:
+    # sglang/srt/server_args.py since v0.4.8: under 35 GiB, under 160 GiB, above
+    assert _budget(kb, "sglang", gpu) == tokens
+
+
+def test_the_users_token_budget_wins_over_the_cards_default(kb: Knowledge) -> None:
+    assert _budget(kb, "vllm", "a100-80g-sxm", max_num_batched_tokens=8192) == 8192

@@ -48,14 +48,15 @@ class ServeSetup:
     max_num_seqs: int | None = None  # the user's scheduler limits; None: the runtime's defaults
     max_num_batched_tokens: int | None = None
 
-    def configured(self, rt: RuntimeProfile) -> RuntimeProfile:
-        """The runtime as this setup runs it: the user's scheduler limits over its defaults.
+    def configured(self, rt: RuntimeProfile, gpu: GpuSpec) -> RuntimeProfile:
+        """The runtime as this setup runs it on ``gpu``: the user's scheduler limits over its
+        defaults for that card (``RuntimeProfile.token_budget``).
 
         Every reader of ``max_batch`` and ``max_num_batched_tokens`` (slots, chunking,
         the first token's chunks) then sees the same limits, from one place.
         """
         seqs = self.max_num_seqs or rt.max_batch
-        tokens = self.max_num_batched_tokens or rt.max_num_batched_tokens
+        tokens = self.max_num_batched_tokens or rt.token_budget(gpu)
         if (seqs, tokens) == (rt.max_batch, rt.max_num_batched_tokens):
             return rt
         return rt.model_copy(update={"max_batch": seqs, "max_num_batched_tokens": tokens})

@@ -125,7 +125,7 @@ class _Serving:
 
     def _place(self, card: GpuSpec, n: int) -> tuple[GpuSpec, RuntimeProfile, str, int]:
         f = card_format(self.fmt, card)
-        rt = self.s.configured(self.kb.runtimes[runtime_for(f, self.runtime)])
+        rt = self.s.configured(self.kb.runtimes[runtime_for(f, self.runtime)], card)
         return card, rt, f, self.tensor_parallel or n
 
     def mem_on(self, card: GpuSpec, n: int) -> tuple[Memory, float]:

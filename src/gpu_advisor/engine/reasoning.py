@@ -50,7 +50,7 @@ def _shape(ctx: Context) -> Finding:
 def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
     assert ctx.serve is not None
     s, m = ctx.serve, c.memory
-    rt = s.configured(ctx.kb.runtimes[c.runtime or "vllm"])
+    rt = s.configured(ctx.kb.runtimes[c.runtime or "vllm"], c.gpu)
     return [
         finding(
             "serving_memory",

@@ -31,9 +31,10 @@ def sample_batches(top: int, planned: int) -> list[int]:
 
 def serving_curve(arch: ModelArch, setup: ServeSetup, pick: Candidate, kb: Knowledge) -> list[CurvePoint]:
     """One replica's steady-state speeds at sampled batches; empty for training or an unknown runtime."""
-    rt = kb.runtimes.get(pick.runtime or "")
-    if pick.task != "infer" or rt is None:
+    shipped = kb.runtimes.get(pick.runtime or "")
+    if pick.task != "infer" or shipped is None:
         return []
+    rt = setup.configured(shipped, pick.gpu)  # the limits the search sized the pick with
     pp = int(pick.memory.notes.get("machines_per_replica", 1))  # pipeline stages of one replica
     layout = serving_search.prepare(
         arch, setup, pick.offer, pick.gpu, rt, pick.weight_dtype, pick.tensor_parallel, pp

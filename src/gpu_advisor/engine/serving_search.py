@@ -197,7 +197,7 @@ def layouts(arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer]) 
         gpu = kb.gpus[offer.gpu]
         for wanted in s.formats:
             fmt = card_format(wanted, gpu)
-            rt = s.configured(kb.runtimes[runtime_for(fmt, s.runtime)])
+            rt = s.configured(kb.runtimes[runtime_for(fmt, s.runtime)], gpu)
             if not format_supported(fmt, gpu, rt):
                 continue
             found = [

@@ -267,6 +267,18 @@ class CardClassEfficiency(_Record):
     source: str = Field(min_length=8)
 
 
+class CardTokenBudget(_Record):
+    """A runtime's default per-step token budget on cards CUDA reports under ``below_gib``
+    (and on any card whose id contains one of ``also_cards``, as vLLM treats every A100)."""
+
+    below_gib: PositiveFloat
+    tokens: PositiveInt
+    also_cards: list[str] = Field(default_factory=list)
+
+    def covers(self, gpu: GpuSpec) -> bool:
+        return gpu.usable_gib < self.below_gib or any(name in gpu.id for name in self.also_cards)
+
+
 class RuntimeProfile(_Record):
     """How well a serving runtime turns a card's peak into tokens.
 
@@ -316,6 +328,12 @@ class RuntimeProfile(_Record):
         """
         launches = arch.layers * self.prefill_layer_us + arch.moe_layers * self.prefill_moe_layer_us
         return (self.prefill_overhead_ms + self.step_overhead_ms) / 1e3 + launches / 1e6
+
+    def token_budget(self, gpu: GpuSpec) -> int:
+        """Tokens one step carries on ``gpu`` by default: the first card tier that covers it,
+        else ``max_num_batched_tokens``."""
+        tier = next((t for t in self.card_token_budgets if t.covers(gpu)), None)
+        return self.max_num_batched_tokens if tier is None else tier.tokens
 
     def as_run(self, arch: ModelArch) -> ModelArch:
         """The model as this runtime serves it by default.
@@ -398,6 +416,10 @@ class RuntimeProfile(_Record):
     # (KvCacheConfig.max_attention_window defaults to the sequence length; its Mistral 7B
     # example passes --max_attention_window_size 4096 at run time).
     model_wide_window: bool = True
+    # Default token budgets that follow the card's memory, smallest tier first; a card above
+    # every tier gets ``max_num_batched_tokens`` (vLLM's get_batch_defaults, SGLang's
+    # chunked_prefill_size by GPU memory; sources in knowledge/runtimes.yaml).
+    card_token_budgets: list[CardTokenBudget] = Field(default_factory=list)
     # Share of the dense GEMM rate a MoE layer's grouped expert GEMMs reach, routing
     # (permute, top-k, scatter) included (engine.throughput.effective_flops_per_token).
     moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)
