@@ -61,3 +61,13 @@ def test_the_cheapest_what_if_costs_what_a_full_walk_finds(
     if got is not None and walk is not None:
         price = cost.in_cny(_quote(got.offer, duration, got.machines), kb.catalog.fx_to_cny)
         assert price == pytest.approx(walk[0])
+
+
+def test_a_what_if_with_new_memory_builds_few_step_models(kb: Knowledge) -> None:
+    # a 4x longer context re-lays every offer; the ones whose memory floor cannot beat the
+    # best price are pruned before any step-time model is built for them
+    searches, s, duration = _setup(kb, {"model": "llama-3.1-8b", "qps": 20})
+    longer = replace(s, context_len=4 * s.context_len, prompt_tokens=4 * s.prompt_tokens)
+    assert searches.serve_cheapest(longer, duration, longer) is not None
+    layouts = searches.layouts(longer)
+    assert sum(lay.built is not None for lay in layouts) < len(layouts) / 2

@@ -10,6 +10,7 @@ gets the same candidates back instead of a fresh search.
 
 from __future__ import annotations
 
+import heapq
 from dataclasses import dataclass, field
 
 from gpu_advisor.engine import cost, serving_search, training_search
@@ -113,10 +114,12 @@ class Searches:
 
         ``memory_of`` names the setup whose layouts to size: the plan's own when only the
         traffic changes (concurrency or QPS), ``s`` otherwise. Branch and bound: a
-        layout's floor is its fewest machines (``serving_search.fewest_machines``, no
-        queue maths) at its cheapest sibling's quote, and layouts are sized for traffic
-        in the order of their floors until the next floor is above the best price found.
-        Ties go to the earlier offer, then the earlier layout, as a full walk would.
+        layout's floor is its fewest machines at its cheapest sibling's quote, first by
+        memory alone (``fewest_machines_by_memory``, no step-time model built), then, once
+        that floor comes up, by capacity too (``serving_search.fewest_machines``, no queue
+        maths); layouts are sized for traffic in the order of their floors until the next
+        floor is above the best price found. Ties go to the earlier offer, then the
+        earlier layout, as a full walk would.
         """
         fx = self.kb.catalog.fx_to_cny
         siblings = self._siblings(duration)
@@ -127,15 +130,26 @@ class Searches:
             offers = siblings[engine_key(lay.offer)]
             return min((cost.in_cny(_quote(o, duration, machines), fx), i) for i, o in offers)
 
-        floors = sorted(
-            (price(lay, serving_search.fewest_machines(lay, s))[0], order[engine_key(lay.offer)], n)
+        floors = [
+            (
+                price(lay, serving_search.fewest_machines_by_memory(lay, s))[0],
+                order[engine_key(lay.offer)],
+                n,
+                False,
+            )
             for n, lay in enumerate(found)
-        )
+        ]
+        heapq.heapify(floors)
         best: tuple[float, int, int] | None = None
         picked: tuple[Candidate, Offer] | None = None
-        for floor, _, n in floors:
+        while floors:
+            floor, rank, n, refined = heapq.heappop(floors)
             if best is not None and floor > best[0]:
                 break
+            if not refined:  # the memory floor passed: raise it to the capacity floor, never lower
+                raised = price(found[n], serving_search.fewest_machines(found[n], s))[0]
+                heapq.heappush(floors, (raised, rank, n, True))
+                continue
             c = serving_search.size_for_traffic(found[n], s, duration)
             if c is None or not c.meets_latency:
                 continue

@@ -99,11 +99,9 @@ def latency(shape: ReplicaShape, qps: float) -> Latency | None:
     hold = shape.output_tokens * shape.step_s(shape.slots) / (1.0 - rho_p)
     waits = (_slot_wait(shape, qps, qps * hold, hold), _prefill_wait(shape.prefill_s, rho_p))
     base = _first(shape, max(1, round(n_mean)))
-    ttft = [
-        base + _sum_quantile(waits, q) + _residual(shape, _seen(n_mean, q, shape.slots), q)
-        for q in (0.5, 0.99)
-    ]
-    tpot = [_tpot(shape, qps, rho_p, _seen(n_mean, q, shape.slots), q) for q in (0.5, 0.99)]
+    seen = {q: _seen(n_mean, q, shape.slots) for q in (0.5, 0.99)}  # the batch a request decodes in
+    ttft = [base + _sum_quantile(waits, q) + _residual(shape, seen[q], q) for q in (0.5, 0.99)]
+    tpot = [_tpot(shape, qps, rho_p, seen[q], q) for q in (0.5, 0.99)]
     return Latency(qps, ttft[0], ttft[1], tpot[0], tpot[1], n_mean, qps / cap)
 
 

@@ -187,12 +187,39 @@ def place(
     None when not even one full window fits beside the weights. ``stages`` are the
     machines a replica spans and the seconds one stage boundary costs.
     """
-    gpu, rt, fmt, tp = where
-    held = per_gpu(arch, s, fmt, tp, rt, stages[0])
+    got = hold(arch, s, where, capacity, stages[0])
+    if got is None:
+        return None
+    held, room, slots = got
+    model, shape = speed(arch, s, where, slots, (link, stages))
+    return Replica(held, room, slots, model, shape)
+
+
+def hold(
+    arch: ModelArch,
+    s: ServeSetup,
+    where: tuple[GpuSpec, RuntimeProfile, str, int],
+    capacity: float,
+    stages: int = 1,
+) -> tuple[PerGpu, float, int] | None:
+    """What ``place`` settles from memory alone: per-GPU holdings, the runtime's room, the users
+    at once; None when not even one full window fits. Cheap: no step-time model is built."""
+    _, rt, fmt, tp = where
+    held = per_gpu(arch, s, fmt, tp, rt, stages)
     room = kv_room(rt, capacity, held)
     slots = held.users(room, budget_slots(rt, s, tp))
-    if slots < 1:
-        return None
-    model = replica_model(arch, s, where, link, stages)
-    shape = serving_capacity.replica_shape(model, s, slots, (arch, gpu, rt, fmt, tp))
-    return Replica(held, room, slots, model, shape)
+    return None if slots < 1 else (held, room, slots)
+
+
+def speed(
+    arch: ModelArch,
+    s: ServeSetup,
+    where: tuple[GpuSpec, RuntimeProfile, str, int],
+    slots: int,
+    joined: tuple[Interconnect, tuple[int, float]],
+) -> tuple[ReplicaModel, ReplicaShape]:
+    """The rest of ``place``: the replica's step-time model and the queue it makes with ``slots``;
+    ``joined`` is the link between its GPUs and its (machines, seconds per stage boundary)."""
+    gpu, rt, fmt, tp = where
+    model = replica_model(arch, s, where, joined[0], joined[1])
+    return model, serving_capacity.replica_shape(model, s, slots, (arch, gpu, rt, fmt, tp))

@@ -15,7 +15,8 @@ over the offer's stated network; offers without a stated network are not joined.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, field
 
 from gpu_advisor.engine import cost, replica, serving_capacity
 from gpu_advisor.engine.candidates import Candidate
@@ -76,6 +77,8 @@ class Layout:
     what-if that only changes concurrency or QPS re-runs ``size_for_traffic`` alone.
     ``kv_seq`` is the KV bytes one prompt + answer holds per GPU, ``kv_full`` one
     full-context sequence; ``pp`` is the number of machines one replica spans.
+    The step-time model and queue (``model``, ``shape``) are built on first use: a
+    branch-and-bound search prunes most layouts on memory alone (``fewest_machines_by_memory``).
     """
 
     offer: Offer
@@ -88,9 +91,24 @@ class Layout:
     kv_seq: float
     kv_full: float
     bmax: int
-    model: ReplicaModel
+    build: Callable[[], tuple[ReplicaModel, ReplicaShape]] = field(repr=False, compare=False)
     pp: int = 1
-    shape: ReplicaShape | None = None  # the queue one replica is (engine.queueing)
+    built: tuple[ReplicaModel, ReplicaShape] | None = field(default=None, repr=False, compare=False)
+
+    @property
+    def model(self) -> ReplicaModel:
+        """The replica's step-time model (``engine.throughput``)."""
+        return self._speed()[0]
+
+    @property
+    def shape(self) -> ReplicaShape:
+        """The queue one replica is (``engine.queueing``)."""
+        return self._speed()[1]
+
+    def _speed(self) -> tuple[ReplicaModel, ReplicaShape]:
+        if self.built is None:
+            self.built = self.build()
+        return self.built
 
 
 def prepare(
@@ -104,12 +122,12 @@ def prepare(
     pp: int = 1,
 ) -> Layout | None:
     hop = pipeline_hop_s(arch.hidden_size, offer.network_gbps or 0.0) if pp > 1 else 0.0
-    got = replica.place(
-        arch, s, (gpu, rt, fmt, tp), capacity_bytes(offer, gpu), offer.interconnect, (pp, hop)
-    )
+    where = (gpu, rt, fmt, tp)
+    got = replica.hold(arch, s, where, capacity_bytes(offer, gpu), pp)
     if got is None:  # not a window, or not one prompt + answer (a window shorter than both)
         return None
-    held = got.held
+    held, _, slots = got
+    joined = (offer.interconnect, (pp, hop))
     return Layout(
         offer,
         gpu,
@@ -120,16 +138,14 @@ def prepare(
         held.overhead,
         held.kv_seq,
         held.kv_full,
-        got.slots,
-        got.model,
+        slots,
+        lambda: replica.speed(arch, s, where, slots, joined),
         pp,
-        got.shape,
     )
 
 
 def _load(layout: Layout, s: ServeSetup) -> Load | None:
     """Replicas and batch for ``s``'s traffic, sized by ``engine.serving_capacity`` (tail latency)."""
-    assert layout.shape is not None
     return serving_capacity.size(layout.shape, s)
 
 
@@ -175,7 +191,6 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
 
 def _full_load(layout: Layout, s: ServeSetup, replicas: int) -> float:
     """Output tokens/s with every replica at the rate it can sustain (queue capacity × answer length)."""
-    assert layout.shape is not None
     return capacity_qps(layout.shape) * s.output_tokens * replicas
 
 
@@ -193,11 +208,15 @@ def layouts(arch: ModelArch, s: ServeSetup, kb: Knowledge, offers: list[Offer]) 
     4, machines joined by the offer's network (pipeline stages).
     """
     out: list[Layout] = []
+    configured: dict[tuple[str, str], RuntimeProfile] = {}  # one runtime per (runtime, card), not per offer
     for offer in offers:
         gpu = kb.gpus[offer.gpu]
         for wanted in s.formats:
             fmt = card_format(wanted, gpu)
-            rt = s.configured(kb.runtimes[runtime_for(fmt, s.runtime)], gpu)
+            name = runtime_for(fmt, s.runtime)
+            rt = configured.get((name, gpu.id))
+            if rt is None:
+                rt = configured[(name, gpu.id)] = s.configured(kb.runtimes[name], gpu)
             if not format_supported(fmt, gpu, rt):
                 continue
             found = [
@@ -254,10 +273,15 @@ def fewest_machines(layout: Layout, s: ServeSetup) -> int:
     return _machines(layout, _fewest_replicas(layout, s))
 
 
+def fewest_machines_by_memory(layout: Layout, s: ServeSetup) -> int:
+    """Machines the concurrency needs at the batch memory holds: a floor on ``fewest_machines``
+    that needs no step-time model."""
+    return _machines(layout, math.ceil(s.concurrency / layout.bmax))
+
+
 def _fewest_replicas(layout: Layout, s: ServeSetup) -> int:
     """Replicas the concurrency and the capacity at the utilisation target need: a floor on the real count."""
-    assert layout.shape is not None
-    replicas = math.ceil(s.concurrency / layout.shape.slots)
+    replicas = math.ceil(s.concurrency / layout.bmax)
     if s.qps is not None:
         replicas = max(replicas, math.ceil(s.qps / (s.utilisation * capacity_qps(layout.shape)) - 1e-9))
     return replicas

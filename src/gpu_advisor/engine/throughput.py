@@ -214,15 +214,13 @@ class ReplicaModel:
         self._prompt = prompt
         self._budget = rt.max_num_batched_tokens
         self._chunked = rt.continuous_batching
-        # causal attention over one prompt: 2·p·(tokens attended)·q-dim per layer, half on average
-        self._prompt_attn_flops = (
-            2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim / tp
-        )
+        self._prompt_attn_flops = prompt_attention_flops(arch, prompt) / tp
         self._comm = tp_comm[1]
         self._pp = stages[0]
         self._pp_hops = stages[0] * stages[1] if stages[0] > 1 else 0.0
         self.output = output
-        self.prefill_s = prefill_s(arch, gpu, rt, fmt, prompt, tp) + self._pp_hops
+        prompt_flops = self._flops_tok_eff * prompt + self._prompt_attn_flops  # per GPU, as prefill_s
+        self.prefill_s = _prefill_time(prompt_flops, (arch, gpu, rt, fmt)) + self._pp_hops
 
     @property
     def arch(self) -> ModelArch:
@@ -343,10 +341,21 @@ def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, promp
     """Seconds to process ``prompt`` tokens: FLOPs at the runtime's prefill share of this card."""
     if rt.parallelism == "layer":
         tp = 1  # one micro-batch crosses the GPUs one after another
-    flops = effective_flops_per_token(arch, rt, gpu) * prompt
-    flops += 2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim
-    compute = flops / tp / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_share(gpu))
-    return compute + rt.prefill_floor_s(arch)
+    flops = effective_flops_per_token(arch, rt, gpu) * prompt + prompt_attention_flops(arch, prompt)
+    return _prefill_time(flops / tp, (arch, gpu, rt, fmt))
+
+
+def prompt_attention_flops(arch: ModelArch, prompt: int) -> float:
+    """Causal attention over one prompt: 2·p·(tokens attended)·q-dim per layer, half on average."""
+    return 2.0 * prompt * attended_layer_tokens(arch, prompt) * arch.num_heads * arch.head_dim
+
+
+def _prefill_time(flops_per_gpu: float, place: tuple[ModelArch, GpuSpec, RuntimeProfile, str]) -> float:
+    """A prompt pass of ``flops_per_gpu`` at the runtime's prefill share of the card, plus its floor."""
+    arch, gpu, rt, fmt = place
+    return flops_per_gpu / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_share(gpu)) + rt.prefill_floor_s(
+        arch
+    )
 
 
 def serving_point(
