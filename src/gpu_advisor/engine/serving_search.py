@@ -276,12 +276,16 @@ def fewest_machines(layout: Layout, s: ServeSetup) -> int:
 def fewest_machines_by_memory(layout: Layout, s: ServeSetup) -> int:
     """Machines the concurrency needs at the batch memory holds: a floor on ``fewest_machines``
     that needs no step-time model."""
-    return _machines(layout, math.ceil(s.concurrency / layout.bmax))
+    return _machines(layout, _replicas_by_memory(layout, s))
+
+
+def _replicas_by_memory(layout: Layout, s: ServeSetup) -> int:
+    return math.ceil(s.concurrency / layout.bmax)
 
 
 def _fewest_replicas(layout: Layout, s: ServeSetup) -> int:
     """Replicas the concurrency and the capacity at the utilisation target need: a floor on the real count."""
-    replicas = math.ceil(s.concurrency / layout.bmax)
+    replicas = _replicas_by_memory(layout, s)
     if s.qps is not None:
         replicas = max(replicas, math.ceil(s.qps / (s.utilisation * capacity_qps(layout.shape)) - 1e-9))
     return replicas

@@ -353,9 +353,8 @@ def prompt_attention_flops(arch: ModelArch, prompt: int) -> float:
 def _prefill_time(flops_per_gpu: float, place: tuple[ModelArch, GpuSpec, RuntimeProfile, str]) -> float:
     """A prompt pass of ``flops_per_gpu`` at the runtime's prefill share of the card, plus its floor."""
     arch, gpu, rt, fmt = place
-    return flops_per_gpu / (compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_share(gpu)) + rt.prefill_floor_s(
-        arch
-    )
+    rate = compute_tflops(gpu, fmt, rt) * 1e12 * rt.prefill_share(gpu)
+    return flops_per_gpu / rate + rt.prefill_floor_s(arch)
 
 
 def serving_point(
