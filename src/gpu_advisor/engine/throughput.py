@@ -120,6 +120,15 @@ def effective_flops_per_token(arch: ModelArch, rt: RuntimeProfile, gpu: GpuSpec)
     return active + experts * (1.0 / share - 1.0)
 
 
+def gemms_then_attention(w_mem: float, w_comp: float, a_mem: float, a_comp: float) -> float:
+    """Seconds of a pass's weight GEMMs and then its attention, each at its slower resource.
+
+    Separate kernels, one after the other: the cache reads never hide under the GEMMs'
+    compute. Conditionals, not ``max``: every batch a search tries runs through here.
+    """
+    return (w_mem if w_mem > w_comp else w_comp) + (a_mem if a_mem > a_comp else a_comp)
+
+
 def compute_tflops(gpu: GpuSpec, fmt: str, rt: RuntimeProfile) -> float:
     """Dense tensor rate the format computes at, discounted where its kernels fall short of it."""
     return gpu.tflops(FORMATS[fmt].compute) * rt.format_compute_efficiency.get(fmt, 1.0)
@@ -242,8 +251,7 @@ class ReplicaModel:
         a_mem = self._kv_seq * batch * self._kv_inv_bw
         a_comp = self._attn_flops * batch * self._inv_compute
         bound = "memory" if w_mem + a_mem >= w_comp + a_comp else "compute"
-        # the GEMMs, then attention (conditionals, not max(): this runs per batch tried)
-        slowest = (w_mem if w_mem > w_comp else w_comp) + (a_mem if a_mem > a_comp else a_comp)
+        slowest = gemms_then_attention(w_mem, w_comp, a_mem, a_comp)
         if self._floor > slowest:
             bound, slowest = "launch", self._floor
         return slowest + self._fixed + (self._comm + self._per_seq) * batch + self._pp_hops, bound
@@ -276,8 +284,7 @@ class ReplicaModel:
         w_comp = (self._flops_tok_eff * tokens + self._expert_pad(tokens)) * self._inv_compute
         a_mem = self._kv_seq * batch * self._kv_inv_bw
         a_comp = (self._attn_flops * batch + self._prompt_attn_flops * prompts) * self._inv_compute
-        busy = (w_mem if w_mem > w_comp else w_comp) + (a_mem if a_mem > a_comp else a_comp)
-        busy = max(busy, self._floor)
+        busy = max(gemms_then_attention(w_mem, w_comp, a_mem, a_comp), self._floor)
         busy += self._expert_start_s * touched
         return busy + self._fixed + self._per_seq * batch + self._comm * tokens + self._pp_hops
 
