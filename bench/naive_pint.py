@@ -178,9 +178,11 @@ def budget_slots(rt: RuntimeProfile, s: ServeSetup) -> int:
     return max(1, min(rt.max_batch, math.floor(count(rt.max_num_batched_tokens * TOKEN / per_seq))))
 
 
-def kv_room(rt: RuntimeProfile, card: Quantity, placed: Quantity) -> Quantity:
+def kv_room(rt: RuntimeProfile, card: Quantity, placed: Quantity, share: float) -> Quantity:
+    """What weights, reserve and pool may fill: ``share`` of the card (the runtime's rule,
+    ``RuntimeProfile.memory_share``), or TensorRT-LLM's share of what is left free."""
     if rt.kv_pool_of_free is None:
-        return card * rt.memory_utilization
+        return card * share
     return placed + rt.kv_pool_of_free * max(0.0 * BYTE, card - placed)
 
 
@@ -230,7 +232,9 @@ def evaluate(
     weights = serving_weight_bytes(arch, replica.fmt, tp)
     overhead = serving_overhead_bytes(arch, rt.overhead_gib, min(s.concurrency, rt.max_batch), tp)
     kv_seq = kv_per_sequence(arch, s.kv_dtype, s.resident_tokens * TOKEN, tp)
-    free = kv_room(rt, capacity(offer, replica.gpu), weights + overhead) - weights - overhead
+    card = capacity(offer, replica.gpu)
+    share = rt.memory_share(replica.gpu, tp, s.attention_dp, float(card.to(ureg.GiB).magnitude))
+    free = kv_room(rt, card, weights + overhead, share) - weights - overhead
     if free < kv_per_sequence(arch, s.kv_dtype, s.context_len * TOKEN, tp):
         return None
     bmax = max_batch_for_memory(free, kv_seq, budget_slots(rt, s))

@@ -21,6 +21,8 @@ where its source gives them; a TensorRT-LLM perf-overview row (``harness: trtllm
 ran with the limits that tool sizes per run (``bench/trtllm_bench.py``), not the runtime's
 defaults, and is stated with those. A row run with vLLM 0.6's multi-step scheduling states
 ``num_scheduler_steps``: its server admitted new prompts once every that many steps.
+``mem_fraction_static``: the share of the card an older SGLang claimed by default (before
+v0.4.8 it followed only the TP degree).
 
 A row with ``prefill_gpus`` ran prefill and decode on separate GPUs (SGLang PD
 disaggregation, Dynamo); it is stated the same way and predicted by ``engine.disaggregation``.
@@ -143,10 +145,15 @@ def workload(row: dict[str, Any], kb: Knowledge) -> Workload:
 
 
 def as_ran(row: dict[str, Any], rt: RuntimeProfile) -> RuntimeProfile:
-    """The runtime with the scheduler flags the row's server ran with and the contract
-    leaves to the runtime: vLLM 0.6's ``--num-scheduler-steps`` (``num_scheduler_steps``)."""
-    steps = row.get("num_scheduler_steps")
-    return rt if steps is None else rt.model_copy(update={"scheduler_steps": int(steps)})
+    """The runtime with the settings the row's server ran with that the contract leaves to the
+    runtime: vLLM 0.6's ``--num-scheduler-steps`` (``num_scheduler_steps``), and the memory
+    share an older SGLang took by default (``mem_fraction_static``) where today's follows the card."""
+    update: dict[str, Any] = {}
+    if (steps := row.get("num_scheduler_steps")) is not None:
+        update["scheduler_steps"] = int(steps)
+    if (share := row.get("mem_fraction_static")) is not None:
+        update.update(memory_utilization=float(share), static_reserve=None)
+    return rt.model_copy(update=update) if update else rt
 
 
 def predict(row: dict[str, Any], kb: Knowledge, rt: RuntimeProfile | None = None) -> Predicted | None:

@@ -66,6 +66,16 @@ def test_sglang_alternative_uses_the_same_numbers(serve_8b: Plan, kb: Knowledge)
     assert not spec(serve_8b, "sglang").primary
 
 
+def test_an_sglang_pick_claims_the_share_sglang_takes_on_that_card(kb: Knowledge) -> None:
+    plan = plan_for(kb, task="infer", model="llama-3.1-8b", concurrency=16, runtime="sglang")
+    rec = plan.recommendation
+    assert rec is not None and rec.runtime == "sglang"
+    share = kb.runtimes["sglang"].memory_share(kb.gpus[rec.gpu], rec.tensor_parallel)
+    assert share != kb.runtimes["vllm"].memory_utilization
+    assert float(flag(spec(plan, "sglang").argv, "--mem-fraction-static")) == share
+    assert float(flag(spec(plan, "vllm").argv, "--gpu-memory-utilization")) == share
+
+
 def test_a_token_budget_the_user_set_is_passed_to_both_servers(kb: Knowledge) -> None:
     budget = {"max_num_batched_tokens": 4096}
     plan = plan_for(kb, task="infer", model="llama-3.1-8b", concurrency=16, weight_dtype="bf16", **budget)

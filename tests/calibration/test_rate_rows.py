@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bench.serving_compare import errors, predict, rows, workload
+from bench.serving_compare import as_ran, errors, predict, rows, workload
 from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.specs import Knowledge
 
@@ -63,3 +63,12 @@ def test_a_multi_step_row_waits_out_the_pass_its_prompt_arrives_in(kb: Knowledge
     multi = predict(row, kb)
     assert single is not None and multi is not None and single.ttft_s and multi.ttft_s and multi.tpot_s
     assert multi.ttft_s - single.ttft_s == pytest.approx(4.5 * multi.tpot_s, rel=0.25)
+
+
+def test_an_older_sglang_row_runs_with_the_share_its_version_took(kb: Knowledge) -> None:
+    """SGLang before v0.4.8 claimed a share by TP degree alone (0.85 at TP 4); the row says so
+    and the bench runs it with that share, not today's card-sized reserve."""
+    row = next(r for r in rows() if r.get("mem_fraction_static") and r["tensor_parallel"] == 4)
+    rt = as_ran(row, kb.runtimes["sglang"])
+    assert rt.memory_share(kb.gpus[row["gpu"]], 4) == row["mem_fraction_static"] == 0.85
+    assert kb.runtimes["sglang"].memory_share(kb.gpus[row["gpu"]], 4) != 0.85

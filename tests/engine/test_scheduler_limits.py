@@ -85,9 +85,11 @@ def test_vllm_serve_steps_fewer_tokens_on_cards_under_70_gib_and_on_any_a100(
     assert _budget(kb, "vllm", gpu) == tokens
 
 
-@pytest.mark.parametrize(("gpu", "tokens"), [("rtx4090", 2048), ("h200-sxm", 8192), ("b200", 16384)])
+@pytest.mark.parametrize(
+    ("gpu", "tokens"), [("rtx4090", 2048), ("l40s", 4096), ("h200-sxm", 8192), ("b200", 16384)]
+)
 def test_sglang_sizes_its_prefill_chunk_by_the_cards_memory(kb: Knowledge, gpu: str, tokens: int) -> None:
-    # sglang/srt/server_args.py since v0.4.8: under 35 GiB, under 160 GiB, above
+    # sglang/srt/server_args.py _handle_gpu_memory_settings: under 35, 60, 160 GiB, above
     assert _budget(kb, "sglang", gpu) == tokens
 
 

@@ -53,13 +53,15 @@ class ServeSetup:
         defaults for that card (``RuntimeProfile.token_budget``).
 
         Every reader of ``max_batch`` and ``max_num_batched_tokens`` (slots, chunking,
-        the first token's chunks) then sees the same limits, from one place.
+        the first token's chunks, the memory SGLang reserves for a chunk) then sees the same
+        limits, from one place: the copy has no card tiers left to override them.
         """
         seqs = self.max_num_seqs or rt.max_batch
         tokens = self.max_num_batched_tokens or rt.token_budget(gpu)
-        if (seqs, tokens) == (rt.max_batch, rt.max_num_batched_tokens):
+        if seqs == rt.max_batch and tokens == rt.max_num_batched_tokens == rt.token_budget(gpu):
             return rt
-        return rt.model_copy(update={"max_batch": seqs, "max_num_batched_tokens": tokens})
+        update = {"max_batch": seqs, "max_num_batched_tokens": tokens, "card_token_budgets": []}
+        return rt.model_copy(update=update)
 
 
 def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:

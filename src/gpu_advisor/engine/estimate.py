@@ -132,7 +132,7 @@ class _Serving:
         """Memory per GPU for every user at once (``replica.per_gpu``), and the room for it."""
         _, rt, f, tp = self._place(card, n)
         held = per_gpu(self.arch, self.s, f, tp, rt)
-        return held.memory(self.s.concurrency), usable_bytes(card, rt)
+        return held.memory(self.s.concurrency), usable_bytes(card, rt, group=(tp, self.s.attention_dp))
 
     def speed(self, card: GpuSpec, n: int) -> tuple[float, float, float]:
         """One stream's decode tokens/s, its TTFT (ms) and requests/s, unloaded."""

@@ -42,17 +42,19 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.engine import usable
 from gpu_advisor.engine.defaults import GGUF_FORMATS, grad_accumulation
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.defaults import ServeSetup
     from gpu_advisor.engine.memory import TrainSetup
     from gpu_advisor.engine.results import Option
-    from gpu_advisor.engine.specs import ModelArch, RuntimeProfile
+    from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
 
 Setting = int | float | str | bool
 
 # Formats vLLM/SGLang quantize on load from a 16-bit checkpoint (``--quantization fp8``).
+DEFAULT_SHARE = 0.9  # a command for an option with no runtime on record: vLLM's default
 ONLINE_QUANT = {"fp8": "fp8"}
 # Formats that need a checkpoint already quantized that way; the runtime reads it from its config.
 PREQUANTIZED = {"awq": "awq", "gptq": "gptq", "int4": "awq", "int8": "w8a8"}
@@ -112,13 +114,19 @@ def for_option(
     serve: ServeSetup | None,
     train: TrainSetup | None,
     rt: RuntimeProfile | None,
-    vendor: str = "nvidia",
+    gpu: GpuSpec,
 ) -> list[LaunchSpec]:
-    """The commands for ``o``: its own runtime first, then the others that run its format."""
+    """The commands for ``o``: its own runtime first, then the others that run its format.
+
+    Every command claims the memory share the plan was sized with: the pick's runtime's
+    on this card and TP group (``RuntimeProfile.memory_share``).
+    """
     specs: list[LaunchSpec] = []
     if o.task == "infer" and serve is not None:
-        specs = _serving(o, arch, serve, rt.memory_utilization if rt else 0.9)
-        if vendor == "huawei":
+        group = (o.tensor_parallel or 1, serve.attention_dp)
+        util = usable.share(gpu, serve.configured(rt, gpu), group=group) if rt else DEFAULT_SHARE
+        specs = _serving(o, arch, serve, util)
+        if gpu.vendor == "huawei":
             specs = _on_ascend(specs)
     elif o.task == "train" and train is not None:
         specs = _training(o, arch, train)

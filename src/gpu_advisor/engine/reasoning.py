@@ -51,6 +51,7 @@ def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
     assert ctx.serve is not None
     s, m = ctx.serve, c.memory
     rt = s.configured(ctx.kb.runtimes[c.runtime or "vllm"], c.gpu)
+    room = usable_bytes(c.gpu, rt, c.offer.slice_memory_gib, (c.tensor_parallel, s.attention_dp))
     return [
         finding(
             "serving_memory",
@@ -61,7 +62,7 @@ def _serving_steps(ctx: Context, c: Candidate) -> list[Finding]:
             kv_gib=_gib(m.kv_cache),
             overhead_gib=_gib(m.overhead),
             total_gib=_gib(m.total),
-            capacity_gib=_gib(usable_bytes(c.gpu, rt, c.offer.slice_memory_gib)),
+            capacity_gib=_gib(room),
             batch=c.batch,
             tokens_per_seq=s.prompt_tokens + s.output_tokens,
             tensor_parallel=c.tensor_parallel,

@@ -137,7 +137,10 @@ def _option(ctx: Context, c: Candidate, kind: str, priced: bool = True) -> Optio
     """
     if c.task == "infer":
         rt = ctx.kb.runtimes.get(c.runtime or "")
-        c = replace(c, capacity_bytes=usable_bytes(c.gpu, rt, c.offer.slice_memory_gib))
+        group = (c.tensor_parallel, False)
+        if rt is not None and ctx.serve is not None:
+            rt, group = ctx.serve.configured(rt, c.gpu), (c.tensor_parallel, ctx.serve.attention_dp)
+        c = replace(c, capacity_bytes=usable_bytes(c.gpu, rt, c.offer.slice_memory_gib, group))
     return Option.of(c, kind, within_budget(c, ctx), priced)
 
 
@@ -201,7 +204,7 @@ def _named_need(ctx: Context) -> dict[str, object]:
 
 def _launch(o: Option, ctx: Context) -> list[launch.LaunchSpec]:
     rt = ctx.kb.runtimes.get(o.runtime or "")
-    return launch.for_option(o, ctx.arch, ctx.serve, ctx.train, rt, ctx.kb.gpus[o.gpu].vendor)
+    return launch.for_option(o, ctx.arch, ctx.serve, ctx.train, rt, ctx.kb.gpus[o.gpu])
 
 
 def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> list[Option]:

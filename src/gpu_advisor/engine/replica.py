@@ -26,6 +26,7 @@ from gpu_advisor.engine.memory import (
 from gpu_advisor.engine.queueing import ReplicaShape
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, ModelArch, RuntimeProfile
 from gpu_advisor.engine.throughput import ReplicaModel, max_batch_for_memory
+from gpu_advisor.engine.units import GiB
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,15 +59,16 @@ class PerGpu:
         return Memory(weights=self.weights, kv_cache=kv, overhead=self.overhead)
 
 
-def kv_room(rt: RuntimeProfile, capacity: float, held: PerGpu) -> float:
+def kv_room(rt: RuntimeProfile, capacity: float, held: PerGpu, share: float) -> float:
     """Bytes per GPU the runtime lets weights, reserve and KV pool use together.
 
-    vLLM and SGLang size the pool from a share of the whole card (``gpu_memory_utilization``,
-    ``mem_fraction_static``); TensorRT-LLM gives the KV cache a share of what is still
-    free once weights and activations are placed (``kv_cache_free_gpu_mem_fraction``).
+    vLLM and SGLang size the pool from a ``share`` of the whole card
+    (``RuntimeProfile.memory_share``: ``gpu_memory_utilization``, ``mem_fraction_static``);
+    TensorRT-LLM gives the KV cache a share of what is still free once weights and
+    activations are placed (``kv_cache_free_gpu_mem_fraction``).
     """
     if rt.kv_pool_of_free is None:
-        return capacity * rt.memory_utilization
+        return capacity * share
     placed = held.weights + held.overhead
     return placed + rt.kv_pool_of_free * max(0.0, capacity - placed)
 
@@ -76,12 +78,13 @@ def budget_slots(rt: RuntimeProfile, s: ServeSetup, tp: int = 1) -> int:
 
     Each step carries one decode token per sequence plus their share of prompt chunks,
     B·(1 + prompt/output) tokens, which may not exceed ``max_num_batched_tokens``.
-    Under attention data parallelism each of the ``tp`` ranks schedules its own batch
-    with its own budget and ``max_num_seqs``.
+    Under attention data parallelism each of the ``tp`` ranks schedules its own batch,
+    under the limits ``RuntimeProfile.step_limits`` gives a rank.
     """
     per_seq = 1.0 + s.prompt_tokens / s.output_tokens
     ranks = tp if s.attention_dp else 1
-    return ranks * max(1, min(rt.max_batch, math.floor(rt.max_num_batched_tokens / per_seq)))
+    seqs, tokens = rt.step_limits(ranks)
+    return ranks * max(1, min(seqs, math.floor(tokens / per_seq)))
 
 
 def admitted_tokens(rt: RuntimeProfile, s: ServeSetup) -> int:
@@ -204,9 +207,9 @@ def hold(
 ) -> tuple[PerGpu, float, int] | None:
     """What ``place`` settles from memory alone: per-GPU holdings, the runtime's room, the users
     at once; None when not even one full window fits. Cheap: no step-time model is built."""
-    _, rt, fmt, tp = where
+    gpu, rt, fmt, tp = where
     held = per_gpu(arch, s, fmt, tp, rt, stages)
-    room = kv_room(rt, capacity, held)
+    room = kv_room(rt, capacity, held, rt.memory_share(gpu, tp, s.attention_dp, capacity / GiB))
     slots = held.users(room, budget_slots(rt, s, tp))
     return None if slots < 1 else (held, room, slots)
 

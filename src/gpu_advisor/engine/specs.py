@@ -279,6 +279,62 @@ class CardTokenBudget(_Record):
         return gpu.usable_gib < self.below_gib or any(name in gpu.id for name in self.also_cards)
 
 
+class GraphBatchTier(_Record):
+    """The largest decode batch a runtime captures a CUDA graph for on cards CUDA reports under
+    ``below_gib``: ``narrow`` below ``StaticReserve.wide_from_tp`` GPUs per replica, ``wide`` from there."""
+
+    below_gib: PositiveFloat
+    narrow: PositiveInt
+    wide: PositiveInt
+
+
+class StaticReserve(_Record):
+    """What a runtime keeps outside its static pool (weights and KV cache) when the launch names
+    no share: SGLang's ``mem_fraction_static`` default (knowledge/runtimes.yaml cites the rule).
+
+    The reserve holds the metadata (``base_mib``), the activations of a prefill chunk
+    (``per_chunk_token_mib`` for each token of the chunked-prefill budget, at least
+    ``min_chunk_tokens``), the CUDA graphs (``per_graph_seq_mib`` for each sequence of the
+    largest captured batch), ``per_rank_mib`` per GPU of the tensor-parallel group, and under
+    attention data parallelism the padding of every rank's graphs (``dp_graph_seq_mib`` per
+    graph sequence per rank, ``dp_big_graph_seq_mib`` more when the graphs pass
+    ``big_graph``); on cards over ``floor_above_gib`` it is at least ``floor_mib``.
+    """
+
+    base_mib: Annotated[NonNegativeFloat, in_units("MiB")]
+    per_chunk_token_mib: Annotated[NonNegativeFloat, in_units("MiB")]
+    min_chunk_tokens: PositiveInt
+    per_graph_seq_mib: Annotated[NonNegativeFloat, in_units("MiB")]
+    per_rank_mib: Annotated[NonNegativeFloat, in_units("MiB")]
+    dp_graph_seq_mib: Annotated[NonNegativeFloat, in_units("MiB")]
+    dp_big_graph_seq_mib: Annotated[NonNegativeFloat, in_units("MiB")]
+    big_graph: PositiveInt
+    floor_mib: Annotated[NonNegativeFloat, in_units("MiB")]
+    floor_above_gib: Annotated[PositiveFloat, in_units("GiB")]
+    graph_tiers: list[GraphBatchTier]
+    graph_batch: PositiveInt  # on cards above every tier
+    wide_from_tp: PositiveInt
+
+    def graph_max(self, total_gib: float, tp: int) -> int:
+        """The largest batch captured as a CUDA graph on a card of ``total_gib`` at ``tp`` GPUs."""
+        tier = next((t for t in self.graph_tiers if total_gib < t.below_gib), None)
+        if tier is None:
+            return self.graph_batch
+        return tier.wide if tp >= self.wide_from_tp else tier.narrow
+
+    def reserve_gib(self, total_gib: float, chunk_tokens: int, tp: int, attention_dp: bool) -> float:
+        """GiB kept outside the static pool on each GPU of a ``tp``-GPU replica."""
+        graph = self.graph_max(total_gib, tp)
+        mib = self.base_mib + max(chunk_tokens, self.min_chunk_tokens) * self.per_chunk_token_mib
+        mib += graph * self.per_graph_seq_mib + tp * self.per_rank_mib
+        if attention_dp and tp > 1:
+            per_seq = self.dp_graph_seq_mib + (self.dp_big_graph_seq_mib if graph > self.big_graph else 0.0)
+            mib += graph * tp * per_seq
+        if total_gib > self.floor_above_gib:
+            mib = max(mib, self.floor_mib)
+        return mib / 1024.0
+
+
 class RuntimeProfile(_Record):
     """How well a serving runtime turns a card's peak into tokens.
 
@@ -328,6 +384,32 @@ class RuntimeProfile(_Record):
         """
         launches = arch.layers * self.prefill_layer_us + arch.moe_layers * self.prefill_moe_layer_us
         return (self.prefill_overhead_ms + self.step_overhead_ms) / 1e3 + launches / 1e6
+
+    def memory_share(
+        self, gpu: GpuSpec, tp: int = 1, attention_dp: bool = False, total_gib: float | None = None
+    ) -> float:
+        """Share of the card's reported memory (``total_gib``: a MIG slice's) that weights and the
+        KV pool may fill on each GPU of a ``tp``-GPU replica.
+
+        A runtime with a ``static_reserve`` (SGLang) sizes the share from the card, the
+        tensor-parallel group, its chunked-prefill budget and attention DP; the others claim
+        ``memory_utilization`` everywhere (vLLM's ``gpu_memory_utilization``).
+        """
+        if self.static_reserve is None:
+            return self.memory_utilization
+        total = gpu.usable_gib if total_gib is None else total_gib
+        reserve = self.static_reserve.reserve_gib(total, self.token_budget(gpu), tp, attention_dp)
+        return max(0.0, round((total - reserve) / total, 3))  # SGLang keeps three decimals
+
+    def step_limits(self, ranks: int) -> tuple[int, int]:
+        """(sequences, tokens) one rank of a replica with ``ranks`` attention-DP ranks schedules per step.
+
+        SGLang divides its ``--max-running-requests`` and ``--chunked-prefill-size`` among the
+        ranks (``dp_divides_limits``); TensorRT-LLM gives every rank the whole of each.
+        """
+        if ranks > 1 and self.dp_divides_limits:
+            return max(1, self.max_batch // ranks), max(1, self.max_num_batched_tokens // ranks)
+        return self.max_batch, self.max_num_batched_tokens
 
     def token_budget(self, gpu: GpuSpec) -> int:
         """Tokens one step carries on ``gpu`` by default: the first card tier that covers it,
@@ -420,6 +502,12 @@ class RuntimeProfile(_Record):
     # every tier gets ``max_num_batched_tokens`` (vLLM's get_batch_defaults, SGLang's
     # chunked_prefill_size by GPU memory; sources in knowledge/runtimes.yaml).
     card_token_budgets: list[CardTokenBudget] = Field(default_factory=list)
+    # What stays outside the static pool when no share is set (SGLang's mem_fraction_static
+    # default follows the card, the TP group and attention DP); None: memory_utilization.
+    static_reserve: StaticReserve | None = None
+    # Whether attention data parallelism divides the scheduler limits among the ranks (SGLang's
+    # server_args: chunked_prefill_size // dp_size; max_running_requests // dp_size per rank).
+    dp_divides_limits: bool = False
     # Share of the dense GEMM rate a MoE layer's grouped expert GEMMs reach, routing
     # (permute, top-k, scatter) included (engine.throughput.effective_flops_per_token).
     moe_compute_efficiency: float = Field(default=1.0, gt=0, le=1)
