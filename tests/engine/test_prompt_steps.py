@@ -60,3 +60,19 @@ def test_the_median_token_gap_is_the_mean_when_most_steps_carry_a_prompt() -> No
     shape = ReplicaShape(64, 0.002, lambda b: 0.01, 4, 1)  # four-token answers: a prompt every step
     loop = closed_loop(shape, 64)
     assert loop.itl_p50_s == pytest.approx(loop.tpot_s)
+
+
+@pytest.mark.parametrize(("runtime", "chunks"), [("sglang", 8), ("tensorrt_llm", 1)])
+def test_under_attention_dp_a_prompt_comes_in_its_ranks_share_of_the_budget(
+    kb: Knowledge, runtime: str, chunks: int
+) -> None:
+    # a prompt belongs to one rank; SGLang gives each of 8 ranks 8,192 // 8 = 1,024 tokens a step,
+    # TensorRT-LLM gives each rank the whole 8,192
+    def model(budget: int) -> ReplicaModel:
+        rt = kb.runtimes[runtime].model_copy(update={"max_num_batched_tokens": budget})
+        args = (kb.models["deepseek-r1"], kb.gpus["h200-sxm"], rt, "fp8", "fp8", 8000, 100)
+        return ReplicaModel(*args, tp=8, attention_dp=True)
+
+    budgeted, unbounded = model(8192), model(8 * 8192)
+    extra = budgeted.first_token_s(8) - unbounded.first_token_s(8)
+    assert extra == pytest.approx((chunks - 1) * budgeted.step_s(8)[0], abs=1e-9)

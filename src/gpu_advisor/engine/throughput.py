@@ -165,6 +165,7 @@ class ReplicaModel:
         "_pp_hops",
         "_prompt",
         "_prompt_attn_flops",
+        "_rank_budget",
         "output",
         "prefill_s",
     )
@@ -221,7 +222,11 @@ class ReplicaModel:
             / rt.moe_share(gpu, arch.expert_intermediate_size)
         )
         self._prompt = prompt
-        self._budget = rt.max_num_batched_tokens
+        # under attention DP a prompt is one rank's, chunked by that rank's budget; a step
+        # carries every rank's (RuntimeProfile.step_limits)
+        ranks = tp if attention_dp and tp > 1 else 1
+        self._rank_budget = rt.step_limits(ranks)[1]
+        self._budget = ranks * self._rank_budget
         self._chunked = rt.continuous_batching
         self._prompt_attn_flops = prompt_attention_flops(arch, prompt) / tp
         self._comm = tp_comm[1]
@@ -311,7 +316,7 @@ class ReplicaModel:
     def first_token_s(self, batch: int) -> float:
         """A new prompt's own processing time beside ``batch`` running sequences: its chunks' compute."""
         flops = self._flops_tok_eff * self._prompt + self._prompt_attn_flops
-        chunks = max(1, math.ceil(self._prompt / self._budget))
+        chunks = max(1, math.ceil(self._prompt / self._rank_budget))
         return flops * self._inv_compute + chunks * self.step_s(batch)[0]
 
     def smallest_batch_for(self, target_rps: float) -> float:
