@@ -68,7 +68,7 @@ def test_a_multi_step_row_waits_out_the_pass_its_prompt_arrives_in(kb: Knowledge
 def test_an_older_sglang_row_runs_with_the_share_its_version_took(kb: Knowledge) -> None:
     """SGLang before v0.4.8 claimed a share by TP degree alone (0.85 at TP 4); the row says so
     and the bench runs it with that share, not today's card-sized reserve."""
-    row = next(r for r in rows() if r.get("mem_fraction_static") and r["tensor_parallel"] == 4)
+    row = next(r for r in rows() if "v0.3.0" in str(r.get("runtime_version")) and r["tensor_parallel"] == 4)
     rt = as_ran(row, kb.runtimes["sglang"])
     assert rt.memory_share(kb.gpus[row["gpu"]], 4) == row["mem_fraction_static"] == 0.85
     assert kb.runtimes["sglang"].memory_share(kb.gpus[row["gpu"]], 4) != 0.85

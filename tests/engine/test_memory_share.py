@@ -94,3 +94,9 @@ def test_dp_attention_on_sglang_runs_no_more_sequences_than_its_global_limit(kb:
     rt = s.configured(kb.runtimes["sglang"], gpu)
     got = replica.place(arch, s, (gpu, rt, "fp8", 8), gpu.usable_gib * GiB, "nvswitch")
     assert got is not None and got.slots <= rt.max_batch
+
+
+def test_the_rule_gives_the_share_sglang_printed_on_a_287_gib_card(kb: Knowledge) -> None:
+    # sgl-project/sglang PR #18263's log: Qwen3-30B-A3B at TP 1, avail mem 230.20 GB + mem usage
+    # 56.98 GB, "mem_fraction_static 0.911"
+    assert kb.runtimes["sglang"].memory_share(kb.gpus["mi300x"], 1, total_gib=230.20 + 56.98) == 0.911
