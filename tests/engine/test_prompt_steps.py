@@ -76,3 +76,14 @@ def test_under_attention_dp_a_prompt_comes_in_its_ranks_share_of_the_budget(
     budgeted, unbounded = model(8192), model(8 * 8192)
     extra = budgeted.first_token_s(8) - unbounded.first_token_s(8)
     assert extra == pytest.approx((chunks - 1) * budgeted.step_s(8)[0], abs=1e-9)
+
+
+def test_a_closed_loop_pays_the_prompt_share_of_its_own_batch() -> None:
+    # a step's fixed prompt cost (0.4 s a step here) spreads over the users running, not over 64 slots
+    by_batch = ReplicaShape(64, 0.4 / 64, lambda b: 0.01, 500, 1, prompt_share=lambda b: 0.4 / b)
+    at_slots = ReplicaShape(64, 0.4 / 64, lambda b: 0.01, 500, 1)
+    for shape, share in ((by_batch, 0.4 / 8), (at_slots, 0.4 / 64)):
+        loop = closed_loop(shape, 8)
+        rate = loop.output_tokens_per_s / 500
+        assert loop.tpot_s == pytest.approx(0.01 / (1 - rate * share), rel=1e-6)
+    assert closed_loop(by_batch, 64).tpot_s == pytest.approx(closed_loop(at_slots, 64).tpot_s)

@@ -65,6 +65,9 @@ class ReplicaShape:
     first_token_s: float | None = None  # a prompt's own compute and chunk steps; None: prefill_s
     floor_s: float = 0.0  # of first_token_s, the pass's fixed cost, shared by prompts batched into it
     scheduler_steps: int = 1  # decode steps per scheduling pass: what an arriving prompt waits out
+    # a prompt's share of replica time beside ``b`` running sequences (a closed loop of b users);
+    # None: ``prefill_s``, the share at ``slots``, at any b. Open-loop latency keeps ``prefill_s``.
+    prompt_share: Callable[[int], float] | None = None
     memo: dict[tuple[float | None, float | None], float] = field(
         default_factory=dict, compare=False, repr=False
     )
@@ -148,8 +151,10 @@ def closed_loop(shape: ReplicaShape, users: int) -> ClosedLoop:
 
     Benchmarks that sweep concurrency (AIPerf, ``vllm bench serve --max-concurrency``)
     are closed loops. Below the slot count each user decodes in a batch of ``users``
-    while prompts take a share ρ = X·τ of the replica (X requests/s, found by fixed
-    point), and a prompt waits behind the others as in M/D/1 (Pollaczek–Khinchine);
+    while prompts take a share ρ = X·τ(users) of the replica (X requests/s, found by fixed
+    point; τ(b) the prompt's share beside b running sequences, ``prompt_share``: the steps
+    a prompt rides in are a batch of ``users``, not of a full replica, so a step's fixed
+    costs spread over fewer prompts), and a prompt waits behind the others as in M/D/1 (Pollaczek–Khinchine);
     past it the replica runs saturated and the extra users wait for a slot, which
     Little's law turns into TTFT = users/X − out·TPOT.
     """
@@ -161,9 +166,10 @@ def closed_loop(shape: ReplicaShape, users: int) -> ClosedLoop:
         return ClosedLoop(max(users / rate - out * tpot, 0.0), tpot, rate * out, gap)
     first = _first(shape, users)
     work = max(first - shape.floor_s, 0.0)  # what prompts queue behind; the floor is paid once a pass
+    share = shape.prompt_share(users) if shape.prompt_share is not None else shape.prefill_s
     rate = 0.0
     for _ in range(100):
-        rho = min(rate * shape.prefill_s, 0.95)
+        rho = min(rate * share, 0.95)
         tpot = shape.step_s(users) / (1.0 - rho)
         load = min(rate * work, 0.95)
         ttft = first + load * work / (2.0 * (1.0 - load))

@@ -68,6 +68,7 @@ def replica_shape(
         first_token_s=first,
         floor_s=floor,
         scheduler_steps=rt.scheduler_steps,
+        prompt_share=lambda b: model.prompt_share_s(b) * fresh,
     )
 
 
