@@ -28,7 +28,7 @@ def test_a_hybrid_model_holds_four_times_the_users_it_would_as_full_attention(kb
     users = []
     for arch in (hybrid, full):
         held = per_gpu(arch, s, "fp8", 1, rt)
-        users.append(held.users(kv_room(rt, gpu.usable_gib * GiB, held, rt.memory_share(gpu)), 100_000))
+        users.append(held.users(kv_room(rt, gpu.usable_gib * GiB, held, (gpu, 1, False)), 100_000))
     assert users[0] >= 3.9 * users[1]
 
 

@@ -56,9 +56,9 @@ class ServeSetup:
         the first token's chunks, the memory SGLang reserves for a chunk) then sees the same
         limits, from one place: the copy has no card tiers left to override them.
         """
-        seqs = self.max_num_seqs or rt.max_batch
-        tokens = self.max_num_batched_tokens or rt.token_budget(gpu)
-        if seqs == rt.max_batch and tokens == rt.max_num_batched_tokens == rt.token_budget(gpu):
+        seqs, card_default = self.max_num_seqs or rt.max_batch, rt.token_budget(gpu)
+        tokens = self.max_num_batched_tokens or card_default
+        if seqs == rt.max_batch and tokens == rt.max_num_batched_tokens == card_default:
             return rt
         update = {"max_batch": seqs, "max_num_batched_tokens": tokens, "card_token_budgets": []}
         return rt.model_copy(update=update)

@@ -52,7 +52,6 @@ from gpu_advisor.engine.queueing import ReplicaShape, capacity_qps, latency, pre
 from gpu_advisor.engine.replica import Replica, board_link, kv_room, per_gpu, replica_model
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
 from gpu_advisor.engine.throughput import prefill_s
-from gpu_advisor.engine.units import GiB
 from gpu_advisor.engine.workload import Workload
 
 BOARD_GPUS = 8  # an HGX/DGX board: pools larger than this together span machines
@@ -251,7 +250,7 @@ def decode_replica(
     """
     gpu, rt, fmt, tp = where
     held = per_gpu(arch, s, fmt, tp, rt)
-    room = kv_room(rt, capacity, held, rt.memory_share(gpu, tp, s.attention_dp, capacity / GiB))
+    room = kv_room(rt, capacity, held, (gpu, tp, s.attention_dp))
     ranks = tp if s.attention_dp else 1
     seqs, tokens = rt.step_limits(ranks)
     slots = held.users(room, ranks * min(seqs, tokens))
@@ -284,8 +283,10 @@ def place(
     """The deployment ``split`` makes of ``capacity`` bytes per GPU; None when a pool cannot hold it."""
     gpu, rt, fmt = where
     prefill_held = per_gpu(arch, s, fmt, split.prefill_tp, rt)
-    share = rt.memory_share(gpu, split.prefill_tp, s.attention_dp, capacity / GiB)
-    if prefill_held.users(kv_room(rt, capacity, prefill_held, share), 1) < 1:
+    if (
+        prefill_held.users(kv_room(rt, capacity, prefill_held, (gpu, split.prefill_tp, s.attention_dp)), 1)
+        < 1
+    ):
         return None
     decode = decode_replica(arch, s, (gpu, rt, fmt, split.decode_tp), capacity)
     if decode is None:

@@ -59,16 +59,18 @@ class PerGpu:
         return Memory(weights=self.weights, kv_cache=kv, overhead=self.overhead)
 
 
-def kv_room(rt: RuntimeProfile, capacity: float, held: PerGpu, share: float) -> float:
-    """Bytes per GPU the runtime lets weights, reserve and KV pool use together.
+def kv_room(rt: RuntimeProfile, capacity: float, held: PerGpu, group: tuple[GpuSpec, int, bool]) -> float:
+    """Bytes per GPU the runtime lets weights, reserve and KV pool use together; ``group`` is
+    the replica's (card, TP degree, attention DP).
 
-    vLLM and SGLang size the pool from a ``share`` of the whole card
+    vLLM and SGLang size the pool from a share of the whole card
     (``RuntimeProfile.memory_share``: ``gpu_memory_utilization``, ``mem_fraction_static``);
     TensorRT-LLM gives the KV cache a share of what is still free once weights and
     activations are placed (``kv_cache_free_gpu_mem_fraction``).
     """
     if rt.kv_pool_of_free is None:
-        return capacity * share
+        gpu, tp, attention_dp = group
+        return capacity * rt.memory_share(gpu, tp, attention_dp, capacity / GiB)
     placed = held.weights + held.overhead
     return placed + rt.kv_pool_of_free * max(0.0, capacity - placed)
 
@@ -209,7 +211,7 @@ def hold(
     at once; None when not even one full window fits. Cheap: no step-time model is built."""
     gpu, rt, fmt, tp = where
     held = per_gpu(arch, s, fmt, tp, rt, stages)
-    room = kv_room(rt, capacity, held, rt.memory_share(gpu, tp, s.attention_dp, capacity / GiB))
+    room = kv_room(rt, capacity, held, (gpu, tp, s.attention_dp))
     slots = held.users(room, budget_slots(rt, s, tp))
     return None if slots < 1 else (held, room, slots)
 
