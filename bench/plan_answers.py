@@ -1,0 +1,104 @@
+"""The engine's answers over a fixed set of workloads, so a speed-up can prove it changed none.
+
+``bench.engine_bench`` and ``bench.catalog_bench`` time plans; a faster engine is only a
+speed-up if every plan it returns is the same plan. This module plans each workload below
+at the default catalog and at a generated catalog of 10,000 offers (``bench.catalog_bench``'s
+marketplace), and serialises each plan as JSON with sorted keys: byte-identical text means an identical
+answer. ``bench/plan_answers.json`` holds the SHA-256 of each plan's text, recorded before
+the speed work of issue 41 (the digests keep the file small and still name the plan that
+moved); the benches compare against it and say MATCH or DIFFER.
+
+Run ``python -m bench.plan_answers --write`` only when an answer is meant to change (a
+knowledge or model fix), and say why in the commit.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import sys
+from pathlib import Path
+
+from gpu_advisor import knowledge
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
+
+GOLDEN = Path(__file__).with_name("plan_answers.json")
+BIG = 10_000
+
+# Every bench case, plus the shapes the plan's branches turn on: latency targets (mean and
+# tail), a named card, a deadline, a budget, both tasks at once, training methods, MoE.
+WORKLOADS: dict[str, Workload] = {
+    "13B chatbot 24x7": Workload(task="infer", params_b=13, always_on=True),
+    "Llama-3.1-8B 20 QPS": Workload(task="infer", model="llama-3.1-8b", qps=20),
+    "Llama-3.1-8B 20 QPS p99 TTFT": Workload(task="infer", model="llama-3.1-8b", qps=20, ttft_ms_p99=500),
+    "Llama-3.1-8B 20 QPS p99 TTFT+TPOT": Workload(
+        task="infer", model="llama-3.1-8b", qps=20, ttft_ms_p99=800, tpot_ms_p99=40
+    ),
+    "Llama-3.1-8B TTFT mean": Workload(task="infer", model="llama-3.1-8b", concurrency=16, ttft_ms_max=300),
+    "70B int4 inference": Workload(task="infer", params_b=70, weight_dtype="int4"),
+    "70B 5 QPS p99 TTFT": Workload(task="infer", params_b=70, qps=5, ttft_ms_p99=2000),
+    "13B full fine-tune": Workload(task="train", params_b=13, method="full"),
+    "13B full fine-tune 200M tokens": Workload(task="train", params_b=13, method="full", train_tokens=200e6),
+    "7B LoRA on a 4090": Workload(task="train", params_b=7, method="lora", gpu="rtx4090"),
+    "8B QLoRA 48 h": Workload(task="train", model="llama-3.1-8b", method="qlora", duration_hours=48),
+    "13B both": Workload(task="both", params_b=13),
+    "8B on two T4": Workload(task="infer", model="llama-3.1-8b", gpu="t4", gpu_count=2),
+    "8B 2000 CNY budget": Workload(
+        task="infer", model="llama-3.1-8b", concurrency=8, budget="2000 CNY/month"
+    ),
+}
+
+
+def big_knowledge(kb: Knowledge) -> Knowledge:
+    """The default knowledge with ``bench.catalog_bench``'s generated 10,000-offer catalog."""
+    from bench.catalog_bench import generated_catalog
+    from gpu_advisor.knowledge.catalogs import with_catalog
+
+    return with_catalog(kb, generated_catalog(BIG, kb))
+
+
+def _digest(w: Workload, kb: Knowledge) -> str:
+    text = json.dumps(recommend(w, kb).model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def answers(kb: Knowledge, big: Knowledge) -> dict[str, str]:
+    """The digest of every plan's JSON text, at both catalogs."""
+    out = {}
+    for name, w in WORKLOADS.items():
+        out[name] = _digest(w, kb)
+        out[f"{name} @ {BIG:,} offers"] = _digest(w, big)
+    return out
+
+
+def compare(kb: Knowledge, big: Knowledge) -> str:
+    """``MATCH`` when today's plans are byte-identical to the recorded ones, else which differ."""
+    now = answers(kb, big)
+    then = json.loads(GOLDEN.read_text(encoding="utf-8"))
+    differ = sorted(k for k in then.keys() | now.keys() if then.get(k) != now.get(k))
+    if not differ:
+        return f"MATCH ({len(now)} plans byte-identical)"
+    return f"DIFFER in {len(differ)} of {len(then)} plans: {', '.join(differ)}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--write", action="store_true", help="record today's plans as the golden answers")
+    args = parser.parse_args(argv)
+    kb = knowledge.load()
+    big = big_knowledge(kb)
+    if args.write:
+        text = json.dumps(answers(kb, big), indent=1, ensure_ascii=False)
+        GOLDEN.write_text(text + "\n", encoding="utf-8")
+        print(f"wrote {GOLDEN}")
+        return 0
+    verdict = compare(kb, big)
+    print(f"plans against {GOLDEN.name}: {verdict}")
+    return 0 if verdict.startswith("MATCH") else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
