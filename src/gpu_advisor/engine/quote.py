@@ -34,6 +34,10 @@ from gpu_advisor.engine.validate import canonical, find_gpu
 from gpu_advisor.engine.verdict import HardwareVerdict, verdict
 from gpu_advisor.engine.workload import Workload
 
+# Ten billion in any currency per hour, day, month or year is no rental price; below it every
+# product judge forms (x 64 cards x 87,600 hours) stays far inside a float.
+MAX_PRICE = 1e10
+
 PricePosition = Literal[
     "above_catalog_range", "within_catalog_range", "below_catalog_range", "no_catalog_offer"
 ]
@@ -71,6 +75,7 @@ def judge(
     q: VendorQuote, w: Workload, kb: Knowledge, hours: float | None = None, answer_currency: str | None = None
 ) -> QuoteVerdict:
     """``q`` judged for ``w``; ``hours`` a month of use (or the job's total for training) if the user said."""
+    _check(q, answer_currency, kb)
     gpu = find_gpu(q.gpu, kb.gpus)
     if gpu is None:
         raise EngineError("unknown_gpu", "gpu", name=q.gpu)
@@ -105,6 +110,19 @@ def judge(
         cheapest_in_answer_currency=_in_answer(bill, answer_currency, kb),
         findings=_findings(q, plan, position, above),
     )
+
+
+def _check(q: VendorQuote, answer_currency: str | None, kb: Knowledge) -> None:
+    """Refuse, naming the field, what no arithmetic here can price: an amount that is not a
+    finite positive number below ``MAX_PRICE``, or a currency the catalog has no rate for
+    (the comparison with the catalog converts through ``fx_to_cny``)."""
+    for i, p in enumerate(q.prices):
+        if not 0 < p.amount <= MAX_PRICE:  # also false for NaN and infinity
+            raise EngineError("price_out_of_range", f"quote.prices.{i}.amount", maximum=MAX_PRICE)
+    rates = kb.catalog.fx_to_cny
+    for field, currency in (("quote.prices.0.currency", q.currency), ("currency", answer_currency)):
+        if currency is not None and currency not in rates:
+            raise EngineError("unknown_currency", field, name=currency, known=", ".join(sorted(rates)))
 
 
 def _alone(q: VendorQuote, kb: Knowledge) -> Knowledge:

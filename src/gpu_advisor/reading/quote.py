@@ -18,6 +18,7 @@ then read by small patterns in one pass each (see /work/shared/notes/linear-time
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 
@@ -127,16 +128,25 @@ def read_normalized(t: str, kb: Knowledge) -> MoneyReading:
     out = MoneyReading()
     _card(t, kb, out)
     out.yearly_discount = _discount(t)
-    found = amounts(t)
+    found = [a for a in amounts(t) if 0 < a.value < math.inf]  # ¥0 or 400 digits is no price
     rest = [a for a in found if not _ownership_amount(t, a, out)]
-    for a in rest:
-        per = period_of(t, a)
-        if per is not None:
-            out.prices.append(QuotePrice(amount=a.value, currency=a.currency, per=_as_per(per)))
+    out.prices = _first_per_period(t, rest)
     _ownership_words(t, out)
     marked = [a for a in found if a.marked]
     out.currency = marked[0].currency if marked else None
     return out
+
+
+def _first_per_period(t: str, found: list[Amount]) -> list[QuotePrice]:
+    """Each period's first price: the one billing reads (``VendorQuote.hourly`` takes the first
+    hourly price, and so on), so a pasted price list of any length stays a quote of at most
+    eight prices, one per way of billing."""
+    prices: dict[str, QuotePrice] = {}
+    for a in found:
+        per = period_of(t, a)
+        if per is not None and per not in prices:
+            prices[per] = QuotePrice(amount=a.value, currency=a.currency, per=_as_per(per))
+    return list(prices.values())
 
 
 def _as_per(per: str) -> PricePer:
