@@ -7,15 +7,29 @@ worker busy and pushed everybody else's ordinary chat from tens of milliseconds 
 seconds. The rules, the way a service that shares a scarce resource applies them:
 
 - **Slots**: at most ``slots`` requests (one per turn worker) run at once; the rest wait.
-- **A share per client**: one client key (a web client address, a Telegram chat, a Discord
+- **A share per client**: one client key (a web client's network, a Telegram chat, a Discord
   user) holds at most ``per_client`` slots (half of them, at least one), so another
   client always finds a worker when there are two or more.
-- **Round robin**: a freed slot goes to the next *client* in turn, not to the next request,
-  so a client with sixteen requests waiting is served as often as one with one.
+- **Fair shares over a window**: a freed slot goes to the waiting *client* that has used
+  the least worker time lately (decayed with a half-life of ``FAIR_HALF_LIFE_S``), not to
+  the next request, and a client is remembered between its requests: one that sends its
+  requests one after another is not new each time.
 - **Bounded**: at most ``queue_limit`` requests wait, and at most ``per_client_queue`` of
-  one client; past either the request is refused at once (``Overloaded``).
+  one client; past either the request is refused at once (``Overloaded``). With
+  ``queue_limit=None`` the bound follows what the workers drain: as many requests as
+  ``slots`` workers finish within the wait at the measured service time, so a burst waits
+  briefly instead of being shed (issue 41).
 - **Deadline from arrival**: a request that has waited ``wait_s`` since it *arrived* is
   refused rather than answered late (the web answers 503 with ``Retry-After``).
+
+**Exactly once** (issue 40). A grant is a ``Holder`` kept in one registry; ``running`` is
+the number of live holders, never a separate count. Whether a waiter is granted, timed out
+or cancelled is decided by its future, in one callback that never awaits: ``_dispatch``
+skips a future already done (cancelled by a client that went away), the deadline's timer
+fails only a future not yet granted, and a waiter that finds itself granted as it gives up
+releases the holder it was given. ``Holder.release`` is idempotent, and ``reclaim`` (the
+watchdog) releases holders whose task has ended or that were held past ``hard_limit_s``,
+so no slot is lost even to a bug elsewhere.
 
 What a request costs is measured before it queues (``cost_of``): a message is read after
 Unicode compatibility normalisation, which turns one character into up to eighteen (U+FDFA),
@@ -26,10 +40,11 @@ whose normalised form is more than ``COST_FACTOR`` times the characters the dial
 from __future__ import annotations
 
 import asyncio
+import logging
 import math
 import time
 import unicodedata
-from collections import Counter, OrderedDict, deque
+from collections import OrderedDict, deque
 from collections.abc import AsyncIterator, Callable, Hashable
 from contextlib import asynccontextmanager
 from typing import Literal
@@ -37,6 +52,7 @@ from typing import Literal
 from gpu_advisor.bot import metrics
 from gpu_advisor.bot.dialog.limits import limit_of
 
+log = logging.getLogger(__name__)
 Reason = Literal["queue_full", "client_queue_full", "waited_too_long"]
 # The parser spends about 10 µs per normalised character (measured on a 2-core CI machine:
 # 4,000 ordinary characters 47 ms, U+FDFA × 666 = 11,988 normalised characters 114 ms), so
@@ -48,6 +64,15 @@ COST_FACTOR = 1.5
 DUTY = 0.5
 BURST_S = 0.5
 RETRY_AFTER_S = 2
+# Fair shares: the worker time a client used counts half after this many seconds, so a client
+# that ran a slow turn a moment ago waits behind one that ran nothing, but not for ever.
+FAIR_HALF_LIFE_S = 10.0
+REMEMBERED = 10_000  # clients whose usage is kept (least recently seen forgotten first)
+# The drained queue: the service time assumed until one is measured (a turn is tens of ms), the
+# weight of each new measurement, and the bounds of the automatic limit.
+FIRST_SERVICE_S = 0.05
+SERVICE_WEIGHT = 0.05
+MIN_QUEUE, MAX_QUEUE = 32, 4096
 
 
 class Overloaded(Exception):
@@ -67,31 +92,63 @@ def cost_of(text: str, limit: int | None = None) -> tuple[int, int]:
     return len(unicodedata.normalize("NFKC", text[:limit])), math.floor(limit * COST_FACTOR)
 
 
+def too_costly(text: str | None, limit: int | None = None) -> tuple[int, int] | None:
+    """(cost, allowed) when ``text`` costs more than a turn may; None when it may run."""
+    if text is None:
+        return None
+    cost, allowed = cost_of(text, limit)
+    return (cost, allowed) if cost > allowed else None
+
+
+class Holder:
+    """One granted slot: who holds it, since when, in which task. ``release`` gives it back once."""
+
+    __slots__ = ("_admission", "key", "since", "task")
+
+    def __init__(
+        self, admission: Admission, key: Hashable, since: float, task: asyncio.Task[object] | None
+    ) -> None:
+        self._admission, self.key, self.since, self.task = admission, key, since, task
+
+    @property
+    def live(self) -> bool:
+        return self in self._admission._holders
+
+    def release(self) -> bool:
+        """Give the slot back; False (and nothing done) if it was already given back."""
+        return self._admission._release(self)
+
+
 class Admission:
     """``admit(key)`` holds one of ``slots`` for the block, fairly across keys (module docstring)."""
 
     def __init__(
         self,
         slots: int,
-        queue_limit: int = 32,
+        queue_limit: int | None = 32,
         per_client_queue: int = 4,
         wait_s: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
+        hard_limit_s: float | None = None,
     ) -> None:
         self.slots = max(1, slots)
         self.per_client = max(1, self.slots // 2)
-        self.queue_limit, self.per_client_queue, self.wait_s = queue_limit, per_client_queue, wait_s
+        self.fixed_queue, self.per_client_queue, self.wait_s = queue_limit, per_client_queue, wait_s
         self.clock = clock
-        self._running: Counter[Hashable] = Counter()
-        self._waiting: dict[Hashable, deque[asyncio.Future[None]]] = {}
-        self._served: dict[Hashable, int] = {}  # when each running or waiting key was last given a slot
-        self._grants = 0
+        # Past this a holder is lost (its turn has a shorter deadline): the watchdog takes it back.
+        self.hard_limit_s = hard_limit_s if hard_limit_s is not None else 3 * wait_s + 10.0
+        self._holders: dict[Holder, None] = {}  # insertion-ordered set: the registry of grants
+        self._waiting: dict[Hashable, deque[asyncio.Future[Holder]]] = {}
         # Worker time: each client earns DUTY × per_client slot-seconds a second, up to BURST_S,
         # and spends what its requests hold; one in debt waits until it has earned it back.
         self._credit: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()  # (seconds, as of)
+        self._usage: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()  # decayed seconds, as of
         self._timer: asyncio.TimerHandle | None = None
-        self.rejected: Counter[Reason] = Counter()
+        self.service_s = FIRST_SERVICE_S  # a slot's mean time per request, measured
+        self.rejected: dict[str, int] = {}
+        self.reclaimed = 0
 
+    # --- what it shows --------------------------------------------------------------
     @property
     def depth(self) -> int:
         """Requests waiting for a slot now."""
@@ -99,71 +156,136 @@ class Admission:
 
     @property
     def running(self) -> int:
-        return sum(self._running.values())
+        """Slots held now: the live holders."""
+        return len(self._holders)
 
+    @property
+    def holders(self) -> list[Holder]:
+        return list(self._holders)
+
+    @property
+    def queue_limit(self) -> int:
+        """The most requests that may wait: fixed, or what the slots drain within the wait."""
+        if self.fixed_queue is not None:
+            return self.fixed_queue
+        drained = self.slots * self.wait_s / max(self.service_s, 1e-4)
+        return int(min(MAX_QUEUE, max(MIN_QUEUE, drained)))
+
+    def stalled(self, held_s: float) -> bool:
+        """Every slot has been held longer than ``held_s``: no new request can start (readiness)."""
+        now = self.clock()
+        return self.running >= self.slots and all(now - h.since > held_s for h in self._holders)
+
+    # --- the entry --------------------------------------------------------------------
     @asynccontextmanager
-    async def admit(self, key: Hashable, arrived: float | None = None) -> AsyncIterator[None]:
+    async def admit(self, key: Hashable, arrived: float | None = None) -> AsyncIterator[Holder]:
         """Wait for a slot (``Overloaded`` if refused); ``arrived`` is when the request came in."""
-        await self._enter(key, self.clock() if arrived is None else arrived)
-        started = self.clock()
+        holder = await self.acquire(key, arrived)
         try:
-            yield
+            yield holder
         finally:
-            self._spend(key, self.clock() - started)
-            self._leave(key)
+            holder.release()
 
-    async def _enter(self, key: Hashable, arrived: float) -> None:
-        left = arrived + self.wait_s - self.clock()
-        if left <= 0:
-            raise self._refuse("waited_too_long")
+    def check(self, key: Hashable, arrived: float | None = None) -> None:
+        """Raise ``Overloaded`` now if a request of ``key`` would be refused at once: a surface
+        calls this before it reads the request, so a refusal costs next to nothing."""
+        if (reason := self._refusal(key, self.clock() if arrived is None else arrived)) is not None:
+            raise self._refuse(reason)
+
+    async def acquire(self, key: Hashable, arrived: float | None = None) -> Holder:
+        """A slot for ``key``: its holder, to ``release`` when done (``admit`` does it for you)."""
+        arrived = self.clock() if arrived is None else arrived
+        if (reason := self._refusal(key, arrived)) is not None:
+            raise self._refuse(reason)
         if self.running < self.slots and self._eligible(key):
-            self._grant(key)  # a free slot means nobody eligible waits (``_dispatch``)
-            return
-        if self.depth >= self.queue_limit:
-            raise self._refuse("queue_full")
-        if len(self._waiting.get(key, ())) >= self.per_client_queue:
-            raise self._refuse("client_queue_full")
-        await self._wait(key, left)
+            return self._grant(key)  # a free slot means nobody eligible waits (``_dispatch``)
+        return await self._wait(key, arrived + self.wait_s - self.clock())
 
-    async def _wait(self, key: Hashable, left: float) -> None:
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+    def _refusal(self, key: Hashable, arrived: float) -> Reason | None:
+        if arrived + self.wait_s - self.clock() <= 0:
+            return "waited_too_long"
+        if self.running < self.slots and self._eligible(key):
+            return None
+        if self.depth >= self.queue_limit:
+            return "queue_full"
+        if len(self._waiting.get(key, ())) >= self.per_client_queue:
+            return "client_queue_full"
+        return None
+
+    async def _wait(self, key: Hashable, left: float) -> Holder:
+        loop = asyncio.get_running_loop()
+        future: asyncio.Future[Holder] = loop.create_future()
         self._waiting.setdefault(key, deque()).append(future)
+        expiry = loop.call_later(left, self._expire, key, future)
         self._show()
         try:
-            async with asyncio.timeout(left):
-                await future
-        except BaseException as exc:
-            if future.done() and not future.cancelled():
-                self._leave(key)  # granted just as the wait ended: give the slot on
+            holder = await future
+        except BaseException:
+            # Cancelled (the client went away) or refused by ``_expire``. A grant that raced the
+            # cancellation is in the future's result: give it back, so no slot is ever lost.
+            if future.done() and not future.cancelled() and future.exception() is None:
+                future.result().release()
             else:
                 future.cancel()
                 self._drop(key, future)
-            if isinstance(exc, TimeoutError):
-                raise self._refuse("waited_too_long") from None
             raise
+        finally:
+            expiry.cancel()
+        holder.task = asyncio.current_task()  # the watchdog's sign that the request is still alive
+        return holder
 
-    def _grant(self, key: Hashable) -> None:
-        self._running[key] += 1
-        self._grants += 1
-        self._served[key] = self._grants
+    def _expire(self, key: Hashable, future: asyncio.Future[Holder]) -> None:
+        """The deadline: refuse the waiter, unless it has been granted already (one decision)."""
+        if future.done():
+            return
+        self._drop(key, future)
+        future.set_exception(self._refuse("waited_too_long"))
 
-    def _leave(self, key: Hashable) -> None:
-        self._running[key] -= 1
-        if self._running[key] <= 0:
-            del self._running[key]
-            if key not in self._waiting:
-                self._served.pop(key, None)
+    # --- granting and releasing -------------------------------------------------------
+    def _grant(self, key: Hashable) -> Holder:
+        holder = Holder(self, key, self.clock(), asyncio.current_task())
+        self._holders[holder] = None
+        return holder
+
+    def _release(self, holder: Holder) -> bool:
+        if holder not in self._holders:
+            return False
+        del self._holders[holder]
+        held = self.clock() - holder.since
+        self._spend(holder.key, held)
+        self.service_s += SERVICE_WEIGHT * (held - self.service_s)
         self._dispatch()
+        return True
+
+    def held_by(self, key: Hashable) -> int:
+        return sum(1 for h in self._holders if h.key == key)
+
+    def reclaim(self) -> int:
+        """The watchdog's sweep: release holders whose task has ended without releasing, or held
+        past ``hard_limit_s``; the number released. Normal code never leaves one behind."""
+        now = self.clock()
+        lost = [
+            h
+            for h in self._holders
+            if (h.task is not None and h.task.done()) or now - h.since > self.hard_limit_s
+        ]
+        for holder in lost:
+            holder.release()
+        if lost:
+            self.reclaimed += len(lost)
+            metrics.ADMISSION_RECLAIMED.inc(len(lost))
+            log.warning("admission: took back %d slot(s) held by ended or overdue requests", len(lost))
+        return len(lost)
 
     def _next(self) -> Hashable | None:
-        """The waiting client holding the fewest slots, the one served longest ago first; None if
-        every waiting client holds its share."""
+        """The waiting client holding the fewest slots, then the one that used the least worker
+        time lately; None if every waiting client holds its share."""
         eligible = [k for k in self._waiting if self._eligible(k)]
-        return min(eligible, key=lambda k: (self._running[k], self._served.get(k, 0)), default=None)
+        return min(eligible, key=lambda k: (self.held_by(k), self._used(k)), default=None)
 
     def _eligible(self, key: Hashable) -> bool:
         """Under its share of the slots and not in debt for worker time."""
-        if self._running[key] >= self.per_client:
+        if self.held_by(key) >= self.per_client:
             return False
         debt = -self._balance(key)
         if debt > 0:
@@ -174,15 +296,25 @@ class Admission:
         seconds, since = self._credit.get(key, (BURST_S, 0.0))
         return min(BURST_S, seconds + (self.clock() - since) * DUTY * self.per_client)
 
+    def _used(self, key: Hashable) -> float:
+        seconds, since = self._usage.get(key, (0.0, 0.0))
+        return float(seconds * 0.5 ** ((self.clock() - since) / FAIR_HALF_LIFE_S))
+
     def _spend(self, key: Hashable, held: float) -> None:
+        now = self.clock()
         # The debt is capped: one turn that ran to its deadline costs its client a second's wait.
-        self._credit[key] = (max(-BURST_S, self._balance(key) - held), self.clock())
+        self._credit[key] = (max(-BURST_S, self._balance(key) - held), now)
         self._credit.move_to_end(key)
         while self._credit:  # forget the clients whose credit is full again, oldest first
             oldest = next(iter(self._credit))
             if self._balance(oldest) < BURST_S:
                 break
             del self._credit[oldest]
+        # At least a millisecond a request: a client's share counts its requests, not only its CPU.
+        self._usage[key] = (self._used(key) + max(held, 1e-3), now)
+        self._usage.move_to_end(key)
+        while len(self._usage) > REMEMBERED:
+            self._usage.popitem(last=False)
 
     def _wake_in(self, delay: float) -> None:
         """Dispatch again when a client in debt may run (one timer, the earliest)."""
@@ -198,28 +330,29 @@ class Admission:
         self._dispatch()
 
     def _dispatch(self) -> None:
-        """Give free slots to waiting clients in turn (``_next``)."""
+        """Give free slots to waiting clients in turn (``_next``); a done future is dropped, never granted."""
         while self.running < self.slots and (key := self._next()) is not None:
             queue = self._waiting[key]
             future = queue.popleft()
             if not queue:
                 del self._waiting[key]
-            self._grant(key)
-            future.set_result(None)
+            if future.done():  # cancelled while queued: its waiter is leaving
+                continue
+            holder = Holder(self, key, self.clock(), None)
+            self._holders[holder] = None
+            future.set_result(holder)
         self._show()
 
-    def _drop(self, key: Hashable, future: asyncio.Future[None]) -> None:
+    def _drop(self, key: Hashable, future: asyncio.Future[Holder]) -> None:
         queue = self._waiting.get(key)
         if queue is not None and future in queue:
             queue.remove(future)
             if not queue:
                 del self._waiting[key]
-                if key not in self._running:
-                    self._served.pop(key, None)
         self._show()
 
     def _refuse(self, reason: Reason) -> Overloaded:
-        self.rejected[reason] += 1
+        self.rejected[reason] = self.rejected.get(reason, 0) + 1
         metrics.ADMISSION_REJECTED.labels(reason).inc()
         return Overloaded(reason, max(1, math.ceil(min(self.wait_s, RETRY_AFTER_S))))
 

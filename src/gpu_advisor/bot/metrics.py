@@ -62,6 +62,14 @@ ADMISSION_REJECTED = Counter(
     "Requests refused by admission control (HTTP 503), by reason",
     ["reason"],
 )
+ADMISSION_RECLAIMED = Counter(
+    "gpu_advisor_admission_reclaimed",
+    "Worker slots taken back by the watchdog from requests that ended or overran without releasing",
+)
+WORKERS_RESTARTED = Counter(
+    "gpu_advisor_workers_restarted",
+    "Dead turn workers the watchdog started again before any request asked for them",
+)
 
 
 def exposition() -> tuple[bytes, str]:
