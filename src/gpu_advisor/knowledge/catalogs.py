@@ -93,7 +93,10 @@ def check(offers: list[Offer], kb: Knowledge, fx: Iterable[str]) -> None:
 
 def _csv_rows(text: str) -> list[dict[str, str]]:
     reader = csv.DictReader(io.StringIO(text))
-    columns = [c.strip().lower() for c in reader.fieldnames or []]
+    try:
+        columns = [c.strip().lower() for c in reader.fieldnames or []]
+    except csv.Error as exc:
+        raise _not_csv(exc, None) from exc
     known = Offer.model_fields.keys()
     for column in (*REQUIRED_COLUMNS, "price_month|price_hour"):
         if not set(column.split("|")) & set(columns):
@@ -102,7 +105,24 @@ def _csv_rows(text: str) -> list[dict[str, str]]:
     if unknown:
         raise CatalogError(f"unknown CSV column {unknown[0]!r}; columns are Offer fields", unknown[0])
     reader.fieldnames = columns
-    return [{k: v.strip() for k, v in r.items() if k and isinstance(v, str) and v.strip()} for r in reader]
+    rows: list[dict[str, str]] = []
+    try:
+        for r in reader:
+            rows.append({k: v.strip() for k, v in r.items() if k and isinstance(v, str) and v.strip()})
+    except csv.Error as exc:
+        raise _not_csv(exc, len(rows) + 1) from exc
+    return rows
+
+
+def _not_csv(exc: csv.Error, row: int | None) -> CatalogError:
+    """The csv module's refusal said for an operator: its field cap (128 KiB) is far above any
+    offer's field, so a field that long is a broken file, not a catalog to read."""
+    where = f"row {row}: " if row else "header: "
+    if "field limit" in str(exc):
+        longest = f"{csv.field_size_limit():,}"
+        reason = f"a field is longer than {longest} characters (an unclosed quote?)"
+        return CatalogError(where + reason, row=row)
+    return CatalogError(f"{where}not valid CSV: {exc}", row=row)
 
 
 def from_csv(text: str, operator: str | None, kb: Knowledge) -> Catalog:
