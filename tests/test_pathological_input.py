@@ -279,3 +279,40 @@ def test_slot_pattern_is_linear_on_raw_whitespace_runs(name: str) -> None:
     for anchor in _RAW_ANCHORS:
         for unit in _RAW_RUNS:
             assert_linear(scan, _run(anchor, unit), _ORDINARY_CHAT, _RAW_LIMIT)
+
+
+# -- ideographic spaces (issue 40: 6.5x the time for 4x the length was reported) --------
+#
+# U+3000 is what a Chinese IME types for a space; NFKC folds it to " ", after which the
+# text reads as space-separated words. Four times the text must cost about four times
+# the time: the bound of 8 leaves room for a loaded machine and fails a quadratic step
+# (16x). Each size's time is the best of several runs, so a scheduling hiccup is not read
+# as growth.
+_IDEOGRAPHIC_SPACED = {
+    "letters": "a\u3000",
+    "digits": "1\u3000",
+    "han": "请\u3000",
+    "keywords": "并发\u300016\u3000预算\u3000",
+    "prices": "4090\u3000¥1.6/卡时\u3000",
+}
+_LINEAR_RATIO_BOUND = 8.0
+
+
+def _growth(parse: Parse, unit: str, size: int) -> float:
+    text = (unit * (4 * size // len(unit) + 1))[: 4 * size]
+    return _best_time(parse, text, tries=5) / _best_time(parse, text[:size], tries=5)
+
+
+@pytest.mark.parametrize("shape", sorted(_IDEOGRAPHIC_SPACED))
+def test_ideographic_space_spaced_text_normalises_in_linear_time(shape: str) -> None:
+    growth = _growth(normalize, _IDEOGRAPHIC_SPACED[shape], 16_000)
+    assert growth < _LINEAR_RATIO_BOUND, f"4x the text took {growth:.1f}x the time"
+
+
+@pytest.mark.parametrize("shape", sorted(_IDEOGRAPHIC_SPACED))
+def test_an_ideographic_space_spaced_turn_takes_linear_time(dialog: Dialog, shape: str) -> None:
+    def turn(text: str) -> object:
+        return dialog.handle(ConversationState(), text)
+
+    growth = _growth(turn, _IDEOGRAPHIC_SPACED[shape], MAX_INPUT_CHARS // 4)
+    assert growth < _LINEAR_RATIO_BOUND, f"4x the text took {growth:.1f}x the time"
