@@ -99,13 +99,38 @@ def latency(shape: ReplicaShape, qps: float) -> Latency | None:
     if qps >= cap or rho_p >= 1.0:
         return None
     n_mean = _occupancy(shape, qps, rho_p)
-    hold = shape.output_tokens * shape.step_s(shape.slots) / (1.0 - rho_p)
-    waits = (_slot_wait(shape, qps, qps * hold, hold), _prefill_wait(shape.prefill_s, rho_p))
-    base = _first(shape, max(1, round(n_mean)))
-    seen = {q: _seen(n_mean, q, shape.slots) for q in (0.5, 0.99)}  # the batch a request decodes in
-    ttft = [base + _sum_quantile(waits, q) + _residual(shape, seen[q], q) for q in (0.5, 0.99)]
-    tpot = [_tpot(shape, qps, rho_p, seen[q], q) for q in (0.5, 0.99)]
+    seen = [_seen(n_mean, q, shape.slots) for q in (0.5, 0.99)]  # the batch a request decodes in
+    ttft = _ttft(shape, qps, rho_p, n_mean, ((0.5, seen[0]), (0.99, seen[1])))
+    tpot = [_tpot(shape, qps, rho_p, b, q) for q, b in ((0.5, seen[0]), (0.99, seen[1]))]
     return Latency(qps, ttft[0], ttft[1], tpot[0], tpot[1], n_mean, qps / cap)
+
+
+def _ttft(
+    shape: ReplicaShape, qps: float, rho_p: float, n_mean: float, at: tuple[tuple[float, int], ...]
+) -> list[float]:
+    """TTFT at each (quantile, batch seen at it): both waits' sum, the step residual, the prompt."""
+    hold = shape.output_tokens * shape.step_s(shape.slots) / (1.0 - rho_p)
+    prefill = _prefill_wait(shape.prefill_s, rho_p)
+    unseen = min(_NEGLIGIBLE * (1.0 - q) for q, _ in at)
+    waits = (_slot_wait(shape, qps, qps * hold, hold, (unseen, prefill[0])), prefill)
+    base = _first(shape, max(1, round(n_mean)))
+    return [base + _sum_quantile(waits, q) + _residual(shape, b, q) for q, b in at]
+
+
+def _p99(shape: ReplicaShape, qps: float, ttft: bool, tpot: bool) -> tuple[float, float] | None:
+    """``latency``'s (TTFT p99, TPOT p99) alone, each 0.0 unless asked for; None when unstable.
+
+    The same operations in the same order as ``latency``, so the figures are bit-identical;
+    the break-point search (``_margin``) asks for nothing else, and skipping the medians
+    and the unasked tail halves the cost of each of its ~10 evaluations.
+    """
+    rho_p = qps * shape.prefill_s
+    if qps >= capacity_qps(shape) or rho_p >= 1.0:
+        return None
+    n_mean = _occupancy(shape, qps, rho_p)
+    seen = _seen(n_mean, 0.99, shape.slots)
+    first = _ttft(shape, qps, rho_p, n_mean, ((0.99, seen),))[0] if ttft else 0.0
+    return first, (_tpot(shape, qps, rho_p, seen, 0.99) if tpot else 0.0)
 
 
 def _residual(shape: ReplicaShape, batch: int, q: float) -> float:
@@ -206,11 +231,38 @@ def _tpot(shape: ReplicaShape, qps: float, rho_p: float, batch: int, q: float) -
     return (decode + stalls * shape.prefill_s) / out
 
 
-def _slot_wait(shape: ReplicaShape, qps: float, offered: float, hold: float) -> tuple[float, float]:
-    """(P(wait > 0), tail rate) for a free slot: Erlang C with the Allen–Cunneen factor."""
+def _slot_wait(
+    shape: ReplicaShape, qps: float, offered: float, hold: float, unseen: tuple[float, float]
+) -> tuple[float, float]:
+    """(P(wait > 0), tail rate) for a free slot: Erlang C with the Allen–Cunneen factor.
+
+    ``unseen`` is (the chance below which ``_sum_quantile`` ignores a wait, the other
+    wait's chance): when Erlang C's bound puts this wait below the first and below the
+    other wait (or the other never happens), no quantile reads its exact value, so the
+    O(slots) recursion is skipped and 0.0 stands in — the quantiles come out the same.
+    """
     c = shape.slots
     rate = (c / hold - qps) / ((1.0 + shape.service_cv2) / 2.0)
+    bound = erlang_c_bound(c, offered)
+    below, other = unseen
+    if bound < below and (other == 0.0 or other > bound):
+        return 0.0, max(rate, 1e-12)
     return erlang_c(c, offered), max(rate, 1e-12)
+
+
+def erlang_c_bound(servers: int, offered: float) -> float:
+    """An upper bound on ``erlang_c(servers, offered)``, in O(1); 1.0 where none is cheap.
+
+    Erlang B is Poisson(a)'s pmf at c over its cdf; the Poisson median is below a + 1/3,
+    so for c ≥ a + 1 the cdf is at least ½ and B ≤ 2·pmf(c); then C = B / (1 − (a/c)(1 − B))
+    ≤ B / (1 − a/c). Doubled again for the rounding of lgamma and exp.
+    """
+    if offered <= 0.0:
+        return 0.0
+    if servers < offered + 1.0:
+        return 1.0
+    log_pmf = -offered + servers * math.log(offered) - math.lgamma(servers + 1)
+    return 4.0 * math.exp(log_pmf) / (1.0 - offered / servers)
 
 
 def _prefill_wait(prefill: float, rho_p: float) -> tuple[float, float]:
@@ -248,39 +300,51 @@ def erlang_c(servers: int, offered: float) -> float:
         return 0.0
     b = 1.0
     for k in range(1, servers + 1):
-        b = offered * b / (k + offered * b)
+        ab = offered * b  # a·B_{k−1}, computed once (the same product twice before: same bits)
+        b = ab / (k + ab)
         if b < 1e-15:  # B only falls once k > a: no arrival ever waits
             return 0.0
     return b / (1.0 - (offered / servers) * (1.0 - b))
 
 
+_NEGLIGIBLE = 1e-4  # of 1 − q: a wait less likely than this is left out of quantile q
+
+
 def _sum_quantile(waits: tuple[tuple[float, float], ...], q: float) -> float:
     """Quantile ``q`` of W1 + W2, each 0 or else exponential: P(Wi > t) = p_i·exp(−r_i·t)."""
     (p1, r1), (p2, r2) = waits
-    if min(p1, p2) < 1e-4 * (1.0 - q):  # one wait all but never happens: invert the other's tail
+    if min(p1, p2) < _NEGLIGIBLE * (1.0 - q):  # one wait all but never happens: invert the other's tail
         p, r = (p2, r2) if p1 < p2 else (p1, r1)
         return math.log(p / (1.0 - q)) / r if p > 1.0 - q else 0.0
 
-    def tail(t: float) -> float:
-        both = p1 * p2 * _hypoexp_tail(r1, r2, t)
-        return p1 * (1 - p2) * math.exp(-r1 * t) + p2 * (1 - p1) * math.exp(-r2 * t) + both
+    # The tail p1(1−p2)e^(−r1·t) + p2(1−p1)e^(−r2·t) + p1·p2·P(X1 + X2 > t), its
+    # constant factors taken out of the bisection (same operations, same order).
+    a1, a2, both, exp = p1 * (1 - p2), p2 * (1 - p1), p1 * p2, math.exp
+    if abs(r1 - r2) < 1e-9 * max(r1, r2):
 
-    if tail(0.0) <= 1.0 - q:
+        def tail(t: float) -> float:
+            e1 = exp(-r1 * t)
+            return a1 * e1 + a2 * exp(-r2 * t) + both * (e1 * (1.0 + r1 * t))
+    else:
+        gap = r2 - r1
+
+        def tail(t: float) -> float:
+            e1, e2 = exp(-r1 * t), exp(-r2 * t)
+            return a1 * e1 + a2 * e2 + both * ((r2 * e1 - r1 * e2) / gap)
+
+    beyond = 1.0 - q
+    if tail(0.0) <= beyond:
         return 0.0
     lo, hi = 0.0, 1.0 / min(r1, r2)
-    while tail(hi) > 1.0 - q:
+    while tail(hi) > beyond:
         hi *= 2.0
     while hi - lo > 1e-4 * hi:
         mid = (lo + hi) / 2.0
-        lo, hi = (mid, hi) if tail(mid) > 1.0 - q else (lo, mid)
+        if tail(mid) > beyond:
+            lo = mid
+        else:
+            hi = mid
     return hi
-
-
-def _hypoexp_tail(r1: float, r2: float, t: float) -> float:
-    """P(X1 + X2 > t) for independent exponentials of rates r1, r2."""
-    if abs(r1 - r2) < 1e-9 * max(r1, r2):
-        return math.exp(-r1 * t) * (1.0 + r1 * t)
-    return (r2 * math.exp(-r1 * t) - r1 * math.exp(-r2 * t)) / (r2 - r1)
 
 
 def poisson_quantile(mean: float, q: float) -> int:
@@ -335,12 +399,12 @@ def break_qps(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float |
 
 def _margin(shape: ReplicaShape, qps: float, ttft_p99_s: float | None, tpot_p99_s: float | None) -> float:
     """log of the worst p99/target ratio at ``qps``; +inf where the queue is unstable."""
-    lat = latency(shape, qps)
+    lat = _p99(shape, qps, bool(ttft_p99_s), bool(tpot_p99_s))
     if lat is None:
         return math.inf
     worst = max(
-        lat.ttft_p99_s / ttft_p99_s if ttft_p99_s else 0.0,
-        lat.tpot_p99_s / tpot_p99_s if tpot_p99_s else 0.0,
+        lat[0] / ttft_p99_s if ttft_p99_s else 0.0,
+        lat[1] / tpot_p99_s if tpot_p99_s else 0.0,
     )
     return math.log(worst) if worst > 0 else -math.inf
 
