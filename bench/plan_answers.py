@@ -6,21 +6,20 @@ at the default catalog and at a generated catalog of 10,000 offers (``bench.cata
 marketplace), and serialises each plan as JSON with sorted keys: byte-identical text means an identical
 answer. ``bench/plan_answers.json`` holds the SHA-256 of each plan's text, recorded before
 the speed work of issue 41 (the digests keep the file small and still name the plan that
-moved); the benches compare against it and say MATCH or DIFFER.
+moved); the benches compare against it and say MATCH or DIFFER. The launch commands are
+left out: they are a function of the pick (``engine.launch``) that changes on its own
+schedule, and every figure they read is in the pick.
 
-Run ``python -m bench.plan_answers --write`` only when an answer is meant to change (a
-knowledge or model fix), and say why in the commit.
+Run ``python -m bench.engine_bench --record-answers`` only when an answer is meant to
+change (a knowledge or model fix), and say why in the commit.
 """
 
 from __future__ import annotations
 
-import argparse
 import hashlib
 import json
-import sys
 from pathlib import Path
 
-from gpu_advisor import knowledge
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
@@ -61,7 +60,8 @@ def big_knowledge(kb: Knowledge) -> Knowledge:
 
 
 def _digest(w: Workload, kb: Knowledge) -> str:
-    text = json.dumps(recommend(w, kb).model_dump(mode="json"), sort_keys=True, ensure_ascii=False)
+    plan = recommend(w, kb).model_dump(mode="json", exclude={"launch"})
+    text = json.dumps(plan, sort_keys=True, ensure_ascii=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -84,21 +84,6 @@ def compare(kb: Knowledge, big: Knowledge) -> str:
     return f"DIFFER in {len(differ)} of {len(then)} plans: {', '.join(differ)}"
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
-    parser.add_argument("--write", action="store_true", help="record today's plans as the golden answers")
-    args = parser.parse_args(argv)
-    kb = knowledge.load()
-    big = big_knowledge(kb)
-    if args.write:
-        text = json.dumps(answers(kb, big), indent=1, ensure_ascii=False)
-        GOLDEN.write_text(text + "\n", encoding="utf-8")
-        print(f"wrote {GOLDEN}")
-        return 0
-    verdict = compare(kb, big)
-    print(f"plans against {GOLDEN.name}: {verdict}")
-    return 0 if verdict.startswith("MATCH") else 1
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+def record(kb: Knowledge, big: Knowledge) -> None:
+    """Write today's digests as the golden answers (``python -m bench.engine_bench --record-answers``)."""
+    GOLDEN.write_text(json.dumps(answers(kb, big), indent=1, ensure_ascii=False) + "\n", encoding="utf-8")
