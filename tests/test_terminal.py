@@ -6,12 +6,25 @@ import json
 import subprocess
 import sys
 from collections.abc import Callable
+from datetime import date
 from pathlib import Path
 from typing import Any
 
-from gpu_advisor.bot.dialog import Button, Reply
+import pytest
+
+from gpu_advisor import knowledge
+from gpu_advisor.bot.dialog import Button, ConversationState, Dialog, Reply
 from gpu_advisor.bot.dialog.reply import Section
-from gpu_advisor.bot.terminal import BOLD, COLOURS, button_for, card_text, read_message
+from gpu_advisor.bot.store import Store
+from gpu_advisor.bot.terminal import (
+    BOLD,
+    COLOURS,
+    Session,
+    button_for,
+    card_text,
+    read_message,
+    run_interactive,
+)
 
 
 def script(*lines: str, db: Path | None = None) -> list[dict[str, Any]]:
@@ -164,3 +177,38 @@ def test_help_in_the_terminal_names_quit(tmp_path: Path) -> None:
     out = chat("/help", "/quit", db=tmp_path / "state.db")
     after_help = out.split("> ", 2)[1]
     assert "/quit" in after_help and "/plan" in after_help
+
+
+def test_empty_and_blank_lines_are_ignored_and_the_chat_goes_on(tmp_path: Path) -> None:
+    out = chat("", "   ", "\t", "\u3000", "部署 7B，7×24，并发 4", "/quit", db=tmp_path / "state.db")
+    assert out.count("> ") == 6  # a prompt for each line: none of them ended the chat
+    assert "¥" in out.split("> ")[5]  # the message after the blank lines got its card
+    assert "消息是空的" not in out and "empty" not in out
+
+
+def test_only_ctrl_d_or_quit_ends_the_chat(tmp_path: Path) -> None:
+    cmd = [sys.executable, "-m", "gpu_advisor.bot.cli", "chat", "--db", str(tmp_path / "state.db")]
+    proc = subprocess.run(cmd, check=False, input="\n \n/QUIT\n", capture_output=True, text=True, timeout=120)
+    eof = subprocess.run(cmd, check=False, input="\n\n", capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0 and proc.stdout.count("> ") == 3 and not proc.stderr
+    assert eof.returncode == 0 and eof.stdout.count("> ") == 3 and not eof.stderr
+
+
+def test_a_turn_that_fails_is_apologised_for_and_the_chat_goes_on(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    dialog = Dialog(knowledge.load())
+    real_handle = dialog.handle
+
+    def handle(state: ConversationState, text: str, today: date | None = None) -> Any:
+        if text == "boom":
+            raise RuntimeError("a fault in the core")
+        return real_handle(state, text, today)
+
+    monkeypatch.setattr(dialog, "handle", handle)
+    typed = iter(["boom", "部署 7B，7×24，并发 4", "/quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(typed))
+    session = Session(dialog, Store(tmp_path / "state.db"), "tester")
+    assert run_interactive(session) == 0
+    out = capsys.readouterr().out
+    assert "出了点问题" in out and "¥" in out.split("出了点问题", 1)[1]

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import json
+import logging
 import os
 import re
 import sys
@@ -27,6 +28,7 @@ if TYPE_CHECKING:  # `gpu-advisor ask` keeps no state: it should not load sqlite
     from gpu_advisor.bot.store import Store
     from gpu_advisor.bot.turn import Turn, Turned
 
+log = logging.getLogger(__name__)
 PLATFORM = "terminal"
 BUTTON_PREFIX = "button:"
 COLOURS = {"question": "\033[36m", "answer": "\033[32m", "error": "\033[33m", "reset": "\033[0m"}
@@ -204,6 +206,9 @@ def _pending_on_tty() -> bool:
 
 
 def _chat(session: Session, colour: bool) -> int:
+    """The loop: only /quit (or /exit) and Ctrl-D end it; an empty line or a line of spaces is
+    nothing to answer, and a turn that fails is said in the user's language, not a traceback
+    that drops the user back into the shell with the rest of a paste."""
     last = session.send("/start")
     _show(last, colour)
     print(_styled(locales.t(last.lang, "surface.quit_help"), DIM if colour else ""))
@@ -213,13 +218,26 @@ def _chat(session: Session, colour: bool) -> int:
         except (EOFError, KeyboardInterrupt):
             print()
             return 0
-        if line in ("/quit", "/exit"):
+        if not line:  # read_message strips: Enter alone, spaces, tabs, U+3000
+            continue
+        if line.lower() in ("/quit", "/exit"):
             return 0
-        pressed = button_for(line, last)
-        last = session.send(BUTTON_PREFIX + pressed if pressed is not None else line)
+        last = _turn(session, line, last)
         _show(last, colour)
         if line.split(maxsplit=1)[0].lower() == "/help":  # what only the terminal has
             print(locales.t(last.lang, "surface.terminal_help"))
+
+
+def _turn(session: Session, line: str, last: Reply) -> Reply:
+    """The reply to ``line`` (a number presses the button on screen); a fault is logged once
+    with its traceback and answered with the dialog's apology, the conversation kept."""
+    pressed = button_for(line, last)
+    try:
+        return session.send(BUTTON_PREFIX + pressed if pressed is not None else line)
+    except Exception:
+        log.exception("terminal turn failed on a %d-character line", len(line))
+        text = locales.t(last.lang, "dialog.error_generic")
+        return Reply(kind="error", lang=last.lang, text=text, buttons=last.buttons)
 
 
 def _prompted() -> Callable[[], str]:
