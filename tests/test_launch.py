@@ -45,7 +45,7 @@ def test_vllm_command_carries_the_plans_parallelism_context_and_concurrency(
     vllm = serve_8b.launch[0]
     assert vllm.runtime == "vllm" and vllm.primary
     argv = vllm.argv
-    assert argv[:3] == ["vllm", "serve", "meta-llama/Llama-3.1-8B"]
+    assert argv[:3] == ["vllm", "serve", "meta-llama/Llama-3.1-8B-Instruct"]  # serves the chat model
     assert int(flag(argv, "--tensor-parallel-size")) == rec.tensor_parallel
     assert int(flag(argv, "--max-model-len")) == 8192
     assert int(flag(argv, "--max-num-seqs")) == rec.batch
@@ -58,8 +58,8 @@ def test_sglang_alternative_uses_the_same_numbers(serve_8b: Plan, kb: Knowledge)
     assert rec is not None
     argv = spec(serve_8b, "sglang").argv
     assert argv[:3] == ["python", "-m", "sglang.launch_server"]
-    assert flag(argv, "--model-path") == "meta-llama/Llama-3.1-8B"
-    assert int(flag(argv, "--tp")) == rec.tensor_parallel
+    assert flag(argv, "--model-path") == "meta-llama/Llama-3.1-8B-Instruct"
+    assert int(flag(argv, "--tp-size")) == rec.tensor_parallel
     assert int(flag(argv, "--context-length")) == 8192
     assert int(flag(argv, "--max-running-requests")) == rec.batch
     assert float(flag(argv, "--mem-fraction-static")) == kb.runtimes["vllm"].memory_utilization
@@ -94,10 +94,16 @@ def test_every_command_survives_a_shell_round_trip(serve_8b: Plan, kb: Knowledge
         assert shlex.split(s.shell) == [*env, *s.argv]
 
 
-def test_fp8_pick_asks_vllm_to_quantize_on_load(kb: Knowledge) -> None:
+def test_fp8_pick_with_a_published_fp8_checkpoint_loads_it_without_quantizing_again(kb: Knowledge) -> None:
     plan = plan_for(kb, task="infer", model="llama-3.1-8b", weight_dtype="fp8", gpu="h100-sxm")
     vllm = spec(plan, "vllm")
-    assert flag(vllm.argv, "--quantization") == "fp8"
+    assert vllm.argv[2] == "RedHatAI/Meta-Llama-3.1-8B-Instruct-FP8" and "--quantization" not in vllm.argv
+
+
+def test_fp8_pick_without_a_published_checkpoint_asks_vllm_to_quantize_on_load(kb: Knowledge) -> None:
+    plan = plan_for(kb, task="infer", model="qwen2.5-14b", weight_dtype="fp8", gpu="h100-sxm")
+    vllm = spec(plan, "vllm")
+    assert vllm.argv[2] == "Qwen/Qwen2.5-14B-Instruct" and flag(vllm.argv, "--quantization") == "fp8"
 
 
 def test_a_multi_machine_deepseek_plan_runs_pipeline_stages_over_ray(kb: Knowledge) -> None:
@@ -116,8 +122,9 @@ def test_llama_cpp_on_two_gpus_splits_layers_and_gives_each_slot_the_full_contex
     plan = plan_for(kb, task="infer", model="llama-3.1-70b", weight_dtype="q4_k_m", context_len=4096)
     rec = plan.recommendation
     assert rec is not None and rec.runtime == "llama_cpp" and rec.count == 2
-    server = plan.launch[0]
-    assert server.runtime == "llama_cpp" and server.primary
+    convert, server = plan.launch[:2]
+    assert convert.role == "prepare" and server.runtime == "llama_cpp" and server.primary
+    assert flag(server.argv, "-m") == convert.settings["output"] == "Llama-3.1-70B-Instruct-Q4_K_M.gguf"
     argv = server.argv
     assert flag(argv, "--split-mode") == "layer"
     assert int(flag(argv, "-np")) == rec.batch
@@ -142,8 +149,10 @@ def test_full_finetune_deepspeed_config_matches_the_plan(kb: Knowledge) -> None:
     assert ds["train_micro_batch_size_per_gpu"] == 2
     assert ds["gradient_accumulation_steps"] == 8  # engine.defaults: 16 sequences per step / micro-batch 2
     assert ds["bf16"] == {"enabled": True}
-    assert int(flag(run.argv, "--max_seq_length")) == 4096
-    assert ("--gradient_checkpointing" in run.argv) == bool(rec.gradient_checkpointing)
+    assert run.argv[-3:] == ["-m", "llamafactory.launcher", "train.yaml"]
+    config = yaml.safe_load(run.config_files["train.yaml"])
+    assert config["cutoff_len"] == 4096 and config["deepspeed"] == "ds_config.json"
+    assert ("disable_gradient_checkpointing" in config) == (not rec.gradient_checkpointing)
 
 
 def test_a_qlora_plan_yields_a_llama_factory_config_with_4_bit_quantization(kb: Knowledge) -> None:
@@ -182,7 +191,9 @@ def test_the_json_plan_carries_launch() -> None:
         check=True,
     )
     launch = json.loads(proc.stdout)["launch"]
-    assert launch[0]["runtime"] == "vllm" and launch[0]["shell"].startswith("vllm serve Qwen/Qwen2.5-7B")
+    # the plan picks INT8 on a T4: the published W8A8 release of the instruct model
+    assert launch[0]["runtime"] == "vllm"
+    assert launch[0]["shell"].startswith("vllm serve neuralmagic-ent/Qwen2.5-7B-Instruct-quantized.w8a8")
 
 
 @pytest.mark.parametrize(("lang", "words"), [("zh", "按此方案"), ("en", "as planned")])
@@ -209,8 +220,9 @@ def test_cmd_before_any_plan_says_there_is_none_yet(dialog: Dialog) -> None:
 def test_a_library_model_is_launched_by_its_published_repository_id(kb: Knowledge) -> None:
     plan = plan_for(kb, task="infer", model="qwen2.5-14b", concurrency=4, weight_dtype="bf16")
     repos = {s.runtime: s.argv for s in plan.launch}
-    assert repos["vllm"][2] == "Qwen/Qwen2.5-14B"  # the repository of its config.json source
-    assert "--model-path" in repos["sglang"] and flag(repos["sglang"], "--model-path") == "Qwen/Qwen2.5-14B"
+    # models.yaml cites the base model's config; a deployment serves its instruct checkpoint
+    assert repos["vllm"][2] == "Qwen/Qwen2.5-14B-Instruct"
+    assert flag(repos["sglang"], "--model-path") == "Qwen/Qwen2.5-14B-Instruct"
     assert all("model_repo" not in s.needs for s in plan.launch)
 
 
@@ -218,9 +230,10 @@ def test_a_model_known_only_by_its_size_is_launched_as_your_model_with_a_note_to
     kb: Knowledge,
 ) -> None:
     plan = plan_for(kb, task="infer", params_b=13, concurrency=8, always_on=True)
-    text = "\n".join(s.shell for s in plan.launch)
+    files = [f for s in plan.launch for f in s.config_files.values()]
+    text = "\n".join([s.shell for s in plan.launch] + files)
     assert plan.launch and all(s.needs[0] == "model_repo" for s in plan.launch)
-    assert "YOUR_MODEL" in plan.launch[0].argv and "custom" not in text and "Llama-2-13b" not in text
+    assert "YOUR_MODEL" in text and "custom" not in text and "Llama-2-13b" not in text
 
 
 def test_cmd_tells_the_user_to_replace_your_model(dialog: Dialog) -> None:
@@ -229,5 +242,5 @@ def test_cmd_tells_the_user_to_replace_your_model(dialog: Dialog) -> None:
     if answer.kind != "answer":
         answer, state = dialog.handle(state, "/plan")
     reply, _ = dialog.press(state, "/cmd")
-    assert "YOUR_MODEL" in reply.sections[0].lines[-1]
+    assert any("YOUR_MODEL" in line for line in reply.sections[0].lines)
     assert any("Replace YOUR_MODEL" in line for line in reply.summary)

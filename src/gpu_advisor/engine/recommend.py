@@ -204,7 +204,9 @@ def _named_need(ctx: Context) -> dict[str, object]:
 
 def _launch(o: Option, ctx: Context) -> list[launch.LaunchSpec]:
     rt = ctx.kb.runtimes.get(o.runtime or "")
-    return launch.for_option(o, ctx.arch, ctx.serve, ctx.train, rt, ctx.kb.gpus[o.gpu])
+    return launch.for_option(
+        o, ctx.arch, ctx.serve, ctx.train, rt, ctx.kb.gpus[o.gpu], weights=ctx.kb.checkpoints
+    )
 
 
 def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> list[Option]:

@@ -28,6 +28,7 @@ from pydantic import (
 )
 
 from gpu_advisor.engine.catalog_index import CatalogIndex
+from gpu_advisor.engine.checkpoints import Checkpoints
 from gpu_advisor.engine.model_arch import Attention, ModelArch, NativeDtype
 from gpu_advisor.engine.record import Record as _Record
 from gpu_advisor.engine.units import Q_, in_units
@@ -559,6 +560,7 @@ class Knowledge(_Record):
     runtimes: dict[str, RuntimeProfile]
     catalog: Catalog
     node_baseline: NodeBaseline
+    checkpoints: Checkpoints = Checkpoints()  # published weights launch commands name
 
     @model_validator(mode="after")
     def _offers_name_known_gpus(self) -> Knowledge:

@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gpu_advisor.engine.specs import Catalog, GpuSpec, Knowledge, ModelArch, NodeBaseline, RuntimeProfile
-from gpu_advisor.knowledge import catalogs
+from gpu_advisor.knowledge import catalogs, published
 from gpu_advisor.knowledge.reading import CatalogError, KnowledgeError, first_error, record
 
 __all__ = ["CATALOG_ENV", "CatalogError", "KnowledgeError", "catalogs", "load", "reload"]
@@ -43,12 +43,14 @@ def _records(name: str, cls: type[Any]) -> dict[str, Any]:
 @lru_cache(maxsize=1)
 def _shipped() -> Knowledge:
     try:
+        models = _records("models.yaml", ModelArch)
         return Knowledge(
             gpus=_records("gpus.yaml", GpuSpec),
-            models=_records("models.yaml", ModelArch),
+            models=models,
             runtimes=_records("runtimes.yaml", RuntimeProfile),
             catalog=Catalog.model_validate(_read("catalog.yaml")),
             node_baseline=NodeBaseline.model_validate(_read("node_baseline.yaml")),
+            checkpoints=published.table(_read(published.FILE), models),
         )
     except ValidationError as exc:
         field, message = first_error(exc)

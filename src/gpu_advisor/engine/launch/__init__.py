@@ -1,0 +1,94 @@
+"""What to run on the machine the plan rents: launch commands and config files.
+
+Every number comes from the plan's pick (``Option``) or the setup it was sized with
+(``ServeSetup``/``TrainSetup``, the runtime's memory share); nothing is re-derived, so the
+command runs what was sized. The modules:
+
+- ``spec``: ``LaunchSpec`` (argv, env, config files, the numbers it carries, the release whose
+  flags it was checked against) and how a model is named on the command line;
+- ``weights``: which published checkpoint a serving command loads, or the quantize/convert
+  steps that make the planned format when none is published (``knowledge/checkpoints.yaml``);
+- ``serving``: vLLM, SGLang and llama.cpp commands; ``training``: LLaMA-Factory and torchrun.
+
+Commands are written for NVIDIA (CUDA) cards; an Ascend card gets vLLM through the vLLM-Ascend
+plugin (``ascend``), and an AMD card the same vLLM/SGLang commands on their ROCm builds.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gpu_advisor.engine import usable
+from gpu_advisor.engine.checkpoints import Checkpoints
+from gpu_advisor.engine.launch.serving import serving
+from gpu_advisor.engine.launch.spec import MODEL_PLACEHOLDER, RELEASES, LaunchSpec, Setting, hf_repo
+from gpu_advisor.engine.launch.training import deepspeed_config, llama_factory_yaml, training
+
+if TYPE_CHECKING:
+    from gpu_advisor.engine.defaults import ServeSetup
+    from gpu_advisor.engine.memory import TrainSetup
+    from gpu_advisor.engine.results import Option
+    from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
+
+__all__ = [
+    "DEFAULT_SHARE",
+    "MODEL_PLACEHOLDER",
+    "RELEASES",
+    "LaunchSpec",
+    "Setting",
+    "deepspeed_config",
+    "for_option",
+    "hf_repo",
+    "llama_factory_yaml",
+]
+
+DEFAULT_SHARE = 0.9  # a command for an option with no runtime on record: vLLM's default
+NO_CHECKPOINTS = Checkpoints()
+
+
+def for_option(
+    o: Option,
+    arch: ModelArch,
+    serve: ServeSetup | None,
+    train: TrainSetup | None,
+    rt: RuntimeProfile | None,
+    gpu: GpuSpec,
+    weights: Checkpoints = NO_CHECKPOINTS,
+) -> list[LaunchSpec]:
+    """The commands for ``o``: the steps its weights need, its own runtime, then the others.
+
+    Every serving command claims the memory share the plan was sized with: the pick's runtime's
+    on this card and TP group (``usable.share``); ``weights`` is the published-checkpoint table.
+    """
+    specs: list[LaunchSpec] = []
+    if o.task == "infer" and serve is not None:
+        group = (o.tensor_parallel or 1, serve.attention_dp)
+        util = usable.share(gpu, serve.configured(rt, gpu), group=group) if rt else DEFAULT_SHARE
+        specs = serving(o, arch, serve, util, weights)
+        if gpu.vendor == "huawei":
+            specs = _on_ascend(specs)
+    elif o.task == "train" and train is not None:
+        specs = training(o, arch, train)
+    if gpu.vendor == "huawei" and o.task == "train":
+        specs = [s.model_copy(update={"needs": [*s.needs, "nvidia_only"]}) for s in specs]
+    first = ["model_repo"] if hf_repo(arch) == MODEL_PLACEHOLDER else []
+    return [s.model_copy(update={"needs": [*first, *s.needs]}) for s in specs] if first else specs
+
+
+def _on_ascend(specs: list[LaunchSpec]) -> list[LaunchSpec]:
+    """An Ascend card runs no CUDA: vLLM through the vLLM-Ascend plugin on CANN, nothing else.
+
+    vLLM-Ascend keeps ``vllm serve``'s arguments (docs.vllm.ai/projects/ascend); the cards are
+    chosen with ``ASCEND_RT_VISIBLE_DEVICES``; SGLang's and llama.cpp's CUDA builds do not run
+    (MindIE is Huawei's own server for the same weights). A quantize step stays: llm-compressor
+    runs on any machine with the memory, the result is served by vLLM-Ascend.
+    """
+    out = []
+    for spec in specs:
+        if spec.role == "serve" and spec.runtime != "vllm":
+            continue
+        rename = {"CUDA_VISIBLE_DEVICES": "ASCEND_RT_VISIBLE_DEVICES"}
+        env = {rename.get(k, k): v for k, v in spec.env.items()}
+        needs = [*spec.needs, "cann_toolkit", "vllm_ascend"] if spec.role == "serve" else spec.needs
+        out.append(LaunchSpec(**{**spec.model_dump(), "env": env, "needs": needs, "shell": ""}))
+    return out
