@@ -15,10 +15,12 @@ import pytest
 
 from gpu_advisor import locales
 from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.jobs.light import plan_job
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.rules import Family, Rule, Scenario, families, myths
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.knowledge.job_speeds import load_jobs
 from gpu_advisor.reading.claims import CLAIM_PATTERNS, claims_in
 from gpu_advisor.reading.sheet import analyze
 from gpu_advisor.text.normalize import normalize
@@ -39,6 +41,9 @@ def _run(fam: Family, sc: Scenario, kb: Knowledge) -> Iterator[Finding]:
         a = analyze(sc.sheet, kb)
         yield from a.pitfalls
         yield from (Finding(id=s.id, severity="info", values=s.values) for s in a.signals)
+        return
+    if fam.name == "job_light":
+        yield from plan_job(sc.workload, kb, load_jobs()).findings
         return
     claims = claims_in(normalize(sc.said)) if sc.said else []
     yield from recommend(Workload(**sc.workload, claims=claims or None), kb).pitfalls

@@ -18,15 +18,16 @@ plan_deadline  engine/rules/deadline.py     findings.yaml          finding.<id>
 plan_latency   engine/rules/tail_latency.py findings.yaml          finding.<id>
 plan_checks    engine/rules/plans.py        plans.yaml             finding.<id>
 plan_china     engine/rules/china_cards.py  plans.yaml             finding.<id>
-myth           engine/myths.py              findings.yaml          finding.<id>
-sheet_pitfall  engine/sheet/pitfalls.py     sheet.yaml             sheet.pitfall.<id>
-sheet_signal   engine/sheet/signals.py      sheet.yaml             sheet.signal.<id>
+myth           engine/rules/myths.py        findings.yaml          finding.<id>
+sheet_pitfall  engine/rules/sheet_pitfalls.py sheet.yaml           sheet.pitfall.<id>
+sheet_signal   engine/rules/sheet_signals.py sheet.yaml            sheet.signal.<id>
+job_light      engine/rules/jobs.py         compute_jobs.yaml      finding.<id>
 =============  ===========================  =====================  ====================
 
 ``tests/test_rules.py`` is generated from ``families()``: ids are unique, every branch
 of every rule has a scenario that really takes it, every emitted id has a zh and an en
 sentence whose placeholders are values the scenarios produce, and the claims reader
-(``bot/dialog/claims.py``) knows exactly the myths' claims. A rule the plan and the
+(``reading/claims.py``) knows exactly the myths' claims. A rule the plan and the
 sheet analyser share (an 8-card PCIe box sold for training, a CPU that starves the
 GPUs) keeps one id per surface, because both ids are JSON contract, and names its
 ``twin``; both twins call the same check in ``engine/rules/parts.py``.
@@ -34,13 +35,19 @@ GPUs) keeps one id per surface, because both ids are JSON contract, and names it
 Adding a rule: write the check, declare it in its family's ``RULES`` with a scenario
 per branch, add ``finding.<id>`` (or ``sheet.*.<id>``) to both locale files. Nothing
 else lists rule ids.
+
+Findings with no condition of their own — a plan's reasoning steps, its assumptions and
+what-ifs, a quote's or an ownership answer's notes — are *statements*, declared by id in
+``engine/rules/statements.py`` with their module and locale key. ``declared()`` is
+both together: every id the engine can emit, with where its sentence lives.
 """
 
 from __future__ import annotations
 
 from gpu_advisor.engine.rules.declaration import Family, Rule, Scenario
+from gpu_advisor.engine.rules.statements import STATEMENTS
 
-__all__ = ["Family", "Rule", "Scenario", "families"]
+__all__ = ["Family", "Rule", "Scenario", "declared", "families"]
 
 
 def families() -> tuple[Family, ...]:
@@ -49,6 +56,7 @@ def families() -> tuple[Family, ...]:
         china_cards,
         deadline,
         hardware,
+        jobs,
         myths,
         plans,
         serving,
@@ -69,4 +77,21 @@ def families() -> tuple[Family, ...]:
         Family("myth", "findings", "finding.", myths.RULES),
         Family("sheet_pitfall", "sheet", "sheet.pitfall.", sheet_pitfalls.RULES),
         Family("sheet_signal", "sheet", "sheet.signal.", sheet_signals.RULES),
+        Family("job_light", "compute_jobs", "finding.", jobs.RULES),
     )
+
+
+def declared() -> dict[str, tuple[str, str]]:
+    """Every finding id the engine may emit -> (locale file, locale key of its sentence)."""
+    out = {
+        emitted: (family.locale_file, family.key_prefix + emitted)
+        for family in families()
+        for rule in family.rules
+        for emitted in rule.emits
+    }
+    for group in STATEMENTS:
+        for id_ in group.ids:
+            if id_ in out:
+                raise ValueError(f"finding id {id_!r} is declared twice")
+            out[id_] = (group.locale_file, group.key_prefix + id_)
+    return out

@@ -1,0 +1,179 @@
+"""Speech recognition: Whisper (openai, faster-whisper, whisper.cpp) and FunASR's SenseVoice.
+
+Speed is audio seconds transcribed per second of compute (``x_realtime``; the real-time
+factor RTF is its inverse). Whisper runs an encoder over 30-second windows and decodes a few
+tokens per window at a small batch, so reading the decoder's weights bounds it: from card to
+card it scales with memory bandwidth. One card's speed is
+
+    x_realtime = k(runtime) × relative_speed(model) × bandwidth_GB/s / 1000
+
+with ``relative_speed`` from openai/whisper's table (large = 1, turbo ≈ 8) and ``k`` fitted
+on the published rows of ``knowledge/speech.yaml`` marked ``fit`` (faster-whisper's README
+benchmark; SenseVoice's README for FunASR). Batched faster-whisper transcribes several
+windows at once and is about 3.7 times its sequential speed on the same card.
+
+A backlog is audio, not a rental period: 1,000 hours of audio at 24 × real time is about
+41.7 hours of one card. Live streams each need one audio second per second, so a card holds
+⌊x_realtime⌋ of them with the sequential runtime (a live stream cannot wait for a batch).
+Memory is small (openai's table: 1–10 GB), so throughput per yuan picks the card.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
+
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.jobs import offers
+from gpu_advisor.engine.jobs.offers import Fit, Priced
+from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan
+from gpu_advisor.engine.jobs.speeds import (
+    JobKnowledge,
+    Measurement,
+    SpeechModel,
+    compute_share,
+    find_model,
+    median_ratio,
+)
+from gpu_advisor.engine.rules import jobs as job_rules
+from gpu_advisor.engine.rules.jobs import JobContext
+from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer
+from gpu_advisor.engine.units import GiB
+
+Runtime = Literal["faster-whisper-batched", "faster-whisper", "whisper.cpp", "openai-whisper", "funasr"]
+SECONDS_PER_HOUR = 3600.0
+
+
+class SpeechRequest(BaseModel):
+    """Transcribe a backlog (``audio_hours``) or serve ``live_streams`` real-time streams."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    family: Literal["speech"] = "speech"
+    model: str = "whisper-large-v3"
+    runtime: Runtime | None = None
+    audio_hours: PositiveFloat | None = None
+    live_streams: PositiveInt | None = None
+    gpu: str | None = None
+
+
+def default_runtime(model: SpeechModel, live: bool) -> Runtime:
+    """FunASR for its own models; faster-whisper for Whisper (batched for a backlog)."""
+    if model.relative_speed is None:
+        return "funasr"
+    return "faster-whisper" if live else "faster-whisper-batched"
+
+
+def bandwidth_gbs(jobs: JobKnowledge, kb: Knowledge, gpu: str) -> float:
+    """A card's memory bandwidth from gpus.yaml, or from speech.yaml's measured-on cards."""
+    if gpu in kb.gpus:
+        return kb.gpus[gpu].bandwidth_gbs
+    return next(c.bandwidth_gbs for c in jobs.speech.cards if c.id == gpu)
+
+
+def _model_speed(jobs: JobKnowledge, model_id: str) -> float:
+    model = next(m for m in jobs.speech.models if m.id == model_id)
+    return model.relative_speed or 1.0
+
+
+def runtime_constant(jobs: JobKnowledge, kb: Knowledge, runtime: str) -> float:
+    """k(runtime), fitted on the ``fit`` rows of that runtime only."""
+    rows = [r for r in jobs.speech.measurements if r.split == "fit" and r.runtime == runtime]
+    return median_ratio(rows, lambda r: _model_speed(jobs, r.model) * bandwidth_gbs(jobs, kb, r.gpu) / 1000)
+
+
+def x_realtime(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtime: str, gpu: str) -> float:
+    """Audio seconds one card transcribes per second."""
+    k = runtime_constant(jobs, kb, runtime)
+    return k * (model.relative_speed or 1.0) * bandwidth_gbs(jobs, kb, gpu) / 1000
+
+
+def predict_row(jobs: JobKnowledge, kb: Knowledge, row: Measurement) -> float:
+    """The estimate for a published row's own setting (the holdout check)."""
+    model = next(m for m in jobs.speech.models if m.id == row.model)
+    return x_realtime(jobs, kb, model, row.runtime, row.gpu)
+
+
+def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
+    """The cheapest card for the backlog or the live streams, with RTF, hours and cost per audio hour."""
+    model = find_model(jobs.speech.models, req.model)
+    if model is None:
+        return job_rules.unsized("speech", req, kb, jobs)
+    runtime = req.runtime or default_runtime(model, live=req.live_streams is not None)
+    _check_runtime(model, runtime)
+    if req.gpu is not None and req.gpu not in kb.gpus:
+        raise EngineError("unknown_gpu", "gpu", gpu=req.gpu)
+
+    def rate(offer: Offer, card: GpuSpec, memory_gib: float) -> Fit | None:
+        need = model.vram_gb * 1e9 / GiB
+        if need > memory_gib:
+            return None
+        per_card = x_realtime(jobs, kb, model, runtime, card.id) * compute_share(offer)
+        if req.live_streams is not None:  # a live stream is whole: a card holds ⌊x_realtime⌋ of them
+            per_card = math.floor(per_card)
+        return Fit(units_per_hour=per_card * offer.count, memory_gib=need, cards=offer.count)
+
+    ranked = offers.rank(kb, rate, units=req.audio_hours, per_hour=req.live_streams, gpu=req.gpu)
+    options = [offers.option(p, _metrics(p), [offers.unit_cost(p, 1.0, "per_audio_hour")]) for p in ranked]
+    found = job_rules.findings(JobContext("speech", req, kb, jobs, ranked, model.name))
+    return JobPlan(
+        family="speech",
+        model=model.id,
+        sized=bool(options),
+        pick=options[0] if options else None,
+        alternatives=options[1:4],
+        findings=found,
+        command=command(model, runtime),
+        tool=_tool(runtime),
+    )
+
+
+def _check_runtime(model: SpeechModel, runtime: str) -> None:
+    if (model.relative_speed is None) != (runtime == "funasr"):
+        raise EngineError("runtime_does_not_run_model", "runtime", runtime=runtime, model=model.name)
+
+
+def _metrics(p: Priced) -> list[JobMetric]:
+    per_card = p.fit.units_per_hour / p.fit.cards
+    return [
+        JobMetric(id="x_realtime", value=round(per_card, 2), unit="audio_s_per_s"),
+        JobMetric(id="rtf", value=round(1 / per_card, 4), unit="compute_s_per_audio_s"),
+        JobMetric(id="audio_hours_per_hour", value=round(p.units_per_hour, 2), unit="audio_h_per_h"),
+        JobMetric(
+            id="live_streams", value=float(math.floor(per_card) * p.fit.cards * p.machines), unit="streams"
+        ),
+    ]
+
+
+def _tool(runtime: str) -> str:
+    return {"faster-whisper-batched": "faster-whisper"}.get(runtime, runtime)
+
+
+def command(model: SpeechModel, runtime: str) -> str:
+    """The launch line people run for this model and runtime."""
+    name = model.id.removeprefix("whisper-")
+    if runtime == "funasr":
+        return (
+            'python -c "from funasr import AutoModel; '
+            "m = AutoModel(model='iic/SenseVoiceSmall', device='cuda:0'); "
+            "print(m.generate(input='audio.wav'))\""
+        )
+    if runtime == "openai-whisper":
+        return f"whisper audio.wav --model {name} --device cuda"
+    if runtime == "whisper.cpp":
+        return f"./build/bin/whisper-cli -m models/ggml-{name}.bin -f audio.wav"
+    if runtime == "faster-whisper":
+        return (
+            'python -c "from faster_whisper import WhisperModel; '
+            f"m = WhisperModel('{name}', device='cuda', compute_type='float16'); "
+            "segments, _ = m.transcribe('audio.wav', beam_size=5); "
+            "print(''.join(s.text for s in segments))\""
+        )
+    return (
+        'python -c "from faster_whisper import WhisperModel, BatchedInferencePipeline; '
+        f"m = BatchedInferencePipeline(model=WhisperModel('{name}', device='cuda', compute_type='float16')); "
+        "segments, _ = m.transcribe('audio.wav', batch_size=16); "
+        "print(''.join(s.text for s in segments))\""
+    )

@@ -1,0 +1,219 @@
+"""Measured speeds of the light GPU jobs, their model specs, and the one fitting rule they share.
+
+Why one module: speech, embeddings, vision and video engines each keep a small table of
+published measurements (faster-whisper's README, NVIDIA's TensorRT and DeepLearningExamples
+READMEs, ultralytics' tables, NVIDIA's codec support matrix) in ``knowledge/*.yaml``. They
+are validated here at load (pydantic) and every family fits its few constants the same way:
+
+- rows are split into ``fit`` and ``holdout`` in the YAML, before any fitting;
+- a constant is fitted on the ``fit`` rows only (:func:`median_ratio`: the median of
+  measured ÷ predicted-at-1, robust to one odd row);
+- :func:`holdout_errors` reports the signed relative error of the prediction on every
+  ``holdout`` row, so a family's error is a number a test holds, not a claim.
+
+Pure: records and arithmetic, no I/O (``knowledge.job_speeds`` reads the files).
+"""
+
+from __future__ import annotations
+
+import statistics
+from collections.abc import Callable, Sequence
+from typing import Literal, Protocol, TypeVar
+
+from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
+
+from gpu_advisor.engine.card_classes import compute_slices
+from gpu_advisor.engine.specs import Offer
+
+Split = Literal["fit", "holdout"]
+
+
+class _Row(BaseModel):
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+
+class SpeechModel(_Row):
+    """A speech model: ``relative_speed`` is openai/whisper's (large = 1) where it applies."""
+
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    params_m: PositiveFloat
+    vram_gb: PositiveFloat
+    relative_speed: PositiveFloat | None = None
+    source: str = Field(min_length=8)
+
+
+class MeasuredCard(_Row):
+    """A card a published row ran on that ``gpus.yaml`` lacks; only its bandwidth is used."""
+
+    id: str
+    name: str
+    bandwidth_gbs: PositiveFloat
+    source: str = Field(min_length=8)
+
+
+class Measurement(_Row):
+    """One published speed: ``value`` in the family's unit (audio s/s, tokens/s, images/s)."""
+
+    id: str
+    model: str
+    gpu: str
+    runtime: str
+    value: PositiveFloat
+    split: Split
+    source: str = Field(min_length=8)
+    precision: str = "fp16"
+    task: Literal["train", "infer"] = "infer"
+    batch: PositiveInt = 1
+    gpus: PositiveInt = 1
+    seq_len: PositiveInt | None = None
+
+
+class SpeechKnowledge(_Row):
+    models: list[SpeechModel]
+    cards: list[MeasuredCard] = Field(default_factory=list)
+    measurements: list[Measurement]
+
+    @model_validator(mode="after")
+    def _check(self) -> SpeechKnowledge:
+        _rows_name_models(self.measurements, {m.id for m in self.models})
+        return self
+
+
+class EmbeddingModel(_Row):
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    params_m: PositiveFloat
+    max_tokens: PositiveInt
+    kind: Literal["embedding", "reranker"]
+    source: str = Field(min_length=8)
+
+
+class EmbeddingKnowledge(_Row):
+    models: list[EmbeddingModel]
+    measurements: list[Measurement]
+
+    @model_validator(mode="after")
+    def _check(self) -> EmbeddingKnowledge:
+        _rows_name_models(self.measurements, {m.id for m in self.models})
+        return self
+
+
+class VisionModel(_Row):
+    """``gflops``: forward FLOPs per image at ``resolution`` (2 × multiply-adds)."""
+
+    id: str
+    name: str
+    aliases: list[str] = Field(default_factory=list)
+    params_m: PositiveFloat
+    gflops: PositiveFloat
+    resolution: PositiveInt
+    source: str = Field(min_length=8)
+
+
+class VisionKnowledge(_Row):
+    models: list[VisionModel]
+    cpu_images_per_core: PositiveFloat
+    cpu_images_per_core_source: str = Field(min_length=8)
+    measurements: list[Measurement]
+
+    @model_validator(mode="after")
+    def _check(self) -> VisionKnowledge:
+        _rows_name_models(self.measurements, {m.id for m in self.models})
+        return self
+
+
+class CodecCard(_Row):
+    """A card's hardware video engines, from NVIDIA's support matrix."""
+
+    gpu: str
+    nvenc: int = Field(ge=0)
+    nvdec: int = Field(ge=0)
+    av1_encode: bool
+    geforce: bool
+    source: str = Field(min_length=8)
+
+
+class CodecKnowledge(_Row):
+    session_cap_geforce: PositiveInt
+    session_cap_source: str = Field(min_length=8)
+    matrix_source: str = Field(min_length=8)
+    cards: list[CodecCard]
+
+    def card(self, gpu: str) -> CodecCard | None:
+        return next((c for c in self.cards if c.gpu == gpu), None)
+
+
+class JobKnowledge(_Row):
+    """Everything the light-job families read, validated at load."""
+
+    speech: SpeechKnowledge
+    embedding: EmbeddingKnowledge
+    vision: VisionKnowledge
+    codec: CodecKnowledge
+
+
+class _Named(Protocol):
+    @property
+    def id(self) -> str: ...
+    @property
+    def name(self) -> str: ...
+    @property
+    def aliases(self) -> list[str]: ...
+
+
+M = TypeVar("M", bound=_Named)
+
+
+def _rows_name_models(rows: Sequence[Measurement], models: set[str]) -> None:
+    if unknown := sorted({r.model for r in rows} - models):
+        raise ValueError(f"measurements name models the file does not define: {unknown}")
+    ids = [r.id for r in rows]
+    if len(ids) != len(set(ids)):
+        raise ValueError("measurement ids must be unique")
+
+
+def find_model(models: Sequence[M], name: str) -> M | None:
+    """The model whose id, name or alias is ``name`` (case and spacing ignored)."""
+    key = _key(name)
+    for candidate in models:
+        names = {_key(candidate.id), _key(candidate.name), *(_key(a) for a in candidate.aliases)}
+        if key in names:
+            return candidate
+    return None
+
+
+def _key(text: str) -> str:
+    return "".join(text.lower().replace("_", "-").split())
+
+
+def fit_rows(rows: Sequence[Measurement], **match: str) -> list[Measurement]:
+    """The ``fit`` rows whose fields equal ``match`` (``runtime="faster-whisper"``)."""
+    return [r for r in rows if r.split == "fit" and all(getattr(r, k) == v for k, v in match.items())]
+
+
+def median_ratio(rows: Sequence[Measurement], unit_prediction: Callable[[Measurement], float]) -> float:
+    """The constant k that makes ``k × unit_prediction(row)`` match the rows: median of the ratios."""
+    if not rows:
+        raise ValueError("no fit rows to fit a constant on")
+    return statistics.median(r.value / unit_prediction(r) for r in rows)
+
+
+def holdout_errors(rows: Sequence[Measurement], predict: Callable[[Measurement], float]) -> dict[str, float]:
+    """Signed relative error (predicted ÷ measured − 1) of every ``holdout`` row, by row id."""
+    return {r.id: predict(r) / r.value - 1.0 for r in rows if r.split == "holdout"}
+
+
+def error_summary(errors: dict[str, float]) -> tuple[float, float]:
+    """(median absolute error, share of rows within ±25 %) of a family's holdout errors."""
+    if not errors:
+        raise ValueError("no holdout rows")
+    absolute = [abs(e) for e in errors.values()]
+    return statistics.median(absolute), sum(a <= 0.25 for a in absolute) / len(absolute)
+
+
+def compute_share(offer: Offer) -> float:
+    """The share of its card's compute and bandwidth an offer rents: a MIG slice's g of 7 slices, else 1."""
+    return compute_slices(offer.mig_profile) / 7 if offer.mig_profile else 1.0
