@@ -70,7 +70,7 @@ def test_an_sglang_pick_claims_the_share_sglang_takes_on_that_card(kb: Knowledge
     plan = plan_for(kb, task="infer", model="llama-3.1-8b", concurrency=16, runtime="sglang")
     rec = plan.recommendation
     assert rec is not None and rec.runtime == "sglang"
-    share = kb.runtimes["sglang"].memory_share(kb.gpus[rec.gpu], rec.tensor_parallel)
+    share = kb.runtimes["sglang"].memory_share(kb.gpus[rec.gpu], rec.tensor_parallel or 1)
     assert share != kb.runtimes["vllm"].memory_utilization
     assert float(flag(spec(plan, "sglang").argv, "--mem-fraction-static")) == share
     assert float(flag(spec(plan, "vllm").argv, "--gpu-memory-utilization")) == share

@@ -59,14 +59,17 @@ def python_flags(text: str) -> set[str]:
     tree = ast.parse(text)
     for node in ast.walk(tree):
         if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
-            found |= {a.value for a in node.args if isinstance(a, ast.Constant) and _option(a)}
+            found |= {flag for a in node.args if (flag := _option(a))}
         if isinstance(node, ast.ClassDef) and node.name == "FrontendArgs":
             found |= _dataclass_flags(node)
     return found
 
 
-def _option(node: ast.Constant) -> bool:
-    return isinstance(node.value, str) and node.value.startswith("-")
+def _option(node: ast.expr) -> str | None:
+    """The option string of an ``add_argument`` argument (``"--tp-size"``), else None."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str) and node.value.startswith("-"):
+        return node.value
+    return None
 
 
 def _dataclass_flags(cls: ast.ClassDef) -> set[str]:

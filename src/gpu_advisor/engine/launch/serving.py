@@ -140,7 +140,8 @@ def llama_cpp(o: Option, s: dict[str, Setting], path: str, primary: bool) -> Lau
         argv += ["--split-mode", "layer"]
     argv += ["-np", str(slots), "--host", "0.0.0.0", "--port", PORTS["llama_cpp"]]
     env = {"CUDA_VISIBLE_DEVICES": ",".join(str(i) for i in range(gpus))} if o.count > 1 else {}
-    settings = {**s, "gpus_per_server": gpus, "servers_per_machine": int(s["data_parallel"]), "weights": path}
+    settings = {**s, "gpus_per_server": gpus, "servers_per_machine": int(s["data_parallel"])}
+    settings |= {"weights": path, "weights_form": "gguf"}
     return LaunchSpec(
         runtime="llama_cpp",
         role="serve",

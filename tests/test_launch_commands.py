@@ -1,0 +1,244 @@
+"""Every launch command the bot can produce runs as given (issue 46).
+
+Over every plan the tests and benches produce (tests/eval/plans.yaml, bench/engine_bench.py's
+cases, the workloads of tests/test_scenarios.py and tests/test_launch.py, and the issue's own
+examples), each serving command:
+
+- uses only flags its runtime's pinned release parses (knowledge/runtime_flags.yaml, read out of
+  the runtimes' own argument parsers);
+- carries the plan's numbers: parallel sizes, context, memory share, running sequences;
+- loads weights that exist in the planned format: a published checkpoint of that form
+  (knowledge/checkpoints.yaml), the model's own repository in its native format, a folder a
+  quantize step of the same plan writes first, or on-load FP8;
+- names no training placeholder (YOUR_DATASET, train.py), and HEAD_IP only across machines.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from bench.engine_bench import CASES
+from gpu_advisor.engine.launch import LaunchSpec, hf_repo
+from gpu_advisor.engine.launch.weights import PUBLISHED_FORMS
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.results import Option, Plan
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.workload import Workload
+from gpu_advisor.knowledge import runtime_flags
+
+ROOT = Path(__file__).resolve().parent
+# Workloads of tests/test_scenarios.py and tests/test_launch.py, and the plans issue 46 names.
+SCENARIOS: list[dict[str, Any]] = [
+    {"task": "infer", "params_b": 13, "always_on": True},
+    {"task": "infer", "params_b": 7, "qps": 20, "gpu": "a100-40g-sxm", "gpu_count": 8, "always_on": True},
+    {"task": "infer", "model": "llama-3.1-405b", "weight_dtype": "q4_k_m", "gpu": "h100-sxm", "gpu_count": 1},
+    {"task": "infer", "model": "llama-3.1-70b", "weight_dtype": "bf16", "always_on": True},
+    {"task": "infer", "model": "qwen2.5-14b", "qps": 3},
+    {
+        "task": "infer",
+        "model": "llama-3.1-8b",
+        "concurrency": 16,
+        "context_len": 8192,
+        "weight_dtype": "bf16",
+    },
+    {"task": "infer", "model": "llama-3.1-8b", "concurrency": 16, "runtime": "sglang"},
+    {"task": "infer", "model": "llama-3.1-8b", "concurrency": 16, "max_num_batched_tokens": 4096},
+    {"task": "infer", "model": "llama-3.1-8b", "weight_dtype": "fp8", "gpu": "h100-sxm"},
+    {"task": "infer", "model": "deepseek-v3", "weight_dtype": "bf16"},
+    {"task": "infer", "model": "deepseek-v3"},
+    {"task": "infer", "model": "llama-3.1-70b", "weight_dtype": "q4_k_m", "context_len": 4096},
+    {"task": "infer", "model": "qwen2.5-14b", "concurrency": 4, "weight_dtype": "bf16"},
+    {"task": "infer", "params_b": 13, "concurrency": 8, "always_on": True},
+    {"task": "infer", "model": "qwen2.5-14b", "concurrency": 8, "gpu": "rtx3090"},
+    {"task": "infer", "model": "qwen2.5-32b", "weight_dtype": "awq"},
+    {"task": "infer", "model": "llama-3-70b", "weight_dtype": "awq"},
+    {"task": "infer", "model": "gpt-oss-120b", "concurrency": 4},
+    {"task": "infer", "model": "qwen2.5-7b", "gpu": "ascend-910b", "gpu_count": 1, "gpu_owned": True},
+    {"task": "train", "model": "qwen2.5-7b", "method": "lora", "gpu": "ascend-910b", "gpu_owned": True},
+    {"task": "train", "params_b": 13, "method": "full"},
+    {"task": "train", "params_b": 70, "method": "full", "train_tokens": 1e9, "pretrain": True},
+    {"task": "train", "model": "llama-2-7b", "method": "qlora", "duration_hours": 72},
+    {
+        "task": "train",
+        "model": "llama-3.1-70b",
+        "method": "full",
+        "batch_size": 2,
+        "seq_len": 4096,
+        "pretrain": True,
+    },
+    {"task": "train", "model": "qwen2.5-7b", "method": "qlora", "lora_rank": 32, "batch_size": 4},
+    {"task": "both", "params_b": 13, "method": "lora", "train_tokens": 5e7},
+    {"task": "both", "model": "qwen2.5-7b", "method": "lora"},
+]
+TRAINING_PLACEHOLDERS = ("YOUR_DATASET", "train.py")
+
+
+def workloads() -> list[dict[str, Any]]:
+    rows = yaml.safe_load((ROOT / "eval" / "plans.yaml").read_text(encoding="utf-8"))
+    bench = [w.model_dump(exclude_unset=True) for _, w in CASES]
+    return [r["workload"] for r in rows] + bench + SCENARIOS
+
+
+@pytest.fixture(scope="module")
+def plans(kb: Knowledge) -> list[tuple[dict[str, Any], Plan]]:
+    return [(w, recommend(Workload.model_validate(w), kb)) for w in workloads()]
+
+
+def serving_commands(plan: Plan) -> list[tuple[LaunchSpec, Option]]:
+    out = []
+    for spec in plan.launch:
+        option = plan.serving if spec.option == "serving" else plan.recommendation
+        if spec.role == "serve" and option is not None:
+            out.append((spec, option))
+    return out
+
+
+def server_args(spec: LaunchSpec) -> list[str]:
+    """The arguments the server parses: after ``vllm serve MODEL``, ``python -m sglang.launch_server``."""
+    return spec.argv[1:] if spec.runtime == "llama_cpp" else spec.argv[3:]
+
+
+def flags(argv: list[str]) -> dict[str, str]:
+    """``--flag value`` pairs (a flag followed by another flag, or last, is a switch: "")."""
+    out = {}
+    for i, token in enumerate(argv):
+        if token.startswith("-"):
+            value = argv[i + 1] if i + 1 < len(argv) and not argv[i + 1].startswith("-") else ""
+            out[token] = value
+    return out
+
+
+def test_the_plans_cover_every_serving_runtime_and_a_quantize_step(plans: list[tuple[Any, Plan]]) -> None:
+    runtimes = {s.runtime for _, p in plans for s in p.launch}
+    assert {"vllm", "sglang", "llama_cpp", "llm_compressor", "gguf_convert", "llama_factory"} <= runtimes
+
+
+def test_every_flag_of_every_serving_command_exists_in_its_pinned_release(
+    plans: list[tuple[Any, Plan]],
+) -> None:
+    table = runtime_flags.load()
+    for _, plan in plans:
+        for spec, _ in serving_commands(plan):
+            known = table[(spec.runtime, spec.release)].flags
+            unknown = sorted(set(flags(server_args(spec))) - known)
+            assert not unknown, f"{spec.runtime} {spec.release} has no {unknown}: {spec.shell}"
+
+
+def test_every_serving_command_carries_the_plans_parallelism_and_limits(
+    plans: list[tuple[dict[str, Any], Plan]],
+) -> None:
+    names = {
+        "vllm": ("--tensor-parallel-size", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs"),
+        "sglang": ("--tp-size", "--context-length", "--mem-fraction-static", "--max-running-requests"),
+    }
+    for w, plan in plans:
+        for spec, o in serving_commands(plan):
+            if spec.runtime not in names:
+                continue
+            f, (tp, ctx, share, seqs) = flags(spec.argv), names[spec.runtime]
+            assert int(f[tp]) == (o.tensor_parallel or 1)
+            assert int(f[seqs]) == (o.batch or 1)
+            assert int(f[ctx]) == spec.settings["context_len"] == w.get("context_len", int(f[ctx]))
+            assert float(f[share]) == spec.settings["memory_fraction"]
+            pp = o.machines_per_replica or 1
+            assert int(f.get("--pipeline-parallel-size", f.get("--pp-size", "1"))) == pp
+
+
+def test_a_token_budget_reaches_every_server_that_takes_one(plans: list[tuple[dict[str, Any], Plan]]) -> None:
+    budget_flag = {"vllm": "--max-num-batched-tokens", "sglang": "--chunked-prefill-size"}
+    for w, plan in plans:
+        for spec, _ in serving_commands(plan):
+            if spec.runtime in budget_flag:
+                given = flags(spec.argv).get(budget_flag[spec.runtime])
+                budget = w.get("max_num_batched_tokens")
+                assert given == (str(budget) if budget else None)
+
+
+def test_llama_server_gives_each_slot_the_plans_context(plans: list[tuple[Any, Plan]]) -> None:
+    for _, plan in plans:
+        for spec, o in serving_commands(plan):
+            if spec.runtime == "llama_cpp":
+                f = flags(spec.argv)
+                assert int(f["-np"]) == (o.batch or 1)
+                assert int(f["-c"]) == int(spec.settings["context_len"]) * (o.batch or 1)
+
+
+def served_path(spec: LaunchSpec) -> str:
+    if spec.runtime == "vllm":
+        return spec.argv[2]
+    return flags(spec.argv)["--model-path" if spec.runtime == "sglang" else "-m"]
+
+
+def test_every_serving_command_loads_weights_that_exist_in_the_planned_format(
+    plans: list[tuple[Any, Plan]], kb: Knowledge
+) -> None:
+    for _, plan in plans:
+        made = {str(s.settings.get("output_dir") or s.settings.get("output")) for s in plan.launch}
+        for spec, o in serving_commands(plan):
+            path, fmt = served_path(spec), o.weight_dtype
+            published = {r.repo: r for r in kb.checkpoints.rows}
+            if path in made:
+                continue  # a prepare step of this plan writes it first
+            if path in published and published[path].kind != "instruct":
+                assert published[path].kind in PUBLISHED_FORMS[fmt], (fmt, path)
+                continue
+            native = plan.model.id in kb.models and kb.models[plan.model.id].native_dtype == fmt
+            on_load = fmt == "fp8" and flags(spec.argv).get("--quantization") == "fp8"
+            assert fmt in ("bf16", "fp16") or native or on_load, f"{fmt} plan serves {path}"
+
+
+def test_a_deployment_serves_the_instruct_checkpoint_where_one_is_published(
+    plans: list[tuple[Any, Plan]], kb: Knowledge
+) -> None:
+    checked = 0
+    for _, plan in plans:
+        arch = kb.models.get(plan.model.id)
+        instruct = kb.checkpoints.find(plan.model.id, "instruct")
+        if arch is None or instruct is None:
+            continue
+        for spec, _ in serving_commands(plan):
+            assert hf_repo(arch) not in spec.shell.split(), f"serves the base model: {spec.shell}"
+            if spec.settings.get("weights_form") == "instruct":
+                assert served_path(spec) == instruct.repo
+                checked += 1
+    assert checked
+
+
+def test_serving_commands_carry_no_training_placeholders(plans: list[tuple[Any, Plan]]) -> None:
+    for _, plan in plans:
+        for spec, o in serving_commands(plan):
+            text = "\n".join([spec.shell, *spec.config_files.values()])
+            assert not [p for p in TRAINING_PLACEHOLDERS if p in text], spec.shell
+            assert "HEAD_IP" not in text or (o.machines_per_replica or 1) > 1, spec.shell
+
+
+def test_a_quantize_step_comes_before_the_servers_that_load_its_folder(plans: list[tuple[Any, Plan]]) -> None:
+    seen = 0
+    for _, plan in plans:
+        for i, step in enumerate(plan.launch):
+            if step.role != "prepare":
+                continue
+            seen += 1
+            out = str(step.settings.get("output_dir") or step.settings.get("output"))
+            later = [served_path(s) for s in plan.launch[i + 1 :] if s.role == "serve"]
+            assert out in later
+            assert out in "".join(step.config_files.values())
+    assert seen
+
+
+def test_training_commands_name_only_the_values_that_cannot_be_known(plans: list[tuple[Any, Plan]]) -> None:
+    for _, plan in plans:
+        for spec in plan.launch:
+            if spec.role != "train":
+                continue
+            text = "\n".join([spec.shell, *spec.config_files.values()])
+            assert "train.py" not in text
+            assert ("HEAD_IP" in text) == (int(spec.settings["machines"]) > 1)
+            config = yaml.safe_load(spec.config_files["train.yaml"])
+            assert config["dataset"] == "YOUR_DATASET"
+            assert config["cutoff_len"] == spec.settings["seq_len"]
+            assert config["per_device_train_batch_size"] == spec.settings["micro_batch"]
