@@ -80,6 +80,18 @@ def card_memory_gib(kb: Knowledge, offer: Offer) -> float:
     return kb.gpus[offer.gpu].usable_gib
 
 
+MIG_COMPUTE_SLICES = 7  # A100/H100/H200 split their SMs into seven compute slices (NVIDIA MIG user guide)
+
+
+def compute_share(offer: Offer) -> float:
+    """The share of its card's compute an offer rents: a MIG slice ``Ng.<mem>gb`` holds N of the
+    seven compute slices, a whole card all of them. A family scales its per-card rate by it."""
+    if offer.mig_profile is None:
+        return 1.0
+    head = offer.mig_profile.split("g", 1)[0]
+    return min(1.0, int(head) / MIG_COMPUTE_SLICES) if head.isdigit() else 1.0 / MIG_COMPUTE_SLICES
+
+
 def hourly(offer: Offer) -> float:
     """One machine's price an hour in the offer's currency; a monthly price spread over 720 hours."""
     if offer.owned:

@@ -1,0 +1,103 @@
+"""The command that starts the tool people run a diffusion model with, as one string.
+
+- ComfyUI: ``python main.py --listen 0.0.0.0 --port 8188`` with the memory flag that matches
+  the offload (``--lowvram`` keeps only the active model on the card, ``--novram`` streams
+  its layers; ``--highvram`` keeps everything resident when nothing is offloaded) and
+  ``--fp8_e4m3fn-unet`` / ``--fp8_e4m3fn-text-enc`` for FP8 weights (ComfyUI's
+  ``comfy/cli_args.py``). GGUF/NF4 checkpoints load through their custom nodes
+  (ComfyUI-GGUF), so no flag changes.
+- Forge: ``./webui.sh --listen --port 7860`` (``--always-offload-from-vram`` with offload).
+- diffusers: a one-line script that loads the pipeline in its dtype, with
+  ``enable_model_cpu_offload()`` / ``enable_sequential_cpu_offload()`` as asked.
+- Wan / HunyuanVideo repositories: their ``generate.py`` / ``sample_video.py`` with
+  ``torchrun --nproc_per_node=N`` and the xDiT Ulysses degree for several cards, as their
+  READMEs show.
+- Trainers: kohya-ss sd-scripts' ``accelerate launch`` of the model's LoRA script, or
+  ai-toolkit's ``python run.py config.yaml``.
+"""
+
+from __future__ import annotations
+
+from gpu_advisor.engine.jobs.diffusion import DiffusionSpec, Run
+
+COMFY_MEMORY = {"none": "--highvram", "model": "--lowvram", "sequential": "--novram"}
+
+
+def diffusion_command(spec: DiffusionSpec, run: Run, tool: str, gpus: int = 1) -> str:
+    """The launch line for ``tool`` running ``spec`` as ``run`` says."""
+    if tool == "forge":
+        offload = " --always-offload-from-vram" if run.offload != "none" else ""
+        return f"./webui.sh --listen --port 7860{offload}"
+    if tool == "diffusers":
+        return _diffusers(spec, run)
+    if tool == "wan":
+        return _wan(spec, run, gpus)
+    if tool == "hunyuanvideo":
+        return _hunyuan(run, gpus)
+    return _comfy(run)
+
+
+def _comfy(run: Run) -> str:
+    flags = ["--listen 0.0.0.0", "--port 8188", COMFY_MEMORY[run.offload]]
+    if run.format == "fp8":
+        flags += ["--fp8_e4m3fn-unet", "--fp8_e4m3fn-text-enc"]
+    return "python main.py " + " ".join(flags)
+
+
+def _diffusers(spec: DiffusionSpec, run: Run) -> str:
+    dtype = "float16" if run.format == "fp16" else "bfloat16"
+    place = {
+        "none": ".to('cuda')",
+        "model": ".enable_model_cpu_offload()",
+        "sequential": ".enable_sequential_cpu_offload()",
+    }[run.offload]
+    frames = f", num_frames={run.frames}" if spec.kind == "video" else ""
+    call = f"p(prompt, num_inference_steps={run.steps}, height={run.height}, width={run.width}{frames})"
+    return (
+        'python -c "import torch; from diffusers import DiffusionPipeline; '
+        f"p = DiffusionPipeline.from_pretrained('{spec.repo}', torch_dtype=torch.{dtype}); p{place}; "
+        f"prompt = 'a photo of a cat'; out = {call}\""
+    )
+
+
+def _wan(spec: DiffusionSpec, run: Run, gpus: int) -> str:
+    task = "t2v-1.3B" if spec.params_b < 2 else ("ti2v-5B" if spec.spatial == 16 else "t2v-14B")
+    size = f"{run.width}*{run.height}"
+    common = f"generate.py --task {task} --size {size} --frame_num {run.frames} --sample_steps {run.steps}"
+    ckpt = f" --ckpt_dir ./{spec.repo.split('/')[-1]}"
+    if gpus > 1:
+        return f"torchrun --nproc_per_node={gpus} {common}{ckpt} --dit_fsdp --t5_fsdp --ulysses_size {gpus}"
+    offload = " --offload_model True --t5_cpu" if run.offload != "none" else ""
+    return f"python {common}{ckpt}{offload}"
+
+
+def _hunyuan(run: Run, gpus: int) -> str:
+    args = (
+        f"sample_video.py --video-size {run.height} {run.width} --video-length {run.frames} "
+        f"--infer-steps {run.steps} --flow-reverse"
+    )
+    if gpus > 1:
+        return f"torchrun --nproc_per_node={gpus} {args} --ulysses-degree {gpus} --ring-degree 1"
+    offload = " --use-cpu-offload" if run.offload != "none" else ""
+    return f"python3 {args}{offload}"
+
+
+def trainer_command(spec: DiffusionSpec, tool: str, method: str, config: str = "config.toml") -> str:
+    """The trainer's launch line: kohya-ss sd-scripts, ai-toolkit or a diffusers example."""
+    if tool == "ai-toolkit":
+        return "python run.py config/train_lora.yaml"
+    if tool == "diffusers":
+        script = {"sd15": "train_dreambooth_lora.py", "sdxl": "train_dreambooth_lora_sdxl.py"}.get(
+            spec.id, "train_dreambooth_lora_flux.py"
+        )
+        if method == "full":
+            script = script.replace("_lora", "")
+        return (
+            f"accelerate launch {script} --pretrained_model_name_or_path={spec.repo} --mixed_precision=bf16"
+        )
+    script = {"sd15": "train_network.py", "sdxl": "sdxl_train_network.py"}.get(
+        spec.id, "flux_train_network.py"
+    )
+    if method == "full":
+        script = script.replace("_network", "")
+    return f"accelerate launch --mixed_precision bf16 {script} --config_file {config}"
