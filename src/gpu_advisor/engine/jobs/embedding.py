@@ -6,9 +6,10 @@ compute-bound. One card's rate is
 
     tokens/s = efficiency × FP16 tensor TFLOPS × 10¹² / (2 × parameters)
 
-with the efficiency fitted on the ``fit`` rows of ``knowledge/embeddings.yaml`` (TensorRT
-BERT on an A100). Indexing a collection is documents × average tokens ÷ tokens/s (a job with
-an end, billed by ``cost.job``); a live service needs queries/s × tokens per query (for a
+with the efficiency fitted per architecture on the ``fit`` rows of ``knowledge/embeddings.yaml``
+(TensorRT BERT on a T4, a V100 and an A100; other architectures take the median of them).
+Indexing a collection is documents × average tokens ÷ tokens/s (a job with an end, billed by
+``cost.job``); a live service needs queries/s × tokens per query (for a
 reranker: × documents scored per query, each pair being query + document tokens).
 """
 
@@ -53,10 +54,15 @@ class EmbeddingRequest(BaseModel):
     gpu: str | None = None
 
 
-def efficiency(jobs: JobKnowledge, kb: Knowledge) -> float:
-    """The share of FP16 tensor peak an encoder reaches, fitted on the ``fit`` rows only."""
+def efficiency(jobs: JobKnowledge, kb: Knowledge, architecture: str | None = None) -> float:
+    """The share of FP16 tensor peak an encoder reaches, fitted on the ``fit`` rows only.
+
+    Per architecture where rows of it exist (a 70 W T4 reaches about half the share an
+    A100 does: it cannot hold its clocks), else the median over every fit row.
+    """
     rows = [r for r in jobs.embedding.measurements if r.split == "fit"]
-    return median_ratio(rows, lambda r: _peak_tokens_per_s(kb.gpus[r.gpu], _params(jobs, r.model)))
+    same = [r for r in rows if kb.gpus[r.gpu].architecture == architecture]
+    return median_ratio(same or rows, lambda r: _peak_tokens_per_s(kb.gpus[r.gpu], _params(jobs, r.model)))
 
 
 def _params(jobs: JobKnowledge, model_id: str) -> float:
@@ -69,7 +75,8 @@ def _peak_tokens_per_s(card: GpuSpec, params_m: float) -> float:
 
 def tokens_per_s(jobs: JobKnowledge, kb: Knowledge, model: EmbeddingModel, gpu: str) -> float:
     """Tokens one card encodes per second."""
-    return efficiency(jobs, kb) * _peak_tokens_per_s(kb.gpus[gpu], model.params_m)
+    card = kb.gpus[gpu]
+    return efficiency(jobs, kb, card.architecture) * _peak_tokens_per_s(card, model.params_m)
 
 
 def predict_row(jobs: JobKnowledge, kb: Knowledge, row: Measurement) -> float:
