@@ -92,3 +92,14 @@ def test_the_commands_are_yolo_train_and_a_tensorrt_export(jobs: JobKnowledge, k
     assert train.command is not None and train.command.startswith("yolo train model=yolo11s.pt")
     assert "epochs=50" in train.command
     assert infer.command is not None and "format=engine" in infer.command
+
+
+def test_resnet50_int8_on_an_l4_held_out_is_within_a_fifth_of_mlperf(
+    jobs: JobKnowledge, kb: Knowledge
+) -> None:
+    # MLPerf Inference v3.1 closed, NVIDIA L4x1: 12,881.7 samples/s offline; fitted on the
+    # DGX H100 row only (704,412 / 8 per GPU).
+    model = find_model(jobs.vision.models, "resnet-50")
+    assert model is not None
+    rate = vision.infer_images_per_s(jobs, kb, model, "l4", 2048, "tensorrt-int8")
+    assert rate == pytest.approx(12881.7, rel=0.20)

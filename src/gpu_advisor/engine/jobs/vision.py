@@ -42,7 +42,7 @@ from gpu_advisor.engine.rules.jobs import JobContext
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer
 from gpu_advisor.engine.units import GiB
 
-Runtime = Literal["tensorrt", "pytorch"]
+Runtime = Literal["tensorrt", "pytorch", "tensorrt-int8"]
 TRAIN_BYTES_PER_PARAM = 16  # mixed-precision Adam: fp16 weights and grads, fp32 master, two moments
 ACTIVATION_GIB = 6.0  # a batch of activations for these models at their usual batch (floor, not a fit)
 
@@ -115,15 +115,32 @@ def train_images_per_s(
     return per_card * gpus * scaling(jobs, gpus)
 
 
+def _rate_tflops(card: GpuSpec, runtime: str) -> float:
+    """The tensor rate a runtime computes at: INT8 TOPS for an INT8 engine, else FP16 TFLOPS."""
+    if runtime == "tensorrt-int8":
+        return card.dense_tflops.get("int8", card.dense_tflops["fp16"])
+    return card.dense_tflops["fp16"]
+
+
 def infer_constants(jobs: JobKnowledge, kb: Knowledge, runtime: str) -> tuple[float, float]:
-    """(floor ms, efficiency) of a runtime, a least-squares line through its ``fit`` rows."""
+    """(floor ms, efficiency) of a runtime, a least-squares line through its ``fit`` rows.
+
+    An INT8 engine measured only at MLPerf's offline batches has no floor to fit: its
+    efficiency is the median ratio of its rows, its floor zero.
+    """
     rows = [
         r for r in jobs.vision.measurements if r.split == "fit" and r.task == "infer" and r.runtime == runtime
     ]
-    xs = [r.batch * _model(jobs, r.model).gflops / kb.gpus[r.gpu].dense_tflops["fp16"] for r in rows]
+    if runtime == "tensorrt-int8":
+        return 0.0, median_ratio(rows, lambda r: _peak_images_per_s(jobs, kb, r.model, r.gpu, runtime))
+    xs = [r.batch * _model(jobs, r.model).gflops / _rate_tflops(kb.gpus[r.gpu], runtime) for r in rows]
     ys = [r.batch * 1000 / r.value for r in rows]
     slope, floor = statistics.linear_regression(xs, ys)
     return floor, 1 / slope
+
+
+def _peak_images_per_s(jobs: JobKnowledge, kb: Knowledge, model_id: str, gpu: str, runtime: str) -> float:
+    return _rate_tflops(kb.gpus[gpu], runtime) * 1e12 / (_model(jobs, model_id).gflops * 1e9)
 
 
 def infer_images_per_s(
@@ -138,7 +155,7 @@ def infer_images_per_s(
 ) -> float:
     """Images one card (or a ``share`` of it, a MIG slice) infers per second at ``batch``."""
     floor, eff = infer_constants(jobs, kb, runtime)
-    ms = floor + batch * _work(model, res) / (eff * kb.gpus[gpu].dense_tflops["fp16"] * share)
+    ms = floor + batch * _work(model, res) / (eff * _rate_tflops(kb.gpus[gpu], runtime) * share)
     return batch * 1000 / ms
 
 
