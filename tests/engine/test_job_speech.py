@@ -38,10 +38,23 @@ def test_int8_rows_held_out_of_the_fit_land_within_ten_percent(jobs: JobKnowledg
     assert _x(jobs, kb, "large-v2", "faster-whisper-batched", "rtx3070ti") == pytest.approx(48.75, rel=0.10)
 
 
-def test_turbo_runs_eight_times_faster_than_large(jobs: JobKnowledge, kb: Knowledge) -> None:
-    # openai/whisper README: relative speed turbo ~8x, large 1x.
-    ratio = _x(jobs, kb, "turbo", "faster-whisper", "l4") / _x(jobs, kb, "large-v3", "faster-whisper", "l4")
-    assert ratio == pytest.approx(8.0)
+def test_turbo_is_eight_times_large_in_openai_whisper_but_about_twice_in_faster_whisper(
+    jobs: JobKnowledge, kb: Knowledge
+) -> None:
+    # openai/whisper README: turbo ~8x large. speaches issue #169 (RTX 3090, faster-whisper, 1 h):
+    # turbo 82.75 s against large-v2's 169.75 s, 2.05x; its encoder is large's.
+    def ratio(runtime: str) -> float:
+        return _x(jobs, kb, "turbo", runtime, "l4") / _x(jobs, kb, "large-v3", runtime, "l4")
+
+    assert ratio("openai-whisper") == pytest.approx(8.0)
+    assert 1.5 < ratio("faster-whisper") < 3.0
+
+
+def test_large_v2_on_an_rtx_3090_held_out_lands_within_a_ninth_of_the_measurement(
+    jobs: JobKnowledge, kb: Knowledge
+) -> None:
+    # speaches issue #169: large-v2 on an RTX 3090, no batch: 1 h of audio in 169.75 s (21.2x)
+    assert _x(jobs, kb, "large-v2", "faster-whisper", "rtx3090") == pytest.approx(21.21, rel=0.11)
 
 
 def test_a_backlog_of_1000_audio_hours_takes_its_hours_divided_by_the_speed(

@@ -5,12 +5,13 @@ factor RTF is its inverse). Whisper runs an encoder over 30-second windows and d
 tokens per window at a small batch, so reading the decoder's weights bounds it: from card to
 card it scales with memory bandwidth. One card's speed is
 
-    x_realtime = k(runtime) × relative_speed(model) × bandwidth_GB/s / 1000
+    x_realtime = k(runtime) × relative_speed(model, runtime) × bandwidth_GB/s / 1000
 
-with ``relative_speed`` from openai/whisper's table (large = 1, turbo ≈ 8) and ``k`` fitted
-on the published rows of ``knowledge/speech.yaml`` marked ``fit`` (faster-whisper's README
-benchmark; SenseVoice's README for FunASR). Batched faster-whisper transcribes several
-windows at once and is about 3.7 times its sequential speed on the same card.
+with ``k`` fitted on the published rows of ``knowledge/speech.yaml`` marked ``fit``
+(faster-whisper's README benchmark; SenseVoice's README for FunASR) and ``relative_speed``
+from openai/whisper's table (large = 1, turbo ≈ 8), except where a model has fit rows of its
+own on the runtime: turbo under faster-whisper is about 2x large, not 8x. Batched
+faster-whisper transcribes several windows at once: about 3.7 times its sequential speed.
 
 A backlog is audio, not a rental period: 1,000 hours of audio at 24 × real time is about
 41.7 hours of one card. Live streams each need one audio second per second, so a card holds
@@ -73,21 +74,44 @@ def bandwidth_gbs(jobs: JobKnowledge, kb: Knowledge, gpu: str) -> float:
     return next(c.bandwidth_gbs for c in jobs.speech.cards if c.id == gpu)
 
 
-def _model_speed(jobs: JobKnowledge, model_id: str) -> float:
+def _reference(jobs: JobKnowledge, model_id: str) -> bool:
+    """A model that sets a runtime's constant: Whisper large (relative speed 1) or a FunASR model."""
     model = next(m for m in jobs.speech.models if m.id == model_id)
-    return model.relative_speed or 1.0
+    return model.relative_speed in (None, 1.0)
 
 
 def runtime_constant(jobs: JobKnowledge, kb: Knowledge, runtime: str) -> float:
-    """k(runtime), fitted on the ``fit`` rows of that runtime only."""
-    rows = [r for r in jobs.speech.measurements if r.split == "fit" and r.runtime == runtime]
-    return median_ratio(rows, lambda r: _model_speed(jobs, r.model) * bandwidth_gbs(jobs, kb, r.gpu) / 1000)
+    """k(runtime), fitted on that runtime's ``fit`` rows of its reference models only."""
+    rows = [
+        r
+        for r in jobs.speech.measurements
+        if r.split == "fit" and r.runtime == runtime and _reference(jobs, r.model)
+    ]
+    return median_ratio(rows, lambda r: bandwidth_gbs(jobs, kb, r.gpu) / 1000)
+
+
+def relative_speed(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtime: str) -> float:
+    """The model's speed against large on this runtime.
+
+    Fitted from the model's own ``fit`` rows on the runtime where they exist (turbo under
+    faster-whisper is about 2x large: its encoder, as big as large's, dominates once the
+    decoder is fast); else openai/whisper's relative speed.
+    """
+    rows = [
+        r
+        for r in jobs.speech.measurements
+        if r.split == "fit" and r.runtime == runtime and r.model == model.id
+    ]
+    if rows and not _reference(jobs, model.id):
+        k = runtime_constant(jobs, kb, runtime)
+        return median_ratio(rows, lambda r: k * bandwidth_gbs(jobs, kb, r.gpu) / 1000)
+    return model.relative_speed or 1.0
 
 
 def x_realtime(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtime: str, gpu: str) -> float:
     """Audio seconds one card transcribes per second."""
     k = runtime_constant(jobs, kb, runtime)
-    return k * (model.relative_speed or 1.0) * bandwidth_gbs(jobs, kb, gpu) / 1000
+    return k * relative_speed(jobs, kb, model, runtime) * bandwidth_gbs(jobs, kb, gpu) / 1000
 
 
 def predict_row(jobs: JobKnowledge, kb: Knowledge, row: Measurement) -> float:
