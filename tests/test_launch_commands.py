@@ -57,6 +57,8 @@ SCENARIOS: list[dict[str, Any]] = [
     {"task": "infer", "model": "qwen2.5-32b", "weight_dtype": "awq"},
     {"task": "infer", "model": "llama-3-70b", "weight_dtype": "awq"},
     {"task": "infer", "model": "gpt-oss-120b", "concurrency": 4},
+    {"task": "infer", "model": "llama-3.1-8b", "concurrency": 16, "runtime": "tensorrt_llm"},
+    {"task": "infer", "model": "llama-3.1-70b", "weight_dtype": "bf16", "runtime": "tensorrt_llm"},
     {"task": "infer", "model": "qwen2.5-7b", "gpu": "ascend-910b", "gpu_count": 1, "gpu_owned": True},
     {"task": "train", "model": "qwen2.5-7b", "method": "lora", "gpu": "ascend-910b", "gpu_owned": True},
     {"task": "train", "params_b": 13, "method": "full"},
@@ -99,7 +101,7 @@ def serving_commands(plan: Plan) -> list[tuple[LaunchSpec, Option]]:
 
 def server_args(spec: LaunchSpec) -> list[str]:
     """The arguments the server parses: after ``vllm serve MODEL``, ``python -m sglang.launch_server``."""
-    return spec.argv[1:] if spec.runtime == "llama_cpp" else spec.argv[3:]
+    return spec.argv[{"llama_cpp": 1, "tensorrt_llm": 2}.get(spec.runtime, 3) :]
 
 
 def flags(argv: list[str]) -> dict[str, str]:
@@ -114,7 +116,16 @@ def flags(argv: list[str]) -> dict[str, str]:
 
 def test_the_plans_cover_every_serving_runtime_and_a_quantize_step(plans: list[tuple[Any, Plan]]) -> None:
     runtimes = {s.runtime for _, p in plans for s in p.launch}
-    assert {"vllm", "sglang", "llama_cpp", "llm_compressor", "gguf_convert", "llama_factory"} <= runtimes
+    expected = {
+        "vllm",
+        "sglang",
+        "tensorrt_llm",
+        "llama_cpp",
+        "llm_compressor",
+        "gguf_convert",
+        "llama_factory",
+    }
+    assert expected <= runtimes
 
 
 def test_every_flag_of_every_serving_command_exists_in_its_pinned_release(
@@ -134,6 +145,12 @@ def test_every_serving_command_carries_the_plans_parallelism_and_limits(
     names = {
         "vllm": ("--tensor-parallel-size", "--max-model-len", "--gpu-memory-utilization", "--max-num-seqs"),
         "sglang": ("--tp-size", "--context-length", "--mem-fraction-static", "--max-running-requests"),
+        "tensorrt_llm": (
+            "--tp_size",
+            "--max_seq_len",
+            "--kv_cache_free_gpu_memory_fraction",
+            "--max_batch_size",
+        ),
     }
     for w, plan in plans:
         for spec, o in serving_commands(plan):
@@ -145,11 +162,16 @@ def test_every_serving_command_carries_the_plans_parallelism_and_limits(
             assert int(f[ctx]) == spec.settings["context_len"] == w.get("context_len", int(f[ctx]))
             assert float(f[share]) == spec.settings["memory_fraction"]
             pp = o.machines_per_replica or 1
-            assert int(f.get("--pipeline-parallel-size", f.get("--pp-size", "1"))) == pp
+            spelled = f.get("--pipeline-parallel-size") or f.get("--pp-size") or f.get("--pp_size") or "1"
+            assert int(spelled) == pp
 
 
 def test_a_token_budget_reaches_every_server_that_takes_one(plans: list[tuple[dict[str, Any], Plan]]) -> None:
-    budget_flag = {"vllm": "--max-num-batched-tokens", "sglang": "--chunked-prefill-size"}
+    budget_flag = {
+        "vllm": "--max-num-batched-tokens",
+        "sglang": "--chunked-prefill-size",
+        "tensorrt_llm": "--max_num_tokens",
+    }
     for w, plan in plans:
         for spec, _ in serving_commands(plan):
             if spec.runtime in budget_flag:
@@ -168,8 +190,8 @@ def test_llama_server_gives_each_slot_the_plans_context(plans: list[tuple[Any, P
 
 
 def served_path(spec: LaunchSpec) -> str:
-    if spec.runtime == "vllm":
-        return spec.argv[2]
+    if spec.runtime in ("vllm", "tensorrt_llm"):
+        return spec.argv[2 if spec.runtime == "vllm" else 1]
     return flags(spec.argv)["--model-path" if spec.runtime == "sglang" else "-m"]
 
 

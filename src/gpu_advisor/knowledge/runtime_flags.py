@@ -9,9 +9,10 @@ command uses a flag its release lacks.
 Extraction (``python -m gpu_advisor.knowledge.runtime_flags SOURCE...`` prints the YAML):
 
 - Python parsers (vLLM ``vllm/engine/arg_utils.py`` and ``entrypoints/openai/cli_args.py``,
-  SGLang ``srt/server_args.py``): every string literal that starts with ``-`` and is an argument
-  of an ``add_argument`` call; vLLM's frontend flags come from the fields of its ``FrontendArgs``
-  dataclass (``--host``, ``--port``, … are generated from them, ``--no-…`` for booleans).
+  SGLang ``srt/server_args.py``, TensorRT-LLM ``tensorrt_llm/commands/serve.py``): every string
+  literal that starts with ``-`` and is an argument of an ``add_argument`` or ``click.option``
+  call; vLLM's frontend flags come from the fields of its ``FrontendArgs`` dataclass
+  (``--host``, ``--port``, … are generated from them, ``--no-…`` for booleans).
 - llama.cpp ``common/arg.cpp``: the option spellings inside ``common_arg({...})`` lists.
 """
 
@@ -58,7 +59,7 @@ def python_flags(text: str) -> set[str]:
     found: set[str] = set()
     tree = ast.parse(text)
     for node in ast.walk(tree):
-        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) == "add_argument":
+        if isinstance(node, ast.Call) and getattr(node.func, "attr", None) in ("add_argument", "option"):
             found |= {flag for a in node.args if (flag := _option(a))}
         if isinstance(node, ast.ClassDef) and node.name == "FrontendArgs":
             found |= _dataclass_flags(node)

@@ -15,6 +15,11 @@ parsers, ``knowledge/runtime_flags.yaml``):
   attention), ``--pp-size``, ``--context-length``, ``--mem-fraction-static``,
   ``--max-running-requests``, ``--chunked-prefill-size``, ``--kv-cache-dtype fp8_e4m3``,
   ``--nnodes``/``--node-rank``/``--dist-init-addr`` across machines.
+- TensorRT-LLM ``trtllm-serve`` (its tensorrt_llm/commands/serve.py): ``--backend pytorch``,
+  ``--tp_size``, ``--pp_size``, ``--max_batch_size``, ``--max_num_tokens``, ``--max_seq_len``,
+  ``--kv_cache_free_gpu_memory_fraction``; written for weights it reads as published (16-bit or
+  the model's native format). A quantized TensorRT-LLM plan is run by vLLM with the same layout,
+  and says so (its ModelOpt checkpoints are not in the table).
 - llama.cpp ``llama-server`` (tools/server/README.md): ``-m``, ``-c`` (shared by the ``-np``
   slots, ggml-org/llama.cpp#11681, so context × slots), ``-ngl 99``, ``--split-mode layer``.
 """
@@ -33,7 +38,7 @@ if TYPE_CHECKING:
     from gpu_advisor.engine.results import Option
     from gpu_advisor.engine.specs import ModelArch
 
-PORTS = {"vllm": "8000", "sglang": "30000", "llama_cpp": "8080"}
+PORTS = {"vllm": "8000", "sglang": "30000", "llama_cpp": "8080", "tensorrt_llm": "8000"}
 
 
 def layout(o: Option, serve: ServeSetup) -> dict[str, Setting]:
@@ -60,8 +65,12 @@ def serving(
     w = serving_weights(o, arch, table)
     s = {**s, "weights": w.path, "weights_form": w.form, "memory_fraction": util}
     builders = {"vllm": vllm, "sglang": sglang}
+    if o.runtime == "tensorrt_llm" and w.form in ("native", "instruct"):
+        builders = {"tensorrt_llm": trtllm, **builders}
     own = o.runtime if o.runtime in builders else "vllm"
     specs = [builders[own](o, serve, s, w, True)]
+    if o.runtime == "tensorrt_llm" and own != o.runtime:
+        specs = [specs[0].model_copy(update={"needs": [*specs[0].needs, "tensorrt_llm_format"]})]
     specs += [b(o, serve, s, w, False) for name, b in builders.items() if name != own]
     if o.weight_dtype in ("fp16", "bf16") and o.count * o.machines <= 8:
         specs.append(_llama_cpp_other(o, arch, s, table))
@@ -129,6 +138,21 @@ def sglang(
         argv += ["--kv-cache-dtype", "fp8_e4m3"]
     argv += ["--host", "0.0.0.0", "--port", PORTS["sglang"]]
     return _spec("sglang", o, primary, argv, s, _needs(s))
+
+
+def trtllm(
+    o: Option, serve: ServeSetup, s: dict[str, Setting], w: ServedWeights, primary: bool
+) -> LaunchSpec:
+    """One trtllm-serve per replica on the PyTorch backend, with the plan's batch and lengths."""
+    argv = ["trtllm-serve", w.path, "--backend", "pytorch", "--tp_size", str(s["tensor_parallel"])]
+    if int(s["pipeline_parallel"]) > 1:
+        argv += ["--pp_size", str(s["pipeline_parallel"])]
+    argv += ["--max_batch_size", str(s["max_seqs"]), "--max_seq_len", str(s["context_len"])]
+    if serve.max_num_batched_tokens:
+        argv += ["--max_num_tokens", str(serve.max_num_batched_tokens)]
+    argv += ["--kv_cache_free_gpu_memory_fraction", f"{s['memory_fraction']:g}"]
+    argv += ["--host", "0.0.0.0", "--port", PORTS["tensorrt_llm"]]
+    return _spec("tensorrt_llm", o, primary, argv, s, _needs(s))
 
 
 def llama_cpp(o: Option, s: dict[str, Setting], path: str, primary: bool) -> LaunchSpec:

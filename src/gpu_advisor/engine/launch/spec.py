@@ -22,7 +22,12 @@ Setting = int | float | str | bool
 
 # The releases the serving commands are written for: their flags are checked against these
 # releases' own argument lists (knowledge/runtime_flags.yaml, tests/test_launch_flags.py).
-RELEASES = {"vllm": "0.11.0", "sglang": "0.5.3", "llama_cpp": "llama-cpp-python-0.3.16"}
+RELEASES = {
+    "vllm": "0.11.0",
+    "sglang": "0.5.3",
+    "tensorrt_llm": "commit-00209af",
+    "llama_cpp": "llama-cpp-python-0.3.16",
+}
 HF_REPO = re.compile(r"huggingface\.co/([^/\s]+/[^/\s]+)")
 # Stands for a model with no published repository (one sized from "13B" or a pasted config.json):
 # the command must not name a template model, nor an id no hub knows; the text says to replace it.
