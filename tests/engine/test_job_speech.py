@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import pytest
 
-from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.jobs import speech
 from gpu_advisor.engine.jobs.speech import SpeechRequest
 from gpu_advisor.engine.jobs.speeds import JobKnowledge, find_model
@@ -102,9 +101,8 @@ def test_sensevoice_runs_on_funasr_and_is_refused_on_a_whisper_runtime(
 ) -> None:
     plan = speech.plan(SpeechRequest(model="SenseVoice", audio_hours=100), kb, jobs)
     assert plan.tool == "funasr" and plan.command is not None and "SenseVoiceSmall" in plan.command
-    with pytest.raises(EngineError) as err:
-        speech.plan(SpeechRequest(model="SenseVoice", runtime="faster-whisper", audio_hours=1), kb, jobs)
-    assert err.value.code == "runtime_does_not_run_model"
+    wrong = speech.plan(SpeechRequest(model="SenseVoice", runtime="faster-whisper", audio_hours=1), kb, jobs)
+    assert not wrong.sized and [f.id for f in wrong.findings] == ["speech_runtime_mismatch"]
 
 
 def test_an_unknown_speech_model_is_not_sized_and_never_becomes_an_llm(
@@ -120,3 +118,15 @@ def test_the_backlog_command_is_batched_faster_whisper(jobs: JobKnowledge, kb: K
     assert (
         plan.command is not None and "BatchedInferencePipeline" in plan.command and "large-v3" in plan.command
     )
+
+
+def test_an_unknown_card_is_answered_with_a_finding_not_an_error(jobs: JobKnowledge, kb: Knowledge) -> None:
+    plan = speech.plan(SpeechRequest(audio_hours=10, gpu="gtx-9999"), kb, jobs)
+    assert not plan.sized and [f.id for f in plan.findings] == ["job_gpu_unknown"]
+
+
+def test_a_known_card_the_catalog_does_not_rent_says_there_is_nothing_to_price(
+    jobs: JobKnowledge, kb: Knowledge
+) -> None:
+    plan = speech.plan(SpeechRequest(audio_hours=10, gpu="l4"), kb, jobs)
+    assert not plan.sized and any(f.id == "job_nothing_offered" for f in plan.findings)

@@ -19,7 +19,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
-from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
 from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan
@@ -96,8 +95,8 @@ def plan(req: EmbeddingRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     model = find_model(jobs.embedding.models, req.model)
     if model is None:
         return job_rules.unsized("embedding", req, kb, jobs)
-    if req.gpu is not None and req.gpu not in kb.gpus:
-        raise EngineError("unknown_gpu", "gpu", gpu=req.gpu)
+    if (no := job_rules.refused("embedding", req, kb, jobs, model.name)) is not None:
+        return no
     doc_tokens = min(req.tokens_per_document, model.max_tokens)  # longer documents are cut at the window
     units = req.documents * doc_tokens if req.documents else None
     per_hour = req.qps * 3600 * tokens_per_query(req, model) if req.qps and units is None else None

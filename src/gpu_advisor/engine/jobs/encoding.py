@@ -20,7 +20,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
-from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
 from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan
@@ -62,8 +61,8 @@ def can_encode(codec_kb: CodecKnowledge, gpu: str, codec: Codec) -> bool:
 
 def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     """The cheapest catalog machine whose card encodes the codec; GeForce machines for the session cap."""
-    if req.gpu is not None and req.gpu not in kb.gpus:
-        raise EngineError("unknown_gpu", "gpu", gpu=req.gpu)
+    if (no := job_rules.refused("video_encode", req, kb, jobs, req.codec)) is not None:
+        return no
     cap = jobs.codec.session_cap_geforce
 
     def rate(offer: Offer, card: GpuSpec, memory_gib: float) -> Fit | None:

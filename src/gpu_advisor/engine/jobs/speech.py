@@ -26,7 +26,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
-from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
 from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan
@@ -125,10 +124,9 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     model = find_model(jobs.speech.models, req.model)
     if model is None:
         return job_rules.unsized("speech", req, kb, jobs)
+    if (no := job_rules.refused("speech", req, kb, jobs, model.name)) is not None:
+        return no
     runtime = req.runtime or default_runtime(model, live=req.live_streams is not None)
-    _check_runtime(model, runtime)
-    if req.gpu is not None and req.gpu not in kb.gpus:
-        raise EngineError("unknown_gpu", "gpu", gpu=req.gpu)
 
     def rate(offer: Offer, card: GpuSpec, memory_gib: float) -> Fit | None:
         need = model.vram_gb * 1e9 / GiB
@@ -152,11 +150,6 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         command=command(model, runtime),
         tool=_tool(runtime),
     )
-
-
-def _check_runtime(model: SpeechModel, runtime: str) -> None:
-    if (model.relative_speed is None) != (runtime == "funasr"):
-        raise EngineError("runtime_does_not_run_model", "runtime", runtime=runtime, model=model.name)
 
 
 def _metrics(p: Priced) -> list[JobMetric]:

@@ -25,7 +25,6 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
 
-from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
 from gpu_advisor.engine.jobs.plan import JobFamily, JobMetric, JobPlan
@@ -171,7 +170,8 @@ def plan_train(req: VisionTrainRequest, kb: Knowledge, jobs: JobKnowledge) -> Jo
     model = find_model(jobs.vision.models, req.model)
     if model is None:
         return job_rules.unsized("vision_train", req, kb, jobs)
-    _known_gpu(kb, req.gpu)
+    if (no := job_rules.refused("vision_train", req, kb, jobs, model.name)) is not None:
+        return no
 
     def rate(offer: Offer, card: GpuSpec, memory_gib: float) -> Fit | None:
         need = model.params_m * 1e6 * TRAIN_BYTES_PER_PARAM / GiB + ACTIVATION_GIB
@@ -191,7 +191,8 @@ def plan_infer(req: VisionInferRequest, kb: Knowledge, jobs: JobKnowledge) -> Jo
     model = find_model(jobs.vision.models, req.model)
     if model is None:
         return job_rules.unsized("vision_infer", req, kb, jobs)
-    _known_gpu(kb, req.gpu)
+    if (no := job_rules.refused("vision_infer", req, kb, jobs, model.name)) is not None:
+        return no
 
     def rate(offer: Offer, card: GpuSpec, memory_gib: float) -> Fit | None:
         need = model.params_m * 1e6 * 2 / GiB + ACTIVATION_GIB / 4
@@ -205,11 +206,6 @@ def plan_infer(req: VisionInferRequest, kb: Knowledge, jobs: JobKnowledge) -> Jo
     per_hour = req.images_per_s * 3600 if req.images_per_s and not req.images else None
     ranked = offers.rank(kb, rate, units=req.images, per_hour=per_hour, gpu=req.gpu)
     return _plan("vision_infer", req, kb, jobs, ranked, model, infer_command(model, req))
-
-
-def _known_gpu(kb: Knowledge, gpu: str | None) -> None:
-    if gpu is not None and gpu not in kb.gpus:
-        raise EngineError("unknown_gpu", "gpu", gpu=gpu)
 
 
 def _plan(

@@ -56,6 +56,33 @@ def model_unknown(ctx: JobContext) -> Finding | None:
     return finding("job_model_unknown", "high", family=ctx.family, model=str(ctx.asked("model")), known=known)
 
 
+def gpu_unknown(ctx: JobContext) -> Finding | None:
+    """A card asked for that the project does not know: say so rather than guess one."""
+    gpu = ctx.asked("gpu")
+    if gpu is None or gpu in ctx.kb.gpus:
+        return None
+    return finding("job_gpu_unknown", "high", gpu=str(gpu))
+
+
+def runtime_mismatch(ctx: JobContext) -> Finding | None:
+    """A runtime that does not run the model (SenseVoice runs on FunASR, Whisper not)."""
+    runtime = ctx.asked("runtime")
+    model = next((m for m in ctx.jobs.speech.models if m.name == ctx.model), None)
+    if ctx.family != "speech" or runtime is None or model is None:
+        return None
+    if (model.relative_speed is None) == (runtime == "funasr"):
+        return None
+    return finding("speech_runtime_mismatch", "high", model=model.name, runtime=str(runtime))
+
+
+def nothing_offered(ctx: JobContext) -> Finding | None:
+    """A known model, a known card, and still no catalog offer runs it (the card is not for rent here)."""
+    if ctx.ranked or ctx.model is None or ctx.family == "video_encode" or gpu_unknown(ctx):
+        return None
+    gpu = ctx.asked("gpu")
+    return finding("job_nothing_offered", "high", gpu=ctx.kb.gpus[gpu].name if gpu else None)
+
+
 def light_job_on_training_card(ctx: JobContext) -> Finding | None:
     """The cheapest pick is a small card while a training card (A100/H100) costs several times more."""
     if not ctx.ranked or ctx.kb.gpus[ctx.ranked[0].offer.gpu].role == "training":
@@ -190,6 +217,18 @@ def unsized(family: JobFamily, request: BaseModel, kb: Knowledge, jobs: JobKnowl
     return JobPlan(family=family, model=getattr(request, "model", None), sized=False, findings=findings(ctx))
 
 
+def refused(
+    family: JobFamily, request: BaseModel, kb: Knowledge, jobs: JobKnowledge, model: str | None
+) -> JobPlan | None:
+    """A plan that cannot start — an unknown card, a runtime that does not run the model —
+    as an unsized plan whose findings say why (every surface answers it politely), else None."""
+    ctx = JobContext(family, request, kb, jobs, [], model)
+    why = [f for check in (gpu_unknown, runtime_mismatch) if (f := check(ctx)) is not None]
+    if not why:
+        return None
+    return JobPlan(family=family, model=getattr(request, "model", model), sized=False, findings=why)
+
+
 def _s(family: str, **workload: Any) -> Scenario:
     return Scenario(workload={"family": family, **workload})
 
@@ -199,6 +238,19 @@ RULES: tuple[Rule[JobCheck], ...] = (
         id="job_model_unknown",
         check=model_unknown,
         scenarios=(_s("speech", model="whisper-xxl", audio_hours=10),),
+    ),
+    Rule(
+        id="job_gpu_unknown", check=gpu_unknown, scenarios=(_s("embedding", documents=1000, gpu="gtx-9999"),)
+    ),
+    Rule(
+        id="speech_runtime_mismatch",
+        check=runtime_mismatch,
+        scenarios=(_s("speech", model="sensevoice", runtime="faster-whisper", audio_hours=10),),
+    ),
+    Rule(
+        id="job_nothing_offered",
+        check=nothing_offered,
+        scenarios=(_s("vision_train", images=1000, gpu="l4"),),
     ),
     Rule(
         id="light_job_on_training_card",
