@@ -101,7 +101,7 @@ def serving_commands(plan: Plan) -> list[tuple[LaunchSpec, Option]]:
 
 def server_args(spec: LaunchSpec) -> list[str]:
     """The arguments the server parses: after ``vllm serve MODEL``, ``python -m sglang.launch_server``."""
-    return spec.argv[{"llama_cpp": 1, "tensorrt_llm": 2}.get(spec.runtime, 3) :]
+    return spec.argv[{"llama_cpp": 1, "tensorrt_llm": 2, "ms_swift": 2}.get(spec.runtime, 3) :]
 
 
 def flags(argv: list[str]) -> dict[str, str]:
@@ -128,15 +128,18 @@ def test_the_plans_cover_every_serving_runtime_and_a_quantize_step(plans: list[t
     assert expected <= runtimes
 
 
-def test_every_flag_of_every_serving_command_exists_in_its_pinned_release(
-    plans: list[tuple[Any, Plan]],
-) -> None:
+def test_every_flag_of_every_command_exists_in_its_pinned_release(plans: list[tuple[Any, Plan]]) -> None:
     table = runtime_flags.load()
+    checked = set()
     for _, plan in plans:
-        for spec, _ in serving_commands(plan):
+        for spec in plan.launch:
+            if not spec.release:
+                continue  # LLaMA-Factory reads a YAML config; the quantize steps run a script
+            checked.add(spec.runtime)
             known = table[(spec.runtime, spec.release)].flags
             unknown = sorted(set(flags(server_args(spec))) - known)
             assert not unknown, f"{spec.runtime} {spec.release} has no {unknown}: {spec.shell}"
+    assert checked == {"vllm", "sglang", "tensorrt_llm", "llama_cpp", "ms_swift"}
 
 
 def test_every_serving_command_carries_the_plans_parallelism_and_limits(
@@ -260,7 +263,27 @@ def test_training_commands_name_only_the_values_that_cannot_be_known(plans: list
             text = "\n".join([spec.shell, *spec.config_files.values()])
             assert "train.py" not in text
             assert ("HEAD_IP" in text) == (int(spec.settings["machines"]) > 1)
-            config = yaml.safe_load(spec.config_files["train.yaml"])
+            if spec.runtime == "ms_swift":
+                f = flags(spec.argv)
+                config = {"dataset": f["--dataset"], "cutoff_len": int(f["--max_length"])}
+                config["per_device_train_batch_size"] = int(f["--per_device_train_batch_size"])
+                assert int(spec.env["NPROC_PER_NODE"]) == spec.settings["gpus_per_machine"]
+            else:
+                config = yaml.safe_load(spec.config_files["train.yaml"])
             assert config["dataset"] == "YOUR_DATASET"
             assert config["cutoff_len"] == spec.settings["seq_len"]
             assert config["per_device_train_batch_size"] == spec.settings["micro_batch"]
+
+
+def test_ms_swift_runs_the_plans_method_and_zero_stage(kb: Knowledge) -> None:
+    plan = recommend(Workload(task="train", model="qwen2.5-7b", method="qlora", lora_rank=32), kb)
+    swift = next(s for s in plan.launch if s.runtime == "ms_swift")
+    f = flags(swift.argv)
+    assert f["--train_type"] == "lora" and f["--lora_rank"] == "32"
+    assert (f["--quant_method"], f["--quant_bits"]) == ("bnb", "4")
+    full = recommend(Workload(task="train", model="llama-3.1-70b", method="full", pretrain=True), kb)
+    rec = full.recommendation
+    assert rec is not None and rec.zero_stage
+    swift = next(s for s in full.launch if s.runtime == "ms_swift")
+    assert flags(swift.argv)["--deepspeed"] == f"zero{rec.zero_stage}"
+    assert swift.env["NNODES"] == str(rec.machines) and swift.env["MASTER_ADDR"] == "HEAD_IP"

@@ -14,6 +14,11 @@ Extraction (``python -m gpu_advisor.knowledge.runtime_flags SOURCE...`` prints t
   call; vLLM's frontend flags come from the fields of its ``FrontendArgs`` dataclass
   (``--host``, ``--port``, … are generated from them, ``--no-…`` for booleans).
 - llama.cpp ``common/arg.cpp``: the option spellings inside ``common_arg({...})`` lists.
+- ``HfArgumentParser`` commands (ms-swift ``swift sft``): each field of the argument dataclasses
+  is ``--field_name`` (``python -m gpu_advisor.knowledge.runtime_flags --fields FILE...``, over
+  ms-swift's swift/llm/argument/ and swift/trainers/arguments.py and transformers'
+  training_args.py and training_args_seq2seq.py, the classes ``swift sft``'s TrainArguments is
+  built from).
 """
 
 from __future__ import annotations
@@ -85,6 +90,19 @@ def _dataclass_flags(cls: ast.ClassDef) -> set[str]:
     return out
 
 
+def field_flags(text: str) -> set[str]:
+    """``--name`` for every annotated field of every class (``HfArgumentParser``'s rule)."""
+    out: set[str] = set()
+    for node in ast.walk(ast.parse(text)):
+        if isinstance(node, ast.ClassDef):
+            out |= {
+                f"--{stmt.target.id}"
+                for stmt in node.body
+                if isinstance(stmt, ast.AnnAssign) and isinstance(stmt.target, ast.Name)
+            }
+    return {f for f in out if not f.startswith("--_")}
+
+
 def cpp_flags(text: str) -> set[str]:
     """llama.cpp's option spellings: the strings in each ``common_arg({"-c", "--ctx-size"}, …)``."""
     return {flag for block in _CPP_OPTION_LIST.findall(text) for flag in _CPP_STRING.findall(block)}
@@ -106,9 +124,11 @@ def load() -> dict[tuple[str, str], RuntimeFlags]:
     return table
 
 
-def main(paths: list[str]) -> None:
+def main(args: list[str]) -> None:
     """Print the sorted flags of the given parser sources as a YAML list (for ``runtime_flags.yaml``)."""
-    flags = sorted(set().union(*(flags_in(Path(p)) for p in paths)))
+    fields, paths = args[:1] == ["--fields"], [Path(a) for a in args if a != "--fields"]
+    read = (lambda p: field_flags(p.read_text(encoding="utf-8"))) if fields else flags_in
+    flags = sorted(set().union(*(read(p) for p in paths)))
     sys.stdout.write("".join(f"  - {flag}\n" for flag in flags))
 
 

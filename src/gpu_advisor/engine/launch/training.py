@@ -7,6 +7,11 @@ ZeRO stage and card count, launched by ``llamafactory-cli`` or by torchrun direc
   ``deepspeed``, ``template`` (the chat template of the model family). ``llamafactory-cli
   train`` starts torchrun itself with ``FORCE_TORCHRUN=1``, and across machines reads
   ``NNODES``, ``NODE_RANK``, ``MASTER_ADDR``, ``MASTER_PORT`` (its README, "Distributed training").
+- ms-swift ``swift sft`` (3.8; its "Command Line Parameters" page): ``--train_type``,
+  ``--lora_rank``, ``--target_modules all-linear``, ``--quant_method bnb --quant_bits 4``
+  (QLoRA), ``--per_device_train_batch_size``, ``--gradient_accumulation_steps``, ``--max_length``,
+  ``--gradient_checkpointing``, ``--deepspeed zeroN`` (its bundled ZeRO configs); across GPUs and
+  machines it reads ``NPROC_PER_NODE``, ``NNODES``, ``NODE_RANK``, ``MASTER_ADDR``, ``MASTER_PORT``.
 - A full fine-tune also gets the explicit form: ``torchrun --nproc_per_node --nnodes
   --node_rank --master_addr --master_port -m llamafactory.launcher train.yaml`` (the module
   ``llamafactory-cli`` hands torchrun) with the DeepSpeed JSON (deepspeed.ai "DeepSpeed
@@ -24,7 +29,7 @@ import json
 from typing import TYPE_CHECKING
 
 from gpu_advisor.engine.defaults import grad_accumulation
-from gpu_advisor.engine.launch.spec import LaunchSpec, Setting, hf_repo
+from gpu_advisor.engine.launch.spec import RELEASES, LaunchSpec, Setting, hf_repo
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.memory import TrainSetup
@@ -80,10 +85,10 @@ def settings(o: Option, train: TrainSetup) -> dict[str, Setting]:
 
 def training(o: Option, arch: ModelArch, train: TrainSetup) -> list[LaunchSpec]:
     s = settings(o, train)
-    factory = _llama_factory(o, arch, s)
+    others = [_llama_factory(o, arch, s), _swift(o, arch, s)]
     if s["method"] != "full":
-        return [factory]
-    return [_torchrun(o, arch, s), factory]
+        return others
+    return [_torchrun(o, arch, s), *others]
 
 
 def deepspeed_config(s: dict[str, Setting]) -> dict[str, object]:
@@ -151,15 +156,42 @@ def _torchrun(o: Option, arch: ModelArch, s: dict[str, Setting]) -> LaunchSpec:
     )
 
 
+def _rendezvous(o: Option) -> dict[str, str]:
+    if o.machines == 1:
+        return {}
+    return {"NNODES": str(o.machines), "NODE_RANK": "0", "MASTER_ADDR": "HEAD_IP", "MASTER_PORT": MASTER_PORT}
+
+
+def _swift(o: Option, arch: ModelArch, s: dict[str, Setting]) -> LaunchSpec:
+    """The same run as ms-swift's ``swift sft``."""
+    lora = s["method"] != "full"
+    argv = ["swift", "sft", "--model", hf_repo(arch), "--train_type", "lora" if lora else "full"]
+    if lora:
+        argv += ["--lora_rank", str(s["lora_rank"]), "--target_modules", "all-linear"]
+    if s["method"] == "qlora":
+        argv += ["--quant_method", "bnb", "--quant_bits", "4"]
+    argv += ["--dataset", "YOUR_DATASET", "--torch_dtype", "bfloat16" if s["bf16"] else "float16"]
+    argv += ["--per_device_train_batch_size", str(s["micro_batch"])]
+    argv += ["--gradient_accumulation_steps", str(s["grad_accumulation"]), "--max_length", str(s["seq_len"])]
+    argv += ["--gradient_checkpointing", "true" if s["gradient_checkpointing"] else "false"]
+    if int(s["zero_stage"]) > 0:
+        argv += ["--deepspeed", f"zero{s['zero_stage']}"]
+    argv += ["--output_dir", "output"]
+    return LaunchSpec(
+        runtime="ms_swift",
+        role="train",
+        option=o.kind,
+        primary=False,
+        argv=argv,
+        env={"NPROC_PER_NODE": str(o.count)} | _rendezvous(o),
+        settings=s,
+        needs=["dataset_swift"] + (["multi_node"] if o.machines > 1 else []),
+        release=RELEASES["ms_swift"],
+    )
+
+
 def _llama_factory(o: Option, arch: ModelArch, s: dict[str, Setting]) -> LaunchSpec:
-    env = {"FORCE_TORCHRUN": "1"} if o.count * o.machines > 1 else {}
-    if o.machines > 1:
-        env |= {
-            "NNODES": str(o.machines),
-            "NODE_RANK": "0",
-            "MASTER_ADDR": "HEAD_IP",
-            "MASTER_PORT": MASTER_PORT,
-        }
+    env = ({"FORCE_TORCHRUN": "1"} if o.count * o.machines > 1 else {}) | _rendezvous(o)
     return LaunchSpec(
         runtime="llama_factory",
         role="train",
