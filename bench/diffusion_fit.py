@@ -101,7 +101,8 @@ def main() -> int:
     book = load_diffusion()
     fits = {cls: fit(book, cls) for cls in ("unet", "dit")}
     for cls, f in fits.items():
-        fields = f"overhead_ms: {f.overhead_ms}, k: {f.k}, gamma: {f.gamma}, beta: {f.beta}, feature: {f.feature}"
+        fields = f"overhead_ms: {f.overhead_ms}, k: {f.k}, gamma: {f.gamma}, beta: {f.beta}"
+        fields += f", feature: {f.feature}"
         print(f"  {cls}: {{{fields}}}")
     report(book.model_copy(update={"fits": fits}))
     return 0

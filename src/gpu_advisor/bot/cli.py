@@ -43,6 +43,11 @@ SURFACES: dict[str, tuple[str, str, str]] = {
         "add_quote_command",
         "judge a vendor's quote, or buy vs rent vs API, for a Workload (JSON)",
     ),
+    "job": (
+        "gpu_advisor.bot.job_cli",
+        "add_job_command",
+        "size a GPU job that is not an LLM (image, video, speech, embeddings, vision, encoding) from JSON",
+    ),
     "discord": (
         "gpu_advisor.bot.discord.run",
         "add_discord_command",
@@ -72,7 +77,7 @@ EXTRA_OF_MODULE = {
 EXIT_FAILED = 1
 # Commands that answer once and leave: they read only the log variables, so they skip loading
 # pydantic-settings (bench/startup_bench.py: about 75 ms of a 0.45 s `ask`).
-ONE_SHOT = frozenset({"estimate", "recommend", "ask", "analyze", "chart", "quote"})
+ONE_SHOT = frozenset({"estimate", "recommend", "ask", "analyze", "chart", "quote", "job"})
 SERVICES = frozenset({"web", "telegram", "discord"})  # long-running: a database, a settings line
 # A one-shot command builds its modules, records and matchers once and leaves: a collection of
 # the youngest generation every 700 allocations (CPython's default) walks that growing heap for

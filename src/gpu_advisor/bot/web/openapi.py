@@ -16,6 +16,7 @@ from pydantic import BaseModel
 from pydantic.fields import FieldInfo
 from pydantic.json_schema import models_json_schema
 
+from gpu_advisor.bot.job_contract import JobAnswer, JobRequestBody
 from gpu_advisor.bot.quote_call import QuoteRequest
 from gpu_advisor.bot.web.errors import dumps
 from gpu_advisor.bot.web.schemas import (
@@ -40,6 +41,7 @@ MODELS: tuple[tuple[type[BaseModel], Mode], ...] = (
     (AnalyzeRequest, "validation"),
     (QuoteRequest, "validation"),
     (SessionRequest, "validation"),
+    (JobRequestBody, "validation"),
     (ChatResponse, "serialization"),
     (Estimate, "serialization"),
     (Plan, "serialization"),
@@ -47,6 +49,7 @@ MODELS: tuple[tuple[type[BaseModel], Mode], ...] = (
     (QuoteVerdict, "serialization"),
     (Catalog, "serialization"),
     (CatalogUploaded, "serialization"),
+    (JobAnswer, "serialization"),
     (ErrorResponse, "serialization"),
 )
 ERRORS = {
@@ -177,6 +180,27 @@ def document() -> dict[str, Any]:
                     posted,
                     err,
                 )
+            },
+            "/api/job": {
+                "post": {
+                    **_operation(
+                        "Size a GPU job that is not an LLM: image or video generation, image fine-tuning,"
+                        " speech, embeddings, vision, video encoding (the request's family picks its fields)",
+                        _json(ref[JobRequestBody]),
+                        _json(ref[JobAnswer]),
+                        posted,
+                        err,
+                    ),
+                    "parameters": [
+                        {
+                            "name": "lang",
+                            "in": "query",
+                            "required": False,
+                            "description": "the answer's language (default: Accept-Language, else zh)",
+                            "schema": {"type": "string", "enum": ["zh", "en"]},
+                        }
+                    ],
+                }
             },
             "/api/chat/chart": {
                 "post": _operation(

@@ -14,6 +14,7 @@ the rest). Cost per 1,000 images is the machine's hourly price ÷ its images an 
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import replace
 from typing import Literal
 
@@ -80,7 +81,7 @@ def plan(job: ImageGenJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
     ranked = offers.rank(kb, _rate(book, spec, run), per_hour=peak_hour, gpu=job.gpu)
     card = kb.gpus[job.gpu] if job.gpu else (ranked[0].gpu if ranked else None)
     findings = why(book, spec, run, card, job)
-    check = checked(book, spec, run, card)
+    check = checked(book, spec, run, card, offers.rank(kb, _rate(book, spec, run)))
     options = [offers.option(p, _metrics(book, spec, run, p.gpu), _unit_costs(p)) for p in ranked[:4]]
     return JobPlan(
         family="image_gen",
@@ -153,6 +154,7 @@ def why(
                 "image_seconds",
                 gpu=card.name,
                 steps=run.steps,
+                per_step=t.passes // run.steps,
                 passes=t.passes,
                 tokens=t.tokens,
                 pass_tflop=t.pass_tflop,
@@ -183,11 +185,20 @@ def fleet(job: ImageGenJob, per_card_hour: float, card: GpuSpec) -> Finding:
     )
 
 
-def checked(book: d.DiffusionBook, spec: d.DiffusionSpec, run: d.Run, card: GpuSpec | None) -> DiffusionCheck:
-    """What the pitfall rules read for this run on ``card``."""
+def checked(
+    book: d.DiffusionBook,
+    spec: d.DiffusionSpec,
+    run: d.Run,
+    card: GpuSpec | None,
+    per_image: list[offers.Priced],
+) -> DiffusionCheck:
+    """What the pitfall rules read for this run on ``card``; ``per_image`` ranks every offer by
+    its cost per image (no volume), so the card's and the cheapest consumer card's can be set
+    side by side."""
     need = d.memory_gib(book, spec, run)
     fp8 = d.memory_gib(book, spec, replace(run, format="fp8"))
-    offload = d.memory_gib(book, spec, replace(run, offload="model"))
+    further: d.Offload = "sequential" if run.offload != "none" else "model"
+    offload = d.memory_gib(book, spec, replace(run, offload=further))
     offload_s = d.timing(book, spec, card, run).offload_s if card else 0.0
     return DiffusionCheck(
         spec=spec,
@@ -198,7 +209,16 @@ def checked(book: d.DiffusionBook, spec: d.DiffusionSpec, run: d.Run, card: GpuS
         fp8_gib=fp8,
         offload_gib=offload,
         offload_s=offload_s,
+        card_per_1000=_per_1000(p for p in per_image if card is not None and p.gpu.id == card.id),
+        consumer_per_1000=_per_1000(p for p in per_image if p.gpu.segment == "consumer"),
+        consumer_gpu=next((p.gpu.name for p in per_image if p.gpu.segment == "consumer"), None),
     )
+
+
+def _per_1000(ranked: Iterable[offers.Priced]) -> float | None:
+    """The first (cheapest) offer's cost per 1,000 images in CNY, None when there is none."""
+    first = next(iter(ranked), None)
+    return first.rank_cny * 1000 if first is not None else None
 
 
 def assumptions(job: ImageGenJob, spec: d.DiffusionSpec, run: d.Run) -> list[Finding]:

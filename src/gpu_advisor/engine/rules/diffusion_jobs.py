@@ -40,6 +40,9 @@ class DiffusionCheck:
     gpus: int = 1
     speedup: float = 1.0
     offload_s: float = 0.0
+    card_per_1000: float | None = None  # the card's cheapest offer: cost per 1,000 images (CNY)
+    consumer_per_1000: float | None = None  # the cheapest consumer-card offer's
+    consumer_gpu: str | None = None
 
 
 def exceeds_card(c: DiffusionCheck) -> Finding | None:
@@ -59,7 +62,8 @@ def exceeds_card(c: DiffusionCheck) -> Finding | None:
 
 
 def datacenter_overkill(c: DiffusionCheck) -> Finding | None:
-    """A training-class card for an image model a 24 GB consumer card holds."""
+    """A training-class card for an image model a 24 GB consumer card holds, where the catalog's
+    consumer card makes each image for less."""
     if (
         c.gpu is None
         or c.spec.kind != "image"
@@ -67,8 +71,17 @@ def datacenter_overkill(c: DiffusionCheck) -> Finding | None:
         or c.need_gib > CONSUMER_ENOUGH_GIB
     ):
         return None
+    if c.card_per_1000 is None or c.consumer_per_1000 is None or c.consumer_per_1000 >= c.card_per_1000:
+        return None
     return finding(
-        "diffusion_datacenter_overkill", "info", model=c.spec.name, gpu=c.gpu.name, need_gib=c.need_gib
+        "diffusion_datacenter_overkill",
+        "info",
+        model=c.spec.name,
+        gpu=c.gpu.name,
+        need_gib=c.need_gib,
+        consumer_gpu=c.consumer_gpu,
+        card_per_1000=c.card_per_1000,
+        consumer_per_1000=c.consumer_per_1000,
     )
 
 
@@ -137,7 +150,7 @@ RULES: tuple[Rule[object], ...] = (
     Rule(
         id="diffusion_datacenter_overkill",
         check=datacenter_overkill,
-        scenarios=(Scenario(workload=_job(family="image_gen", model="sd15", gpu="a100-40g-sxm")),),
+        scenarios=(Scenario(workload=_job(family="image_gen", model="sdxl", gpu="a100-40g-sxm")),),
         rank=3,
     ),
     Rule(
