@@ -13,7 +13,7 @@ from gpu_advisor.bot.ratelimit import RateLimiter
 from gpu_advisor.bot.store import Store
 from gpu_advisor.bot.turn import Conversations, Turn, executor_for
 from gpu_advisor.bot.turn_calls import UseCatalog
-from gpu_advisor.bot.web import api, guard, openapi, ops, pages, sessions
+from gpu_advisor.bot.web import api, guard, job_api, openapi, ops, pages, sessions
 from gpu_advisor.bot.web.config import WebConfig
 from gpu_advisor.bot.web.context import CONTEXT, WebContext
 
@@ -70,6 +70,7 @@ def _routes(app: web.Application) -> None:
     app.router.add_post("/api/recommend", api.recommend)
     app.router.add_post("/api/analyze", api.analyze)
     app.router.add_post("/api/quote", api.quote)
+    app.router.add_post("/api/job", job_api.job)
     app.router.add_get("/api/catalog", api.get_catalog)
     app.router.add_put("/api/admin/catalog", api.put_catalog)
     app.router.add_get("/openapi.json", openapi.serve)
