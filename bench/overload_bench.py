@@ -31,7 +31,7 @@ from pathlib import Path
 
 import aiohttp
 
-from bench.scale_bench import STDERR, _ready, free_port
+from bench.scale_bench import STDERR, ready
 
 # An ordinary user states a whole requirement, a new one each time, so the plan is worked out
 # afresh (about 8 ms of CPU; a plan already made comes from a cache in a millisecond), then
@@ -70,14 +70,13 @@ def pct(xs: Sequence[float], q: float) -> float:
 
 @contextmanager
 def web_servers(db: str, processes: int, workers: int) -> Iterator[int]:
-    """``gpu-advisor web --processes N`` with the per-address limits raised; its port once ready."""
-    port = free_port()
-    argv = ["web", "--db", db, "--port", str(port), "--processes", str(processes), "--workers", str(workers)]
+    """``gpu-advisor web --processes N`` with the per-address limits raised, on a port the kernel
+    picks (``--port 0``); the port, read back once ready."""
+    argv = ["web", "--db", db, "--port", "0", "--processes", str(processes), "--workers", str(workers)]
     argv += ["--sessions-per-hour", UNLIMITED]  # the attacker's conversations are all new
     proc = subprocess.Popen([sys.executable, "-m", "gpu_advisor.bot.cli", *argv], stderr=STDERR)
     try:
-        asyncio.run(_ready(port, processes, proc))
-        yield port
+        yield asyncio.run(ready(processes, proc, workers))
     finally:
         proc.terminate()
         try:

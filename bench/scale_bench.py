@@ -30,7 +30,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import statistics
 import subprocess
 import sys
@@ -63,22 +62,18 @@ class Load:
         return self.turns / self.seconds
 
 
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        port: int = s.getsockname()[1]
-        return port
-
-
 @contextmanager
-def servers(url: str, processes: int, port: int) -> Iterator[subprocess.Popen[bytes]]:
-    """``gpu-advisor web --processes N`` over ``url`` on ``port``, ready once it answers; stopped after."""
-    argv = ["--database-url", url, "web", "--port", str(port), "--processes", str(processes)]
-    argv += ["--workers", "1", "--trusted-proxy", "127.0.0.1"]
+def servers(url: str, processes: int, workers: int = 1) -> Iterator[tuple[subprocess.Popen[bytes], int]]:
+    """``gpu-advisor web --processes N`` over ``url`` on a port the kernel picks (``--port 0``),
+    ready once it answers: the supervisor and that port. Stopped after.
+
+    The port is read back from the running servers (``ready``), never picked here and bound
+    later: a port found free and closed can be taken by anyone before the server binds it."""
+    argv = ["--database-url", url, "web", "--port", "0", "--processes", str(processes)]
+    argv += ["--workers", str(workers), "--trusted-proxy", "127.0.0.1"]
     proc = subprocess.Popen([sys.executable, "-m", "gpu_advisor.bot.cli", *argv], stderr=STDERR)
     try:
-        asyncio.run(_ready(port, processes, proc))
-        yield proc
+        yield proc, asyncio.run(ready(processes, proc, workers))
     finally:
         proc.send_signal(signal.SIGTERM)
         try:
@@ -93,44 +88,56 @@ def children(proc: subprocess.Popen[bytes]) -> list[int]:
         return [int(pid) for pid in f.read().split()]
 
 
-async def _ready(port: int, processes: int, proc: subprocess.Popen[bytes]) -> None:
-    """Until every process listens on ``port`` with its turn worker (a grandchild) started, and
-    the port answers. A process with its worker but no socket yet would leave the others alone
+async def ready(processes: int, proc: subprocess.Popen[bytes], workers: int = 1) -> int:
+    """The port, once every process listens on it with its turn workers (grandchildren) started,
+    if it has any, and it answers. A process with its worker but no socket yet would leave the others alone
     to take its share: a test that then kills one of them finds nobody listening."""
     deadline = time.monotonic() + START_S
     while time.monotonic() < deadline:
         if proc.poll() is not None:
             raise RuntimeError(f"the servers exited ({proc.returncode})")
         pids = children(proc) if processes > 1 else [proc.pid]  # one process serves without a supervisor
-        up = sum(1 for pid in pids if _has_children(pid) and _listens(pid, port))
-        if len(pids) == processes and up == processes and await _answers(port):
-            return
+        started = [pid for pid in pids if _has_children(pid) or not workers]
+        ports = set.intersection(*(listening_ports(pid) for pid in started)) if started else set()
+        if len(pids) == processes and len(started) == processes and len(ports) == 1:
+            port = ports.pop()
+            if await _answers(port):
+                return port
         await asyncio.sleep(0.3)
     raise TimeoutError(f"{processes} server process(es) did not come up in {START_S:g} s")
 
 
-def _listens(pid: int, port: int) -> bool:
-    """Whether process ``pid`` holds a listening TCP socket on ``port`` (Linux: /proc)."""
-    inodes: set[str] = set()
+def listening_ports(pid: int) -> set[int]:
+    """The TCP ports process ``pid`` holds a listening socket on (Linux: /proc)."""
+    return set(_local_ports(pid, "0A"))
+
+
+def connections(pid: int, port: int) -> int:
+    """How many established TCP connections process ``pid`` holds on its local ``port``."""
+    return _local_ports(pid, "01").count(port)
+
+
+def _local_ports(pid: int, state: str) -> list[int]:
+    """The local port of each TCP socket of process ``pid`` in ``state`` (hex, as /proc writes it)."""
+    by_inode: dict[str, int] = {}
     for table in ("tcp", "tcp6"):
         try:
             with open(f"/proc/{pid}/net/{table}") as f:
                 rows = [line.split() for line in f.readlines()[1:]]
         except OSError:
             continue
-        inodes |= {r[9] for r in rows if r[3] == "0A" and int(r[1].rsplit(":", 1)[1], 16) == port}
+        by_inode |= {r[9]: int(r[1].rsplit(":", 1)[1], 16) for r in rows if r[3] == state}
+    ports: list[int] = []
     try:
         fds = os.listdir(f"/proc/{pid}/fd")
     except OSError:
-        return False
-    wanted = {f"socket:[{inode}]" for inode in inodes}
+        return ports
     for fd in fds:
-        try:
-            if os.readlink(f"/proc/{pid}/fd/{fd}") in wanted:
-                return True
-        except OSError:
-            continue
-    return False
+        with contextlib.suppress(OSError):
+            link = os.readlink(f"/proc/{pid}/fd/{fd}")
+            if link.startswith("socket:[") and link[8:-1] in by_inode:
+                ports.append(by_inode[link[8:-1]])
+    return ports
 
 
 def _has_children(pid: int) -> bool:
@@ -319,8 +326,7 @@ def postmaster(cluster: object) -> int:
 
 def kill_one_midway(url: str, sessions: int, concurrency: int) -> tuple[Load, int, int, int]:
     """Two processes; one killed with -9 when every conversation is halfway. The victim's pid too."""
-    port = free_port()
-    with servers(url, 2, port) as proc:
+    with servers(url, 2) as (proc, port):
 
         async def run() -> tuple[Load, list[str], int]:
             midway = Midway()
@@ -381,8 +387,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             setups.append(Setup(f"{n} PostgreSQL process{'es' if n > 1 else ''}", cluster.fresh_url(), n))
         roots = [postmaster(cluster)]
         for setup in setups:
-            setup.port = free_port()
-            roots.append(stack.enter_context(servers(setup.url, setup.processes, setup.port)).pid)
+            proc, setup.port = stack.enter_context(servers(setup.url, setup.processes))
+            roots.append(proc.pid)
         run_rounds(setups, roots, args.rounds, args.sessions, args.concurrency)
         stack.close()
         report(setups)

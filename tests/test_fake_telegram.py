@@ -9,7 +9,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import html
-import socket
 import struct
 import time
 import zlib
@@ -47,6 +46,7 @@ from telegram.ext import (
 )
 
 from tests.fakes import Call, FakeTelegram, User
+from tests.listening import loopback_listener, port_of
 
 TOKEN = "123:TEST"
 App = Application[Any, Any, Any, Any, Any, Any]
@@ -301,24 +301,18 @@ async def test_set_my_commands_records_the_language(tg: FakeTelegram, bot: Bot) 
 # ---- webhook mode --------------------------------------------------------------------------
 
 
-def free_loopback_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
 async def test_webhook_mode_receives_pushed_updates_and_checks_the_secret(
     tg: FakeTelegram, alice: User, errors: list[object]
 ) -> None:
-    port = free_loopback_port()
+    listener = loopback_listener()  # bound here and handed over: never a port found free, bound later
+    port = port_of(listener)
     app = echo_app(tg, errors)
     async with app:
         await app.start()
         assert app.updater
         url = f"http://127.0.0.1:{port}/hook"
         await app.updater.start_webhook(
-            listen="127.0.0.1", port=port, url_path="hook", webhook_url=url, secret_token="s3cret"
+            unix=listener, url_path="hook", webhook_url=url, secret_token="s3cret"
         )
         try:
             assert (tg.webhook["url"], tg.webhook["secret_token"]) == (url, "s3cret")

@@ -15,7 +15,7 @@ import time
 
 import pytest
 
-from bench.scale_bench import Load, Midway, children, converse, free_port, lost_and_duplicated, servers
+from bench.scale_bench import Load, Midway, children, converse, lost_and_duplicated, servers
 from tests.pg import Cluster
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="SO_REUSEPORT and /proc")
@@ -23,8 +23,8 @@ SESSIONS = 8
 
 
 def test_a_process_killed_midway_leaves_its_conversations_to_the_other(pg_cluster: Cluster) -> None:
-    url, port = pg_cluster.fresh_url(), free_port()
-    with servers(url, 2, port) as proc:
+    url = pg_cluster.fresh_url()
+    with servers(url, 2) as (proc, port):
         first = children(proc)
 
         async def run() -> tuple[Load, list[str]]:

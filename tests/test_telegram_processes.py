@@ -13,7 +13,6 @@ import argparse
 import asyncio
 import os
 import signal
-import socket
 import sys
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,6 +22,7 @@ from typing import Any
 import aiohttp
 import pytest
 
+from bench.scale_bench import listening_ports
 from gpu_advisor.bot.telegram import run
 from gpu_advisor.bot.telegram.webhook import VARIABLE
 from tests.fakes.telegram_api import FakeTelegram, User
@@ -35,27 +35,30 @@ SECRET_HEADER = "X-Telegram-Bot-Api-Secret-Token"
 WORDS = ("hi", "7b chat model", "30 users", "budget 2000 usd", "/help")
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
+def _port_of_children(supervisor: int) -> int:
+    """The one port every child of the supervisor listens on (Linux: /proc)."""
+    with open(f"/proc/{supervisor}/task/{supervisor}/children") as f:
+        pids = [int(pid) for pid in f.read().split()]
+    ports = set.intersection(*(listening_ports(pid) for pid in pids))
+    assert len(pids) == PROCESSES and len(ports) == 1, (pids, ports)
+    return ports.pop()
 
 
 @asynccontextmanager
 async def webhook_processes(tg: FakeTelegram, database_url: str, tmp_path: Path) -> AsyncIterator[str]:
-    """The CLI's supervisor and its children, until every child has registered the webhook."""
-    port = _free_port()
-    url = f"http://127.0.0.1:{port}/telegram"
+    """The CLI's supervisor and its children, until every child has registered the webhook; the
+    URL they serve. The port is the kernel's pick (``--port 0``: the supervisor holds it for its
+    children), read back from the children, never found free here and bound later."""
+    url = "https://bot.example/telegram"  # what Telegram is told: a proxy in front, in production
     env = {key: value for key, value in os.environ.items() if not key.startswith(VARIABLE)}
     env |= {"TELEGRAM_BOT_TOKEN": TOKEN}
     argv = ["--database-url", database_url, "telegram", "--base-url", tg.base_url, "--webhook-url", url]
-    argv += ["--port", str(port), "--processes", str(PROCESSES), "--workers", "0"]
+    argv += ["--port", "0", "--processes", str(PROCESSES), "--workers", "0"]
     argv += ["--db", str(tmp_path / "tg.db")]
     proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "gpu_advisor.bot.cli", *argv, env=env)
     try:
         await tg.wait_for("setWebhook", count=PROCESSES, timeout=60)
-        yield url
+        yield f"http://127.0.0.1:{_port_of_children(proc.pid)}/telegram"
     finally:
         proc.send_signal(signal.SIGTERM)
         await asyncio.wait_for(proc.wait(), 30)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import socket
 import stat
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -23,21 +22,14 @@ from gpu_advisor.bot.telegram.app import TelegramConfig, build_application, turn
 from gpu_advisor.bot.telegram.run import webhook_options
 from gpu_advisor.bot.telegram.webhook import FILE_NAME, MIN_CHARS, VARIABLE, webhook_secret
 from tests.fakes.telegram_api import FakeTelegram
+from tests.listening import loopback_listener, port_of
 from tests.test_telegram_bot import DIALOG, TOKEN
 
 ADMIN = 8
 BOT_ID = TOKEN.split(":")[0]  # the old default secret: visible to anyone who talks to the bot
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        port: int = sock.getsockname()[1]
-        return port
-
-
-def _args(tmp_path: Path) -> argparse.Namespace:
-    port = _free_port()
+def _args(tmp_path: Path, port: int) -> argparse.Namespace:
     return argparse.Namespace(
         listen="127.0.0.1",
         port=port,
@@ -49,7 +41,8 @@ def _args(tmp_path: Path) -> argparse.Namespace:
 @asynccontextmanager
 async def webhook_bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Application]:  # type: ignore[type-arg]
     """The bot as ``gpu-advisor telegram --webhook-url`` starts it, with the same webhook options."""
-    args = _args(tmp_path)
+    listener = loopback_listener()  # bound here and handed over: never a port found free, bound later
+    args = _args(tmp_path, port_of(listener))
     config = TelegramConfig(
         token=TOKEN, base_url=tg.base_url, db_path=args.db, admin_ids=frozenset({ADMIN}), workers=0
     )
@@ -58,7 +51,8 @@ async def webhook_bot(tg: FakeTelegram, tmp_path: Path) -> AsyncIterator[Applica
         await turn_of(app).executor.initialize()
         await app.start()
         assert app.updater is not None
-        await app.updater.start_webhook(**webhook_options(args))
+        options = {k: v for k, v in webhook_options(args).items() if k not in ("listen", "port")}
+        await app.updater.start_webhook(**options, unix=listener)
         try:
             yield app
         finally:

@@ -9,7 +9,8 @@ new connections over them. A server that binds by itself (aiohttp) passes
 conversation's turns may land on any process (or any machine running the same command),
 and ``Storage.hold`` keeps them in order.
 
-This supervisor checks the port first (in use: it stops at once, saying so), starts the
+This supervisor reserves the port first and holds it while it runs (in use: it stops at once,
+saying so; port 0: a free one, given to the children and said in the log), starts the
 processes, starts again one that dies (say killed with ``-9``: its conversations go on in the
 others at once) after a back-off, removes a dead process's Prometheus live-gauge files
 (``mark_process_dead``, so the queue depth does not keep its last value), and passes
@@ -33,9 +34,14 @@ import socket
 import subprocess
 import sys
 import time
+import weakref
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from types import FrameType
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # the supervisor and the Telegram processes load no aiohttp
+    from aiohttp import web
 
 log = logging.getLogger(__name__)
 REUSE_PORT_VARIABLE = "GPU_ADVISOR_REUSE_PORT"  # set for the children: bind with SO_REUSEPORT
@@ -63,6 +69,34 @@ def shared_socket(host: str, port: int) -> socket.socket:
     return sock
 
 
+KEEPALIVE_REQUESTS = 100
+"""Responses on one connection, after which it is closed (``Connection: close``) so the client
+opens a new one that the kernel may give to another process; nginx's ``keepalive_requests``
+does the same (1,000 by default there). One handshake per hundred requests costs ~1 %."""
+
+
+def spread_connections(app: web.Application, requests: int = KEEPALIVE_REQUESTS) -> None:
+    """Close each kept-alive connection after ``requests`` responses, so load rebalances.
+
+    ``SO_REUSEPORT`` spreads *new* connections over the processes listening at that moment.
+    After a ``kill -9`` every client reconnects to the survivors, and a client that keeps its
+    connections alive (a proxy's upstream pool, a load generator) would never open another:
+    the replacement, listening 0.7 s later, would get nothing (issue 41). Ending connections
+    now and then makes every client reconnect, and the kernel hashes the new connections over
+    every live process. Call before the app is set up (its signals freeze then)."""
+    served: weakref.WeakKeyDictionary[object, int] = weakref.WeakKeyDictionary()
+
+    async def close_now_and_then(request: web.BaseRequest, response: web.StreamResponse) -> None:
+        transport = request.transport
+        if transport is None:
+            return
+        count = served[transport] = served.get(transport, 0) + 1
+        if count >= requests:
+            response.force_close()
+
+    app.on_response_prepare.append(close_now_and_then)
+
+
 # Not passed on: the children run one process each, and find the database in the environment
 # they inherit ($GPU_ADVISOR_DATABASE_URL, set by the CLI): a URL on a command line shows its
 # password to every user of the host (``ps``).
@@ -83,17 +117,38 @@ def child_argv(argv: Sequence[str]) -> list[str]:
     return out
 
 
-def check_port(host: str, port: int, what: str) -> None:
-    """Stop at once, saying why, when another program holds ``host:port`` (the children could
-    only fail to bind, one after another). The probe socket is closed before any child starts:
-    a listener nobody accepts on would get its share of the connections."""
+def reserve_port(host: str, port: int, what: str) -> socket.socket:
+    """The port held for the children from before they start until the supervisor ends: a
+    socket bound with ``SO_REUSEPORT`` and never listening, so it takes no connection of theirs
+    while no other program can bind the port (between a ``kill -9`` and the replacement
+    either). Port 0 picks a free one, which the children are then told (``on_port``). Another
+    program holding the port stops everything at once, saying so."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    sock = socket.socket(family, socket.SOCK_STREAM)
     try:
-        shared_socket(host, port).close()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+        sock.bind((host, port))
     except OSError as exc:
+        sock.close()
         raise SystemExit(
             f"{what}: cannot listen on {host}:{port}: {exc.strerror or exc} (another program has"
             " the port, or the address is not this machine's); nothing was started"
         ) from None
+    return sock
+
+
+def on_port(argv: Sequence[str], port: int) -> list[str]:
+    """The command line with its ``--port`` (either spelling) set to ``port``, or ``--port`` added."""
+    out: list[str] = []
+    given = iter(argv)
+    for arg in given:
+        if arg == "--port":
+            next(given, None)
+        elif not arg.startswith("--port="):
+            out.append(arg)
+            continue
+        out.append(f"--port={port}")
+    return out if any(a.startswith("--port=") for a in out) else [*out, f"--port={port}"]
 
 
 def forget_dead_processes(directory: str | None = None) -> list[int]:
@@ -217,9 +272,14 @@ def serve_processes(
     count: int, argv: Sequence[str], what: str = "server", address: tuple[str, int] | None = None
 ) -> int:
     """Run ``count`` children of ``gpu-advisor <argv>`` until told to stop: 0 once they are gone,
-    ``EXIT_GAVE_UP`` after a crash loop. ``address`` is checked first (a port in use stops here)."""
+    ``EXIT_GAVE_UP`` after a crash loop. ``address`` is reserved first (``reserve_port``: a port
+    in use stops here; port 0 becomes a free port, said in the log and given to the children)."""
+    held = None
     if address is not None:
-        check_port(*address, what)
+        held = reserve_port(*address, what)
+        port = held.getsockname()[1]
+        argv = on_port(argv, port)
+        log.warning("%s: listening on %s:%d", what, address[0], port)
     command = [sys.executable, "-m", "gpu_advisor.bot.cli", *child_argv(argv)]
     stopping = False
 
@@ -230,4 +290,8 @@ def serve_processes(
     for signum in (signal.SIGINT, signal.SIGTERM):
         signal.signal(signum, stop)
     log.warning("%s: serving with %d processes", what, count)
-    return Supervisor(count, command, what).run(lambda: stopping)
+    try:
+        return Supervisor(count, command, what).run(lambda: stopping)
+    finally:
+        if held is not None:
+            held.close()

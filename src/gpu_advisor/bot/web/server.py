@@ -19,7 +19,7 @@ from typing import Any
 from aiohttp import web
 
 from gpu_advisor.bot.web.config import WebConfig
-from gpu_advisor.bot.web.processes import reuse_port
+from gpu_advisor.bot.web.processes import reuse_port, spread_connections
 from gpu_advisor.bot.web.proxies import trusted
 
 log = logging.getLogger(__name__)
@@ -73,6 +73,8 @@ class Listening:
 
 async def listen(app: web.Application, config: WebConfig, port: int | None = None) -> Listening:
     """Serve ``app`` on ``config.host`` (``port`` overrides ``config.port``; 0 picks a free one)."""
+    if reuse_port():  # one of several processes on the port: kept-alive connections move on
+        spread_connections(app)
     runner = web.AppRunner(app, access_log=None, keepalive_timeout=config.keepalive_timeout_s)
     await runner.setup()
     loop = asyncio.get_running_loop()
