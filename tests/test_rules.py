@@ -15,12 +15,14 @@ import pytest
 
 from gpu_advisor import locales
 from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.jobs import request as job_request
 from gpu_advisor.engine.jobs.light import plan_job
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.rules import Family, Rule, Scenario, families, myths
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge.job_speeds import load_jobs
+from gpu_advisor.knowledge.jobs import books
 from gpu_advisor.reading.claims import CLAIM_PATTERNS, claims_in
 from gpu_advisor.reading.sheet import analyze
 from gpu_advisor.text.normalize import normalize
@@ -43,7 +45,11 @@ def _run(fam: Family, sc: Scenario, kb: Knowledge) -> Iterator[Finding]:
         yield from (Finding(id=s.id, severity="info", values=s.values) for s in a.signals)
         return
     if fam.name == "job_light":
-        yield from plan_job(sc.workload, kb, load_jobs()).findings
+        plan = plan_job(sc.workload, kb, load_jobs())
+        yield from [*plan.findings, *plan.assumptions]
+        return
+    if fam.name == "job_diffusion":
+        yield from job_request.plan_job(job_request.parse_job(dict(sc.workload)), kb, books()).findings
         return
     claims = claims_in(normalize(sc.said)) if sc.said else []
     yield from recommend(Workload(**sc.workload, claims=claims or None), kb).pitfalls

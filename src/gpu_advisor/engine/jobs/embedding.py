@@ -112,13 +112,15 @@ def plan(req: EmbeddingRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     options = [
         offers.option(p, _metrics(p, req, model, doc_tokens), _unit_costs(p, doc_tokens)) for p in ranked
     ]
+    ctx = JobContext("embedding", req, kb, jobs, ranked, model.name)
     return JobPlan(
         family="embedding",
         model=model.id,
         sized=bool(options),
         pick=options[0] if options else None,
         alternatives=options[1:4],
-        findings=job_rules.findings(JobContext("embedding", req, kb, jobs, ranked, model.name)),
+        findings=job_rules.findings(ctx),
+        assumptions=job_rules.explain(ctx),
         command=command(model, options[0].gpu if options else None, kb),
         tool="text-embeddings-inference",
     )

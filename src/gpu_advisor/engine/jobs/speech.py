@@ -139,14 +139,15 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
 
     ranked = offers.rank(kb, rate, units=req.audio_hours, per_hour=req.live_streams, gpu=req.gpu)
     options = [offers.option(p, _metrics(p), [offers.unit_cost(p, 1.0, "per_audio_hour")]) for p in ranked]
-    found = job_rules.findings(JobContext("speech", req, kb, jobs, ranked, model.name))
+    ctx = JobContext("speech", req, kb, jobs, ranked, model.name)
     return JobPlan(
         family="speech",
         model=model.id,
         sized=bool(options),
         pick=options[0] if options else None,
         alternatives=options[1:4],
-        findings=found,
+        findings=job_rules.findings(ctx),
+        assumptions=job_rules.explain(ctx),
         command=command(model, runtime),
         tool=_tool(runtime),
     )

@@ -221,13 +221,15 @@ def _plan(
     options = [
         offers.option(p, _metrics(p, batch), [offers.unit_cost(p, 1e6, "per_million_images")]) for p in ranked
     ]
+    ctx = JobContext(family, req, kb, jobs, ranked, model.name)
     return JobPlan(
         family=family,
         model=model.id,
         sized=bool(options),
         pick=options[0] if options else None,
         alternatives=options[1:4],
-        findings=job_rules.findings(JobContext(family, req, kb, jobs, ranked, model.name)),
+        findings=job_rules.findings(ctx),
+        assumptions=job_rules.explain(ctx),
         command=command,
         tool="ultralytics"
         if model.id.startswith("yolo")

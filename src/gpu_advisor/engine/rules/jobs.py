@@ -206,9 +206,73 @@ def encode_rate_unpublished(ctx: JobContext) -> Finding | None:
     return finding("encode_rate_unpublished", gpu=pick.gpu.name, nvenc=card.nvenc if card else 0)
 
 
+def speech_arithmetic(ctx: JobContext) -> Finding | None:
+    """How the pick's speed and hours were reached (for /why): bandwidth, speed, the division."""
+    if ctx.family != "speech" or not ctx.ranked:
+        return None
+    pick = ctx.ranked[0]
+    per_card = pick.fit.units_per_hour / pick.fit.cards
+    hours = ctx.asked("audio_hours")
+    return finding(
+        "speech_arithmetic",
+        model=ctx.model,
+        gpu=pick.gpu.name,
+        bandwidth_gbs=pick.gpu.bandwidth_gbs,
+        x_realtime=per_card,
+        cards=pick.fit.cards * pick.machines,
+        audio_hours=float(hours) if hours is not None else None,
+        card_hours=pick.job_hours,
+    )
+
+
+def encoder_arithmetic(ctx: JobContext) -> Finding | None:
+    """Tokens/s from the card's FP16 rate, the fitted efficiency and 2 × parameters per token."""
+    model = next((m for m in ctx.jobs.embedding.models if m.name == ctx.model), None)
+    if ctx.family != "embedding" or model is None or not ctx.ranked:
+        return None
+    pick = ctx.ranked[0]
+    tokens = ctx.asked("documents")
+    return finding(
+        "encoder_arithmetic",
+        model=model.name,
+        params_m=model.params_m,
+        gpu=pick.gpu.name,
+        fp16_tflops=pick.gpu.dense_tflops["fp16"],
+        tokens_per_s=pick.fit.units_per_hour / 3600 / pick.fit.cards,
+        documents=float(tokens) if tokens is not None else None,
+        hours=pick.job_hours,
+    )
+
+
+def vision_arithmetic(ctx: JobContext) -> Finding | None:
+    """Images/s on the pick and, for training, images × epochs ÷ images/s."""
+    model = next((m for m in ctx.jobs.vision.models if m.name == ctx.model), None)
+    if ctx.family not in ("vision_train", "vision_infer") or model is None or not ctx.ranked:
+        return None
+    pick = ctx.ranked[0]
+    images, epochs = ctx.asked("images"), ctx.asked("epochs")
+    return finding(
+        "vision_arithmetic",
+        model=model.name,
+        gflops=model.gflops,
+        gpu=pick.gpu.name,
+        images_per_s=pick.units_per_hour / 3600,
+        images=float(images * (epochs or 1)) if images is not None else None,
+        hours=pick.job_hours,
+    )
+
+
+_EXPLAIN: tuple[JobCheck, ...] = (speech_arithmetic, encoder_arithmetic, vision_arithmetic)
+
+
 def findings(ctx: JobContext) -> list[Finding]:
-    """Every job rule's finding for the context, in declaration order."""
-    return [f for rule in RULES if (f := rule.check(ctx)) is not None]
+    """Every job rule's finding for the context, in declaration order (the arithmetic apart)."""
+    return [f for rule in RULES if rule.check not in _EXPLAIN and (f := rule.check(ctx)) is not None]
+
+
+def explain(ctx: JobContext) -> list[Finding]:
+    """The arithmetic behind the pick, for ``JobPlan.assumptions`` (what /why shows)."""
+    return [f for check in _EXPLAIN if (f := check(ctx)) is not None]
 
 
 def unsized(family: JobFamily, request: BaseModel, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
