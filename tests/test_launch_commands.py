@@ -22,6 +22,7 @@ import pytest
 import yaml
 
 from bench.engine_bench import CASES
+from gpu_advisor import locales
 from gpu_advisor.engine.launch import LaunchSpec, hf_repo
 from gpu_advisor.engine.launch.weights import PUBLISHED_FORMS
 from gpu_advisor.engine.recommend import recommend
@@ -287,3 +288,20 @@ def test_ms_swift_runs_the_plans_method_and_zero_stage(kb: Knowledge) -> None:
     swift = next(s for s in full.launch if s.runtime == "ms_swift")
     assert flags(swift.argv)["--deepspeed"] == f"zero{rec.zero_stage}"
     assert swift.env["NNODES"] == str(rec.machines) and swift.env["MASTER_ADDR"] == "HEAD_IP"
+
+
+@pytest.mark.parametrize("lang", ["zh", "en"])
+def test_every_need_and_runtime_a_plan_names_has_a_sentence_in_both_languages(
+    plans: list[tuple[Any, Plan]], lang: str
+) -> None:
+    keys = {f"launch.need.{n}" for _, p in plans for s in p.launch for n in s.needs}
+    keys |= {f"launch.runtime.{s.runtime}" for _, p in plans for s in p.launch}
+    assert not sorted(k for k in keys if not locales.has(lang, k))
+
+
+def test_a_16_bit_plan_of_a_model_published_in_fp8_serves_the_published_weights_and_says_so(
+    kb: Knowledge,
+) -> None:
+    plan = recommend(Workload(task="infer", model="deepseek-v3", weight_dtype="bf16"), kb)
+    vllm = next(s for s in plan.launch if s.runtime == "vllm")
+    assert vllm.argv[2] == "deepseek-ai/DeepSeek-V3" and "served_as_published_fp8" in vllm.needs

@@ -72,6 +72,8 @@ def serving(
     if o.runtime == "tensorrt_llm" and own != o.runtime:
         specs = [specs[0].model_copy(update={"needs": [*specs[0].needs, "tensorrt_llm_format"]})]
     specs += [b(o, serve, s, w, False) for name, b in builders.items() if name != own]
+    if w.needs:
+        specs = [x.model_copy(update={"needs": [*x.needs, *w.needs]}) for x in specs]
     if o.weight_dtype in ("fp16", "bf16") and o.count * o.machines <= 8:
         specs.append(_llama_cpp_other(o, arch, s, table))
     return [*w.prepare, *specs]

@@ -82,7 +82,10 @@ def serving_weights(o: Option, arch: ModelArch, table: Checkpoints) -> ServedWei
     """The weights a vLLM/SGLang command for ``o`` loads (see the module docstring for the order)."""
     fmt, repo = o.weight_dtype, chat_repo(arch, table)
     if fmt == arch.native_dtype or fmt in ("bf16", "fp16"):
-        return ServedWeights(repo, "native" if repo == hf_repo(arch) else "instruct")
+        # a 16-bit plan of a model published only in FP8/MXFP4 serves the published weights
+        upcast = fmt != arch.native_dtype and arch.native_dtype not in ("bf16", "fp16", "fp32")
+        needs = [f"served_as_published_{arch.native_dtype}"] if upcast else []
+        return ServedWeights(repo, "native" if repo == hf_repo(arch) else "instruct", needs=needs)
     if repo != MODEL_PLACEHOLDER:
         for kind in PUBLISHED_FORMS.get(fmt, ()):
             row = table.find(arch.id, kind)
