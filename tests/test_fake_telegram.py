@@ -355,8 +355,10 @@ async def test_delay_past_the_read_timeout_is_a_timeout(tg: FakeTelegram, alice:
 
 
 async def test_two_pollers_conflict(tg: FakeTelegram, bot: Bot) -> None:
-    older = asyncio.create_task(bot.get_updates(timeout=2))
-    await asyncio.sleep(0.2)  # a long poll is recorded only when it returns, so give it time to arrive
+    older = asyncio.create_task(bot.get_updates(timeout=10))
+    # A long poll is recorded only when it returns: wait until the fake holds it (not a fixed
+    # pause, which a busy machine outlasts), with a deadline.
+    await wait_until(lambda: tg._poll_generation == 1, timeout=10)
     # A second Bot, as a second bot process would be: one Bot's getUpdates pool holds one connection.
     async with Bot(TOKEN, base_url=tg.base_url) as second_instance:
         assert await second_instance.get_updates(timeout=0) == ()
