@@ -55,6 +55,7 @@ def families() -> tuple[Family, ...]:
     from gpu_advisor.engine.rules import (
         china_cards,
         deadline,
+        diffusion_jobs,
         hardware,
         jobs,
         myths,
@@ -78,6 +79,7 @@ def families() -> tuple[Family, ...]:
         Family("sheet_pitfall", "sheet", "sheet.pitfall.", sheet_pitfalls.RULES),
         Family("sheet_signal", "sheet", "sheet.signal.", sheet_signals.RULES),
         Family("job_light", "compute_jobs", "finding.", jobs.RULES),
+        Family("job_diffusion", "diffusion", "finding.", diffusion_jobs.RULES),
     )
 
 

@@ -143,7 +143,9 @@ RULES: tuple[Rule[object], ...] = (
         id="video_needs_80gb_or_offload",
         check=video_needs_big_card,
         scenarios=(
-            Scenario(workload=_job(family="video_gen", model="wan21-t2v-14b", width=1280, height=720)),
+            Scenario(
+                workload=_job(family="video_gen", model="wan21-t2v-14b", width=1280, height=720, gpu="l40s")
+            ),
         ),
         rank=2,
     ),
