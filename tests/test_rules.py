@@ -45,7 +45,8 @@ def _run(fam: Family, sc: Scenario, kb: Knowledge) -> Iterator[Finding]:
         yield from (Finding(id=s.id, severity="info", values=s.values) for s in a.signals)
         return
     if fam.name == "job_light":
-        yield from plan_job(sc.workload, kb, load_jobs()).findings
+        plan = plan_job(sc.workload, kb, load_jobs())
+        yield from [*plan.findings, *plan.assumptions]
         return
     if fam.name == "job_diffusion":
         yield from job_request.plan_job(job_request.parse_job(dict(sc.workload)), kb, books()).findings
