@@ -23,7 +23,7 @@ import yaml
 
 from bench.engine_bench import CASES
 from gpu_advisor import locales
-from gpu_advisor.engine.launch import LaunchSpec, hf_repo
+from gpu_advisor.engine.launch import RELEASES, LaunchSpec, hf_repo
 from gpu_advisor.engine.launch.weights import PUBLISHED_FORMS
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Option, Plan
@@ -140,7 +140,19 @@ def test_every_flag_of_every_command_exists_in_its_pinned_release(plans: list[tu
             known = table[(spec.runtime, spec.release)].flags
             unknown = sorted(set(flags(server_args(spec))) - known)
             assert not unknown, f"{spec.runtime} {spec.release} has no {unknown}: {spec.shell}"
-    assert checked == {"vllm", "sglang", "tensorrt_llm", "llama_cpp", "ms_swift"}
+    assert checked == {"vllm", "sglang", "tensorrt_llm", "llama_cpp", "ms_swift", "llama_factory"}
+
+
+def test_every_llama_factory_config_key_and_template_exists_in_its_pinned_release(
+    plans: list[tuple[Any, Plan]],
+) -> None:
+    known = runtime_flags.load()[("llama_factory", RELEASES["llama_factory"])]
+    for _, plan in plans:
+        for spec in plan.launch:
+            if "train.yaml" in spec.config_files:
+                config = yaml.safe_load(spec.config_files["train.yaml"])
+                assert not sorted(k for k in config if f"--{k}" not in known.flags)
+                assert config["template"] in known.choices["template"]
 
 
 def test_every_serving_command_carries_the_plans_parallelism_and_limits(

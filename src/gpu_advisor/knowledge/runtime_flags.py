@@ -49,6 +49,9 @@ class RuntimeFlags(BaseModel):
     command: str = Field(description="the server command these flags belong to")
     source: str = Field(min_length=8, description="where the flags were read (file URLs at the release)")
     flags: frozenset[str]
+    choices: dict[str, frozenset[str]] = Field(
+        default_factory=dict, description="the values a flag or config key accepts, where they are a list"
+    )
 
     @field_validator("flags")
     @classmethod

@@ -28,6 +28,7 @@ RELEASES = {
     "tensorrt_llm": "commit-00209af",
     "llama_cpp": "llama-cpp-python-0.3.16",
     "ms_swift": "3.8.1",
+    "llama_factory": "0.9.3",
 }
 HF_REPO = re.compile(r"huggingface\.co/([^/\s]+/[^/\s]+)")
 # Stands for a model with no published repository (one sized from "13B" or a pasted config.json):

@@ -202,4 +202,5 @@ def _llama_factory(o: Option, arch: ModelArch, s: dict[str, Setting]) -> LaunchS
         config_files=_files(arch, s),
         settings=s,
         needs=["dataset"] + (["multi_node"] if o.machines > 1 else []),
+        release=RELEASES["llama_factory"],
     )
