@@ -14,11 +14,12 @@ import re
 
 from gpu_advisor.engine.concepts.base import fold
 from gpu_advisor.engine.rules.myths import RULES, claim_of
+from gpu_advisor.text.lazy import lazy
 
 CLAIM_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
-    claim_of(rule): tuple(re.compile(p) for p in rule.claims) for rule in RULES if rule.claims
+    claim_of(rule): tuple(lazy(p) for p in rule.claims) for rule in RULES if rule.claims
 }
-FREE_PLATFORM = re.compile(r"colab|kaggle|(免费|free)\s*(的)?\s*(gpu|算力|平台|显卡|tier)")
+FREE_PLATFORM = lazy(r"colab|kaggle|(免费|free)\s*(的)?\s*(gpu|算力|平台|显卡|tier)")
 
 
 def claims_in(low: str) -> list[str]:

@@ -17,6 +17,9 @@ from datetime import date
 
 from gpu_advisor.engine import concepts
 from gpu_advisor.reading.claims import claims_in, mentions_free_platform
+from gpu_advisor.reading.followup import plan_question
+from gpu_advisor.reading.intent import Intent, decide
+from gpu_advisor.reading.jobs import Job
 from gpu_advisor.reading.question_form import QuestionForm, question_form
 from gpu_advisor.reading.requirements import Extraction, Vocabulary, extract
 from gpu_advisor.text.normalize import Lang
@@ -32,6 +35,9 @@ class Message:
     claims: tuple[str, ...]
     free_platform: bool
     asks: bool  # any question marker (吗, 为什么, how, which, ?) — a concept may be asked
+    intent: Intent = "sizing"  # what the message asks, decided once (``reading.intent``)
+    job: Job = "none"  # what GPU job it is about (``reading.jobs``)
+    follow: str | None = None  # the question about a plan already given (``reading.followup``)
     cut: bool = False  # the surface cut the message at its cap (the reply says so)
 
     @property
@@ -47,6 +53,16 @@ class Message:
     def slots(self) -> dict[str, object]:
         return self.ext.slots
 
+    @property
+    def job_slots(self) -> dict[str, object]:
+        """The job's own numbers by role (images per day, frames, audio hours, codec …)."""
+        return self.ext.job_slots
+
+    @property
+    def unplaced(self) -> tuple[str, ...]:
+        """Numbers the reading could not place, as written: said back, never used."""
+        return tuple(str(i.values.get("value", "")) for i in self.ext.issues if i.id == "number_unused")
+
 
 def read_message(
     text: str,
@@ -59,11 +75,16 @@ def read_message(
     """Read ``text`` once: slots (answering ``expecting`` when it is a bare answer), form, claims."""
     ext = extract(text, vocab, expecting=expecting, current_lang=current_lang, today=today)
     low = ext.normalized
+    intent, job = decide(low, ext)
+    form = question_form(low, ext)
     return Message(
         text=text,
         ext=ext,
-        form=question_form(low, ext),
+        form=form,
         claims=tuple(claims_in(low)),
         free_platform=mentions_free_platform(low),
         asks=concepts.asks(low),
+        intent=intent,
+        job=job,
+        follow=plan_question(low, intent, names_card=bool(ext.slots.get("gpu")), asks_price=form.price),
     )

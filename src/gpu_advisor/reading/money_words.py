@@ -16,6 +16,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number
 
 CUR_BEFORE = r"(?:(?P<cb>us\$|¥|\$|rmb|cny|usd|人民币|美元)\s?)"
@@ -24,8 +25,8 @@ AMOUNT = rf"(?P<num>{NUMBER})(?:\s?(?P<suf>k|w)(?![a-z]))?(?!\s?折)"
 SLASH_PERIOD = r"(?=\s?/\s?(?:卡|张|月|小时|时|天|年|h|hr|hour|month|day|year|gpu|card|mo)(?![a-z]))"
 
 # An amount is money when a currency marks it, or a "/period" follows it (checked in ``amounts``).
-MONEY = re.compile(rf"(?<![a-z0-9.]){CUR_BEFORE}?{AMOUNT}{CUR_AFTER}?")
-_SLASH_PERIOD = re.compile(SLASH_PERIOD)
+MONEY = lazy(rf"(?<![a-z0-9.]){CUR_BEFORE}?{AMOUNT}{CUR_AFTER}?")
+_SLASH_PERIOD = lazy(SLASH_PERIOD)
 USD_WORDS = frozenset(("$", "us$", "usd", "美元", "美金", "刀", "dollar", "dollars"))
 SCALES = {"k": 1e3, "w": 1e4}
 
@@ -34,23 +35,23 @@ _CARD = r"(?:卡|张|gpu|card|显卡)"
 PERIOD_AFTER: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "card_hour",
-        re.compile(rf"^\s?{_PER}?\s?(?:{_CARD}\s?(?:-|/|每|per)?\s?(?:小?时|hours?|hr|h)(?![a-z]))"),
+        lazy(rf"^\s?{_PER}?\s?(?:{_CARD}\s?(?:-|/|每|per)?\s?(?:小?时|hours?|hr|h)(?![a-z]))"),
     ),
-    ("card_month", re.compile(rf"^\s?{_PER}\s?{_CARD}\s?(?:/|每|per|a)?\s?(?:个)?(?:月|month|mo)(?![a-z])")),
-    ("hour", re.compile(rf"^\s?{_PER}\s?(?:个)?(?:小时|时|hours?|hrs?|h)(?![a-z])")),
-    ("day", re.compile(rf"^\s?{_PER}\s?(?:天|日|days?)(?![a-z])")),
-    ("month", re.compile(rf"^\s?{_PER}\s?(?:个)?(?:月|month|mo)(?![a-z])")),
-    ("year", re.compile(rf"^\s?{_PER}\s?(?:年|years?|yr)(?![a-z])")),
+    ("card_month", lazy(rf"^\s?{_PER}\s?{_CARD}\s?(?:/|每|per|a)?\s?(?:个)?(?:月|month|mo)(?![a-z])")),
+    ("hour", lazy(rf"^\s?{_PER}\s?(?:个)?(?:小时|时|hours?|hrs?|h)(?![a-z])")),
+    ("day", lazy(rf"^\s?{_PER}\s?(?:天|日|days?)(?![a-z])")),
+    ("month", lazy(rf"^\s?{_PER}\s?(?:个)?(?:月|month|mo)(?![a-z])")),
+    ("year", lazy(rf"^\s?{_PER}\s?(?:年|years?|yr)(?![a-z])")),
 )
 PERIOD_BEFORE: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("card_hour", re.compile(r"(?:每卡每小时|每卡时|单卡每小时|每张卡每小时)\s?$")),
-    ("hour", re.compile(r"(?:每小时|按小时|按时|小时价|时租|hourly)\s?$")),
-    ("day", re.compile(r"(?:每天|按天|包天|daily)\s?$")),
-    ("month", re.compile(r"(?:包月|每月|月租|月付|按月|monthly)\s?$")),
-    ("year", re.compile(r"(?:包年|每年|年租|annually|yearly)\s?$")),
+    ("card_hour", lazy(r"(?:每卡每小时|每卡时|单卡每小时|每张卡每小时)\s?$")),
+    ("hour", lazy(r"(?:每小时|按小时|按时|小时价|时租|hourly)\s?$")),
+    ("day", lazy(r"(?:每天|按天|包天|daily)\s?$")),
+    ("month", lazy(r"(?:包月|每月|月租|月付|按月|monthly)\s?$")),
+    ("year", lazy(r"(?:包年|每年|年租|annually|yearly)\s?$")),
 )
 # "… per H100", "/每张 A800": the amount is per card when a card word follows "per".
-PER_CARD_AFTER = re.compile(
+PER_CARD_AFTER = lazy(
     rf"^[^,;，。；\n]{{0,12}}?(?:per|每|/|a|each)\s?(?:张\s?)?(?:{_CARD}|[a-z]{{1,2}}\d{{2,4}})"
 )
 
@@ -83,7 +84,7 @@ def amounts(text: str) -> list[Amount]:
     return out
 
 
-_NOT_A_PRICE = re.compile(
+_NOT_A_PRICE = lazy(
     r"\s?(?:个)?(?:小时|hours?|hrs?|h|卡|张|台|天|days?|gpus?|cards?|tokens?|gb?|%|度|kwh)(?![a-z])"
 )
 

@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number
 
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 720.0, "year": 8760.0}
-_YEARLY = re.compile(r"包年|按年|年付|年租|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year")
+_YEARLY = lazy(r"包年|按年|年付|年租|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year")
 _UNITS: tuple[tuple[str, str], ...] = (
     ("year", r"年(?!付)|years?"),
     ("month", r"个?月|months?"),
@@ -24,15 +25,15 @@ _UNITS: tuple[tuple[str, str], ...] = (
     ("hour", r"小时|个小时|钟头|hours?|hrs?|h(?![a-z])"),
 )
 # "4090 月租" is a card's monthly rent, not 4,090 months: a unit followed by 租/付/费 is a rate.
-_COUNTED = re.compile(
+_COUNTED = lazy(
     rf"(?P<num>{NUMBER})\s*+(?P<unit>{'|'.join(f'(?:{u})' for _, u in _UNITS)})(?![a-z])"
     r"(?!\s*+(?:租|付|费|價|价))"
 )
 _SINGLE: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("hour", re.compile(r"每小时|按小时|按时|一小时|per\s+hour|hourly|an?\s+hour|/\s*+h(?:our|r)?\b")),
-    ("day", re.compile(r"每天|按天|一天|per\s+day|daily|a\s+day")),
-    ("week", re.compile(r"每周|按周|一周|一个?星期|per\s+week|weekly|a\s+week")),
-    ("month", re.compile(r"包月|按月|月付|每月|一个?月|per\s+month|monthly|a\s+month")),
+    ("hour", lazy(r"每小时|按小时|按时|一小时|per\s+hour|hourly|an?\s+hour|/\s*+h(?:our|r)?\b")),
+    ("day", lazy(r"每天|按天|一天|per\s+day|daily|a\s+day")),
+    ("week", lazy(r"每周|按周|一周|一个?星期|per\s+week|weekly|a\s+week")),
+    ("month", lazy(r"包月|按月|月付|每月|一个?月|per\s+month|monthly|a\s+month")),
 )
 
 

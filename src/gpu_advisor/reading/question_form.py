@@ -10,18 +10,19 @@ comparison needs two cards, a price question a price word.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
+from gpu_advisor.reading import lexicon
 from gpu_advisor.reading.requirements import Extraction
+from gpu_advisor.text.lazy import lazy
 
-_YES_NO_ZH = re.compile(
+_YES_NO_ZH = lazy(
     r"(能不能|可不可以|够不够|行不行|能否|是否|跑得动|跑得起|装得下|放得下|塞得下|跑不跑得动)"
     r"|(能|可以|够|行|装下|放下|跑动|跑得了|带得动)[^。？?！!]{0,60}?(吗|么|嘛)"
     # "需要几台 / 要几张卡": how many of the named card hold it, answered by the verdict's fix
     r"|(需要|要|得)(几|多少)\s*+(台|张|块|卡)"
 )
-_YES_NO_EN = re.compile(
+_YES_NO_EN = lazy(
     # a version's dot ("llama3.1", "qwen2.5") does not end the sentence
     r"(?:^|[.!?,;:]\s*)(can|could|will|would|does|do|is|are)\s(?:[^.!?]|(?<=\d)\.(?=\d)){0,80}?"
     r"(?:\?|\b(?:fit|enough|handle|run|train|serve|hold|fine-?tune)\b)"
@@ -32,18 +33,9 @@ _YES_NO_EN = re.compile(
     r"|\bhow\s+many\s+(?:[a-z0-9-]+\s+){0,2}?(?:gpus?|cards?|[a-z]{1,3}\d{2,4}[a-z]{0,2}s?)\b"
     r"|\b(?:needs?|takes?|requires?)\s+how\s+many\b"
 )
-_MONEY = re.compile(
-    r"多少钱|什么价|啥价|价格|价钱|报价|租金|费用|几块钱|省多少|贵多少|便宜多少"
-    r"|(?:包月|包年|按年付?|按月付?|年付|月付)\s*+(?:呢|怎么算|怎么收|咋算)"
-    r"|(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?"
-    r"|how\s+much|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)|\bprice\b|pricing|in\s+total|altogether"
-    r"|(?<![a-z])(?:rent(?:al)?|hourly|monthly|daily)\s+(?:cost|price|rate)s?(?![a-z])"
-    r"|(?<![a-z])costs?\s+(?:for|of|per)\s"
-)
-_PERIOD_HOW_MUCH = re.compile(
-    r"(?:包月|包年|按月|按年|月付|年付|一个?月|一周|一天|每月|每天|每小时|一小时)[^。？?！!]{0,12}?(?:多少|几(?:块|千|万))"
-)
-_SPEED = re.compile(
+_MONEY = lexicon.pattern(*lexicon.MONEY)  # the one price vocabulary (``reading.lexicon``)
+_PERIOD_HOW_MUCH = lexicon.pattern(*lexicon.PERIOD_HOW_MUCH)
+_SPEED = lazy(
     r"每秒[^。？?！!]{0,8}?多少|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s\b|多快|速度(?:多少|怎么样|如何)"
     r"|一天[^。？?！!]{0,6}?(?:能|可以)?[^。？?！!]{0,4}?训[^。？?！!]{0,4}?多少"
     r"|how\s+fast|how\s+many\s+(?:tokens|toks?)\b|(?:tokens?|toks?)\s+(?:per|a)\s+(?:second|day)|throughput"
@@ -51,13 +43,13 @@ _SPEED = re.compile(
     # "how long on 8 H100s": a named card's time for the tokens (the verdict says it per method)
     r"|how\s+long|多久|多长时间|(?:跑|训|训练|要|需要|得)\s*+(?:个)?几天|几天能|多少天|几个小时"
 )
-_CAPACITY = re.compile(
+_CAPACITY = lazy(
     r"(?:扛|撑|顶|支持|承受|带)(?:得住|得了)?[^。？?！!]{0,4}?(?:多少|几)(?:个|路)?\s*+(?:qps|并发|人|用户|请求)"
     r"|(?:最多|最大)[^。？?！!]{0,6}?(?:qps|并发|多少人|请求)|(?:qps|并发)\s*+(?:上限|最多|能到多少|多少)"
     r"|how\s+many\s+(?:qps|users|requests|concurrent)|max(?:imum)?\s+(?:qps|throughput|concurrency)"
     r"|how\s+much\s+(?:traffic|load|qps)|handle\s+how\s+many"
 )
-_COMPARE = re.compile(
+_COMPARE = lazy(
     r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差多少|差距|快多少|相比|\bvs\.?\b|versus|which\s+(?:one|card|gpu|is)"
     r"|better|compare|difference"
 )

@@ -8,15 +8,19 @@ memory, the data disks, the network card. The patterns are linear (bounded gaps)
 
 from __future__ import annotations
 
-import re
+from gpu_advisor.text.lazy import lazy
 
 _PARTS = (
-    re.compile(r"xeon|epyc|鲲鹏|海光|(?<![a-z])cpu(?![a-z])|\d{1,3}\s*+(?:核|c(?![a-z])|cores)"),
-    re.compile(
+    lazy(
+        r"xeon|epyc|threadripper|ryzen|(?<![a-z])i[3579]-\d{4,5}|鲲鹏|海光|(?<![a-z])cpus?(?![a-z])|\d{1,3}\s*+(?:核|c(?![a-z])|cores)"
+    ),
+    lazy(
         r"\d{1,4}\s*+(?:gb|g|tb|t)\s*+(?:的)?\s*+(?:内存|ddr\d?|ram|memory)|(?:内存|ram|ddr\d)\s*+[:：]?\s*+\d"
     ),
-    re.compile(r"nvme|(?<![a-z])ssd(?![a-z])|硬盘|数据盘|系统盘|\d\s*+tb\s*+(?:盘|硬盘|nvme|ssd)"),
-    re.compile(r"网卡|infiniband|(?<![a-z])ib(?![a-z])|roce|connectx|\d{2,3}\s*+(?:gbps|g)\s*+(?:网|以太)"),
+    lazy(
+        r"nvme|(?<![a-z])ssd(?![a-z])|固态|(?<![a-z])psu(?![a-z])|电源|硬盘|数据盘|系统盘|\d\s*+tb\s*+(?:盘|硬盘|nvme|ssd)"
+    ),
+    lazy(r"网卡|infiniband|(?<![a-z])ib(?![a-z])|roce|connectx|\d{2,3}\s*+(?:gbps|g)\s*+(?:网|以太)"),
 )
 
 

@@ -15,13 +15,14 @@ know X; closest known: Y" instead of dropping the name.
 from __future__ import annotations
 
 import difflib
-import re
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from typing import Protocol, TypeVar
 
-_SEPARATORS = re.compile(r"[-_:\s]++")
-_GIGABYTES = re.compile(r"(?<=\d)gb")
+from gpu_advisor.text.lazy import lazy
+
+_SEPARATORS = lazy(r"[-_:\s]++")
+_GIGABYTES = lazy(r"(?<=\d)gb")
 _LONGEST_NAME = 64
 
 

@@ -18,6 +18,8 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.text.lazy import lazy
+
 CHINESE_DIGITS = "零〇一二两三四五六七八九十百千万亿壹贰叁肆伍陆柒捌玖拾佰仟"
 # Thousands separators only from the start of a number (never after a comma), so a
 # long "1,111,111,..." is scanned once, not once per group; and a match never ends
@@ -36,7 +38,7 @@ NUMBER = (
 # An optional minus sign, only when it cannot be a hyphen inside a name (a100-40g).
 SIGN = r"(?P<neg>(?<![a-z0-9.])-\s?|负)?"
 
-_ASCII_FULL = re.compile(rf"[-+]?{_ASCII}")
+_ASCII_FULL = lazy(rf"[-+]?{_ASCII}")
 _DIGIT_VALUES = (
     {c: float(i) for i, c in enumerate("零一二三四五六七八九")}
     | {c: float(i) for i, c in enumerate("〇壹贰叁肆伍陆柒捌玖")}
@@ -44,7 +46,7 @@ _DIGIT_VALUES = (
 )
 _SMALL_UNITS = {"十": 10.0, "拾": 10.0, "百": 100.0, "佰": 100.0, "千": 1000.0, "仟": 1000.0}
 _BIG_UNITS = {"万": 1e4, "亿": 1e8}
-_TOKEN = re.compile(r"\d+(?:\.\d+)?|\.\d+|.", re.S)
+_TOKEN = lazy(r"\d+(?:\.\d+)?|\.\d+|.", re.S)
 _LONGEST_CHINESE = 24  # longer runs of numerals are noise, not a quantity anyone typed
 
 # ASCII magnitude suffixes, decimal. Context lengths use binary k (see context.py).

@@ -28,36 +28,37 @@ import unicodedata
 from dataclasses import dataclass
 
 from gpu_advisor.text.hanzi import SURROGATE, simplified, without_control
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.normalize import cap_repeats
 from gpu_advisor.text.numbers import chinese_value
 
 MAX_CHARS = 20_000
 
 _MEASURE = r"(?:卡|张|块|路|口|端口|颗|个|台|片|根|条|u\b)"
-_CN_COUNT = re.compile(rf"([一二两三四五六七八九十]{{1,3}})(?=\s*{_MEASURE})")
-_PAIR = re.compile(rf"(?:双|两)(?=\s*{_MEASURE})")
-_ONE = re.compile(rf"单(?=\s*{_MEASURE})")
-_PAIR_BEFORE_WORD = re.compile(r"(?:双|两)\s*(?=[a-z0-9])")
+_CN_COUNT = lazy(rf"([一二两三四五六七八九十]{{1,3}})(?=\s*{_MEASURE})")
+_PAIR = lazy(rf"(?:双|两)(?=\s*{_MEASURE})")
+_ONE = lazy(rf"单(?=\s*{_MEASURE})")
+_PAIR_BEFORE_WORD = lazy(r"(?:双|两)\s*(?=[a-z0-9])")
 _EN_COUNTS = (
-    (re.compile(r"\b(?:dual|twin|two)[\s-]+"), "2 x "),
-    (re.compile(r"\bquad[\s-]+|\bfour\s+"), "4 x "),
-    (re.compile(r"\beight\s+"), "8 x "),
-    (re.compile(r"\bsingle[\s-]+|\bone\s+(?=socket|port|cpu|gpu|card|nic)"), "1 x "),
+    (lazy(r"\b(?:dual|twin|two)[\s-]+"), "2 x "),
+    (lazy(r"\bquad[\s-]+|\bfour\s+"), "4 x "),
+    (lazy(r"\beight\s+"), "8 x "),
+    (lazy(r"\bsingle[\s-]+|\bone\s+(?=socket|port|cpu|gpu|card|nic)"), "1 x "),
 )
-_TIMES = re.compile(r"(?<![a-z0-9.])(\d+)\s*[x×✕*]\s*")
-_TIMES_BEFORE = re.compile(r"\s*[×✕*]\s*(?=\d)")
-_LANES = re.compile(r"pci-?e?\s*(?:express\s*)?(?:(?:gen\s*\d|\d\.0)\s*[x×]\s*\d+|[x×]\s*16\b)")
-_SPACES = re.compile(r"[ \u00a0\u3000]+")
-_HORIZONTAL_RUN = re.compile(r"[^\S\n]{2,}+")
-_BULLET = re.compile(r"^\s*(?:[-*+•·●○▪■◦‣⁃>]+|\d{1,2}[.)、](?!\d)|[a-z][.)](?=\s)|[①-⑳])\s*")
-_SPLIT = re.compile(r"[;|、\t]|,(?!(?<=\d,)\d{3}(?!\d))")
-_TABLE_RULE = re.compile(r"^\s*:?-{2,}:?\s*$")
-_RULE_LINE = re.compile(r"^[\s\-=*_#~.·•:|]*$")
-_HEADING_WORDS = re.compile(
+_TIMES = lazy(r"(?<![a-z0-9.])(\d+)\s*[x×✕*]\s*")
+_TIMES_BEFORE = lazy(r"\s*[×✕*]\s*(?=\d)")
+_LANES = lazy(r"pci-?e?\s*(?:express\s*)?(?:(?:gen\s*\d|\d\.0)\s*[x×]\s*\d+|[x×]\s*16\b)")
+_SPACES = lazy(r"[ \u00a0\u3000]+")
+_HORIZONTAL_RUN = lazy(r"[^\S\n]{2,}+")
+_BULLET = lazy(r"^\s*(?:[-*+•·●○▪■◦‣⁃>]+|\d{1,2}[.)、](?!\d)|[a-z][.)](?=\s)|[①-⑳])\s*")
+_SPLIT = lazy(r"[;|、\t]|,(?!(?<=\d,)\d{3}(?!\d))")
+_TABLE_RULE = lazy(r"^\s*:?-{2,}:?\s*$")
+_RULE_LINE = lazy(r"^[\s\-=*_#~.·•:|]*$")
+_HEADING_WORDS = lazy(
     r"配置|规格|清单|参数|方案|示例|说明|spec|config|overview|summary|hardware|硬件|服务器|server|节点|node"
 )
 _MAX_KEY_CHARS = 24
-_COUNTED = re.compile(r"\d\s*[x×*]|[x×*]\s*\d")
+_COUNTED = lazy(r"\d\s*[x×*]|[x×*]\s*\d")
 _MAX_HEADING_CHARS = 40
 
 

@@ -10,7 +10,7 @@ replaced, and a keyword is never rewritten.
 
 from __future__ import annotations
 
-import re
+from gpu_advisor.text.lazy import lazy
 
 KEYWORDS = (
     "deploy",
@@ -76,7 +76,7 @@ _EXTRA = {
     "mistal": "mistral",
     "deepseak": "deepseek",
 }
-_WORD = re.compile(r"[a-z][a-z-]*+")
+_WORD = lazy(r"[a-z][a-z-]*+")
 
 
 def _swaps(word: str) -> set[str]:

@@ -11,7 +11,6 @@ as it was.
 from __future__ import annotations
 
 import dataclasses
-import re
 from datetime import date
 
 from gpu_advisor import locales
@@ -32,17 +31,6 @@ from gpu_advisor.bot.dialog.words import fit_line
 from gpu_advisor.engine.results import Plan
 from gpu_advisor.reading.message import read_message
 from gpu_advisor.text.normalize import has_hanzi
-
-_START_OVER = re.compile(
-    r"(?:我们|咱们)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过|重新來過|重新開始)[。.!！吧]*"
-    r"|(?:let'?s\s+)?(?:start\s+over|start\s+again|reset|new\s+(?:conversation|chat|request)|clear)[.!]*"
-)
-
-
-_ORDER = re.compile(
-    r"(?:就|那就|我要|帮我)?(?:租|下单|订|买)(?:这个|这台|它|吧)|怎么(?:下单|租)|去哪(?:租|下单)|下单链接"
-    r"|(?<![a-z])(?:order|book|rent)\s+(?:it|this|that)(?![a-z])|how\s+do\s+i\s+(?:order|rent|book)"
-)
 
 
 class Dialog(Tools):
@@ -69,14 +57,14 @@ class Dialog(Tools):
             return self.say(state, "error", "dialog.empty"), state
         if text.startswith("/"):
             return commands.run(self, state, text)
-        if _START_OVER.fullmatch(text.strip().lower()):  # "重新开始", "start over": /new in words
-            return commands.run(self, state, "/new")
-        if state.answered and _ORDER.search(text.lower()):  # "那就租这个": /order in words
-            return commands.run(self, state, "/order")
         current = state.lang if state.turns or state.lang_locked else None
         msg = read_message(
             text, self.vocab, expecting=EXPECTS.get(state.pending or ""), current_lang=current, today=today
         )
+        if msg.intent == "start_over":  # "重新开始", "start over": /new in words
+            return commands.run(self, state, "/new")
+        if state.answered and msg.intent == "order":  # "那就租这个": /order in words
+            return commands.run(self, state, "/order")
         msg = dataclasses.replace(msg, cut=cut)
         if has_hanzi(text):
             state = state.model_copy(update={"hant": script_after(text, state.hant)})

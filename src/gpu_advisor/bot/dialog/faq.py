@@ -11,7 +11,6 @@ user did not name says which typical model it used, on the line after the answer
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -26,18 +25,11 @@ from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading.dialog_words import CONFIRM as _CONFIRM
+from gpu_advisor.reading.dialog_words import HEARSAY as _HEARSAY
 from gpu_advisor.reading.message import Message
 
 MYTH_BASE = {"task": "train", "params_b": 7}  # the myth checks need a workload; 7B is their own scale
-# A claim repeated for confirmation is a question even without a question mark ("T4 是 65T 对吧");
-# hearsay ("听说…") is one too, unless the message goes on to describe a job to size.
-_CONFIRM = re.compile(
-    r"对吧|对吗|对不对|是吧|真的|不是吗|没错|\bright\b|\btrue\b|correct|isn'?t it|\byes\b|\?"
-)
-_HEARSAY = re.compile(
-    r"听说|据说|号称|宣传|网上说|有人说|看到说|我看到"
-    r"|i heard|i read|read that|saw that|they say|people say|supposedly"
-)
 # What a user says about their own job (a claim's own numbers — 10T tokens, a day, a method — do not count).
 _JOB_SLOTS = ("concurrency", "qps", "budget", "always_on")
 MIN_CONTEXT = 256  # a context below this is a misread count ("32k 上下文、20 个并发" read as 20)

@@ -7,13 +7,12 @@ small function that reads the current plan (recomputed from the slots, never sto
 and says what it holds; none of them changes the conversation's requirements. "换成
 H20 呢" is not here: naming a card is a requirement, merged and re-planned by the core.
 
-Recognising the question is a handful of anchored phrases per intent on the
-normalised text (``reading.normalize``), plus the reader's own ``intent``.
+Which question is asked is read once, in ``reading`` (``msg.follow``: the message's
+intent plus the few plan questions no intent names, ``reading.followup``).
 """
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 from typing import Any
 
@@ -28,26 +27,6 @@ from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
-
-_PATTERNS: dict[str, re.Pattern[str]] = {
-    "why_not": re.compile(r"为什么不|为啥不|为何不|怎么不|干嘛不|why\s+not|why\s+no\b|what\s+about\s+not"),
-    "swap": re.compile(
-        r"换成|换用|改用|换.{0,12}呢|用.{0,12}呢|what\s+about|how\s+about|instead|switch\s+to"
-    ),
-    "duration": re.compile(r"(要|需要|得)?跑多久|多久(能)?(跑完|训完|完成|结束)|要多久|多长时间|how\s+long"),
-    "yearly": re.compile(r"年付|包年|按年|一年|yearly|annual|per\s+year|a\s+year|for\s+a\s+year"),
-    "cheaper": re.compile(
-        r"(更|再)?便宜(一)?(点|些)|更便宜|省钱|省(一)?点|能不能省|少花点|cheaper|less\s+expensive|lower\s+cost|save\s+money"
-    ),
-    "faster": re.compile(r"更快|快(一)?(点|些)|太慢|faster|quicker|too\s+slow"),
-    "command": re.compile(
-        r"启动命令|部署命令|运行命令|怎么启动|怎么部署|命令行|配置文件|commands?\b|launch\s+(?:script|it)|"
-        r"用什么(?:推理)?框架|用\s*(?:vllm|sglang|tensorrt|ollama)\s*吗|which\s+(?:runtime|framework|engine)|"
-        r"how\s+(?:do\s+i|to)\s+(?:launch|start|run|deploy)\s+it"
-    ),
-    "why": re.compile(r"为什么|为啥|为何|凭什么|怎么(选|推荐)|why\b|how\s+come|reasoning"),
-    "price": re.compile(r"多少钱|什么价|价格多少|how\s+much|what.{0,10}cost"),
-}
 
 
 def follow_up(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
@@ -69,15 +48,8 @@ def follow_up(flow: Tools, state: ConversationState, msg: Message) -> Answer | N
 
 
 def intent_of(msg: Message) -> str | None:
-    """Which plan question the message asks, or None when it describes the job."""
-    said, ext = msg.low, msg.ext
-    for name in ("why_not", "swap"):
-        if _PATTERNS[name].search(said) and ext.slots.get("gpu"):
-            return name
-    for name in ("yearly", "duration", "cheaper", "faster", "command", "price", "why"):
-        if _PATTERNS[name].search(said):
-            return name
-    return ext.intent if ext.intent in ("cheaper", "faster", "price") else None
+    """Which plan question the message asks (``msg.follow``), or None when it describes the job."""
+    return msg.follow
 
 
 def answer(dialog: Tools, state: ConversationState, intent: str, ext: Extraction) -> Reply | None:

@@ -11,9 +11,9 @@ input is cut, the reply says so.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
+from gpu_advisor.reading.dialog_words import SHEET_COMMAND_WORD as _SHEET_COMMAND_WORD
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
 from gpu_advisor.text.hanzi import SURROGATE, without_control
 from gpu_advisor.text.sheet_lines import MAX_CHARS
@@ -21,7 +21,6 @@ from gpu_advisor.text.sheet_lines import MAX_CHARS
 CHAT_CHARS = MAX_INPUT_CHARS
 SHEET_CHARS = MAX_CHARS
 _SHEET_COMMAND = "/analyze"
-_SHEET_COMMAND_WORD = re.compile(r"/analyze(?:@\w{1,64})?(?:\s|$)", re.IGNORECASE)
 
 
 def is_sheet(text: str) -> bool:

@@ -14,13 +14,13 @@ Later messages correct earlier ones, slot by slot; beyond that:
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from typing import Any
 
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.workload import apply_edit, last_number
+from gpu_advisor.reading.dialog_words import ALSO as _ALSO
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
 
@@ -86,11 +86,6 @@ def merge(state: ConversationState, msg: Message, expecting: str | None) -> Merg
         state.gpu_owned = True
     state.last_slot = last_number(slots) or state.last_slot
     return out
-
-
-_ALSO = re.compile(
-    r"(?<![a-z])(?:also|as well|too|in addition)(?![a-z])|也要|也想|也得|还要|还想|同时|顺便|此外还"
-)
 
 
 def _settle_task(state: ConversationState, slots: dict[str, Any], replace: list[str], also: bool) -> None:

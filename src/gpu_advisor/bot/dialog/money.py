@@ -23,7 +23,6 @@ them when the text holds a quote. Without a model in the slots the answer asks f
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -41,17 +40,12 @@ from gpu_advisor.engine.reference import PriceReference
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge.prices import reference
+from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
+from gpu_advisor.reading.dialog_words import BUY_OR_RENT as _BUY_OR_RENT
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 
 _Answer = Callable[[Knowledge, str, str, Mapping[str, Any]], Content | None]
-_BUDGET = re.compile(r"预算|budget|以内|不超过|最多花|控制在|at most|afford")
-_BUY_OR_RENT = re.compile(
-    r"买[^,，。;；\n]{0,16}?还是[^,，。;；\n]{0,4}?租|租[^,，。;；\n]{0,16}?还是[^,，。;；\n]{0,4}?买|自建|买卡|回本"
-    r"|还是[^,，。;；\n]{0,6}?api|api[^,，。;；\n]{0,8}?还是"
-    r"|buy (?:or|vs\.?|versus) rent|rent (?:or|vs\.?|versus) buy|buy(?:ing)? vs|own(?:ing)? vs|pay ?back"
-    r"|(?:vs\.?|or) (?:an? )?(?:hosted )?api|break[- ]?even"
-)
 
 
 _LAST: list[tuple[int, str, MoneyReading]] = []

@@ -10,22 +10,18 @@ next message can size a plan.
 
 from __future__ import annotations
 
-import re
-
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.price_lookup import PriceAnswer, PriceLine, lookup, total_of, yearly_discounts
+from gpu_advisor.reading.dialog_words import SLICE as _SLICE
+from gpu_advisor.reading.dialog_words import SWAP as _SWAP
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.period import HOURS, Period, read_period
 
-_SLICE = re.compile(r"切片|\bmig\b|slice|分片|[1-7]g\.\d+gb")
 _PER_UNIT = {"month": "month", "hour": "hour"}
-
-
-_SWAP = re.compile(r"换成|换用|改用|换到|改成|(?<![a-z])(?:switch(?:ing)? to|instead|move to)(?![a-z])")
 
 
 def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:

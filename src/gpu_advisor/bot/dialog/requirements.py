@@ -9,8 +9,6 @@ asks the next question or answers with a plan.
 
 from __future__ import annotations
 
-import re
-
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.ack import ack_line
 from gpu_advisor.bot.dialog.issues import issue_lines
@@ -24,11 +22,11 @@ from gpu_advisor.bot.dialog.small_talk import small_talk
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading.dialog_words import SIZE as _SIZE
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import MAX_INPUT_CHARS
 
 _PRICED_OVER = ("traffic", "schedule")
-_SIZE = re.compile(r"\d+(?:\.\d+)?b(?![a-z])")
 SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted", "number_unused"}
 
 

@@ -8,26 +8,10 @@ asks the open question as usual. Only a message that is nothing but such words c
 
 from __future__ import annotations
 
-import re
-
-_HELLO = re.compile(
-    r"(?:你好|您好|哈喽|哈啰|嗨|在吗|在不在|有人吗|早上好|下午好|晚上好"
-    r"|hi|hello|hey|hiya|yo|good (?:morning|afternoon|evening)"
-    # "帮我推荐一下配置": a request with nothing in it yet, greeted and asked the first question
-    r"|(?:请|麻烦)?帮(?:我|忙)?(?:推荐|选|挑|看看)(?:一下|下)?(?:配置|机器|显卡|gpu|服务器|方案)?"
-    r"|(?:can you |please )?(?:help me (?:choose|pick)|recommend)(?: me)?(?: a)?"
-    r"(?: gpu| setup| config| server)?)"
-    r"(?:呀|啊|哈|吧|there|!|！|~|\?|？|\s)*"
-)
-_THANKS = re.compile(
-    r"(?:(?:非常|太)?(?:谢谢|多谢|感谢|谢了|谢啦|thanks?|thank you|thx|ty|cheers)"
-    r"(?:你|您|啦|了|a lot|so much|very much)?(?:!|！|~|\s|。|\.)*)+"
-)
-_BYE = re.compile(r"(?:再见|拜拜|回头见|bye|goodbye|see you|see ya)(?:!|！|~|\s|。|\.)*")
-_ACK = re.compile(
-    r"(?:好的?|好吧|嗯+|ok(?:ay)?|收到|明白了?|了解|知道了|行|可以|got it|sounds good|cool|great|nice)"
-    r"(?:!|！|~|\s|。|\.|，|,)*"
-)
+from gpu_advisor.reading.dialog_words import ACK as _ACK
+from gpu_advisor.reading.dialog_words import BYE as _BYE
+from gpu_advisor.reading.dialog_words import HELLO as _HELLO
+from gpu_advisor.reading.dialog_words import THANKS as _THANKS
 
 
 def small_talk(low: str) -> str | None:

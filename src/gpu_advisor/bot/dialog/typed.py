@@ -6,15 +6,13 @@ the button does — never a different number read from the same words.
 
 from __future__ import annotations
 
-import re
 import unicodedata
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.questions import QUESTIONS
 from gpu_advisor.bot.dialog.state import ConversationState
-
-_ASIDE = re.compile(r"[（(][^()（）]{0,40}[)）]")
-_NOT_LABEL = re.compile(r"[\s,，.。!！?？:：;；、~～]++")
+from gpu_advisor.reading.dialog_words import ASIDE as _ASIDE
+from gpu_advisor.reading.dialog_words import NOT_LABEL as _NOT_LABEL
 
 
 def typed_choice(state: ConversationState, text: str) -> str | None:

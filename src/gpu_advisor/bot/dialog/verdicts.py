@@ -12,7 +12,6 @@ will … fit, is … enough) plus a card and a model or token count the reader f
 
 from __future__ import annotations
 
-import re
 from typing import Any
 
 from gpu_advisor import locales
@@ -41,10 +40,10 @@ from gpu_advisor.engine.results import Estimate
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.verdict import HardwareVerdict, MethodVerdict, verdict
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading.dialog_words import TRAIN as _TRAIN
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
 
-_TRAIN = re.compile(r"训|微调|finetun|fine-tun|train|lora|全参|预训练|pretrain")
 SAID_BACK = frozenset({"train_tokens_from_samples", "train_tokens_epochs", "approximated"})
 DEFAULT_MODEL = "llama-2-7b"  # the size a "tokens a day" question usually means (engine.myths too)
 

@@ -7,7 +7,6 @@ counts with the right plural ("1 replica", "2 GPUs"), chosen by Babel's CLDR rul
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -17,9 +16,9 @@ from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Cost, Option
 from gpu_advisor.locales.names import short_gpu
 from gpu_advisor.locales.numbers import plural_form
+from gpu_advisor.reading.dialog_words import OFFER_ID as _OFFER_ID
 
 _OFFER_KEYS = frozenset({"offer", "largest_offer", "requested_offer", "pick_offer"})
-_OFFER_ID = re.compile(r"(?P<name>[a-z0-9-]+?)-(?P<count>[0-9]+)x")
 _REBUILT = " (rebuilt)"
 LONG_PROMPT = 8192  # tokens: from here a speed is said with the prompt it was measured for
 SLOW_TTFT_MS = 1000.0  # a first token slower than a second is always said

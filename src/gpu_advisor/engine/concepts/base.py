@@ -23,13 +23,10 @@ from gpu_advisor.engine.architecture import find_model, resolve
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.specs import Knowledge, ModelArch
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.text.hanzi import simplified
 
 Facts = dict[str, float | str]
 
-_MORE_TRADITIONAL = str.maketrans(
-    "閒閑遷導該誰滯佈異擔虧賺營淨術議鐵幫損圍遠賬帳譯勢評強潤獲簽櫃棧離頸邏輯匯暫緒舊訂務問麼會著義幾嗎這們",
-    "闲闲迁导该谁滞布异担亏赚营净术议铁帮损围远账帐译势评强润获签柜栈离颈逻辑汇暂绪旧订务问么会着义几吗这们",
-)
 GAP = r".{0,30}?"
 """A short lazy gap between two anchors: keeps every trigger linear in the message length."""
 TRAIN = r"(训练|训|微调|预训练|train|fine[- ]?tun|full-?param)"
@@ -79,8 +76,8 @@ def gpu_of(kb: Knowledge, asked: Asked, default: str) -> str:
 
 
 def fold(text: str) -> str:
-    """The Traditional characters concept questions use, written in Simplified."""
-    return text.translate(_MORE_TRADITIONAL)
+    """``text`` in Simplified, by the one Traditional table (``text.hanzi``) every reader uses."""
+    return simplified(text)
 
 
 @dataclass(frozen=True)

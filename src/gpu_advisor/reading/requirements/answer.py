@@ -15,6 +15,7 @@ import re
 
 from gpu_advisor.reading.requirements.scan import Scan, plain
 from gpu_advisor.reading.requirements.vague import VAGUE, vague_value
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, signed_value
 
 # A unit word that may follow the bare amount, per slot it would be read as.
@@ -36,11 +37,11 @@ _SUFFIX = {"k": 1e3, "w": 1e4, "m": 1e6, "b": 1e9}
 _FILLER_WORDS = r"(?:大概|大约|约|就|差不多|about|around|roughly)?"
 _TAIL = r"\s*+(?:吧|左右|上下|的样子|ish)?\s*+[。.!！~]?\s*+"
 _BARE_CHOICES: dict[str, tuple[tuple[re.Pattern[str], str], ...]] = {
-    "task": ((re.compile(r"(?:两个|两样|两者)?都(?:要|有|需要|做)?|both(?: of them)?|all of it"), "both"),),
+    "task": ((lazy(r"(?:两个|两样|两者)?都(?:要|有|需要|做)?|both(?: of them)?|all of it"), "both"),),
     "method": (
-        (re.compile(r"(?:full|all|全部|全量|全参数?|全)"), "full"),
-        (re.compile(r"q-?lora"), "qlora"),
-        (re.compile(r"lora"), "lora"),
+        (lazy(r"(?:full|all|全部|全量|全参数?|全)"), "full"),
+        (lazy(r"q-?lora"), "qlora"),
+        (lazy(r"lora"), "lora"),
     ),
 }
 

@@ -15,22 +15,23 @@ import re
 from datetime import date
 
 from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import COUNT_WORDS, NUMBER, parse_number
 
 HOURS: dict[str, float] = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 720.0}
 _ZH_UNIT = r"(?P<hour>个?小时|h)|(?P<day>天|日)|(?P<week>周|个?星期|个?礼拜)|(?P<month>个月)"
 _EN_UNIT = r"(?P<hour>hours?|hrs?|h)|(?P<day>days?)|(?P<week>weeks?)|(?P<month>months?)"
 _EN_WORDS = "|".join(w for w in COUNT_WORDS if w.isascii() and w.isalpha())
-_ZH = re.compile(rf"(?P<num>{NUMBER}|半)?\s?(?:{_ZH_UNIT})\s?(?:之|以)?内")
-_EN = re.compile(
+_ZH = lazy(rf"(?P<num>{NUMBER}|半)?\s?(?:{_ZH_UNIT})\s?(?:之|以)?内")
+_EN = lazy(
     rf"(?:within|in\s(?:under|less\sthan)|no\smore\sthan|at\smost)\s"
     rf"(?:(?P<num>\d+(?:\.\d+)?)|(?P<word>{_EN_WORDS}))?\s?(?:{_EN_UNIT})(?![a-z])"
 )
 _DAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 _ZH_DAYS = "一二三四五六日"
 _EN_DAY = "|".join(d[:3] for d in _DAYS)
-_EN_BY_DAY = re.compile(rf"(?:by|before|until)\s(?:this\s|next\s)?(?P<day>{_EN_DAY})[a-z]*")
-_ZH_BY_DAY = re.compile(rf"(?:本|这|下)?(?:周|星期|礼拜)(?P<day>[{_ZH_DAYS}天])(?:之)?前")
+_EN_BY_DAY = lazy(rf"(?:by|before|until)\s(?:this\s|next\s)?(?P<day>{_EN_DAY})[a-z]*")
+_ZH_BY_DAY = lazy(rf"(?:本|这|下)?(?:周|星期|礼拜)(?P<day>[{_ZH_DAYS}天])(?:之)?前")
 
 
 def read_deadline(scan: Scan, today: date | None = None) -> None:

@@ -25,6 +25,7 @@ import re
 from gpu_advisor.reading.requirements.lexicon import GAP, INFER, TRAIN
 from gpu_advisor.reading.requirements.result import Edit
 from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number
 
 _SLOT_WORDS: tuple[tuple[str, str], ...] = (
@@ -48,26 +49,26 @@ _FACTOR = (
     r"(?P<pct_down>\d{1,3})\s*+%"
 )
 _SCALE = (
-    re.compile(
+    lazy(
         r"(?<![a-z])(?:(?P<less>cut|reduce|lower|drop)|(?P<more>raise|increase|bump|grow))\s++(?:the\s++|my\s++)?"
         rf"(?:{_SLOT})\s++by\s++(?P<pct>\d{{1,3}})\s*+%"
     ),
-    re.compile(rf"(?:{_SLOT})\s*+[x*]\s*+(?P<times>\d{{1,2}})(?![\d.a-z])"),
-    re.compile(rf"(?:{_SLOT}){GAP}{{0,6}}?(?:{_FACTOR})"),
-    re.compile(rf"(?:{_FACTOR}){GAP}{{0,6}}?(?:{_SLOT})"),
-    re.compile(rf"(?:{_FACTOR})"),
+    lazy(rf"(?:{_SLOT})\s*+[x*]\s*+(?P<times>\d{{1,2}})(?![\d.a-z])"),
+    lazy(rf"(?:{_SLOT}){GAP}{{0,6}}?(?:{_FACTOR})"),
+    lazy(rf"(?:{_FACTOR}){GAP}{{0,6}}?(?:{_SLOT})"),
+    lazy(rf"(?:{_FACTOR})"),
 )
 _SET_VERB = (
     r"(?:改成|换成|改为|变成|调到|调成|调为|改到|换到|设为|设成|设到|提到|提高到|升到|加到|降到|减到|降低到|减少到"
     r"|(?<![a-z])(?:to|=)(?![a-z]))"
 )
-_NAMED_SET = re.compile(
+_NAMED_SET = lazy(
     rf"(?:把|将|(?<![a-z])(?:change|set|make|bump|raise|lower|cut|increase|reduce|drop)\s++(?:the\s++|my\s++)?)?"
     rf"\s*+(?:{_SLOT}){GAP}{{0,4}}?{_SET_VERB}\s*+(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?"
 )
 # "换成 72B" names a model size, not a new value for the last slot: the size reader takes it.
 _NOT_A_SIZE = r"(?!\s*+(?:b|bn|billion|亿|参数)(?![a-z]))"
-_SET = re.compile(
+_SET = lazy(
     r"(?:改成|换成|改为|变成|调到|调成|改到|换到|(?<![a-z])(?:make it|change it to|set it to|go with))\s*+"
     rf"(?P<num>{NUMBER}){_NOT_A_SIZE}(?:\s*+(?P<suf>k|w)(?![a-z]))?(?:\s*+(?:instead|吧|呢))?"
     rf"|(?<![\d.])(?P<num2>{NUMBER}){_NOT_A_SIZE}(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+(?:instead|才对)(?![a-z])"
@@ -75,7 +76,7 @@ _SET = re.compile(
 _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "price",
-        re.compile(
+        lazy(
             r"(?:一个月|每个?月|一小时|每个?小时|一天|一年|每年)\s*+(?:要|得|大概|大约|需要)?\s*+(?:花)?\s*+多少钱"
             r"|多少钱\s*+(?:一个月|每个?月|一小时|每个?小时)"
             r"|(?<![a-z])how much\s+(?:is it\s+|does it cost\s+|would it cost\s+)?"
@@ -88,20 +89,20 @@ _INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ),
     (
         "cheaper",
-        re.compile(
+        lazy(
             r"便宜(?:一)?(?:点|些)|更便宜|再便宜|太贵|有点贵|贵了|省钱|省点钱|划算(?:一)?点"
+            # a relative cut, not an amount: "预算再压一压" is never a budget of ¥1
+            r"|再压(?:一)?压|压一压|压一下|压低(?:一)?(?:点|些)?|再降(?:一)?(?:点|些|档)?|降一档|砍一砍"
             r"|(?<![a-z])(?:ch[ea]{1,3}pe?r|less expensive|too expensive|too pricey"
             r"|save money|lower cost)(?![a-z])"
         ),
     ),
     (
         "faster",
-        re.compile(
-            r"快(?:一)?(?:点|些)|更快|太慢|(?<![a-z])(?:faster|quicker|too slow|speed it up)(?![a-z])"
-        ),
+        lazy(r"快(?:一)?(?:点|些)|更快|太慢|(?<![a-z])(?:faster|quicker|too slow|speed it up)(?![a-z])"),
     ),
 )
-_NEGATED_TASK = re.compile(
+_NEGATED_TASK = lazy(
     r"(?:不是|不要|并非|而非|(?<![a-z])(?:not|no|rather than|instead of)\s)\s*+(?:做|搞|要|用来)?\s*+"
     rf"(?P<task>{TRAIN.pattern}|{INFER.pattern})"
 )
@@ -117,7 +118,7 @@ _UNIT_SLOTS: tuple[tuple[str, str], ...] = (
 _UNIT = "|".join(f"(?P<u_{name}>{pattern})" for name, pattern in _UNIT_SLOTS)
 _ANY_UNIT = "|".join(pattern for _, pattern in _UNIT_SLOTS)
 _ASSERT = r"(?:(?:而)?是|(?<![a-z])(?:but|it'?s|it is|make it)(?![a-z]))"
-_NEGATED_VALUE = re.compile(
+_NEGATED_VALUE = lazy(
     rf"(?:(?:{_SLOT})\s*+(?:的|is|was)?\s*+)?"
     r"(?<!为什么)(?<!为啥)(?<!怎么)(?:而不是|不是|并非|而非"
     r"|(?<![a-z])(?<!why )(?:not|isn't|rather than|instead of)\s)\s*+"
@@ -125,7 +126,7 @@ _NEGATED_VALUE = re.compile(
     rf"(?:\s*+(?:b|bn|billion|亿|k|w|万|千|个(?!人)|{_UNIT})(?![a-z]))?"
     rf"(?:(?:\s*+[,，;；]\s*+{_ASSERT}?|\s*+{_ASSERT})\s*+(?P<asserted>{NUMBER})\s*+(?:个(?!人)|{_ANY_UNIT})?(?![\d.a-z万千亿]))?"
 )
-_CORRECTION = re.compile(
+_CORRECTION = lazy(
     r"不对|错了|搞错|说错|其实是|我是说|我的意思是|应该是|改成"
     r"|(?<![a-z])(?:actually|i meant|sorry|correction)(?![a-z])"
 )

@@ -11,10 +11,9 @@ hygon and cambricon by name), read as ``domestic_only``. The few Traditional spe
 
 from __future__ import annotations
 
-import re
-
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.reading.requirements.vocabulary import Vocabulary
+from gpu_advisor.text.lazy import lazy
 
 _REFUSE = (
     r"(?:不要|不用|别用|别给我|别推荐|不推荐|排除|除了|不考虑|不想用|不能用|不买|"
@@ -23,18 +22,18 @@ _REFUSE = (
 )
 # "为什么不用 T4" / "why not a T4?" asks about the card; it does not refuse it.
 _NOT_A_QUESTION = r"(?<!为什么)(?<!为啥)(?<!为何)(?<!怎么)(?<!干嘛)(?<!why )(?<!why)"
-_REFUSED_NAME = re.compile(
+_REFUSED_NAME = lazy(
     rf"{_NOT_A_QUESTION}{_REFUSE}\s*+(?:推荐|用|要)?\s*+(?:(?<![a-z])the\s++)?(?:nvidia\s*+|英伟达\s*+)?$"
 )
-_LIST_JOIN = re.compile(r"\s*+(?:和|跟|与|或|或者|、|,|，|/|(?<![a-z])(?:or|and|nor)(?![a-z]))\s*+$")
-_REFUSED_SEGMENT = re.compile(
+_LIST_JOIN = lazy(r"\s*+(?:和|跟|与|或|或者|、|,|，|/|(?<![a-z])(?:or|and|nor)(?![a-z]))\s*+$")
+_REFUSED_SEGMENT = lazy(
     rf"{_REFUSE}\s*+(?:要|用)?\s*+(?:消费级|消費級|游戏卡|遊戲卡|民用卡|家用卡|(?<![a-z])(?:consumer|gaming|geforce)(?![a-z]))"
     r"(?:\s*+(?:显卡|卡|cards?|gpus?))?"
     r"|只(?:要|用|考虑)?\s*+(?:数据中心|服务器|企业级)\s*+(?:卡|显卡|gpu)"
     r"|(?<![a-z])(?:datacenter|data center|server)\s*+(?:cards?|gpus?)\s+only(?![a-z])"
 )
 _ONLY = r"(?:只用|只要|只考虑|只能用|必须用|仅用|(?<![a-z])only(?:\s+use)?(?![a-z]))"
-_DOMESTIC = re.compile(
+_DOMESTIC = lazy(
     rf"{_ONLY}\s*+(?:[国國][产產]|[国國]内|信创|(?<![a-z])(?:domestic|chinese)(?![a-z]))|[国國][产產]化|信创"
 )
 _VENDORS = (
@@ -42,7 +41,7 @@ _VENDORS = (
     ("huawei", r"华为|昇腾|(?<![a-z])(?:huawei|ascend)(?![a-z])"),
     ("amd", r"(?<![a-z])amd(?![a-z])|a卡"),
 )
-_ONLY_VENDOR = re.compile(
+_ONLY_VENDOR = lazy(
     rf"{_ONLY}\s*+(?:" + "|".join(f"(?P<{vendor}>{pattern})" for vendor, pattern in _VENDORS) + ")"
 )
 _REACH = 16

@@ -25,6 +25,7 @@ from __future__ import annotations
 from datetime import date
 from typing import Any
 
+from gpu_advisor.reading.jobs import job_of
 from gpu_advisor.reading.requirements.answer import read_answer
 from gpu_advisor.reading.requirements.choices import (
     read_method,
@@ -43,6 +44,7 @@ from gpu_advisor.reading.requirements.edits import (
 )
 from gpu_advisor.reading.requirements.exclusions import read_exclusions
 from gpu_advisor.reading.requirements.hardware import read_card_classes, read_gpus, read_models
+from gpu_advisor.reading.requirements.job_units import read_job_units
 from gpu_advisor.reading.requirements.lengths import read_bare_k, read_context, read_request_lengths
 from gpu_advisor.reading.requirements.loose import (
     read_daily_requests,
@@ -94,6 +96,7 @@ def extract(
     if expecting is not None:
         read_answer(scan, expecting)
     read_negated_values(scan)  # before every value reader: "不是32b，是14b" keeps 14b
+    read_job_units(scan, job_of(scan.source))  # frames, steps, audio hours, codecs: never LLM slots
     read_models(scan, vocab)
     read_shapes(scan, vocab)
     read_always_on(scan)

@@ -14,39 +14,38 @@ import re
 from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK, NEGATION, OWNED_CUE
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.reading.requirements.vocabulary import Hit, Vocabulary
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import COUNT_WORDS, NUMBER, parse_number
 
 _MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs)"
 _COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=len, reverse=True))
 # "a GPU" is not a count ("I don't have a GPU"); "a 4090" is.
 _BARE_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if len(w) > 2), key=len, reverse=True))
-_COUNT_BEFORE = re.compile(
+_COUNT_BEFORE = lazy(
     rf"(?:(?P<num>{NUMBER})|(?<![a-z])(?P<word>{_COUNT_WORD}))\s*+{_MEASURE}?\s*+(?:的|nvidia\s*+|英伟达)?\s*+$"
 )
-_COUNT_AFTER = re.compile(
-    rf"\s*+(?:[x*]\s*+(?P<num>\d+)(?![\d.a-z])|(?P<cn>{NUMBER})\s*+(?:张|块|个|台|片|卡))"
-)
-_COUNT_ALONE = re.compile(
+_COUNT_AFTER = lazy(rf"\s*+(?:[x*]\s*+(?P<num>\d+)(?![\d.a-z])|(?P<cn>{NUMBER})\s*+(?:张|块|个|台|片|卡))")
+_COUNT_ALONE = lazy(
     rf"(?:(?P<num>{NUMBER})\s*+(?:张|块|个|台|片)?|(?P<word>单|双)(?:张|块)?)\s*+(?:显示卡|显卡|卡(?!顿))"
     rf"|(?<![a-z\d.])(?:(?P<num2>\d+)|(?P<word2>{_BARE_COUNT_WORD}))"
     r"\s*+(?:gpus?|cards?|graphics cards?)(?![a-z])"
 )
-_FORM = re.compile(r"\s*+(?:的)?\s*+(?P<form>pcie|sxm\d?)(?:\s*+(?:版本?|版的|卡))?(?![a-z])")
-_MEMORY_CLASS = re.compile(
+_FORM = lazy(r"\s*+(?:的)?\s*+(?P<form>pcie|sxm\d?)(?:\s*+(?:版本?|版的|卡))?(?![a-z])")
+_MEMORY_CLASS = lazy(
     rf"(?:(?P<num>{NUMBER})\s*+(?:张|块|个|片)\s*+)?(?:显存\s*+)?(?P<gb>\d{{1,3}})\s*+g(?:b|ib)?\s*+(?:显存)?\s*+(?:的)?\s*+"
     r"(?:显卡|卡|gpus?|cards?|graphics cards?)(?![a-z])"
     rf"|(?<![\d.a-z])(?P<gb3>\d{{1,3}})\s*+g(?:b|ib)?\s*+显存(?!\s*+(?:占用|用了|要|需要))"
     rf"|(?<![a-z])(?:an?|one|(?P<en>{NUMBER}|two|three|four|six|eight))\s++(?P<gb2>\d{{1,3}})\s*+gb?\s++(?:gpus?|cards?)(?![a-z])"
 )
-_NEEDS = re.compile(r"要|需|占|用了|needs?|takes?|uses?")
-_MIG = re.compile(r"(?<![\d.])(?P<profile>[1-7]g\.\d{1,3}gb)(?![a-z\d])")
-_HALF = re.compile(r"半张|半块|半卡|(?<![a-z])half\s+(?:an?\s+)?(?=[a-z0-9])")
+_NEEDS = lazy(r"要|需|占|用了|needs?|takes?|uses?")
+_MIG = lazy(r"(?<![\d.])(?P<profile>[1-7]g\.\d{1,3}gb)(?![a-z\d])")
+_HALF = lazy(r"半张|半块|半卡|(?<![a-z])half\s+(?:an?\s+)?(?=[a-z0-9])")
 _WINDOW = 24
 _CUE_REACH = 12  # "I have a question about the H100" is not owning one
 
 
 # Words that make several models a comparison rather than two values for one slot.
-_COMPARED = re.compile(
+_COMPARED = lazy(
     r"哪个|哪一个|还是|对比|比较|相比|区别|差多少|(?<![a-z])(?:vs\.?|versus|which|compare|compared|or)(?![a-z])"
 )
 
@@ -69,7 +68,7 @@ def read_models(scan: Scan, vocab: Vocabulary) -> None:
         scan.report("unknown_model", "model", name=name, closest=vocab.closest_model(name))
 
 
-_APPLE = re.compile(
+_APPLE = lazy(
     r"(?<![a-z])(?:mac\s?studio|mac\s?mini|mac\s?pro|macbook(?:\s?(?:pro|air))?|apple\s+silicon"
     r"|m[1-4]\s?(?:max|ultra|pro))(?![a-z])"
 )

@@ -14,6 +14,7 @@ import re
 
 from gpu_advisor.reading.requirements.lexicon import GAP
 from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import DECIMAL_SCALES, NUMBER, SIGN, parse_number, signed_value
 
 BINARY_SCALES = {"k": 1024.0, "m": 1024.0**2}
@@ -32,16 +33,16 @@ _CONTEXT_WORD = (
     r"|max[\s_-]*(?:model[\s_-]*)?(?:len|length|seq[\s_-]*len)))"
 )
 _CONTEXT = (
-    re.compile(rf"{_CONTEXT_WORD}(?:长度|窗口|length|window|len|size)?{_NEAR}{_LEN}{_NOT_LOAD}{_TOKENS}"),
-    re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:tokens?\s*+)?(?:的|of)?\s*+(?:{_CONTEXT_WORD}|序列)"),
+    lazy(rf"{_CONTEXT_WORD}(?:长度|窗口|length|window|len|size)?{_NEAR}{_LEN}{_NOT_LOAD}{_TOKENS}"),
+    lazy(rf"{_LEN}\s*+(?:个)?\s*+(?:tokens?\s*+)?(?:的|of)?\s*+(?:{_CONTEXT_WORD}|序列)"),
 )
-_BARE_K = re.compile(
+_BARE_K = lazy(
     r"(?:(?P<neg>(?<![a-z0-9.$¥])-)|(?<![a-z0-9.$¥-]))(?P<num>\d+(?:\.\d+)?)\s?(?P<suf>k)(?![a-z0-9])"
     r"(?!\s*+(?:条|个|人|用户|张|次|请求|元|块|美元|刀|(?:users?|samples?|steps?|images?|requests?|dollars?"
     r"|usd|rmb|rows?|examples?)(?![a-z])))"
 )
 # "用户8k", "users: 8k": the noun before says what is counted.
-_COUNTED_BEFORE = re.compile(
+_COUNTED_BEFORE = lazy(
     r"(?:用户|人数|样本|数据|条数|(?<![a-z])(?:users?|samples?|rows?|examples?))\s*+(?:数|量)?\s*+(?:有|是|为|:|=)?\s*+$"
 )
 _OUTPUT_WORD = (
@@ -52,16 +53,16 @@ _PROMPT_WORD = r"(?:输入|提示词?|(?<![a-z])(?:prompts?|inputs?))"
 _REQUEST_LENGTHS = (
     (
         "output_tokens",
-        re.compile(rf"{_OUTPUT_WORD}(?:长度|length|tokens?)?{_NEAR}{_LEN}{_NOT_RATE}{_TOKENS}"),
+        lazy(rf"{_OUTPUT_WORD}(?:长度|length|tokens?)?{_NEAR}{_LEN}{_NOT_RATE}{_TOKENS}"),
     ),
     (
         "output_tokens",
-        re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:output|输出|generated|completion|new|生成)\s*+tokens?"),
+        lazy(rf"{_LEN}\s*+(?:个)?\s*+(?:output|输出|generated|completion|new|生成)\s*+tokens?"),
     ),
-    ("prompt_tokens", re.compile(rf"{_PROMPT_WORD}(?:长度|length|tokens?)?{_NEAR}{_LEN}{_TOKENS}")),
-    ("prompt_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+(?:input|prompt|输入)\s*+tokens?")),
-    ("output_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:output|输出)")),
-    ("prompt_tokens", re.compile(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:input|prompt|输入)")),
+    ("prompt_tokens", lazy(rf"{_PROMPT_WORD}(?:长度|length|tokens?)?{_NEAR}{_LEN}{_TOKENS}")),
+    ("prompt_tokens", lazy(rf"{_LEN}\s*+(?:个)?\s*+(?:input|prompt|输入)\s*+tokens?")),
+    ("output_tokens", lazy(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:output|输出)")),
+    ("prompt_tokens", lazy(rf"{_LEN}\s*+(?:个)?\s*+tokens?\s*+(?:of\s+|的)?(?:input|prompt|输入)")),
 )
 # "2000 token 输入 300 输出", "2k in / 300 out": both numbers before their words. Read as a pair
 # first, or "输入 300" (the word before the next number) would take the output's number.
@@ -72,13 +73,13 @@ _PAIR_SEP = r"\s*+[,，、/;；]?\s*+(?:和|与|and)?\s*+"
 _PAIRS = (
     (
         "in_out",
-        re.compile(
+        lazy(
             _ONE.format(n="a", num=NUMBER) + _IN_WORD + _PAIR_SEP + _ONE.format(n="b", num=NUMBER) + _OUT_WORD
         ),
     ),
     (
         "out_in",
-        re.compile(
+        lazy(
             _ONE.format(n="a", num=NUMBER) + _OUT_WORD + _PAIR_SEP + _ONE.format(n="b", num=NUMBER) + _IN_WORD
         ),
     ),
@@ -86,10 +87,10 @@ _PAIRS = (
 # "每条500 token" describes the data, not a request or the window: claimed here, and the
 # length of one example when the data is counted in examples (``size.read_train_samples``).
 PER_SAMPLE = (
-    re.compile(
+    lazy(
         rf"每(?:条|个样本|条样本|个例子|篇)\s*+(?:样本|数据)?{_NEAR}(?P<num>{NUMBER})\s*+(?P<suf>k)?{_TOKENS}"
     ),
-    re.compile(
+    lazy(
         rf"(?P<num>{NUMBER})\s*+(?P<suf>k)?\s*+tokens?\s*+"
         r"(?:each|per\s+(?:sample|example|item|row|document|conversation))"
     ),

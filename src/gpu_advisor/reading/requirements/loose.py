@@ -20,6 +20,7 @@ from gpu_advisor.reading.requirements.vague import (
     concurrency_from_daily,
     vague_value,
 )
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number, signed_value
 
 _PEOPLE = (
@@ -29,18 +30,18 @@ _PEOPLE = (
 )
 _PEOPLE_ADJECTIVE = r"(?:internal|active|concurrent|beta|test|paying|regular|office|team|company|our)"
 _LOOSE_LOAD = (
-    re.compile(rf"{VAGUE}\s*+(?:{_PEOPLE_ADJECTIVE}\s++)?{_PEOPLE}"),  # "a few internal users"
-    re.compile(rf"(?:并发|concurrency)\s*+(?:大概|约|about)?\s*+{VAGUE}"),
-    re.compile(rf"{VAGUE}\s*+(?:个|路)?\s*+(?:并发|concurrent|simultaneous)(?![a-z])"),  # "二三十个并发"
+    lazy(rf"{VAGUE}\s*+(?:{_PEOPLE_ADJECTIVE}\s++)?{_PEOPLE}"),  # "a few internal users"
+    lazy(rf"(?:并发|concurrency)\s*+(?:大概|约|about)?\s*+{VAGUE}"),
+    lazy(rf"{VAGUE}\s*+(?:个|路)?\s*+(?:并发|concurrent|simultaneous)(?![a-z])"),  # "二三十个并发"
 )
-_PEOPLE_ABOUT = re.compile(rf"(?<![\d.])(?P<num>{NUMBER})\s*+{_PEOPLE}\s*+(?:左右|上下)")
-_PLAIN_PEOPLE = re.compile(
+_PEOPLE_ABOUT = lazy(rf"(?<![\d.])(?P<num>{NUMBER})\s*+{_PEOPLE}\s*+(?:左右|上下)")
+_PLAIN_PEOPLE = lazy(
     rf"(?<![\d.])(?P<num>{NUMBER})\s*+(?:个|位|名)?\s*+(?:人|员工|同事|用户|同学|客户|people|users|employees|staff)"
     r"(?:\s*+(?:左右|上下))?"
     r"\s*+(?:在?用|使用|同时|用它|use it|using it)"
 )
 _DAILY_WORD = r"(?:日活|dau|daily active users?|daily users)"
-_DAILY = re.compile(
+_DAILY = lazy(
     rf"{_DAILY_WORD}\s*+(?:用户)?\s*+(?:大概|约|有|是|of|about|around|:)?\s*+"
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?"
     rf"|(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+(?:的)?\s*+{_DAILY_WORD}"
@@ -51,7 +52,7 @@ _CALLS = (
     r"(?:次|个|条|通)?\s*+(?:调用|请求|访问|问答|对话|会话|咨询"
     r"|calls|requests|queries|conversations|chats)(?![a-z])"
 )
-_DAILY_CALLS = re.compile(
+_DAILY_CALLS = lazy(
     rf"(?:每天|每日|一天|日均|(?<![a-z])daily)\s*+(?:大概|约|有|about|around)?\s*+"
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z]))?\s*+{_CALLS}"
     rf"|(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+{_CALLS}\s*+(?:per|a|/|每)\s*+(?:day|天)"
@@ -62,10 +63,10 @@ _DURATION_UNITS = (
     ("week", r"周|个?星期|个?礼拜|(?:weeks?)(?![a-z])"),
     ("month", r"个月|(?:months?)(?![a-z])"),
 )
-_LOOSE_DURATION = re.compile(
+_LOOSE_DURATION = lazy(
     rf"{VAGUE}\s*+(?:个)?\s*+(?:" + "|".join(f"(?P<{n}>{p})" for n, p in _DURATION_UNITS) + ")"
 )
-_WEEKEND = re.compile(r"周末|(?<![a-z])(?:over the |on the |a |this )?weekend(?![a-z])")
+_WEEKEND = lazy(r"周末|(?<![a-z])(?:over the |on the |a |this )?weekend(?![a-z])")
 _SCALES = {"k": 1e3, "w": 1e4}
 
 
@@ -126,7 +127,7 @@ def read_daily_requests(scan: Scan) -> None:
             )
 
 
-_TURNS = re.compile(
+_TURNS = lazy(
     rf"每(?:个|次|轮|通)?\s*+(?:对话|会话|咨询)?\s*+(?:平均|大概|约|大约)?\s*+(?P<num>{NUMBER})\s*+(?:轮|问|个来回)"
     rf"|(?P<num2>{NUMBER})\s*+(?:turns?|messages?)\s+(?:per|a|each)\s+(?:conversation|chat|session)(?![a-z])"
 )
@@ -155,8 +156,8 @@ def read_loose_duration(scan: Scan) -> None:
         _put_approximate(scan, "duration_hours", 2 * HOURS_PER["day"], match)
 
 
-_ASKING_BEFORE = re.compile(r"(?:要|需要|得|跑|训|训练|花|用|能)\s*+$")
-_ASKING_AFTER = re.compile(r"^\s*+(?:[？?吗呢]|能|才|可以|训完|跑完|搞定|完成)")
+_ASKING_BEFORE = lazy(r"(?:要|需要|得|跑|训|训练|花|用|能)\s*+$")
+_ASKING_AFTER = lazy(r"^\s*+(?:[？?吗呢]|能|才|可以|训完|跑完|搞定|完成)")
 
 
 def _asks(scan: Scan, match: re.Match[str]) -> bool:

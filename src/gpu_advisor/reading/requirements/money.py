@@ -23,6 +23,7 @@ import re
 from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK, CURRENCY_MARKS, GAP
 from gpu_advisor.reading.requirements.scan import Scan, plain
 from gpu_advisor.reading.requirements.vague import VAGUE, vague_value
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, SIGN, signed_value
 
 _AMOUNT = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?:个\s*+)?(?P<suf>k|w)(?![a-z])|(?!\s*+(?:个\s*+)?[kw](?![a-z])))"
@@ -44,45 +45,41 @@ _BUDGET_WORD = (
 )
 
 _CORES = (
-    re.compile(rf"(?<![a-z])(?:rmb|cny|usd|twd|ntd|hkd|eur|nt\$|hk\$)\s*+{_AMOUNT}{_NOT_MONEY}"),
-    re.compile(rf"[¥$]\s*+{_AMOUNT}"),
-    re.compile(rf"€\s*+{_AMOUNT}"),
-    re.compile(rf"{_AMOUNT}\s*+{_CURRENCY_WORD}"),
-    re.compile(rf"{_BUDGET_WORD}{GAP}{{0,10}}?{_AMOUNT}{_NOT_MONEY}"),
+    lazy(rf"(?<![a-z])(?:rmb|cny|usd|twd|ntd|hkd|eur|nt\$|hk\$)\s*+{_AMOUNT}{_NOT_MONEY}"),
+    lazy(rf"[¥$]\s*+{_AMOUNT}"),
+    lazy(rf"€\s*+{_AMOUNT}"),
+    lazy(rf"{_AMOUNT}\s*+{_CURRENCY_WORD}"),
+    lazy(rf"{_BUDGET_WORD}{GAP}{{0,10}}?{_AMOUNT}{_NOT_MONEY}"),
     # "一个月 5600 的预算": the period and the amount before the budget word
-    re.compile(
-        rf"(?:一个月|每个?月|一年|每年|一周|每周)?\s*+{_AMOUNT}\s*+(?:元|块钱?)?\s*+的?\s*+(?:预算|月预算)"
-    ),
-    re.compile(
+    lazy(rf"(?:一个月|每个?月|一年|每年|一周|每周)?\s*+{_AMOUNT}\s*+(?:元|块钱?)?\s*+的?\s*+(?:预算|月预算)"),
+    lazy(
         rf"(?:一个月|每个?月|一小时|每个?小时)\s*+(?:不超过|最多花?|顶多|封顶|上限)\s*+{_AMOUNT}{_NOT_MONEY}"
     ),
-    re.compile(
+    lazy(
         rf"(?:每个?月|每个?小时|月)\s*+(?:不超过|最多|大概|约|控制在)?\s*+{_AMOUNT}(?=\s*+(?:以内|以下|之内|左右))"
     ),
-    re.compile(
-        rf"{_AMOUNT}\s*+(?:/|每|per|一个?|a|an)\s*+(?:个)?\s*+(?:月|month|mo|小时|hour|hr|h)(?![a-z])"
-    ),
+    lazy(rf"{_AMOUNT}\s*+(?:/|每|per|一个?|a|an)\s*+(?:个)?\s*+(?:月|month|mo|小时|hour|hr|h)(?![a-z])"),
 )
 _PER_CARD = r"(?:\s*+(?:/|每|per|a|each)\s*+(?:张|块)?\s*+(?:gpu|card|卡)s?(?![a-z]))?"
-_AFTER = re.compile(
+_AFTER = lazy(
     rf"\s*+{_CURRENCY_WORD}?{_PER_CARD}(?:\s*+(?:/|每|per|a|an|一个?|each)\s*+(?:个)?\s*+{_UNIT})?"
     r"(?:\s*+(?:以内|以下|之内|左右|封顶|max|or less|at most|in total|total|overall|一共|总共))?"
 )
-_BEFORE = re.compile(
+_BEFORE = lazy(
     r"(?:每个?月|月度?|每个?小时|每天|每周|每年|总|一共|合计"
     r"|(?<![a-z])(?:monthly|hourly|daily|weekly|yearly|annual|total|overall"
     rf"|per\s+(?:hour|month|day|week|year))(?![a-z])){GAP}{{0,16}}$"
 )
 _PERIODS = (
-    ("hour", re.compile(r"小时|每时|hour|(?<![a-z])hr|/\s*+h(?![a-z])|per h(?![a-z])")),
-    ("day", re.compile(r"天|(?<![a-z])(?:days?|daily)(?![a-z])")),
-    ("week", re.compile(r"周|星期|week")),
-    ("year", re.compile(r"年|(?<![a-z])(?:years?|yearly|annual)")),
-    ("month", re.compile(r"月|month|(?<![a-z])mo(?![a-z])")),
-    ("total", re.compile(r"总|一共|合计|共计|total|overall|in all")),
+    ("hour", lazy(r"小时|每时|hour|(?<![a-z])hr|/\s*+h(?![a-z])|per h(?![a-z])")),
+    ("day", lazy(r"天|(?<![a-z])(?:days?|daily)(?![a-z])")),
+    ("week", lazy(r"周|星期|week")),
+    ("year", lazy(r"年|(?<![a-z])(?:years?|yearly|annual)")),
+    ("month", lazy(r"月|month|(?<![a-z])mo(?![a-z])")),
+    ("total", lazy(r"总|一共|合计|共计|total|overall|in all")),
 )
-_PER_GPU = re.compile(r"每(?:张|块)?卡|单卡|/\s*+卡|(?:per|/|a|each)\s*+(?:gpu|card)(?![a-z])|每\s*+gpu")
-_PER_GPU_AFTER = re.compile(r"\s*+(?:(?:per|a|each)\s*+(?:gpu|card)(?![a-z])|/\s*+卡|每\s*+(?:张)?卡)")
+_PER_GPU = lazy(r"每(?:张|块)?卡|单卡|/\s*+卡|(?:per|/|a|each)\s*+(?:gpu|card)(?![a-z])|每\s*+gpu")
+_PER_GPU_AFTER = lazy(r"\s*+(?:(?:per|a|each)\s*+(?:gpu|card)(?![a-z])|/\s*+卡|每\s*+(?:张)?卡)")
 _PER_GPU_REACH = 8  # "每卡每小时 12 块" before the amount; "an hour per card" after it
 _TO_MONTH = {"day": 30.0, "week": 30.0 / 7.0, "year": 1.0 / 12.0}
 _WINDOW = 24
@@ -93,10 +90,10 @@ _MONTHLY = (
     r"(?:一个月|每个?月|月租|包月|/\s*+月|(?<![a-z])(?:per month|a month|monthly|/\s*+mo(?:nth)?)(?![a-z]))"
 )
 _CURRENT = (
-    re.compile(
+    lazy(
         rf"{_MONTHLY}\s*+(?:要|花|付|交|是|得|pay|paying|costs?)?\s*+[¥$€]?\s*+{_AMOUNT}(?:\s*+{_CURRENCY_WORD})?"
     ),
-    re.compile(
+    lazy(
         rf"(?:付|花|交|(?<![a-z])(?:pay|paying|spend|spending))\s*+[¥$€]?\s*+{_AMOUNT}"
         rf"(?:\s*+{_CURRENCY_WORD})?\s*+{_MONTHLY}"
     ),
@@ -120,8 +117,8 @@ def read_current_cost(scan: Scan) -> None:
 
 
 _LOOSE_MONEY = (
-    re.compile(rf"{VAGUE}\s*+{_CURRENCY_WORD}"),
-    re.compile(
+    lazy(rf"{VAGUE}\s*+{_CURRENCY_WORD}"),
+    lazy(
         rf"{_BUDGET_WORD}{GAP}{{0,6}}?{VAGUE}(?![\d.]|\s*+(?:亿|参数|tokens?|张|卡|台|并发|路|人|b(?![a-z])))"
     ),
 )

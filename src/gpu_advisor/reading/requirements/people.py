@@ -13,13 +13,14 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.reading.requirements.scan import Scan, plain
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number
 
 _NOT_AFTER_NUMBER = r"(?<![\d一二两三四五六七八九十百千万几])"
 _FIXED: tuple[tuple[float, re.Pattern[str]], ...] = (
     (
         2.0,
-        re.compile(
+        lazy(
             rf"我们?俩|咱俩|俩人|{_NOT_AFTER_NUMBER}(?:两个人|两人)|"
             r"(?<![a-z])(?:just\s+)?(?:me|myself)\s+and\s+(?:a|my|one)\s+"
             r"(?:colleague|friend|partner|coworker|co-worker|teammate)(?![a-z])|(?<![a-z])(?:the\s+)?two\s+of\s+us(?![a-z])"
@@ -27,20 +28,18 @@ _FIXED: tuple[tuple[float, re.Pattern[str]], ...] = (
     ),
     (
         3.0,
-        re.compile(
-            rf"我们仨|咱们仨|仨人|{_NOT_AFTER_NUMBER}三个人|(?<![a-z])(?:the\s+)?three\s+of\s+us(?![a-z])"
-        ),
+        lazy(rf"我们仨|咱们仨|仨人|{_NOT_AFTER_NUMBER}三个人|(?<![a-z])(?:the\s+)?three\s+of\s+us(?![a-z])"),
     ),
     (
         1.0,
-        re.compile(
+        lazy(
             rf"就我(?:自己|一个人?)用?|只有我(?:自己|一个人?)?|我自己用|自己用|{_NOT_AFTER_NUMBER}(?:个人用|一个人用)|单人用|自用"
             r"|(?<![a-z])(?:just|only)\s+(?:me|myself)(?![a-z])|(?<![a-z])(?:for\s+)?(?:myself|personal\s+use)(?![a-z])"
             r"|(?<![a-z])single\s+user(?![a-z])"
         ),
     ),
 )
-_COUNTED = re.compile(
+_COUNTED = lazy(
     rf"(?<![a-z])(?:a\s+)?team\s+of\s+(?P<team>{NUMBER})"
     rf"|(?<![a-z])(?:for|to)\s+[~≈]?\s*+(?P<for>{NUMBER})\s+"
     r"(?:users|people|colleagues|employees|staff|members|developers|devs|engineers|folks)(?![a-z])"
@@ -56,17 +55,17 @@ _COUNTED = re.compile(
 
 # "全公司 500 人，但同时在线的估计 50 个", "500 users, 50 at once": the count at once is the
 # load; the head count is understood and set aside.
-_AT_ONCE = re.compile(
+_AT_ONCE = lazy(
     r"同时(?:在线|使用|用|访问|提问|请求)?\s*+(?:的|的人|的用户)?\s*+(?:估计|大概|约|大约|最多|也就)?\s*+"
     r"(?<![\d.])(?P<num>\d+)(?![\d.])\s*+(?:个|位|名|路)?\s*+(?:人|用户)?"  # digits: "七八个" is a range
     r"|(?<![\d.])(?P<num2>\d+)(?![\d.])\s*+(?:users?|people)?\s*+"
     r"(?:at once|at the same time|concurrently|simultaneously)(?![a-z])"
 )
-_HEAD_COUNT = re.compile(
+_HEAD_COUNT = lazy(
     rf"(?<![\d.])(?P<num>{NUMBER})\s*+(?:个|位|名)?\s*+(?:人|用户|员工|users|people|employees)(?![a-z])"
 )
 # "峰值每秒 10 个请求，平时 2 个": the off-peak figure is heard, the peak sizes the plan.
-_OFF_PEAK = re.compile(
+_OFF_PEAK = lazy(
     rf"(?:平时|平常|闲时|(?<![a-z])(?:normally|usually|off-peak))\s*+(?:每秒)?\s*+(?:大概|约)?\s*+"
     rf"{NUMBER}\s*+(?:个|次)?(?:请求)?"
 )

@@ -149,5 +149,10 @@ class Extraction(BaseModel):
     gives ``[("a100…", 2), ("rtx3090", 1)]``), in message order."""
     memory_class_gb: float | None = None
     """A card named by its memory only ("16G 显存的卡", "两张 24G 的卡", "an 80GB GPU"), in GB."""
+    job_slots: dict[str, Any] = Field(default_factory=dict)
+    """A non-LLM job's own numbers, by role (``images_per_day``, ``resolution``, ``steps``,
+    ``frames``, ``clip_seconds``, ``audio_hours``, ``documents``, ``streams``,
+    ``dataset_images``, ``epochs``, ``its``, ``codec``, ``price_per``): read by
+    ``requirements.job_units`` so none of them becomes a language-model slot."""
     mig_profile: str | None = None
     """A MIG slice ("3g.40gb", "1g.10gb"), or ``"half"`` for "半张 A100": a card of that size."""

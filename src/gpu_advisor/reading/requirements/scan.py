@@ -20,6 +20,7 @@ from typing import Annotated, Any, get_args, get_origin
 
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.reading.requirements.result import Constraints, Edit, Extraction, Intent, Issue
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.normalize import Lang
 
 FILLER = "\x00"
@@ -55,7 +56,7 @@ def plain(value: float) -> float | int:
     return int(value) if value.is_integer() else value
 
 
-_LEFT_NUMBER = re.compile(r"(?<![a-z\d.])\d++(?:\.\d++)?(?![\d.a-z])")
+_LEFT_NUMBER = lazy(r"(?<![a-z\d.])\d++(?:\.\d++)?(?![\d.a-z])")
 
 
 @dataclass
@@ -81,6 +82,7 @@ class Scan:
     gpu_mentions: list[tuple[str, float | None]] = field(default_factory=list)  # (card, count) as written
     memory_class_gb: float | None = None  # "16G 显存的卡", "an 80GB GPU": a card named by its memory
     mig_profile: str | None = None  # "3g.40gb 切片", or "half" for "半张 A100"
+    job_slots: dict[str, Any] = field(default_factory=dict)  # a non-LLM job's numbers (``job_units``)
 
     def __post_init__(self) -> None:
         self.text = self.source
@@ -161,6 +163,7 @@ class Scan:
             gpu_mentions=self.gpu_mentions,
             memory_class_gb=self.memory_class_gb,
             mig_profile=self.mig_profile,
+            job_slots=self.job_slots,
         )
 
 

@@ -16,6 +16,7 @@ import re
 
 from gpu_advisor.reading.requirements.lexicon import ALWAYS_ON, NOT_ALWAYS, ONE_OFF
 from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import COUNT_WORDS, NUMBER, SIGN, parse_number
 
 HOURS_PER: dict[str, float] = {
@@ -36,17 +37,17 @@ _UNITS = (
 )
 _UNIT = "|".join(f"(?P<{name}>{pattern})" for name, pattern in _UNITS)
 _EN_COUNT = "|".join(word for word in COUNT_WORDS if (word.isascii() and len(word) > 1) or word == "a")
-_DURATION = re.compile(
+_DURATION = lazy(
     rf"{SIGN}(?:(?P<num>{NUMBER})|(?P<half>半)|(?<![a-z])(?P<word>{_EN_COUNT})\s)\s*+(?:个)?\s*+(?:{_UNIT})"
 )
 _LARGEST_YEAR_COUNT = 100  # 2024年 is a date
 # "就这周用一下", "this month only": the current week / month / day as a duration.
-_THIS_PERIOD = re.compile(
+_THIS_PERIOD = lazy(
     r"(?:这|本|这个)(?P<week>周|星期|礼拜)|(?:这|本|这个)(?P<month>月)(?!份?\d)|(?P<day>今天)"
     r"|(?<![a-z])this\s+(?:(?P<week2>week)|(?P<month2>month))(?![a-z])|(?<![a-z])(?P<day2>today)(?![a-z])"
 )
 # "白天用，晚上关", "business hours only": a service used part of every day, held all month.
-_DAYTIME = re.compile(
+_DAYTIME = lazy(
     r"白天用|白天开|晚上关|夜里关|夜间关|下班(?:就)?关|上班时间|工作时间(?:用|内)?|只在工作日"
     r"|(?<![a-z])(?:business|working|office)\s+hours(?![a-z])|(?<![a-z])daytime(?![a-z])|9\s*-?\s*to\s*-?\s*5"
 )

@@ -18,11 +18,12 @@ import re
 
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.reading.requirements.vocabulary import Vocabulary
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.names import key
 
 _NUMBER = r"\d{1,4}(?:\.\d{1,2})?"
-_TOTAL_ACTIVE = re.compile(rf"(?<![\w.])(?P<total>{_NUMBER}) ?b[-_ ]?a(?P<active>{_NUMBER})b(?![a-z0-9])")
-_EXPERTS = re.compile(rf"(?<![\w.])\d{{1,3}} ?x ?{_NUMBER} ?b(?![a-z0-9])")
+_TOTAL_ACTIVE = lazy(rf"(?<![\w.])(?P<total>{_NUMBER}) ?b[-_ ]?a(?P<active>{_NUMBER})b(?![a-z0-9])")
+_EXPERTS = lazy(rf"(?<![\w.])\d{{1,3}} ?x ?{_NUMBER} ?b(?![a-z0-9])")
 
 
 def read_shapes(scan: Scan, vocab: Vocabulary) -> None:

@@ -18,6 +18,7 @@ import re
 from gpu_advisor.reading.requirements.lengths import BINARY_SCALES, PER_SAMPLE, token_length
 from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK
 from gpu_advisor.reading.requirements.scan import Scan, plain
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import DECIMAL_SCALES, NUMBER, SIGN, parse_number, signed_value
 
 _PARAM_WORD = (
@@ -25,20 +26,20 @@ _PARAM_WORD = (
 )
 
 _PARAMS = (
-    re.compile(rf"{SIGN}(?P<num>{NUMBER})\s*+(?P<suf>b|bn|billion|t|trillion)(?![a-z0-9]){_PARAM_WORD}"),
-    re.compile(
+    lazy(rf"{SIGN}(?P<num>{NUMBER})\s*+(?P<suf>b|bn|billion|t|trillion)(?![a-z0-9]){_PARAM_WORD}"),
+    lazy(
         rf"{SIGN}(?P<num>{NUMBER})\s*+(?P<suf>m|million)\s*+(?:参数量?|params?|parameters?|的?模型|models?)"
     ),
 )
 # 70亿 (followed by a parameter word or nothing countable) is 7B; 2亿条数据 is not a size.
-_YI = re.compile(
+_YI = lazy(
     rf"{SIGN}(?P<num>{NUMBER})(?<=亿)"
     r"(?!\s*+(?:条|个(?!参数)|次|tokens?|样本|数据|元|块|美元|人|用户|字|词|请求|行|张))"
     rf"{_PARAM_WORD}"
 )
 _BILLION = 1e9
 
-_TRAIN_TOKENS = re.compile(
+_TRAIN_TOKENS = lazy(
     rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w|m|b|t|thousand|million|billion|trillion)(?![a-z]))?"
     r"\s*+(?:个)?\s*+tokens?(?![a-z])(?!\s*+(?:/\s*+s|每秒|per\s+sec))"
 )
@@ -48,17 +49,17 @@ _SAMPLE_WORD = (
     r"|(?:(?:instruction|training|chat|sft|qa|q&a|labeled|labelled|fine-?tuning)\s++)?"
     r"(?:samples?|examples?|rows|conversations|pairs|dialogues)(?![a-z])"
 )
-_SAMPLES = re.compile(
+_SAMPLES = lazy(
     rf"(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w|m)(?![a-z]))?\s*+(?:{_SAMPLE_WORD})"
     rf"|(?:数据|样本|语料)\s*+(?:量|集)?\s*+(?:大概|约|有|共)?\s*+(?P<num2>{NUMBER})(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+条"
 )
 TOKENS_PER_SAMPLE = 512
 """Tokens in one fine-tuning example (instruction + answer) when the user counts examples:
 Alpaca-style SFT rows run a few hundred tokens; the assumption is said back to be corrected."""
-_DATA_WORD = re.compile(r"数据|语料|训练|样本|资料|(?<![a-z])(?:data|dataset|corpus|train|training|pretrain)")
+_DATA_WORD = lazy(r"数据|语料|训练|样本|资料|(?<![a-z])(?:data|dataset|corpus|train|training|pretrain)")
 _SMALLEST_DATASET = 1e6
 # "训 3 轮", "3 epochs", "epochs=2": passes over the data; the job trains on data × passes.
-_EPOCHS = re.compile(
+_EPOCHS = lazy(
     rf"(?:训|训练|跑|过)?\s*+(?P<num>{NUMBER})\s*+(?:个)?\s*+(?:轮|遍|epochs?(?![a-z])|passes(?![a-z]))"
     rf"|(?<![a-z])epochs?\s*+[:=]?\s*+(?P<num2>{NUMBER})"
 )

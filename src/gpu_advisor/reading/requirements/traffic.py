@@ -20,6 +20,7 @@ import re
 
 from gpu_advisor.reading.requirements.lexicon import GAP
 from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, SIGN, parse_number, signed_value
 
 _NUM = rf"{SIGN}(?P<num>{NUMBER})(?:\s*+(?P<suf>k|w)(?![a-z])|(?!\s*+[kw](?![a-z])))"
@@ -31,35 +32,35 @@ _NOT_LOAD = (
 )
 
 _CONCURRENCY = (
-    re.compile(
+    lazy(
         r"(?:并发|同时在线|(?<![a-z])concurrency|concurrent\s+(?:users|requests|sessions)"
         rf"|simultaneous\s+users|parallel\s+(?:users|requests)){_NEAR}(?<!p){_NUM}{_NOT_LOAD}"  # not "p99"
         r"(?:\s*+(?:个|位|路)?\s*+(?:人|用户|users?|requests?))?"
     ),
-    re.compile(
+    lazy(
         rf"{_NUM}\s*+(?:个|位|路|人)?\s*+(?:用户|users?|requests?|sessions?)?\s*+(?:的)?\s*+"
         r"(?:路?并发|同时(?:在线|使用|访问|请求)?|concurren(?:t|cy)(?:\s+(?:users|requests|sessions))?"
         r"|simultaneous(?:\s+users)?"
         r"|(?:users?|requests?)\s+(?:at once|at the same time|in parallel))"
     ),
-    re.compile(rf"同时(?:有|服务|访问|使用)?\s*+{_NUM}\s*+(?:个|位)?\s*+(?:人|用户|请求|users?)"),
+    lazy(rf"同时(?:有|服务|访问|使用)?\s*+{_NUM}\s*+(?:个|位)?\s*+(?:人|用户|请求|users?)"),
 )
 _QPS_WORDS = (
     r"qps|rps|req/s|reqs?/s|requests?\s*+/\s*+s(?:ec)?"
     r"|(?:requests?|reqs?|queries)\s+(?:per|a|/)\s*+sec(?:ond)?"
 )
 _QPS = (
-    re.compile(rf"每秒(?:钟)?{_NEAR}{_NUM}\s*+(?:个|次)?\s*+(?:请求|调用|查询|访问|queries|requests?|次)"),
-    re.compile(rf"{_NUM}\s*+(?:{_QPS_WORDS}|(?:次|个请求|个?请求)\s*+(?:/|每)\s*+秒)(?![a-z])"),
-    re.compile(rf"(?<![a-z])(?:qps|rps)(?![a-z]){_NEAR}{_NUM}{_NOT_LOAD}"),
+    lazy(rf"每秒(?:钟)?{_NEAR}{_NUM}\s*+(?:个|次)?\s*+(?:请求|调用|查询|访问|queries|requests?|次)"),
+    lazy(rf"{_NUM}\s*+(?:{_QPS_WORDS}|(?:次|个请求|个?请求)\s*+(?:/|每)\s*+秒)(?![a-z])"),
+    lazy(rf"(?<![a-z])(?:qps|rps)(?![a-z]){_NEAR}{_NUM}{_NOT_LOAD}"),
 )
 _PER_MINUTE = (
-    re.compile(rf"每分钟{_NEAR}{_NUM}\s*+(?:个|次|条)?\s*+(?:请求|调用|消息|问题|对话)"),
-    re.compile(
+    lazy(rf"每分钟{_NEAR}{_NUM}\s*+(?:个|次|条)?\s*+(?:请求|调用|消息|问题|对话)"),
+    lazy(
         rf"{_NUM}\s*+(?:requests?|reqs?|msgs?|messages?|queries|calls|questions|chats)\s*+(?:per|a|/|每)\s*+"
         r"min(?:ute)?s?(?![a-z])"
     ),
-    re.compile(rf"{_NUM}\s*+(?:个|次|条)?\s*+(?:请求|调用|消息|问题)\s*+(?:/|每)\s*+分钟"),
+    lazy(rf"{_NUM}\s*+(?:个|次|条)?\s*+(?:请求|调用|消息|问题)\s*+(?:/|每)\s*+分钟"),
 )
 
 _TTFT_WORD = (
@@ -68,16 +69,16 @@ _TTFT_WORD = (
 )
 _LATENCY_UNIT = r"(?P<unit>ms|毫秒|milliseconds?|s|秒|secs?|seconds?)(?![a-z])"
 _TTFT = (
-    re.compile(
+    lazy(
         rf"{_TTFT_WORD}{_NEAR}{SIGN}(?P<num>{NUMBER})\s*+(?:{_LATENCY_UNIT})?(?:\s*+(?:以内|以下|之内|内))?"
     ),
-    re.compile(
+    lazy(
         rf"{SIGN}(?P<num>{NUMBER})\s*+{_LATENCY_UNIT}\s*+(?:以内|以下|之内)?\s*+(?:的|(?:to|for|until|till|before)\s++(?:the\s++)?)?"
         rf"{_TTFT_WORD}"
     ),
 )
 _SECONDS_CEILING = 10.0
-_TAIL = re.compile(r"(?<![a-z\d])p99(?!\d)|99\s*+%|99\s*+分位|百分之九十九|tail")
+_TAIL = lazy(r"(?<![a-z\d])p99(?!\d)|99\s*+%|99\s*+分位|百分之九十九|tail")
 _TAIL_REACH = 8
 
 
@@ -106,12 +107,12 @@ _AT_LEAST = (
 _PER_SECOND = r"(?:/\s*+s(?![a-z])|每秒|(?<![a-z])per\s+sec(?:ond)?(?![a-z]))"
 _SPEED_UNIT = r"(?:个)?\s*+(?:tokens?|toks?|t)(?![a-z])"
 _TPOT_SPEED = (
-    re.compile(
+    lazy(
         rf"{_PER_STREAM}[^,，。;；\n]{{0,16}}?{_AT_LEAST}\s*+(?P<num>{NUMBER})\s*+{_SPEED_UNIT}(?:\s*+{_PER_SECOND})?"
     ),
-    re.compile(rf"{_AT_LEAST}\s*+(?P<num>{NUMBER})\s*+{_SPEED_UNIT}\s*+{_PER_SECOND}\s*+{_PER_STREAM}"),
+    lazy(rf"{_AT_LEAST}\s*+(?P<num>{NUMBER})\s*+{_SPEED_UNIT}\s*+{_PER_SECOND}\s*+{_PER_STREAM}"),
 )
-_TPOT_MS = re.compile(
+_TPOT_MS = lazy(
     rf"(?:(?<![a-z])(?:tpot|itl)(?![a-z])|每个?\s*+token\s*+(?:间隔|延迟|耗时))\s*+(?:p99\s*+)?(?:<=?|≤|不超过|小于|以内|under|below)?\s*+"
     rf"(?P<num>{NUMBER})\s*+(?:ms|毫秒)"
 )

@@ -6,9 +6,8 @@ is a rank only with "=" or right after "lora", since a lone r is too common othe
 
 from __future__ import annotations
 
-import re
-
 from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, SIGN, signed_value
 
 _VALUE = (
@@ -17,17 +16,15 @@ _VALUE = (
 _KNOBS = (
     (
         "batch_size",
-        re.compile(
+        lazy(
             rf"(?:(?<![a-z])(?:micro[\s_-]*)?(?:batch[\s_-]*size|batch|bs|mbs)(?![a-z])|批大小|批次大小|批量大小|批量){_VALUE}"
         ),
     ),
     (
         "lora_rank",
-        re.compile(
-            rf"(?:(?<![a-z])(?:lora[\s_-]*)?rank(?![a-z])|秩|(?<![a-z])lora[\s_-]*r(?![a-z])){_VALUE}"
-        ),
+        lazy(rf"(?:(?<![a-z])(?:lora[\s_-]*)?rank(?![a-z])|秩|(?<![a-z])lora[\s_-]*r(?![a-z])){_VALUE}"),
     ),
-    ("lora_rank", re.compile(rf"(?<![a-z])r\s*+=\s*+{SIGN}(?P<num>{NUMBER})")),
+    ("lora_rank", lazy(rf"(?<![a-z])r\s*+=\s*+{SIGN}(?P<num>{NUMBER})")),
 )
 
 

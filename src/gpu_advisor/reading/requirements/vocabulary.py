@@ -17,21 +17,22 @@ import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 
+from gpu_advisor.text.lazy import compiled, lazy
 from gpu_advisor.text.names import NameIndex, key
 from gpu_advisor.text.normalize import normalize
 
-_TOKENS = re.compile(r"[a-z]+|\d+(?:\.\d+)*|[^\sa-z\d_:-]+")
+_TOKENS = lazy(r"[a-z]+|\d+(?:\.\d+)*|[^\sa-z\d_:-]+")
 _JOIN = r"[-_:\s]*"
 # Something written like a card: a vendor letter prefix and a model number ("h300",
 # "b300", "rtx 5080", "mi355x", "昇腾910c"), a suffix letter other than "b" (a3b is an
 # active-parameter count). Known cards are claimed before this runs.
-GPU_LIKE = re.compile(
+GPU_LIKE = lazy(
     r"(?<![a-z0-9])(?:(?:rtx|gtx|geforce) ?\d{4}(?: ?ti)?|(?:mi ?|[hablvt])\d{2,3}[xdsge]?"
     r"|(?:昇腾|ascend|华为|huawei) ?9\d0[a-z]?)(?![a-z0-9])"
 )
 # Words of a model name people write in Chinese: "deepseek r1 蒸馏 32b" is the distill.
 _SYNONYMS = {"distill": "(?:distill|蒸馏版?)"}
-_SYNONYM_WORDS = re.compile("蒸馏版?")
+_SYNONYM_WORDS = lazy("蒸馏版?")
 _MIN_FAMILY = 3  # "yi" or "phi" as a family word would flag too much ordinary text
 
 
@@ -77,7 +78,7 @@ class AliasIndex:
         # A count may be glued on either side of a GPU name: 8xh100, a100x8.
         before = r"(?:(?<![a-z0-9])|(?<=\dx))" if plural else r"(?<![a-z0-9])"
         after = r"s?(?=x\d|[^a-z0-9]|$)" if plural else r"(?![a-z0-9])"
-        self._pattern = re.compile(rf"{before}(?:{body}){after}")
+        self._pattern = compiled(rf"{before}(?:{body}){after}")  # a thousand aliases: kept compiled
 
     def find(self, text: str) -> Iterator[Hit]:
         """Every alias occurrence in (normalized) text, left to right, longest at each place."""
@@ -106,7 +107,7 @@ class Vocabulary:
         # name we do not know ("qwen3-32b") and say so instead of silently reading its size.
         families = {re.split(r"[^a-z]", normalize(model_id), maxsplit=1)[0] for model_id in models}
         known = sorted((re.escape(f) for f in families if len(f) >= _MIN_FAMILY), key=len, reverse=True)
-        self.near_miss = re.compile(
+        self.near_miss = compiled(
             rf"(?<![a-z0-9])(?:{'|'.join(known)})[-_:]?v?\d[a-z0-9._-]*" if known else "(?!)"
         )
         self.gpu_near_miss = GPU_LIKE

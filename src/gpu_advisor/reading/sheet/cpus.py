@@ -9,8 +9,9 @@ An EPYC model ending in "P" is a single-socket part.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
+
+from gpu_advisor.text.lazy import lazy
 
 
 @dataclass(frozen=True)
@@ -63,7 +64,7 @@ CPUS: tuple[CpuModel, ...] = (
     _intel("8568y+", 48, "Platinum"), _intel("6548y+", 32, "Gold"),
 )  # fmt: skip
 _BY_KEY = {c.key: c for c in CPUS}
-_TOKEN = re.compile(r"(?<![a-z0-9])(\d[0-9a-z]{2}\d[a-z]?\+?)(?![a-z0-9])")
+_TOKEN = lazy(r"(?<![a-z0-9])(\d[0-9a-z]{2}\d[a-z]?\+?)(?![a-z0-9])")
 
 
 def find_cpu(text: str) -> tuple[CpuModel, bool] | None:

@@ -19,6 +19,7 @@ from dataclasses import replace
 from gpu_advisor.engine.sheet.models import Nic
 from gpu_advisor.reading.sheet.cpus import find_cpu
 from gpu_advisor.reading.sheet.draft import Draft
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.sheet_lines import Segment
 
 NIC_SPEEDS = frozenset({1, 10, 25, 40, 50, 100, 200, 400, 800})
@@ -30,66 +31,64 @@ GB_PER_TB = 1024
 
 _LONGEST_WORD = 32
 _CAPACITY = r"(?<![\d.])(\d+(?:\.\d+)?)\s*(tb|t|gb|g)(?![a-z/])"
-_RAM_CUE = re.compile(r"ddr\d?|内存|记忆体|\bram\b|memory|rdimm|dimm|\becc\b")
-_RAM = re.compile(rf"(?:(?<![\d.])(\d{{1,2}}) x )?{_CAPACITY}")
-_BARE_RAM = re.compile(rf"(?:\d{{1,2}} x )?{_CAPACITY}")
-_STORAGE_CUE = re.compile(
+_RAM_CUE = lazy(r"ddr\d?|内存|记忆体|\bram\b|memory|rdimm|dimm|\becc\b")
+_RAM = lazy(rf"(?:(?<![\d.])(\d{{1,2}}) x )?{_CAPACITY}")
+_BARE_RAM = lazy(rf"(?:\d{{1,2}} x )?{_CAPACITY}")
+_STORAGE_CUE = lazy(
     r"nvme|ssd|hdd|sata|\bsas\b|硬盘|硬碟|盘|碟|disk|drive|u\.2|m\.2|e[13]\.s|存储|储存|storage"
     r"|(?<![\d.])\d{1,2}\.\d{1,2}\s*tb?(?![a-z])"
 )
-_SYSTEM_DISK = re.compile(r"系统|system|\bos\b|boot|启动")
-_NVME = re.compile(r"nvme|u\.2|e[13]\.s")
-_ITEM_SPLIT = re.compile(r"\+|&|\band\b|以及|和|及")
-_DRIVE_COUNT = re.compile(
+_SYSTEM_DISK = lazy(r"系统|system|\bos\b|boot|启动")
+_NVME = lazy(r"nvme|u\.2|e[13]\.s")
+_ITEM_SPLIT = lazy(r"\+|&|\band\b|以及|和|及")
+_DRIVE_COUNT = lazy(
     r"(?<![\d.])(\d{1,2}) x |(?<![\d.])(\d{1,2})\s*(?:块|个|片|pcs|drives?|disks?)|\bx\s*(\d{1,2})(?![\d.])"
 )
 _NET_WORDS = (
     r"网卡|网口|网路|网络|nic|infiniband|ib\b|roce|connectx|cx-?\d|以太网|ethernet|ports?\b|端口|光口|电口"
     r"|hdr\b|ndr\b|edr\b|xdr\b|bluefield|dpu\b|ocp|rdma"
 )
-_NET_CUE = re.compile(rf"(?<![a-z])(?:{_NET_WORDS})|gbe|gbps|gb/s|gbit")
-_SPEED_LOOSE = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:gbe|gbps|gb/s|gbit/s|gbit|gb|g)(?![a-z0-9])")
+_NET_CUE = lazy(rf"(?<![a-z])(?:{_NET_WORDS})|gbe|gbps|gb/s|gbit")
+_SPEED_LOOSE = lazy(r"(?<![\d.])(\d{1,3})\s*(?:gbe|gbps|gb/s|gbit/s|gbit|gb|g)(?![a-z0-9])")
 # At most one word between a bare "200G" and the network word ("200g hdr infiniband"); the
 # word is bounded so a long run ("1g1g1g…") is not rescanned from every digit (quadratic).
-_SPEED_STRICT = re.compile(
+_SPEED_STRICT = lazy(
     rf"(?<![\d.])(\d{{1,3}})\s*(?:(?:gbe|gbps|gb/s|gbit/s|gbit)(?![a-z])"
     rf"|(?:gb|g)\s*(?:[\w-]{{0,{_LONGEST_WORD}}}\s*)?(?={_NET_WORDS}))"
 )
-_BARE_NIC = re.compile(r"(?:(\d{1,2}) x )?(\d{1,3})\s*(?:gb|g)")
-_NIC_COUNT = re.compile(r"(?<![\d.])(\d{1,2}) x |(?<![\d.])(\d)\s*(?:口|端口|ports?\b|-port)")
-_NIC_COUNT_AFTER = re.compile(r"\bx\s*(\d{1,2})(?![\d.])")
-_MANAGEMENT = re.compile(r"管理|mgmt|management|ipmi|bmc|带外")
-_INFINIBAND = re.compile(r"infiniband|\bib\b|\b(?:hdr|ndr|edr|xdr)\b|quantum")
-_CPU_CUE = re.compile(
+_BARE_NIC = lazy(r"(?:(\d{1,2}) x )?(\d{1,3})\s*(?:gb|g)")
+_NIC_COUNT = lazy(r"(?<![\d.])(\d{1,2}) x |(?<![\d.])(\d)\s*(?:口|端口|ports?\b|-port)")
+_NIC_COUNT_AFTER = lazy(r"\bx\s*(\d{1,2})(?![\d.])")
+_MANAGEMENT = lazy(r"管理|mgmt|management|ipmi|bmc|带外")
+_INFINIBAND = lazy(r"infiniband|\bib\b|\b(?:hdr|ndr|edr|xdr)\b|quantum")
+_CPU_CUE = lazy(
     r"xeon|epyc|至强|霄龙|cpu|处理器|processor|hygon|海光|鲲鹏|kunpeng|ryzen|threadripper|\bi[3579]-\d"
     r"|\bcores?\b|\d\s*核|\d\s*路|\d{4}[a-z]?\+"
 )
-_SOCKETS = re.compile(
+_SOCKETS = lazy(
     r"(?<![\d.])(\d)\s*(?:路|颗|个)"
     r"|(?<![\d.])(\d) x (?:socket|cpu|处理器|intel|amd|xeon|epyc|至强|霄龙|海光|hygon)"
     r"|(?<![\d.])(\d)\s*[ps]\b|(?<![\d.])(\d)\s*-?\s*sockets?|(?<![\d.])(\d) x (?=\d[0-9a-z]{2}\d)"
 )
-_CPU_VENDOR = re.compile(
-    r"xeon|epyc|至强|霄龙|intel|amd|hygon|海光|鲲鹏|kunpeng|飞腾|ryzen|threadripper|grace"
-)
-_CORES = re.compile(r"(?<![\d.])(\d{1,3})\s*(?:c\b|cores?\b|核)")
-_TOTAL = re.compile(r"共|合计|总|total|in all")
-_HIGH_CLOCK = re.compile(r"高频|high[ -]?(?:clock|freq)")
-_POWER_CUE = re.compile(r"电源|psu|power|供电|冗余|redundan|(?<![\d.])\d+(?:\.\d+)?\s*k?w(?![a-z])")
-_WATTS = re.compile(r"(?:(?<![\d.])(\d{1,2}) x )?(\d+(?:\.\d+)?)\s*(kw|w)(?![a-z])")
-_REDUNDANT = re.compile(r"冗余|redundan|\bn\s*\+\s*\d|(?<![\d.])\d\s*\+\s*\d(?![\d.])")
-_LIQUID = re.compile(r"液冷|水冷|liquid|\bdlc\b|冷板|cold[ -]?plate|浸没|immersion")
-_AIR = re.compile(r"风冷|气冷|air[ -]?cool")
-_AIR_WORD = re.compile(r"\bair\b|\bfans?\b|风扇")
-_CHASSIS = re.compile(r"(?<![a-z0-9.])(\d{1,2})\s*u(?![a-z0-9.])")
-_NVSWITCH = re.compile(r"nv\s?switch|nvlink switch")
-_NVLINK = re.compile(r"nv\s?link")
-_PCIE = re.compile(r"pcie|pci-e|pci express")
-_TRAINING = re.compile(
+_CPU_VENDOR = lazy(r"xeon|epyc|至强|霄龙|intel|amd|hygon|海光|鲲鹏|kunpeng|飞腾|ryzen|threadripper|grace")
+_CORES = lazy(r"(?<![\d.])(\d{1,3})\s*(?:c\b|cores?\b|核)")
+_TOTAL = lazy(r"共|合计|总|total|in all")
+_HIGH_CLOCK = lazy(r"高频|high[ -]?(?:clock|freq)")
+_POWER_CUE = lazy(r"电源|psu|power|供电|冗余|redundan|(?<![\d.])\d+(?:\.\d+)?\s*k?w(?![a-z])")
+_WATTS = lazy(r"(?:(?<![\d.])(\d{1,2}) x )?(\d+(?:\.\d+)?)\s*(kw|w)(?![a-z])")
+_REDUNDANT = lazy(r"冗余|redundan|\bn\s*\+\s*\d|(?<![\d.])\d\s*\+\s*\d(?![\d.])")
+_LIQUID = lazy(r"液冷|水冷|liquid|\bdlc\b|冷板|cold[ -]?plate|浸没|immersion")
+_AIR = lazy(r"风冷|气冷|air[ -]?cool")
+_AIR_WORD = lazy(r"\bair\b|\bfans?\b|风扇")
+_CHASSIS = lazy(r"(?<![a-z0-9.])(\d{1,2})\s*u(?![a-z0-9.])")
+_NVSWITCH = lazy(r"nv\s?switch|nvlink switch")
+_NVLINK = lazy(r"nv\s?link")
+_PCIE = lazy(r"pcie|pci-e|pci express")
+_TRAINING = lazy(
     r"训练|training|\btrain\b|nccl|all-?reduce|分布式|分散式|distributed|pre-?train|微调|fine-?tun"
 )
-_INFERENCE = re.compile(r"推理|inference|serving|\bserve\b|部署|deploy|在线服务|\bapi\b")
-_MULTI_NODE = re.compile(r"多机|多节点|集群|丛集|cluster|multi-?node|multi node|跨节点|跨机")
+_INFERENCE = lazy(r"推理|inference|serving|\bserve\b|部署|deploy|在线服务|\bapi\b")
+_MULTI_NODE = lazy(r"多机|多节点|集群|丛集|cluster|multi-?node|multi node|跨节点|跨机")
 
 
 def _gb(size: str, unit: str) -> float:

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from gpu_advisor.engine.sheet.models import FormFactor
 from gpu_advisor.engine.specs import GpuSpec, Knowledge
 from gpu_advisor.reading.sheet.draft import Draft
+from gpu_advisor.text.lazy import compiled, lazy
 from gpu_advisor.text.names import NameIndex, index_of
 from gpu_advisor.text.sheet_lines import Segment
 
@@ -32,23 +33,23 @@ UNLISTED = {
 MAX_GPUS = 64
 
 _PREFIX = r"(?:nvidia\s*|tesla\s*|geforce\s*|rtx\s*|hgx\s*|dgx\s*)*"
-_MEMORY = re.compile(
+_MEMORY = lazy(
     r"(?<![\d.])(\d{1,3})\s*(?:gb|g)(?![a-z/])(?!\s*(?:nic|网|ib\b|infiniband|roce|以太|ethernet|ports?\b|口))"
 )
 MEMORY_RANGE_GB = (8.0, 288.0)
-_GPU_WORD = re.compile(r"gpu|显卡|显示卡|加速卡|计算卡|accelerator|graphics card")
-_COUNT_WORD = re.compile(
+_GPU_WORD = lazy(r"gpu|显卡|显示卡|加速卡|计算卡|accelerator|graphics card")
+_COUNT_WORD = lazy(
     r"(?<![\d.])(\d{1,3})\s*(?:卡|张|块|片|颗)(?!\s*(?:网|nic))|(?<![\d.])(\d{1,3})\s*-?\s*(?:gpus?|cards?)\b"
     r"|(?:gpus?|cards?)\s*x\s*(\d{1,3})(?![\d.])|^(\d{1,3}) x |^(\d{1,2})$"
 )
-_COUNT_BEFORE = re.compile(rf"(?<![\d.])(\d{{1,3}}) x {_PREFIX}$")
-_COUNT_AFTER = re.compile(r"^[^,]{0,40}?\bx\s*(\d{1,3})(?![\d.])(?!\s*(?:tb|gb|t|g)\b)")
+_COUNT_BEFORE = lazy(rf"(?<![\d.])(\d{{1,3}}) x {_PREFIX}$")
+_COUNT_AFTER = lazy(r"^[^,]{0,40}?\bx\s*(\d{1,3})(?![\d.])(?!\s*(?:tb|gb|t|g)\b)")
 _HINTS = (
-    ("large_memory", re.compile(r"大显存|large[ -]memory|high[ -]memory|big memory")),
-    ("inference_friendly", re.compile(r"推理|inference")),
-    ("datacenter", re.compile(r"数据中心|data ?center")),
-    ("high_end", re.compile(r"高端|high[ -]end|flagship|旗舰")),
-    ("consumer", re.compile(r"消费级|consumer|geforce|游戏")),
+    ("large_memory", lazy(r"大显存|large[ -]memory|high[ -]memory|big memory")),
+    ("inference_friendly", lazy(r"推理|inference")),
+    ("datacenter", lazy(r"数据中心|data ?center")),
+    ("high_end", lazy(r"高端|high[ -]end|flagship|旗舰")),
+    ("consumer", lazy(r"消费级|consumer|geforce|游戏")),
 )
 
 
@@ -79,7 +80,7 @@ class GpuIndex:
             self.by_family.setdefault(family(gpu.id), []).append(gpu)
         names = sorted({*self.by_family, *UNLISTED}, key=len, reverse=True)
         alternatives = [rf"{n}d?(?![0-9a-z])" if n.isdigit() else rf"{n}(?![0-9])" for n in names]
-        self._pattern = re.compile(rf"(?<![a-z0-9]){_PREFIX}({'|'.join(alternatives)})")
+        self._pattern = compiled(rf"(?<![a-z0-9]){_PREFIX}({'|'.join(alternatives)})")
 
     def find(self, text: str) -> GpuMatch | None:
         m = self._pattern.search(text)

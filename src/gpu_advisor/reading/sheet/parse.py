@@ -22,19 +22,20 @@ from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.sheet import fields as f
 from gpu_advisor.reading.sheet.draft import Draft, finish
 from gpu_advisor.reading.sheet.gpus import GpuIndex, read_gpu, read_gpu_count
+from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.sheet_lines import Line, Segment, split_lines
 
 _CATEGORIES: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("interconnect", re.compile(r"互联|互连|interconnect|topolog|拓扑|nvlink|nvswitch|fabric")),
-    ("gpu", re.compile(r"gpu|显卡|显示卡|加速卡|计算卡|显存|accelerator|graphics")),
-    ("cpu", re.compile(r"cpu|处理器|processor")),
-    ("ram", re.compile(r"内存|记忆体|memory|\bram\b|dimm")),
-    ("storage", re.compile(r"存储|储存|storage|disk|硬盘|硬碟|ssd|nvme|盘|碟|drive")),
-    ("network", re.compile(r"网络|网路|网卡|网口|\bnics?\b|network|ethernet|以太网|infiniband|\bib\b")),
-    ("power", re.compile(r"电源|power|psu|供电")),
-    ("cooling", re.compile(r"散热|cooling|冷却|thermal|风冷|液冷")),
-    ("chassis", re.compile(r"机箱|机壳|机架|chassis|form factor|外形|尺寸|height|\brack\b|高度")),
-    ("purpose", re.compile(r"定位|用途|purpose|position|type|类型|usage|use case|场景|model|型号|机型|适用")),
+    ("interconnect", lazy(r"互联|互连|interconnect|topolog|拓扑|nvlink|nvswitch|fabric")),
+    ("gpu", lazy(r"gpu|显卡|显示卡|加速卡|计算卡|显存|accelerator|graphics")),
+    ("cpu", lazy(r"cpu|处理器|processor")),
+    ("ram", lazy(r"内存|记忆体|memory|\bram\b|dimm")),
+    ("storage", lazy(r"存储|储存|storage|disk|硬盘|硬碟|ssd|nvme|盘|碟|drive")),
+    ("network", lazy(r"网络|网路|网卡|网口|\bnics?\b|network|ethernet|以太网|infiniband|\bib\b")),
+    ("power", lazy(r"电源|power|psu|供电")),
+    ("cooling", lazy(r"散热|cooling|冷却|thermal|风冷|液冷")),
+    ("chassis", lazy(r"机箱|机壳|机架|chassis|form factor|外形|尺寸|height|\brack\b|高度")),
+    ("purpose", lazy(r"定位|用途|purpose|position|type|类型|usage|use case|场景|model|型号|机型|适用")),
 )
 
 

