@@ -11,6 +11,7 @@ import asyncio
 import json
 import logging
 import os
+import signal
 import subprocess
 import sys
 from collections.abc import AsyncIterator
@@ -76,7 +77,10 @@ async def test_healthz_answers_ok_while_the_server_runs(tmp_path: Path) -> None:
 async def test_readyz_is_ready_when_the_store_answers_and_the_knowledge_is_loaded(tmp_path: Path) -> None:
     async with served(tmp_path) as (session, _), session.get("/readyz") as response:
         assert response.status == 200
-        assert await response.json() == {"status": "ready", "checks": {"store": True, "knowledge": True}}
+        assert await response.json() == {
+            "status": "ready",
+            "checks": {"store": True, "knowledge": True, "workers": True, "capacity": True},
+        }
 
 
 async def test_readyz_answers_503_naming_the_store_once_it_stops_answering(tmp_path: Path) -> None:
@@ -84,7 +88,12 @@ async def test_readyz_answers_503_naming_the_store_once_it_stops_answering(tmp_p
         app[CONTEXT].store.close()
         async with session.get("/readyz") as response:
             assert response.status == 503
-            assert (await response.json())["checks"] == {"store": False, "knowledge": True}
+            assert (await response.json())["checks"] == {
+                "store": False,
+                "knowledge": True,
+                "workers": True,
+                "capacity": True,
+            }
 
 
 async def test_readyz_answers_503_when_the_catalog_has_no_offers(tmp_path: Path) -> None:
@@ -316,3 +325,37 @@ def test_with_a_multiprocess_directory_a_scrape_sums_every_process(tmp_path: Pat
         for s in family.samples
     }
     assert sample(samples, "gpu_advisor_turns_total", surface="web") == 2
+
+
+def test_with_a_multiprocess_directory_a_scrape_has_each_live_processs_cpu_and_memory(
+    tmp_path: Path,
+) -> None:
+    """Issue 41: summed samples carried no process CPU or memory; now every live process's do,
+    labelled by pid, whichever process is scraped, and a process killed with -9 drops out."""
+    env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(tmp_path)}
+    serving = "from gpu_advisor.bot import metrics\nprint('up', flush=True)\nimport time\ntime.sleep(120)"
+    servers = [
+        subprocess.Popen(
+            [sys.executable, "-c", serving], cwd=ROOT, env=env, stdout=subprocess.PIPE, text=True
+        )
+        for _ in range(2)
+    ]
+    try:
+        assert all(p.stdout is not None and p.stdout.readline() == "up\n" for p in servers)
+        os.kill(servers[1].pid, signal.SIGKILL)
+        servers[1].wait(30)
+        scrape_code = "from gpu_advisor.bot import metrics\nprint(metrics.exposition()[0].decode())"
+        out = run_cli(scrape_code, PROMETHEUS_MULTIPROC_DIR=str(tmp_path))
+    finally:
+        for p in servers:
+            p.kill()
+            p.wait(30)
+    by_pid = {
+        (s.name, s.labels.get("pid")): s.value
+        for family in text_string_to_metric_families(out.stdout)
+        for s in family.samples
+    }
+    live, killed = str(servers[0].pid), str(servers[1].pid)
+    assert by_pid[("process_resident_memory_bytes", live)] > 10 * 2**20  # an interpreter with our imports
+    assert by_pid[("process_cpu_seconds_total", live)] > 0
+    assert ("process_resident_memory_bytes", killed) not in by_pid

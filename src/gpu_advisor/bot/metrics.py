@@ -18,7 +18,9 @@ tmpfs; the systemd unit uses ``RuntimeDirectory=``).
 
 from __future__ import annotations
 
+import functools
 import os
+from collections.abc import Iterator
 
 from prometheus_client import (
     CONTENT_TYPE_LATEST,
@@ -28,8 +30,11 @@ from prometheus_client import (
     Counter,
     Gauge,
     Histogram,
+    ProcessCollector,
     generate_latest,
 )
+from prometheus_client.metrics_core import Metric
+from prometheus_client.registry import Collector
 
 MULTIPROCESS_VARIABLE = "PROMETHEUS_MULTIPROC_DIR"
 # No python_info{version="3.11.7", …}: a scrape need not tell anyone which CVEs to try.
@@ -79,5 +84,43 @@ def exposition() -> tuple[bytes, str]:
 
         registry = CollectorRegistry()
         multiprocess.MultiProcessCollector(registry)  # type: ignore[no-untyped-call]
+        registry.register(LiveProcesses(os.environ[MULTIPROCESS_VARIABLE]))
         return generate_latest(registry), CONTENT_TYPE_LATEST
     return generate_latest(), CONTENT_TYPE_LATEST
+
+
+class LiveProcesses(Collector):
+    """``process_cpu_seconds_total``, ``process_resident_memory_bytes`` and the rest of
+    prometheus-client's process series for every live process that keeps samples in
+    ``directory``, each labelled with its ``pid`` (issue 41: multi-process mode had none).
+
+    The default registry's process collector describes the one process that serves the
+    scrape, a random one of N; the summing collector knows nothing of CPU or memory. The
+    processes here are the server processes and their turn workers (every process that
+    loaded this module leaves ``<kind>_<pid>.db`` files); whichever process is scraped reads
+    each one's /proc entry, so no process has to publish its own numbers on a timer. A
+    process gone (killed with -9, say) has no /proc entry and no series.
+    """
+
+    def __init__(self, directory: str) -> None:
+        self.directory = directory
+
+    def pids(self) -> list[int]:
+        found = set()
+        for name in os.listdir(self.directory):
+            digits = name.removesuffix(".db").rpartition("_")[2]
+            if name.endswith(".db") and digits.isdigit():
+                found.add(int(digits))
+        return sorted(pid for pid in found if os.path.exists(f"/proc/{pid}"))
+
+    def collect(self) -> Iterator[Metric]:
+        families: dict[str, Metric] = {}
+        for pid in self.pids():
+            one = ProcessCollector(pid=functools.partial(int, pid), registry=None)
+            for family in one.collect():
+                merged = families.setdefault(
+                    family.name, Metric(family.name, family.documentation, family.type, family.unit)
+                )
+                for sample in family.samples:
+                    merged.add_sample(sample.name, {**sample.labels, "pid": str(pid)}, sample.value)
+        yield from families.values()
