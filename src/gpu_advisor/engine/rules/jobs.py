@@ -343,6 +343,15 @@ RULES: tuple[Rule[JobCheck], ...] = (
         check=geforce_session_cap,
         scenarios=(_s("video_encode", codec="hevc", streams=12, gpu="rtx3090"),),
     ),
+    Rule(id="speech_arithmetic", check=speech_arithmetic, scenarios=(_s("speech", audio_hours=1000),)),
+    Rule(
+        id="encoder_arithmetic", check=encoder_arithmetic, scenarios=(_s("embedding", documents=1_000_000),)
+    ),
+    Rule(
+        id="vision_arithmetic",
+        check=vision_arithmetic,
+        scenarios=(_s("vision_train", model="resnet-50", images=1_281_167, epochs=90),),
+    ),
     Rule(
         id="encode_rate_unpublished",
         check=encode_rate_unpublished,
