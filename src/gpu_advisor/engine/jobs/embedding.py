@@ -26,7 +26,6 @@ from gpu_advisor.engine.jobs.speeds import (
     EmbeddingModel,
     JobKnowledge,
     Measurement,
-    compute_share,
     find_model,
     median_ratio,
 )
@@ -105,7 +104,7 @@ def plan(req: EmbeddingRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         need = model.params_m * 1e6 * 2 / GiB + ACTIVATION_GIB
         if need > memory_gib:
             return None
-        per_card = tokens_per_s(jobs, kb, model, card.id) * compute_share(offer)
+        per_card = tokens_per_s(jobs, kb, model, card.id) * offers.compute_share(offer)
         return Fit(per_card * 3600 * offer.count, need, offer.count)
 
     ranked = offers.rank(kb, rate, units=units, per_hour=per_hour, gpu=req.gpu)

@@ -33,7 +33,6 @@ from gpu_advisor.engine.jobs.speeds import (
     JobKnowledge,
     Measurement,
     SpeechModel,
-    compute_share,
     find_model,
     median_ratio,
 )
@@ -132,7 +131,7 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         need = model.vram_gb * 1e9 / GiB
         if need > memory_gib:
             return None
-        per_card = x_realtime(jobs, kb, model, runtime, card.id) * compute_share(offer)
+        per_card = x_realtime(jobs, kb, model, runtime, card.id) * offers.compute_share(offer)
         if req.live_streams is not None:  # a live stream is whole: a card holds ⌊x_realtime⌋ of them
             per_card = math.floor(per_card)
         return Fit(units_per_hour=per_card * offer.count, memory_gib=need, cards=offer.count)

@@ -22,9 +22,6 @@ from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt, model_validator
 
-from gpu_advisor.engine.card_classes import compute_slices
-from gpu_advisor.engine.specs import Offer
-
 Split = Literal["fit", "holdout"]
 
 
@@ -212,8 +209,3 @@ def error_summary(errors: dict[str, float]) -> tuple[float, float]:
         raise ValueError("no holdout rows")
     absolute = [abs(e) for e in errors.values()]
     return statistics.median(absolute), sum(a <= 0.25 for a in absolute) / len(absolute)
-
-
-def compute_share(offer: Offer) -> float:
-    """The share of its card's compute and bandwidth an offer rents: a MIG slice's g of 7 slices, else 1."""
-    return compute_slices(offer.mig_profile) / 7 if offer.mig_profile else 1.0

@@ -32,7 +32,6 @@ from gpu_advisor.engine.jobs.speeds import (
     JobKnowledge,
     Measurement,
     VisionModel,
-    compute_share,
     find_model,
     median_ratio,
 )
@@ -177,9 +176,9 @@ def plan_train(req: VisionTrainRequest, kb: Knowledge, jobs: JobKnowledge) -> Jo
         need = model.params_m * 1e6 * TRAIN_BYTES_PER_PARAM / GiB + ACTIVATION_GIB
         if need > memory_gib:
             return None
-        per_s = train_images_per_s(jobs, kb, model, card.id, offer.count, req.resolution) * compute_share(
-            offer
-        )
+        per_s = train_images_per_s(
+            jobs, kb, model, card.id, offer.count, req.resolution
+        ) * offers.compute_share(offer)
         return Fit(per_s * 3600, need, offer.count)
 
     ranked = offers.rank(kb, rate, units=float(req.images * req.epochs), gpu=req.gpu)
@@ -199,7 +198,7 @@ def plan_infer(req: VisionInferRequest, kb: Knowledge, jobs: JobKnowledge) -> Jo
         if need > memory_gib:
             return None
         per_s = infer_images_per_s(
-            jobs, kb, model, card.id, req.batch, req.runtime, req.resolution, compute_share(offer)
+            jobs, kb, model, card.id, req.batch, req.runtime, req.resolution, offers.compute_share(offer)
         )
         return Fit(per_s * 3600 * offer.count, need, offer.count)
 

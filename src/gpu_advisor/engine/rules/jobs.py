@@ -20,9 +20,10 @@ from typing import Any
 from pydantic import BaseModel
 
 from gpu_advisor.engine.findings import Finding, finding
+from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Priced
 from gpu_advisor.engine.jobs.plan import JobFamily, JobPlan
-from gpu_advisor.engine.jobs.speeds import JobKnowledge, compute_share
+from gpu_advisor.engine.jobs.speeds import JobKnowledge
 from gpu_advisor.engine.rules.declaration import Rule, Scenario
 from gpu_advisor.engine.specs import Knowledge
 
@@ -237,7 +238,7 @@ def encoder_arithmetic(ctx: JobContext) -> Finding | None:
         model=model.name,
         params_m=model.params_m,
         gpu=pick.gpu.name,
-        fp16_tflops=pick.gpu.dense_tflops["fp16"] * compute_share(pick.offer),
+        fp16_tflops=pick.gpu.dense_tflops["fp16"] * offers.compute_share(pick.offer),
         tokens_per_s=pick.fit.units_per_hour / 3600 / pick.fit.cards,
         documents=float(tokens) if tokens is not None else None,
         hours=pick.job_hours,
