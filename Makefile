@@ -5,13 +5,20 @@ STAMP := $(VENV)/.installed
 
 .PHONY: chat test lint bench fuzz clean constraints
 
+# A line per step and pip's own progress (each package as it is fetched and built): on a
+# loaded 2-core machine the first install takes minutes (README, "Set-up"), never in silence.
 $(STAMP): pyproject.toml
+	@echo "== 1/3 creating the virtual environment $(VENV)"
 	python3 -m venv $(VENV)
-	$(PY) -m pip install -q -U pip "setuptools>=69" wheel
-	$(PY) -m pip install -q -e ".[dev]"
+	@echo "== 2/3 updating pip, setuptools and wheel"
+	$(PY) -m pip install --progress-bar on -U pip "setuptools>=69" wheel
+	@echo "== 3/3 installing gpu-advisor and its dependencies (the longest step; pip names each package)"
+	$(PY) -m pip install --progress-bar on -e ".[dev]"
+	@echo "== installed"
 	touch $(STAMP)
 
 chat: $(STAMP)
+	@echo "== starting the terminal chat (/quit or Ctrl-D to leave)"
 	$(VENV)/bin/gpu-advisor chat
 
 lint: $(STAMP)
@@ -27,6 +34,7 @@ test: lint
 # Every bench runs even when an earlier one misses its goal (or fails): the verdicts are listed
 # together at the end, and the target fails then if any bench did.
 BENCHES := engine_bench startup_bench catalog_bench bot_bench storage_bench scale_bench overload_bench
+BENCHES += chart_bench
 
 bench: $(STAMP)
 	@verdicts=""; failed=0; \

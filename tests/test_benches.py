@@ -22,6 +22,7 @@ NEEDS_POSTGRES = {"storage_bench", "scale_bench"}
 BENCHES = {
     "bot_bench": ["--tiny"],
     "catalog_bench": ["--tiny"],
+    "chart_bench": ["--tiny"],
     "engine_bench": ["--tiny"],
     "fuzz": ["--tiny"],
     "overload_bench": ["--tiny"],
