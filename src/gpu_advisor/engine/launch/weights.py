@@ -13,6 +13,13 @@ steps that make one.
   ``AWQModifier``, ``GPTQModifier``, SmoothQuant + GPTQ for W8A8, or NVFP4; the calibration set is
   llm-compressor's registered ``open_platypus``) that writes a local folder the server then loads,
   or, for GGUF, llama.cpp's ``convert_hf_to_gguf.py`` and ``llama-quantize``.
+
+The script's imports, ``oneshot`` arguments and dataset name were checked in the llmcompressor
+0.8.1 wheel (``llmcompressor.oneshot``; ``modifiers.awq.AWQModifier``,
+``modifiers.quantization.GPTQModifier``/``QuantizationModifier``,
+``modifiers.smoothquant.SmoothQuantModifier``; ``open_platypus`` registered in
+transformers/finetune/data), the schemes in compressed-tensors 0.12.2's ``PRESET_SCHEMES``
+(W4A16, W4A16_ASYM, W8A8, NVFP4); the need sentence pins ``llmcompressor==0.8.1``.
 """
 
 from __future__ import annotations
