@@ -15,6 +15,7 @@ examples), each serving command:
 
 from __future__ import annotations
 
+import subprocess
 from pathlib import Path
 from typing import Any
 
@@ -265,6 +266,11 @@ def test_a_quantize_step_comes_before_the_servers_that_load_its_folder(plans: li
             later = [served_path(s) for s in plan.launch[i + 1 :] if s.role == "serve"]
             assert out in later
             assert out in "".join(step.config_files.values())
+            for name, text in step.config_files.items():
+                if name.endswith(".py"):
+                    compile(text, name, "exec")  # the script at least parses
+                else:
+                    subprocess.run(["bash", "-n"], input=text, text=True, check=True)
     assert seen
 
 
