@@ -34,7 +34,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from bench import naive_pint, naive_pint_training, plan_answers
+from bench import catalog_bench, naive_pint, naive_pint_training, plan_answers
 from gpu_advisor import knowledge
 from gpu_advisor.engine import serving_search, training_search
 from gpu_advisor.engine.architecture import resolve
@@ -258,7 +258,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.tiny:
         args.iterations = args.naive_iterations = 1
     kb = knowledge.load()
-    big = plan_answers.big_knowledge(kb)
+    big = catalog_bench.big_knowledge(kb)
     if args.record_answers:
         plan_answers.record(kb, big)
         print(f"recorded {plan_answers.GOLDEN}")

@@ -31,7 +31,6 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from gpu_advisor.engine import cost, serving_search
-from gpu_advisor.engine.architecture import routed_expert_params
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.defaults import ServeSetup, runtime_for
 from gpu_advisor.engine.dtypes import FORMATS, KV_BYTES
@@ -44,6 +43,7 @@ from gpu_advisor.engine.interconnect import (
     PCIE_HOP_LATENCY_S,
 )
 from gpu_advisor.engine.memory import PREFILL_CHUNK_TOKENS
+from gpu_advisor.engine.param_count import routed_expert_params
 from gpu_advisor.engine.serving_capacity import MAX_REPLICAS
 from gpu_advisor.engine.serving_search import card_format, format_supported, tp_options
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, Knowledge, ModelArch, Offer, RuntimeProfile

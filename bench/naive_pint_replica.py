@@ -35,8 +35,8 @@ from bench.naive_pint import (
     link_bandwidth,
     serving_weight_bytes,
 )
-from gpu_advisor.engine.architecture import routed_expert_params
 from gpu_advisor.engine.dtypes import FORMATS
+from gpu_advisor.engine.param_count import routed_expert_params
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, ModelArch, RuntimeProfile
 from gpu_advisor.engine.units import Quantity
 

@@ -33,12 +33,12 @@ from bench.naive_pint import (
 )
 from bench.naive_pint_replica import attended
 from gpu_advisor.engine import cost, training_search
-from gpu_advisor.engine.architecture import lora_trainable_params
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.defaults import grad_accumulation
 from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.interconnect import BACKWARD_SHARE
 from gpu_advisor.engine.memory import CUDA_CONTEXT_BYTES, FRAGMENTATION, OPTIMIZER_BYTES, TrainSetup
+from gpu_advisor.engine.param_count import lora_trainable_params
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, ModelArch, Offer
 from gpu_advisor.engine.train_terms import LOSS_BYTES_PER_LOGIT
 from gpu_advisor.engine.training import mfu, training_peak_tflops

@@ -3,12 +3,13 @@
 ``bench.engine_bench`` and ``bench.catalog_bench`` time plans; a faster engine is only a
 speed-up if every plan it returns is the same plan. This module plans each workload below
 at the default catalog and at a generated catalog of 10,000 offers (``bench.catalog_bench``'s
-marketplace), and serialises each plan as JSON with sorted keys: byte-identical text means an identical
-answer. ``bench/plan_answers.json`` holds the SHA-256 of each plan's text, recorded before
-the speed work of issue 41 (the digests keep the file small and still name the plan that
-moved); the benches compare against it and say MATCH or DIFFER. The launch commands are
-left out: they are a function of the pick (``engine.launch``) that changes on its own
-schedule, and every figure they read is in the pick.
+marketplace, ``big_knowledge``), and serialises each plan as JSON with sorted keys:
+byte-identical text means an identical answer. ``bench/plan_answers.json`` holds the
+SHA-256 of each plan's text, recorded before the speed work of issue 41 (the digests keep
+the file small and still name the plan that moved); the benches compare against it and
+say MATCH or DIFFER. The launch commands are left out: they are a function of the pick
+(``engine.launch``) that changes on its own schedule, and every figure they read is in
+the pick.
 
 Run ``python -m bench.engine_bench --record-answers`` only when an answer is meant to
 change (a knowledge or model fix), and say why in the commit.
@@ -49,14 +50,6 @@ WORKLOADS: dict[str, Workload] = {
         task="infer", model="llama-3.1-8b", concurrency=8, budget="2000 CNY/month"
     ),
 }
-
-
-def big_knowledge(kb: Knowledge) -> Knowledge:
-    """The default knowledge with ``bench.catalog_bench``'s generated 10,000-offer catalog."""
-    from bench.catalog_bench import generated_catalog
-    from gpu_advisor.knowledge.catalogs import with_catalog
-
-    return with_catalog(kb, generated_catalog(BIG, kb))
 
 
 def _digest(w: Workload, kb: Knowledge) -> str:

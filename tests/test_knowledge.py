@@ -8,7 +8,7 @@ import pytest
 import yaml
 
 from gpu_advisor import knowledge
-from gpu_advisor.engine.architecture import counted_params
+from gpu_advisor.engine.param_count import counted_params
 from gpu_advisor.engine.specs import Knowledge
 
 REQUIRED_GPUS = {

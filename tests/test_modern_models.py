@@ -14,12 +14,12 @@ from typing import Any
 
 import pytest
 
-from gpu_advisor.engine.architecture import routed_expert_params
 from gpu_advisor.engine.defaults import serve_setup, serving_formats
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.memory import kv_bytes_per_sequence, kv_bytes_per_token, serving_weight_bytes
 from gpu_advisor.engine.model_config import arch_from_config
+from gpu_advisor.engine.param_count import routed_expert_params
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.serving_search import layouts
 from gpu_advisor.engine.specs import Catalog, Knowledge, Offer

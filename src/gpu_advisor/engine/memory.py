@@ -51,8 +51,8 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-from gpu_advisor.engine.architecture import lora_trainable_params, routed_expert_params
 from gpu_advisor.engine.dtypes import FORMATS, KV_BYTES, weight_bytes
+from gpu_advisor.engine.param_count import lora_trainable_params, routed_expert_params
 from gpu_advisor.engine.specs import ModelArch
 from gpu_advisor.engine.train_terms import (
     CUDA_CONTEXT_BYTES,

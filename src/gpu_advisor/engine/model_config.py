@@ -31,8 +31,8 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from gpu_advisor.engine.architecture import counted_params, shape_active_params
 from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.param_count import counted_params, shape_active_params
 from gpu_advisor.engine.specs import ModelArch
 
 _EXPERTS = ("num_local_experts", "num_experts", "n_routed_experts")

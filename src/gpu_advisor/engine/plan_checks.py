@@ -135,6 +135,7 @@ def review(ctx: Context, pick: Candidate | None, ranked: list[Candidate], key: K
         set_aside=set_aside,
         pick_problems=problems(ctx, pick) if pick else (),
         late_within_budget=_late_within_budget(ctx, key),
+        pretraining=is_pretraining(ctx.workload, ctx.arch),
         **named,
     )
 

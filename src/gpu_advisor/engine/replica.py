@@ -12,7 +12,6 @@ import math
 from dataclasses import dataclass
 
 from gpu_advisor.engine import serving_capacity
-from gpu_advisor.engine.architecture import attention_params
 from gpu_advisor.engine.defaults import ServeSetup
 from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.interconnect import hop_latency_s, link_gbs, tp_decode_comm
@@ -23,6 +22,7 @@ from gpu_advisor.engine.memory import (
     serving_overhead_bytes,
     serving_weight_bytes,
 )
+from gpu_advisor.engine.param_count import attention_params
 from gpu_advisor.engine.queueing import ReplicaShape
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, ModelArch, RuntimeProfile
 from gpu_advisor.engine.throughput import ReplicaModel, max_batch_for_memory

@@ -59,9 +59,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from gpu_advisor.engine.architecture import attention_params, routed_expert_params
 from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.memory import expert_weight_bytes, kv_bytes_per_sequence, serving_weight_bytes
+from gpu_advisor.engine.param_count import attention_params, routed_expert_params
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
 
 STEP_READS = True

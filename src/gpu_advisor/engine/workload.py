@@ -25,6 +25,7 @@ from pydantic import (
 )
 from pydantic_core import PydanticCustomError
 
+from gpu_advisor.engine.rules.myth_claims import CLAIMS
 from gpu_advisor.engine.specs import Segment
 from gpu_advisor.engine.units import in_units, per_hour
 
@@ -51,7 +52,7 @@ Optimizer = Literal["adamw", "adamw_8bit", "sgd", "adafactor", "paged_adamw", "p
 Period = Literal["month", "hour", "total"]
 Runtime = Literal["vllm", "tensorrt_llm", "sglang", "llama_cpp", "transformers"]
 # A claim a request rests on ("Adam only doubles memory"): the id of a myth rule without
-# "myth_" — generated from the declarations in engine/rules/myths.py, listed nowhere else.
+# "myth_", one of engine.rules.myth_claims.CLAIMS (held equal to the myth declarations by a test).
 Claim = Annotated[str, Field(pattern=r"^[a-z0-9_]{1,64}$")]
 
 MAX_PARAMS_B = 10_000.0
@@ -220,8 +221,6 @@ class Workload(BaseModel):
     @field_validator("claims")
     @classmethod
     def _known_claims(cls, claims: list[str] | None) -> list[str] | None:
-        from gpu_advisor.engine.rules.myths import CLAIMS  # the myths import this module
-
         unknown = sorted(set(claims or ()) - CLAIMS)
         if unknown:
             raise PydanticCustomError(

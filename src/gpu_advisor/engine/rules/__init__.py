@@ -8,21 +8,22 @@ that makes the check take that branch. Its sentences live in ``locales/<lang>/``
 the family's key prefix followed by the id. So a rule, its Chinese and English
 sentences and its tests are one hop apart: the module, the locale key, the scenarios.
 
-=============  ===========================  =====================  ====================
-family         module                       locale file            key
-=============  ===========================  =====================  ====================
-plan_hardware  engine/rules/hardware.py     findings.yaml          finding.<id>
-plan_spending  engine/rules/spending.py     findings.yaml          finding.<id>
-plan_serving   engine/rules/serving.py      findings.yaml          finding.<id>
-plan_deadline  engine/rules/deadline.py     findings.yaml          finding.<id>
-plan_latency   engine/rules/tail_latency.py findings.yaml          finding.<id>
-plan_checks    engine/rules/plans.py        plans.yaml             finding.<id>
-plan_china     engine/rules/china_cards.py  plans.yaml             finding.<id>
-myth           engine/rules/myths.py        findings.yaml          finding.<id>
-sheet_pitfall  engine/rules/sheet_pitfalls.py sheet.yaml           sheet.pitfall.<id>
-sheet_signal   engine/rules/sheet_signals.py sheet.yaml            sheet.signal.<id>
-job_light      engine/rules/jobs.py         compute_jobs.yaml      finding.<id>
-=============  ===========================  =====================  ====================
+=============  ==============================  =====================  ====================
+family         module                          locale file            key
+=============  ==============================  =====================  ====================
+plan_hardware  engine/rules/hardware.py        findings.yaml          finding.<id>
+plan_spending  engine/rules/spending.py        findings.yaml          finding.<id>
+plan_serving   engine/rules/serving.py         findings.yaml          finding.<id>
+plan_deadline  engine/rules/deadline.py        findings.yaml          finding.<id>
+plan_latency   engine/rules/tail_latency.py    findings.yaml          finding.<id>
+plan_checks    engine/rules/plans.py           plans.yaml             finding.<id>
+plan_china     engine/rules/china_cards.py     plans.yaml             finding.<id>
+myth           engine/rules/myths.py           findings.yaml          finding.<id>
+sheet_pitfall  engine/rules/sheet_pitfalls.py  sheet.yaml             sheet.pitfall.<id>
+sheet_signal   engine/rules/sheet_signals.py   sheet.yaml             sheet.signal.<id>
+job_light      engine/rules/jobs.py            compute_jobs.yaml      finding.<id>
+job_diffusion  engine/rules/diffusion_jobs.py  diffusion.yaml         finding.<id>
+=============  ==============================  =====================  ====================
 
 ``tests/test_rules.py`` is generated from ``families()``: ids are unique, every branch
 of every rule has a scenario that really takes it, every emitted id has a zh and an en

@@ -55,6 +55,7 @@ class Review:
     named_need_gib: float | None = None
     named_capacity_gib: float | None = None
     late_within_budget: Candidate | None = None
+    pretraining: bool = False  # training from scratch (``plan_checks.is_pretraining``)
 
 
 PlanReview = Callable[[Review], Finding | None]
@@ -149,10 +150,8 @@ def job_out_of_reach(r: Review) -> Finding | None:
 
 def pretraining_trains_every_weight(r: Review) -> Finding | None:
     """Pretraining asked with LoRA/QLoRA: there are no pretrained weights to freeze."""
-    from gpu_advisor.engine.plan_checks import is_pretraining
-
     w = r.ctx.workload
-    if r.ctx.task != "train" or w.method not in ("lora", "qlora") or not is_pretraining(w, r.ctx.arch):
+    if r.ctx.task != "train" or w.method not in ("lora", "qlora") or not r.pretraining:
         return None
     return finding("pretraining_trains_every_weight", "high", method=w.method, params_b=r.ctx.arch.params_b)
 
