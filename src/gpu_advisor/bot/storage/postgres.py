@@ -44,6 +44,7 @@ from gpu_advisor.bot.storage import (
     migrate_state,
     plan_row,
 )
+from gpu_advisor.bot.storage.outage import OUTAGE
 from gpu_advisor.bot.storage.watchdog import Watchdog
 from gpu_advisor.engine.results import Plan
 
@@ -113,12 +114,15 @@ def _guarded(method: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
-            return method(*args, **kwargs)
+            result = method(*args, **kwargs)
         except psycopg.Error as exc:
             mapped = unavailable(exc)
             if mapped is None:
                 raise
+            OUTAGE.failed(mapped.reason, mapped.detail)  # said once per outage, with a count
             raise mapped from exc
+        OUTAGE.answered()
+        return result
 
     return wrapper
 

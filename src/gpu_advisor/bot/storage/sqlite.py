@@ -34,6 +34,7 @@ from gpu_advisor.bot.storage import (
     migrate_state,
     plan_row,
 )
+from gpu_advisor.bot.storage.outage import OUTAGE
 from gpu_advisor.engine.results import Plan
 
 BUSY_TIMEOUT_MS = 5000
@@ -107,7 +108,9 @@ def storage_errors() -> Iterator[None]:
         mapped = unavailable(exc)
         if mapped is None:
             raise
+        OUTAGE.failed(mapped.reason, mapped.detail)  # said once per outage, with a count
         raise mapped from exc
+    OUTAGE.answered()
 
 
 def _guarded(method: Callable[P, R]) -> Callable[P, R]:
