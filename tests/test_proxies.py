@@ -18,7 +18,7 @@ import pytest
 import yaml
 
 from gpu_advisor.bot.web import WebConfig, build_app
-from gpu_advisor.bot.web.proxies import ForgedForwarding, client_of, parse_networks
+from gpu_advisor.bot.web.proxies import BadForwarding, ForgedForwarding, client_of, network_of, parse_networks
 from gpu_advisor.bot.web.server import listen
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -39,8 +39,33 @@ def test_with_no_proxies_listed_the_header_is_ignored_and_the_peer_is_the_client
     assert client_of("198.51.100.4", "1.2.3.4", ()) == "198.51.100.4"
 
 
-def test_a_broken_right_most_hop_is_nobodys_address() -> None:
-    assert client_of("10.0.0.5", "1.2.3.4, not-an-ip", PROXY) == "unknown"
+@pytest.mark.parametrize("hop", ["not-an-ip", "unknown", "1.2.3.4:port", "[2001:db8::1", "1.2.3.4:99999", ""])
+def test_a_right_most_hop_that_is_no_address_refuses_that_request_instead_of_naming_a_shared_client(
+    hop: str,
+) -> None:
+    with pytest.raises(BadForwarding):
+        client_of("10.0.0.5", f"1.2.3.4, {hop}", PROXY)
+
+
+@pytest.mark.parametrize(
+    ("hop", "client"),
+    [
+        ("203.0.113.9:5678", "203.0.113.9"),
+        ("[2001:db8::1]:443", "2001:db8::1"),
+        ("[2001:db8::1]", "2001:db8::1"),
+    ],
+)
+def test_a_hop_written_with_a_port_names_its_address(hop: str, client: str) -> None:
+    assert client_of("10.0.0.5", f"{hop}, 10.0.0.7", PROXY) == client
+
+
+def test_ipv6_clients_are_grouped_by_their_64_and_ipv4_ones_stand_alone_by_default() -> None:
+    one_host = {network_of(f"2001:db8:1:2::{n:x}") for n in range(1, 17)}
+    assert one_host == {"2001:db8:1:2::/64"}
+    assert network_of("2001:db8:1:3::1") != network_of("2001:db8:1:2::1")
+    assert network_of("203.0.113.9") == "203.0.113.9/32" != network_of("203.0.113.10")
+    assert network_of("203.0.113.9", v4_prefix=24) == network_of("203.0.113.10", v4_prefix=24)
+    assert network_of("2001:db8:1:2::1", v6_prefix=48) == "2001:db8:1::/48"
 
 
 def test_an_ipv4_mapped_peer_matches_its_ipv4_network() -> None:
@@ -83,6 +108,18 @@ async def test_each_forwarded_client_gets_its_own_quota_through_the_proxy_and_fo
     assert [s for s, _ in through_proxy] == [200, 200, 200]  # three clients, one request each
     assert [s for s, _ in one_client] == [200, 200, 429]  # one client, whatever its left hops say
     assert around[0] == 400 and "X-Forwarded-For" in around[1]
+
+
+async def test_a_forwarded_hop_that_is_garbage_gets_a_400_for_that_request_alone(tmp_path: Path) -> None:
+    config = WebConfig(db_path=str(tmp_path / "web.db"), trusted_proxies=("127.0.0.1/32",))
+    listening = await listen(build_app(config), config, port=0)
+    try:
+        garbage = await _post(listening.port, "127.0.0.1", "203.0.113.5, <script>")
+        with_port = await _post(listening.port, "127.0.0.1", "203.0.113.5:40123")
+    finally:
+        await listening.close()
+    assert garbage[0] == 400 and "X-Forwarded-For" in garbage[1]
+    assert with_port[0] == 200
 
 
 # --- the shipped deployment ------------------------------------------------------------

@@ -96,6 +96,15 @@ class Executor(ABC):
         """The live worker processes, for monitoring and benchmarks."""
         return []
 
+    @property
+    def capable(self) -> bool:
+        """Every place a call may run is up (readiness: a process without its workers is not ready)."""
+        return True
+
+    def heal(self) -> bool:
+        """Start again what has died (the watchdog); True if something was started."""
+        return False
+
 
 class InProcess(Executor):
     """Every call at once, on the caller's loop: no deadline, nothing to start."""
@@ -129,6 +138,19 @@ class WorkerPool(Executor):
     @property
     def pids(self) -> list[int]:
         return self._pool.pids if self._pool is not None else []
+
+    @property
+    def capable(self) -> bool:
+        return self.count == 0 or self.pooled
+
+    def heal(self) -> bool:
+        """A dead worker is replaced now, not on the next call: the watchdog calls this, so a
+        process with no traffic (taken out by its balancer as not ready) comes back by itself."""
+        pool = self._pool
+        if pool is None or pool.full or (self._starting is not None and not self._starting.done()):
+            return False
+        self._replace_dead(pool)
+        return True
 
     async def initialize(self, wait: bool = True) -> None:
         if self.count and self._pool is None and self._starting is None:

@@ -17,6 +17,7 @@ response for the web), never ``None``: ``None`` from ``converse`` means nothing 
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from typing import Protocol, TypeVar, runtime_checkable
 
 from gpu_advisor.bot.turn import Turn, Turned
@@ -54,15 +55,26 @@ async def converse(
     save: bool = True,
     keep_plan: bool = False,
     quota: Quota | None = None,
+    client: Hashable | None = None,
+    arrived: float | None = None,
 ) -> S | None:
     """One message in, one turn, its reply shown; ``None`` (nothing shown) for a redelivered update.
 
     ``save=False`` answers without remembering (a replay, a deep link); ``keep_plan`` brings
     the plan back with the reply (the surface shows more of it than the text); ``quota`` is
-    charged if the conversation is new (``QuotaExceeded`` past it, nothing shown).
+    charged if the conversation is new (``QuotaExceeded`` past it, nothing shown); ``client`` and
+    ``arrived`` are who the turn is admitted as and when it came in (``Turn.take``).
     """
     pictures = surface.pictures(where)
     turned = await surface.turn.take(
-        chat, text, button, save=save, keep_plan=keep_plan, pictures=pictures, quota=quota
+        chat,
+        text,
+        button,
+        save=save,
+        keep_plan=keep_plan,
+        pictures=pictures,
+        quota=quota,
+        client=client,
+        arrived=arrived,
     )
     return None if turned is None else await surface.show(where, turned)

@@ -17,6 +17,12 @@ The rules, written once:
 - **Plan log**: a plan is logged when the turn produced it from the user's requirements,
   i.e. the answer changed the conversation; ``/why``, ``/cost`` or a repeated ``/plan``
   re-display it and are not logged again, nor is a turn that saves nothing.
+- **Admission** (``admission``, ``bot.admission``): the turn is costed (``too_costly``) and
+  then waits its fair turn for a worker, keyed by the client the surface names (the web: the
+  client's network; Telegram and Discord: the user). A message too costly to read gets
+  "send a shorter one" (``"cost"``), a refusal for overload "busy, try again in N s"
+  (``"busy"``, the web answers 503), both in the client's language and without loading the
+  conversation. Every surface takes its turns through here, so all are admitted alike.
 - **Refusals**: past the executor's deadline the reply is a polite "that took too long"
   (``"deadline"``); a store that cannot be written gets "storage unavailable"
   (``"storage"``). Nothing of a refused turn is saved.
@@ -36,13 +42,14 @@ import contextlib
 import importlib
 import logging
 import sqlite3
-from collections.abc import Callable
-from contextlib import AbstractContextManager
+from collections.abc import AsyncIterator, Callable, Hashable
+from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass, replace
 from datetime import date
 from typing import Any, Literal, TypeVar
 
 from gpu_advisor import knowledge
+from gpu_advisor.bot.admission import Admission, Overloaded, too_costly
 from gpu_advisor.bot.dialog import ConversationState, Dialog, Reply
 from gpu_advisor.bot.execution import Call, CallTimedOut, Executor, InProcess, WorkerPool
 from gpu_advisor.bot.ratelimit import ConversationLocks, RateLimiter
@@ -53,7 +60,7 @@ from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
-Refusal = Literal["rate", "deadline", "storage"]
+Refusal = Literal["rate", "deadline", "storage", "busy", "cost"]
 OPERATOR_COMMANDS = ("stats", "reload_catalog")
 STORAGE_ERRORS: tuple[type[Exception], ...] = (StorageUnavailable, sqlite3.Error)
 T = TypeVar("T")
@@ -179,6 +186,7 @@ class Turned:
     reply: Reply
     refused: Refusal | None = None
     chart: bytes | None = None
+    retry_after: int = 0  # "busy": the seconds to wait before sending again
 
 
 class Turn:
@@ -190,13 +198,30 @@ class Turn:
         executor: Executor | None = None,
         limiter: RateLimiter | None = None,
         today: Callable[[], date] = date.today,
+        admission: Admission | None = None,
     ) -> None:
-        """``today`` dates each message, so "by Friday" / "周五前" reads as a deadline (tests fix it)."""
+        """``today`` dates each message, so "by Friday" / "周五前" reads as a deadline (tests fix it).
+        ``admission``: the fair queue for the workers; None admits every turn at once (the terminal)."""
         self.today = today
         self.local = conversations
         self.executor = executor or InProcess(conversations)
         self.limiter = limiter
         self.locks = ConversationLocks()
+        self.admission = admission
+
+    def client(self, chat: Chat) -> Hashable:
+        """Whose fair share a chat's turns use when the surface names nobody: its user."""
+        return (self.local.platform, chat.user_id)
+
+    @asynccontextmanager
+    async def admitted(self, client: Hashable, arrived: float | None = None) -> AsyncIterator[None]:
+        """Hold a worker slot for ``client`` for the block (``Overloaded`` if refused): a call that
+        is not a turn (a chart, an inline card) but takes a worker's time is admitted like one."""
+        if self.admission is None:
+            yield
+            return
+        async with self.admission.admit(client, arrived):
+            yield
 
     async def take(
         self,
@@ -208,11 +233,35 @@ class Turn:
         keep_plan: bool = False,
         pictures: bool = False,
         quota: Quota | None = None,
+        client: Hashable | None = None,
+        arrived: float | None = None,
     ) -> Turned | None:
         """One turn for ``text`` (or a pressed ``button``); ``None`` for a redelivered update.
 
         ``quota``: charged if the conversation is new (``Conversations.step``); past it the call
-        raises ``QuotaExceeded``."""
+        raises ``QuotaExceeded``. ``client``: whose fair share of the workers the turn uses (by
+        default the user on this platform); ``arrived``: when the message came in."""
+        if self.admission is not None and (price := too_costly(text)) is not None:
+            cost, allowed = price
+            return Turned(self._refusal(chat, "hardening.too_costly", cost=cost, allowed=allowed), "cost")
+        client = self.client(chat) if client is None else client
+        try:
+            async with self.admitted(client, arrived):
+                return await self._take(chat, text, button, save, keep_plan, pictures, quota)
+        except Overloaded as exc:
+            busy = self._refusal(chat, "hardening.overloaded", seconds=exc.retry_after)
+            return Turned(busy, "busy", retry_after=exc.retry_after)
+
+    async def _take(
+        self,
+        chat: Chat,
+        text: str | None,
+        button: str | None,
+        save: bool,
+        keep_plan: bool,
+        pictures: bool,
+        quota: Quota | None,
+    ) -> Turned | None:
         key = (chat.chat_id, chat.user_id)
         async with self.locks.hold(key):
             if self.limiter is not None and not self.limiter.allow(key):
@@ -270,13 +319,13 @@ class Turn:
             return Turned(self._refusal(chat, "dialog.storage_unavailable"), "storage")
         return None if reply is None else Turned(reply)
 
-    def _refusal(self, chat: Chat, key: str, look: bool = False) -> Reply:
+    def _refusal(self, chat: Chat, key: str, look: bool = False, **values: Any) -> Reply:
         """In the conversation's language when the store can say it (``look``), else the client's."""
         state = ConversationState(lang=client_lang(chat.language_code or "zh"))
         if look:
             with contextlib.suppress(*STORAGE_ERRORS):  # else the client's language will do
                 state = self.local.load(chat)
-        return self.local.dialog.say(state, "error", key)
+        return self.local.dialog.say(state, "error", key, **values)
 
 
 def _wants_chart(text: str | None, button: str | None, reply: Reply) -> bool:

@@ -19,6 +19,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from gpu_advisor import knowledge
+from gpu_advisor.bot.admission import Admission
 from gpu_advisor.bot.dialog import Dialog
 from gpu_advisor.bot.discord import modals
 from gpu_advisor.bot.discord import translate as tr
@@ -119,7 +120,9 @@ def build_bot(
 ) -> GpuAdvisorBot:
     host = Host(dialog or Dialog(knowledge.load(config.catalog)), store or Store(config.db_path), PLATFORM)
     workers = auto_workers() if config.workers is None else config.workers
-    turn = Turn(host, executor_for(host, workers, config.catalog), RateLimiter(config.messages_per_minute))
+    limiter = RateLimiter(config.messages_per_minute)
+    admission = Admission(workers, queue_limit=None)  # every surface's turns are admitted alike
+    turn = Turn(host, executor_for(host, workers, config.catalog), limiter, admission=admission)
     return GpuAdvisorBot(config, Conversations(turn))
 
 

@@ -26,6 +26,7 @@ from typing import Any
 import discord
 
 from gpu_advisor import locales
+from gpu_advisor.bot.admission import Overloaded
 from gpu_advisor.bot.dialog import Reply
 from gpu_advisor.bot.dialog.state import Lang
 from gpu_advisor.bot.discord import render
@@ -130,7 +131,13 @@ class Conversations:
         """The 📊 button: the plan's chart uploaded under its card (the conversation untouched)."""
         chat = chat_of(interaction)
         lang = await self.turn.ask(LangOf(chat)) or lang_of(interaction.locale)
-        png = await self.turn.ask(Chart(chat))
+        try:  # a chart is a worker's time like a turn: admitted like one
+            async with self.turn.admitted(self.turn.client(chat)):
+                png = await self.turn.ask(Chart(chat))
+        except Overloaded as exc:
+            busy = render.escape(locales.t(lang, "hardening.overloaded", seconds=exc.retry_after))
+            await interaction.edit_original_response(embed=discord.Embed(description=busy))
+            return
         if png is None:
             text = render.escape(locales.t(lang, "surfaces.no_chart"))
             await interaction.edit_original_response(embed=discord.Embed(description=text))

@@ -39,6 +39,7 @@ from telegram.ext import (
 
 from gpu_advisor import knowledge, locales
 from gpu_advisor.bot import links
+from gpu_advisor.bot.admission import Admission, Overloaded
 from gpu_advisor.bot.dialog import Dialog
 from gpu_advisor.bot.dialog.commands import COMMANDS
 from gpu_advisor.bot.execution import auto_workers
@@ -88,7 +89,8 @@ def build_application(
     conversations = Conversations(data.dialog, data.store, PLATFORM)
     workers = auto_workers() if config.workers is None else config.workers
     executor = executor_for(conversations, workers, config.catalog)
-    data.turn = Turn(conversations, executor, RateLimiter(config.messages_per_minute))
+    limiter = RateLimiter(config.messages_per_minute)
+    data.turn = Turn(conversations, executor, limiter, admission=Admission(workers, queue_limit=None))
     data.chats = TelegramChats(data.turn)
     app.add_handler(TypeHandler(Update, drop_duplicates), group=-1)
     app.add_handler(CommandHandler(list(OPERATOR_COMMANDS), on_operator))
@@ -289,7 +291,14 @@ async def _press_chart(
     if lang is None:
         _redelivered(update)
         return
-    await send_chart(message, await turn.ask(Chart(chat)), lang)
+    try:  # a chart is a worker's time like a turn: admitted like one
+        async with turn.admitted(turn.client(chat)):
+            png = await turn.ask(Chart(chat))
+    except Overloaded as exc:
+        busy = locales.t(lang, "hardening.overloaded", seconds=exc.retry_after)
+        await reply_html(message, html.escape(busy), None, quote=in_group(message))
+        return
+    await send_chart(message, png, lang)
 
 
 async def on_inline(update: Update, context: Context) -> None:

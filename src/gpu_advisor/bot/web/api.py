@@ -22,7 +22,7 @@ from aiohttp import web
 from pydantic import BaseModel, ValidationError
 
 from gpu_advisor import locales
-from gpu_advisor.bot.admission import Overloaded, cost_of
+from gpu_advisor.bot.admission import Overloaded, too_costly
 from gpu_advisor.bot.contract import ContractError, engine_payload, parse_workload, validation_payload
 from gpu_advisor.bot.engine_calls import Analyze, Estimate, Recommend
 from gpu_advisor.bot.errors import InputError, read_json_object
@@ -34,7 +34,7 @@ from gpu_advisor.bot.turn import Turn, Turned
 from gpu_advisor.bot.turn_calls import Chat, Quota, QuotaExceeded, UseCatalog
 from gpu_advisor.bot.web.context import ARRIVED, CONTEXT, WebContext
 from gpu_advisor.bot.web.errors import ApiError, error, overloaded, rate_limited, unavailable
-from gpu_advisor.bot.web.guard import client_address, read_body
+from gpu_advisor.bot.web.guard import browser_lang, client_key, read_body
 from gpu_advisor.bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse
 from gpu_advisor.bot.web.uploads import ParseUpload
 from gpu_advisor.engine.errors import EngineError
@@ -76,27 +76,23 @@ async def read_model(request: web.Request, model: type[M]) -> M:
 
 def lang_of(request: web.Request, given: str | None = None) -> str:
     """The language to refuse in: the body's ``lang``, else the browser's (Accept-Language), else zh."""
-    if given:
-        return given
-    return "en" if request.headers.get("Accept-Language", "").lower().startswith("en") else "zh"
+    return given or browser_lang(request)
 
 
 def check_cost(text: str | None, lang: str, limit: int | None = None) -> None:
     """Refuse (422 ``too_costly``) a text whose normalised form would keep a worker too long."""
-    if text is None:
-        return
-    cost, allowed = cost_of(text, limit)
-    if cost > allowed:
+    price = too_costly(text, limit)
+    if price is not None:
+        cost, allowed = price
         message = locales.t(lang, "hardening.too_costly", cost=cost, allowed=allowed)
         raise error(422, message, field="text", code="too_costly", values={"cost": cost, "allowed": allowed})
 
 
 @asynccontextmanager
 async def admitted(request: web.Request, lang: str) -> AsyncIterator[None]:
-    """Hold a turn-worker slot for the block, fairly per client address; 503 + Retry-After if refused."""
-    ctx = request.app[CONTEXT]
+    """Hold a turn-worker slot for the block, fairly per client network; 503 + Retry-After if refused."""
     try:
-        async with ctx.admission.admit(client_address(request), request.get(ARRIVED)):
+        async with request.app[CONTEXT].turn.admitted(client_key(request), request.get(ARRIVED)):
             yield
     except Overloaded as exc:
         text = locales.t(lang, "hardening.overloaded", seconds=exc.retry_after)
@@ -108,8 +104,8 @@ class WebChats:
     """The web surface (``bot.surface.Surface``): a session's reply is the HTTP response.
 
     A refusal is an HTTP status: past the rate limit a 429, a store that cannot be written
-    a 503; past the deadline the polite reply is a 200 (the conversation as it was). The
-    widget shows no charts.
+    a 503, admission control's "busy" a 503 with Retry-After; past the deadline the polite
+    reply is a 200 (the conversation as it was). The widget shows no charts.
     """
 
     platform = PLATFORM
@@ -125,6 +121,10 @@ class WebChats:
             raise rate_limited("conversation")
         if turned.refused == "storage":
             raise unavailable(turned.reply.text)
+        if turned.refused == "busy":
+            raise overloaded(turned.reply.text, turned.retry_after)
+        if turned.refused == "cost":
+            raise error(422, turned.reply.text, field="text", code="too_costly")
         reply = turned.reply
         out = {**reply_json(reply), "session_id": where, "kind": reply.kind, "plan": reply.plan}
         return model_response(ChatResponse.model_validate(out))
@@ -136,20 +136,29 @@ async def chat(request: web.Request) -> web.Response:
     session = body.session_id or secrets.token_urlsafe(18)
     if ctx.per_session.retry_after((session, session)) > 0:  # before it could count as a new session
         raise rate_limited("conversation")
-    check_cost(body.text, lang_of(request, body.lang))
-    async with admitted(request, lang_of(request, body.lang)):
-        return await _take_turn(request, ctx, body, session)
+    check_cost(body.text, lang_of(request, body.lang))  # a 422 that names the cost (the turn checks it too)
+    return await _take_turn(request, ctx, body, session)
 
 
 async def _take_turn(request: web.Request, ctx: WebContext, body: ChatRequest, session: str) -> web.Response:
-    """The turn itself, once admitted: a new session is counted against its address's hourly
-    quota, in the database (several server processes share one count) and by the turn itself,
-    which knows whether the session is stored from the state it loads anyway."""
+    """The turn, admitted by ``Turn.take`` as this client's network: a new session is counted
+    against its network's hourly quota, in the database (several server processes share one
+    count) and by the turn itself, which knows whether the session is stored from the state it
+    loads anyway."""
     chat_ = Chat(session, session, body.lang)
-    quota = Quota(f"new-session:{client_address(request)}", ctx.config.sessions_per_ip_per_hour, HOUR_S)
+    client = client_key(request)
+    quota = Quota(f"new-session:{client}", ctx.config.sessions_per_ip_per_hour, HOUR_S)
     try:
         shown = await converse(
-            WebChats(ctx.turn), session, chat_, body.text, body.button, keep_plan=True, quota=quota
+            WebChats(ctx.turn),
+            session,
+            chat_,
+            body.text,
+            body.button,
+            keep_plan=True,
+            quota=quota,
+            client=client,
+            arrived=request.get(ARRIVED),
         )
     except QuotaExceeded as exc:
         minutes = max(1, math.ceil(exc.wait_s / 60))

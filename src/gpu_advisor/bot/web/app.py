@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import logging
 from dataclasses import replace
 
 from aiohttp import web
 
 from gpu_advisor import knowledge
+from gpu_advisor.bot import metrics
 from gpu_advisor.bot.admission import Admission
 from gpu_advisor.bot.dialog import Dialog
 from gpu_advisor.bot.ratelimit import RateLimiter
@@ -17,6 +21,9 @@ from gpu_advisor.bot.web import api, guard, job_api, openapi, ops, pages, sessio
 from gpu_advisor.bot.web.config import WebConfig
 from gpu_advisor.bot.web.context import CONTEXT, WebContext
 
+log = logging.getLogger(__name__)
+WATCH_S = 1.0  # the watchdog's period: lost capacity comes back within about this
+WATCHDOG = web.AppKey("watchdog", asyncio.Task[None])
 SERVER_NAME = "gpu-advisor"  # in place of aiohttp's "Python/3.x aiohttp/3.x": no version to look up
 
 
@@ -35,19 +42,22 @@ def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | No
     conversations = Conversations(dialog, store, api.PLATFORM)
     per_session = RateLimiter(config.session_per_minute)
     executor = executor_for(conversations, config.workers, None, config.turn_deadline_s)
+    admission = Admission(
+        config.workers,
+        config.queue_limit,
+        config.per_client_queue,
+        min(config.queue_wait_s, config.turn_deadline_s),
+        # a turn is killed at its deadline: a slot held well past it was lost, and is taken back
+        hard_limit_s=2 * config.turn_deadline_s + config.queue_wait_s,
+    )
     ctx = WebContext(
         config=config,
         dialog=dialog,
         store=store,
-        turn=Turn(conversations, executor, per_session),
+        turn=Turn(conversations, executor, per_session, admission=admission),
         per_ip=RateLimiter(config.ip_per_minute),
         per_session=per_session,
-        admission=Admission(
-            config.workers,
-            config.queue_limit,
-            config.per_client_queue,
-            min(config.queue_wait_s, config.turn_deadline_s),
-        ),
+        admission=admission,
     )
     app = web.Application(
         middlewares=[ops.observe, guard.cors, guard.errors, guard.limits],
@@ -93,9 +103,29 @@ async def _start_turns(app: web.Application) -> None:
     if ctx.config.catalog:
         await ctx.turn.executor.broadcast(UseCatalog(ctx.dialog.kb.catalog))
     await ctx.turn.executor.initialize()
+    app[WATCHDOG] = asyncio.create_task(watch(ctx), name="watchdog")
+
+
+async def watch(ctx: WebContext, period_s: float = WATCH_S) -> None:
+    """Restore lost capacity (issue 40): slots held by requests that are gone or overdue are taken
+    back, dead turn workers are started again, whether or not a request comes to notice."""
+    while True:
+        await asyncio.sleep(period_s)
+        try:
+            ctx.admission.reclaim()
+            if ctx.turn.executor.heal():
+                metrics.WORKERS_RESTARTED.inc()
+                log.warning("watchdog: a turn worker had died; starting another")
+        except Exception:  # the watchdog must outlive whatever it finds
+            log.exception("watchdog check failed")
 
 
 async def _stop_turns(app: web.Application) -> None:
+    watchdog = app.get(WATCHDOG)
+    if watchdog is not None:
+        watchdog.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await watchdog
     await app[CONTEXT].turn.executor.shutdown()
 
 

@@ -48,13 +48,18 @@ class WebConfig:
     # deadline (tests); `gpu-advisor web` starts at least one.
     workers: int = 0
     turn_deadline_s: float = 10.0
-    # Admission control (bot.admission): at most queue_limit engine requests wait for a worker,
-    # at most per_client_queue of one client address; one that has waited queue_wait_s since it
-    # arrived gets 503 + Retry-After instead of a late answer. One address holds at most half
-    # of the workers (at least one).
-    queue_limit: int = 32
+    # Admission control (bot.admission): at most queue_limit engine requests wait for a worker
+    # (None: as many as the workers drain within queue_wait_s at the measured service time),
+    # at most per_client_queue of one client; one that has waited queue_wait_s since it
+    # arrived gets 503 + Retry-After instead of a late answer. One client holds at most half
+    # of the workers (at least one). A client is its network: an IPv4 address is grouped by
+    # client_v4_prefix bits (32: each address alone), an IPv6 one by client_v6_prefix (64: one
+    # host's /64 is one client, however many addresses it uses).
+    queue_limit: int | None = None
     per_client_queue: int = 4
     queue_wait_s: float = 5.0
+    client_v4_prefix: int = 32
+    client_v6_prefix: int = 64
     # Idle connections are closed after keepalive_timeout_s; one client address may hold at
     # most connections_per_ip at once (0: no limit; never applied to a trusted proxy, which
     # carries everybody's connections). Both keep an idle-connection flood from using up the file descriptors.
@@ -64,6 +69,8 @@ class WebConfig:
     def __post_init__(self) -> None:
         object.__setattr__(self, "trusted_proxies", parse_networks(self.trusted_proxies))
         object.__setattr__(self, "metrics_from", parse_networks(self.metrics_from))
+        if not (8 <= self.client_v4_prefix <= 32 and 16 <= self.client_v6_prefix <= 128):
+            raise ValueError("a client network is an IPv4 /8 to /32 or an IPv6 /16 to /128")
         if self.human_url is not None:
             check_human_url(self.human_url)
         if self.admin_token is not None and len(self.admin_token) < MIN_TOKEN_CHARS:

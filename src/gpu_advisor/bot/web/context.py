@@ -22,9 +22,11 @@ class WebContext:
     turn: Turn  # chat turns and engine requests; workers with a deadline (config.workers)
     per_ip: RateLimiter
     per_session: RateLimiter  # the turn's own limit: chat messages per session
-    admission: Admission  # a fair, bounded queue for the workers, keyed by client address
+    admission: Admission  # a fair, bounded queue for the workers, keyed by client network
 
 
 CONTEXT = web.AppKey("context", WebContext)
+# Who the request is for fair shares and per-client limits: the client's network (set by guard.limits).
+CLIENT = web.RequestKey("client", str)
 # When the request came in (time.monotonic(), set by ops.observe): admission counts from it.
 ARRIVED = web.RequestKey("arrived", float)

@@ -3,8 +3,10 @@
 Outermost first: ``cors`` sees every response, errors included, so the widget on an
 allowed site can read a 429's body; a request from a browser page on any other origin
 is refused before it does anything. ``errors`` turns every exception into the JSON
-error object. ``limits`` refuses over-eager clients and oversized bodies before a
-handler reads a byte.
+error object. ``limits`` refuses over-eager clients, oversized bodies and, for a route that
+needs a turn worker, a request admission control would refuse anyway (issue 41), before a
+handler reads a byte: such a refusal costs no body read, no parse, no session load and no
+log line, only a counter.
 """
 
 from __future__ import annotations
@@ -17,14 +19,17 @@ from urllib.parse import urlsplit
 from aiohttp import web
 from aiohttp.typedefs import Handler
 
+from gpu_advisor import locales
+from gpu_advisor.bot.admission import Overloaded
 from gpu_advisor.bot.turn import STORAGE_ERRORS
 from gpu_advisor.bot.web import proxies
-from gpu_advisor.bot.web.context import CONTEXT
+from gpu_advisor.bot.web.context import ARRIVED, CLIENT, CONTEXT
 from gpu_advisor.bot.web.errors import (
     ApiError,
     error,
     from_http,
     json_response,
+    overloaded,
     rate_limited,
     too_large,
     unavailable,
@@ -32,6 +37,18 @@ from gpu_advisor.bot.web.errors import (
 
 log = logging.getLogger(__name__)
 ADMIN_PREFIX = "/api/admin/"
+# The routes that take a turn worker's time (POST), and so pass admission control.
+ADMITTED = frozenset(
+    {
+        "/api/chat",
+        "/api/chat/chart",
+        "/api/chat/forget",
+        "/api/estimate",
+        "/api/recommend",
+        "/api/analyze",
+        "/api/quote",
+    }
+)
 PREFLIGHT = {
     "Access-Control-Allow-Methods": "GET, POST, OPTIONS",
     "Access-Control-Allow-Headers": "Content-Type",
@@ -132,21 +149,50 @@ def client_address(request: web.Request) -> str:
     return proxies.client_of(request.remote, joined, request.app[CONTEXT].config.trusted_proxies)
 
 
+def client_key(request: web.Request) -> str:
+    """The client's network (``proxies.network_of``): whom fair shares and per-client limits count.
+
+    Set by ``limits`` on every request; computed here for a handler reached without it (tests).
+    """
+    key = request.get(CLIENT)
+    if key is None:
+        config = request.app[CONTEXT].config
+        key = proxies.network_of(client_address(request), config.client_v4_prefix, config.client_v6_prefix)
+        request[CLIENT] = key
+    return key
+
+
+def browser_lang(request: web.Request) -> str:
+    """The browser's language (Accept-Language): en or zh, zh by default."""
+    return "en" if request.headers.get("Accept-Language", "").lower().startswith("en") else "zh"
+
+
 @web.middleware
 async def limits(request: web.Request, handler: Handler) -> web.StreamResponse:
     try:
-        client = client_address(request)
+        client = client_key(request)
     except proxies.ForgedForwarding as exc:
         log.warning("refused %s %s: %s", request.method, request.path, exc)
         raise error(
             400, "X-Forwarded-For is accepted only from the site's proxy", field=proxies.HEADER
         ) from None
+    except proxies.BadForwarding:
+        raise error(
+            400, "X-Forwarded-For does not name the client's IP address", field=proxies.HEADER
+        ) from None
     if request.path.startswith("/api/"):
-        if not request.app[CONTEXT].per_ip.allow(("ip", client)):
+        ctx = request.app[CONTEXT]
+        if not ctx.per_ip.allow(("ip", client)):
             raise rate_limited("address")
         limit = body_limit(request)
         if request.content_length is not None and request.content_length > limit:
             raise too_large(limit)
+        if request.method == "POST" and request.path in ADMITTED:
+            try:  # refused now, it is refused before its body is read
+                ctx.admission.check(client, request.get(ARRIVED))
+            except Overloaded as exc:
+                text = locales.t(browser_lang(request), "hardening.overloaded", seconds=exc.retry_after)
+                raise overloaded(text, exc.retry_after) from None
     return await handler(request)
 
 

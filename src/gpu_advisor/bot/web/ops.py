@@ -6,7 +6,11 @@ never touches the database. ``/readyz`` answers 200 only when the store answers
 present); otherwise 503 with the failed checks, so a load balancer stops sending chats that
 would only get "try again later". A store that may be used from another thread (PostgreSQL)
 is pinged there, so a hung database server never blocks the event loop, and so never
-``/healthz`` behind it; an SQLite file is read in place (local, and bound to its thread). ``/metrics`` is
+``/healthz`` behind it; an SQLite file is read in place (local, and bound to its thread).
+Readiness also asks whether this process can take work at all (issue 40): its turn workers
+are all running (``workers``), and not every worker slot has been held past the wait a
+request may queue (``capacity``) — a process whose slots leaked or whose workers hang would
+otherwise answer 503 to every turn while its probes said 200. ``/metrics`` is
 Prometheus' text format (``bot.metrics``). None of them is rate-limited: they live
 outside ``/api/`` and answer without touching a turn worker.
 
@@ -35,6 +39,7 @@ log = logging.getLogger(__name__)
 Handler = Callable[[web.Request], Awaitable[web.StreamResponse]]
 ENGINE_ROUTES = {
     "/api/chat": "chat",
+    "/api/quote": "quote",
     "/api/estimate": "estimate",
     "/api/recommend": "recommend",
     "/api/analyze": "analyze",
@@ -54,7 +59,12 @@ async def healthz(request: web.Request) -> web.Response:
 
 async def readyz(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
-    checks = {"store": await _store_answers(ctx.store), "knowledge": _knowledge_loaded(ctx.dialog.kb)}
+    checks = {
+        "store": await _store_answers(ctx.store),
+        "knowledge": _knowledge_loaded(ctx.dialog.kb),
+        "workers": ctx.turn.executor.capable,
+        "capacity": not ctx.admission.stalled(ctx.admission.wait_s),
+    }
     ready = all(checks.values())
     return web.json_response(
         {"status": "ready" if ready else "not_ready", "checks": checks}, status=200 if ready else 503

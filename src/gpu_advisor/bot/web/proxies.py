@@ -13,7 +13,14 @@ every address. The rule, as in nginx's ``set_real_ip_from`` + ``real_ip_recursiv
   hops to its left were written by the client and prove nothing;
 - with proxies listed, a peer outside the list that sends X-Forwarded-For is refused (it went
   around the proxy); with none listed the header is ignored (a client's own corporate proxy may
-  add it, and the peer is then the only address we know).
+  add it, and the peer is then the only address we know);
+- a hop may carry a port (``1.2.3.4:5678``, ``[2001:db8::1]:443``, as some proxies write it);
+  a hop that is no address at all (``unknown``, garbage) where the client is read refuses that
+  one request (``BadForwarding``, a 400), instead of lumping it with everybody else's garbage.
+
+**Networks, not addresses** (issue 40): one host with an IPv6 /64 has 2^64 addresses, so the
+fair share of the workers keys on the client's network (``network_of``): a /64 for IPv6 and a
+/32 (the address) for IPv4 by default, both settable.
 """
 
 from __future__ import annotations
@@ -50,11 +57,42 @@ def _networks(cidrs: tuple[str, ...]) -> tuple[Network, ...]:
 
 
 def _address(text: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
+    """An address, with or without a port ("1.2.3.4:80", "[::1]:443"); None if it is none."""
+    text = text.strip()
+    if text.startswith("["):  # [v6] or [v6]:port
+        inside, bracket, port = text[1:].partition("]")
+        if not bracket or (port and not _port(port)):
+            return None
+        text = inside
+    elif text.count(":") == 1:  # v4:port (a bare v6 address has two colons or more)
+        text, _, port = text.partition(":")
+        if not _port(":" + port):
+            return None
     try:
-        address = ipaddress.ip_address(text.strip().strip("[]"))
+        address = ipaddress.ip_address(text)
     except ValueError:
         return None
     return address.ipv4_mapped or address if isinstance(address, ipaddress.IPv6Address) else address
+
+
+def _port(text: str) -> bool:
+    digits = text[1:]
+    return (
+        text.startswith(":")
+        and digits.isascii()
+        and digits.isdigit()
+        and len(digits) <= 5
+        and 0 < int(digits) < 65536
+    )
+
+
+def network_of(address: str, v4_prefix: int = 32, v6_prefix: int = 64) -> str:
+    """The client's network for fair shares: "2001:db8:1:2::/64"; the address itself if it is none."""
+    ip = _address(address)
+    if ip is None:
+        return address
+    prefix = v4_prefix if ip.version == 4 else v6_prefix
+    return str(ipaddress.ip_network(f"{ip}/{prefix}", strict=False))
 
 
 def trusted(address: str | None, cidrs: tuple[str, ...]) -> bool:
@@ -67,6 +105,10 @@ class ForgedForwarding(ValueError):
     """X-Forwarded-For from a peer that is not a listed proxy, while proxies are listed."""
 
 
+class BadForwarding(ValueError):
+    """The hop that names the client is not an address: the request cannot say who sent it."""
+
+
 def client_of(peer: str | None, forwarded: str | None, cidrs: tuple[str, ...]) -> str:
     """The client address: the peer, or behind a listed proxy the right-most untrusted hop."""
     if not cidrs or forwarded is None:
@@ -76,8 +118,8 @@ def client_of(peer: str | None, forwarded: str | None, cidrs: tuple[str, ...]) -
     hops = [h.strip() for h in forwarded.split(",")][-MAX_HOPS:]
     for hop in reversed(hops):
         ip = _address(hop)
-        if ip is None:
-            return "unknown"  # not written by a proxy of ours: the chain is broken here
+        if ip is None:  # not written by a proxy of ours: this request cannot say who it is
+            raise BadForwarding(f"{HEADER} hop {hop[:60]!r} is not an IP address")
         if not trusted(str(ip), cidrs):
             return str(ip)
     return str(_address(hops[0]))  # every hop a proxy of ours: the first one is the client

@@ -118,7 +118,22 @@ def _add_limits(p: argparse.ArgumentParser) -> None:
         "--queue-limit",
         type=int,
         default=DEFAULTS.queue_limit,
-        help=f"engine requests waiting for a turn worker, per process (default {DEFAULTS.queue_limit})",
+        help="engine requests waiting for a turn worker, per process (default: as many as the workers"
+        " drain within the wait, at the service time measured)",
+    )
+    p.add_argument(
+        "--client-v4-prefix",
+        type=int,
+        default=DEFAULTS.client_v4_prefix,
+        help="IPv4 addresses sharing this many leading bits are one client for fair shares"
+        f" (default {DEFAULTS.client_v4_prefix})",
+    )
+    p.add_argument(
+        "--client-v6-prefix",
+        type=int,
+        default=DEFAULTS.client_v6_prefix,
+        help="IPv6 addresses sharing this many leading bits are one client for fair shares"
+        f" (default {DEFAULTS.client_v6_prefix}: one host's /64)",
     )
     p.add_argument(
         "--connections-per-ip",
@@ -158,10 +173,13 @@ def config_from(args: argparse.Namespace) -> WebConfig:
             connections_per_ip=args.connections_per_ip,
             ip_per_minute=args.ip_per_minute,
             queue_limit=args.queue_limit,
+            client_v4_prefix=args.client_v4_prefix,
+            client_v6_prefix=args.client_v6_prefix,
             metrics_from=_networks("--metrics-from", args.metrics_from or list(DEFAULTS.metrics_from)),
         )
-    except ValueError as exc:  # the admin token is too short
-        raise SystemExit(f"${args.admin_token_env}: {exc}") from exc
+    except ValueError as exc:  # the admin token is too short, or a client network out of range
+        where = f"${args.admin_token_env}: " if str(exc).startswith("the admin token") else ""
+        raise SystemExit(f"{where}{exc}") from exc
 
 
 def _networks(flag: str, values: list[str]) -> tuple[str, ...]:

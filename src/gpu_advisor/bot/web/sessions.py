@@ -4,7 +4,8 @@
 PNG (404 without one), drawn where the turns run (``turn_calls.Chart``), as Telegram and
 Discord draw theirs. ``POST /api/chat/forget`` replaces the stored conversation with an
 empty one, so "start over" forgets on the server too, not only in the browser (204). The
-session id travels in the body, never in a URL that logs or a Referer could keep.
+session id travels in the body, never in a URL that logs or a Referer could keep. Both take
+a turn worker's time, so both pass admission control like a chat turn (issue 40).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from aiohttp import web
 from gpu_advisor.bot.dialog import ConversationState
 from gpu_advisor.bot.turn import Conversations
 from gpu_advisor.bot.turn_calls import Chart, Chat
-from gpu_advisor.bot.web.api import PLATFORM, read_model
+from gpu_advisor.bot.web.api import PLATFORM, admitted, lang_of, read_model
 from gpu_advisor.bot.web.context import CONTEXT
 from gpu_advisor.bot.web.errors import error, rate_limited
 from gpu_advisor.bot.web.schemas import SessionRequest
@@ -38,7 +39,8 @@ async def chart(request: web.Request) -> web.Response:
     session = (await read_model(request, SessionRequest)).session_id
     if ctx.per_session.retry_after((session, session)) > 0:  # a flooding session gets no pictures either
         raise rate_limited("conversation")
-    png = await ctx.turn.ask(Chart(Chat(session, session, None)))
+    async with admitted(request, lang_of(request)):
+        png = await ctx.turn.ask(Chart(Chat(session, session, None)))
     if png is None:
         raise error(404, "this conversation has no plan to draw yet", field="session_id")
     return web.Response(body=png, content_type="image/png", headers={"Cache-Control": "no-store"})
@@ -46,7 +48,8 @@ async def chart(request: web.Request) -> web.Response:
 
 async def forget(request: web.Request) -> web.Response:
     session = (await read_model(request, SessionRequest)).session_id
-    await request.app[CONTEXT].turn.ask(Forget(session))
+    async with admitted(request, lang_of(request)):
+        await request.app[CONTEXT].turn.ask(Forget(session))
     return web.Response(status=204)
 
 
