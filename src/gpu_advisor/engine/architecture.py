@@ -73,7 +73,7 @@ def _from_config(config: dict[str, object], name: str | None) -> Resolved:
 
 
 def find_model(name: str, models: dict[str, ModelArch]) -> ModelArch | None:
-    """The library model ``name`` stands for, resolved as chat resolves it (see reading.names)."""
+    """The library model ``name`` stands for, resolved as chat resolves it (see text.names)."""
     return resolve_name(name, models)
 
 

@@ -10,7 +10,7 @@ from gpu_advisor.text.names import resolve
 
 
 def find_gpu(name: str, gpus: dict[str, GpuSpec]) -> GpuSpec | None:
-    """The card ``name`` stands for, resolved as chat resolves it (see reading.names)."""
+    """The card ``name`` stands for, resolved as chat resolves it (see text.names)."""
     return resolve(name, gpus)
 
 

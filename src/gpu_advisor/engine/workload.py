@@ -178,7 +178,7 @@ class Workload(BaseModel):
     shared_prefix_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
     # SGLang's --enable-dp-attention with expert parallelism: each GPU runs attention for
     # its own share of the sequences, so an MLA latent cache is no longer copied on every
-    # tensor-parallel rank (engine.serving_search.per_gpu)
+    # tensor-parallel rank (engine.replica.per_gpu)
     attention_dp: bool | None = None
     # Expert-parallel size of the MoE layers (vLLM --enable-expert-parallel, SGLang --ep-size):
     # whole experts per GPU instead of every expert split; sized as tensor parallel of the same

@@ -37,7 +37,7 @@ class Scenario:
 class Rule(Generic[Check]):
     """One finding rule: its id, its check, the ids it emits and a scenario per branch.
 
-    ``claims`` are the regular expressions (over ``reading.normalize``d text) that
+    ``claims`` are the regular expressions (over ``text.normalize``d text) that
     recognise a myth in the user's words; keep them linear: no nested quantifiers over
     overlapping classes. ``side`` and ``weight`` say which kind of box a sheet signal
     points to and how strongly. ``twin`` names the same rule on the other surface.

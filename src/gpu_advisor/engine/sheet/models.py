@@ -119,7 +119,7 @@ class SheetNumbers(_Frozen):
 
 
 class SheetAnalysis(_Frozen):
-    """Everything ``engine.sheet.analyze`` says about one sheet.
+    """Everything ``reading.sheet.analyze`` says about one sheet.
 
     ``score`` is ``training_score - inference_score`` (each the sum of the fired
     signals' weights on that side); see ``engine.sheet.verdict`` for the margin.
