@@ -12,10 +12,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number
 
-HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 720.0, "year": 8760.0}
+HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 _YEARLY = lazy(r"包年|按年|年付|年租|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year")
 _UNITS: tuple[tuple[str, str], ...] = (
     ("year", r"年(?!付)|years?"),

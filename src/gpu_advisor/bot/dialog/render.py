@@ -30,6 +30,7 @@ from gpu_advisor.bot.dialog.words import (
     pick_words,
     zero_words,
 )
+from gpu_advisor.engine.cost import HOURS_PER_MONTH  # the month the engine bills: 720 h, one value
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.engine.rules.plans import NAMED_CARD_FINDINGS
@@ -41,7 +42,6 @@ SHORT_STEPS = {
 SEVERITY_ORDER = {"high": 0, "warn": 1, "info": 2}
 SCREEN = 700  # characters: one phone screen of a detail view
 MAX_SUMMARY = 3  # lines on the first card: fit, one more fact, one caveat
-HOURS_PER_MONTH = 730  # 24 × 365 / 12: how a monthly price reads per hour
 # What-ifs whose "nothing better" form means the pick stays as it is.
 UNCHANGED_WHEN_NONE = frozenset({"what_if_8bit_optimizer"})
 # The plan's judgement of the card the user named: said first, before the pick (issue 28).

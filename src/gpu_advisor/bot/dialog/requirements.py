@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.ack import ack_line
+from gpu_advisor.bot.dialog.heard import heard_answer
 from gpu_advisor.bot.dialog.issues import issue_lines
 from gpu_advisor.bot.dialog.labels import label_slot
 from gpu_advisor.bot.dialog.limits import has_words
@@ -31,7 +32,12 @@ SOFT_ISSUES = {"currency_assumed", "period_assumed", "budget_period_converted", 
 
 
 def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> Answer:
-    """Merge what the message said; then the next question, or the answer."""
+    """Merge what the message said; then the next question, or the answer.
+
+    A job that is not a language model's ("每天 5000 张 SDXL 图") is said back as read
+    (``heard.py``), never merged into the chatbot flow."""
+    if (heard := heard_answer(flow, state, msg)) is not None:
+        return heard
     ext = msg.ext
     expecting = EXPECTS.get(state.pending or "")
     new, carried = fresh_if_new_request(state, msg)
@@ -50,7 +56,7 @@ def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> 
     understood = merged.understood
     # "多少钱一个月" while the dialog asks about users or the schedule: the price is what they
     # want now, so the open question is passed over (the plan says what it assumed) and answered.
-    skip = ext.skip or (not understood and ext.intent == "price" and new.pending in _PRICED_OVER)
+    skip = ext.skip or (not understood and msg.form.price and new.pending in _PRICED_OVER)
     chat = None if hard else small_talk(msg.low)
     if not understood and not skip and new.pending is None and not new.answered:
         key = chat or ("dialog.bad_value" if hard else "dialog.not_understood")

@@ -22,13 +22,14 @@ from __future__ import annotations
 
 from gpu_advisor.engine.concepts.base import GAP, SERVE, TRAIN, Asked, Concept, Facts, model_of
 from gpu_advisor.engine.concepts.hardware import price_month
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.memory import model_weight_bytes
 from gpu_advisor.engine.specs import Knowledge
 
 GB = 1e9
 IB_NDR_GBPS = 400.0  # one NDR InfiniBand port (NVIDIA ConnectX-7 datasheet)
 NVME_WRITE_GBS = 5.0  # PCIe 4.0 enterprise NVMe sequential write (Samsung PM9A3 datasheet, ~5.2 GB/s)
-SECONDS_MONTH = 720 * 3600
+SECONDS_MONTH = HOURS_PER_MONTH * 3600  # the engine's one month (``engine.cost``)
 LOW_UTILISATION = 0.1  # a serving card busy a tenth of the time (seed 000, pitfall one: "under 10 %")
 
 

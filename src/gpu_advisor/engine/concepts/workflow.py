@@ -22,12 +22,13 @@ from gpu_advisor.engine.concepts.base import (
     model_of,
 )
 from gpu_advisor.engine.concepts.hardware import price_month
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.memory import model_weight_bytes
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.units import GiB
 
 GB = 1e9
-HOURS_MONTH = 720
+HOURS_MONTH = HOURS_PER_MONTH  # the engine's one month (``engine.cost``)
 SERVING_OFFERS = ("t4-1x", "rtx3090-1x", "a100-40g-1x", "a100-40g-2x", "a100-40g-8x", "h100-sxm-8x")
 """Catalog machines a model may be served from, cheapest first (seed 000's vendor list)."""
 

@@ -14,11 +14,12 @@ from __future__ import annotations
 import re
 from datetime import date
 
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import COUNT_WORDS, NUMBER, parse_number
 
-HOURS: dict[str, float] = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": 720.0}
+HOURS: dict[str, float] = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": HOURS_PER_MONTH}
 _ZH_UNIT = r"(?P<hour>个?小时|h)|(?P<day>天|日)|(?P<week>周|个?星期|个?礼拜)|(?P<month>个月)"
 _EN_UNIT = r"(?P<hour>hours?|hrs?|h)|(?P<day>days?)|(?P<week>weeks?)|(?P<month>months?)"
 _EN_WORDS = "|".join(w for w in COUNT_WORDS if w.isascii() and w.isalpha())

@@ -35,27 +35,44 @@ _SCALES = {"k": 1e3, "m": 1e6, "w": 1e4, "万": 1e4, "million": 1e6, "thousand":
 _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("codec", lazy(r"(?<![a-z])(?:h\.?26[45]|hevc|av1|vp9)(?![a-z\d])")),
     (
+        "streams",  # before resolutions: "200 live 1080p streams" is 200 streams *and* 1080p
+        lazy(
+            rf"{_number()}\s*+路|{_number()}(?=\s*+(?:live\s+)?(?:\d{{3,4}}p\s+)?(?:rtsp\s+)?"
+            r"(?:streams?|cameras?|channels)(?![a-z]))"
+        ),
+    ),
+    (
         "resolution",
         lazy(
-            r"(?<![\d.])(?P<w>\d{3,4})\s*[x×*]\s*(?P<h>\d{3,4})(?![\d])|(?<![\d.])(?P<p>480|540|576|720|1080|1440|2160)p(?![a-z])|(?<![\d.a-z])(?P<k>[248])k(?=\s*+(?:视频|影片|转码|直播|流|视频流|@|\d|$|[,，。、]|\s*(?:video|stream|h\.?26|hevc|av1)))"
+            r"(?<![\d.])(?P<w>\d{3,4})\s*[x×*]\s*(?P<h>\d{3,4})(?![\d])"
+            r"|(?<![\d.])(?P<p>480|540|576|720|1080|1440|2160)p(?![a-z])"
+            r"|(?<![\d.a-z])(?P<k>[248])k(?=\s*+(?:视频|影片|转码|直播|流|@|\d|$|[,，。、]"
+            r"|\s*(?:video|stream|h\.?26|hevc|av1)))"
         ),
     ),
     (
         "price_per",
         lazy(
-            r"(?:每|按|一)\s*+分钟\s*+(?:计费|收费|价格|的价|多少钱|怎么收|几块)|(?<![a-z])(?:per|a|each|by\s+the)\s+minute\s+(?:price|rate|cost|billing|pricing)|(?<![a-z])(?:price|rate|cost|billing|charged|billed)\s+(?:per|by\s+the)\s+minute(?![a-z])|(?<![a-z])minute(?:ly)?\s+(?:rate|price|billing)"
+            r"(?:每|按|一)\s*+分钟\s*+(?:计费|收费|价格|的价|多少钱|怎么收|几块)"
+            r"|(?<![a-z])(?:per|a|each|by\s+the)\s+minute\s+(?:price|rate|cost|billing|pricing)"
+            r"|(?<![a-z])(?:price|rate|cost|billing|charged|billed)\s+(?:per|by\s+the)\s+minute(?![a-z])"
+            r"|(?<![a-z])minute(?:ly)?\s+(?:rate|price|billing)"
         ),
     ),
     (
         "images_per_day",
         lazy(
-            rf"(?:每天|一天|日均|每日)\s*+(?:要|需要|大概|约)?\s*+(?:出|生成|生)?\s*+{_number()}\s*+张|{_number()}\s*+(?:images?|pictures?)\s*+(?:a|per|/)\s*+day"
+            rf"(?:每天|一天|日均|每日)\s*+(?:要|需要|大概|约)?\s*+(?:出|生成|生)?\s*+{_number()}\s*+张"
+            rf"|{_number()}\s*+(?:images?|pictures?)\s*+(?:a|per|/)\s*+day"
         ),
     ),
     (
         "dataset_images",
         lazy(
-            rf"{_number()}\s*+(?:张|幅)(?:图|图片|照片|样本)?(?=[^。]{{0,30}}?(?:训|epoch|轮|lora|dreambooth))|(?:训练集|数据集)\s*+{_number()}\s*+张|{_number()}\s*+(?:training\s+)?(?:images|photos)(?=[^.]{{0,40}}?(?:train|epoch|lora|dreambooth))|(?<=on\s){_number()}\s*+(?:images|photos)"
+            rf"{_number()}\s*+(?:张|幅)(?:图|图片|照片|样本)?(?=[^。]{{0,30}}?(?:训|epoch|轮|lora|dreambooth))"
+            rf"|(?:训练集|数据集)\s*+{_number()}\s*+张"
+            rf"|{_number()}\s*+(?:training\s+)?(?:images|photos)(?=[^.]{{0,40}}?(?:train|epoch|lora|dreambooth))"
+            rf"|(?<=on\s){_number()}\s*+(?:images|photos)"
         ),
     ),
     ("steps", lazy(rf"{_number()}\s*+(?:步|steps?(?![a-z]))")),
@@ -69,19 +86,16 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "audio_hours",
         lazy(
-            rf"{_number()}\s*+(?:个)?\s*+小时(?:的)?\s*+(?:音频|录音|语音|音讯)|(?:转写|转录|识别)\s*+{_number()}\s*+(?:个)?\s*+小时|{_number()}\s*+hours?\s+of\s+(?:audio|recordings?|speech|calls?)"
+            rf"{_number()}\s*+(?:个)?\s*+小时(?:的)?\s*+(?:音频|录音|语音|音讯)"
+            rf"|(?:转写|转录|识别)\s*+{_number()}\s*+(?:个)?\s*+小时"
+            rf"|{_number()}\s*+hours?\s+of\s+(?:audio|recordings?|speech|calls?)"
         ),
     ),
     (
         "documents",
         lazy(
-            rf"{_number()}\s*+(?:亿)?\s*+(?:篇|份)(?:文档|文件|文章)?|{_number()}\s*+(?:documents?|docs|chunks|passages)(?![a-z])"
-        ),
-    ),
-    (
-        "streams",
-        lazy(
-            rf"{_number()}\s*+路|{_number()}\s*+(?:live\s+)?(?:\d{{3,4}}p\s+)?(?:rtsp\s+)?(?:streams?|cameras?|channels)(?![a-z])"
+            rf"{_number()}\s*+(?:亿)?\s*+(?:篇|份)(?:文档|文件|文章)?"
+            rf"|{_number()}\s*+(?:documents?|docs|chunks|passages)(?![a-z])"
         ),
     ),
     ("epochs", lazy(rf"{_number()}\s*+(?:个)?\s*+(?:epochs?|轮)(?![a-z])")),

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.reading.requirements.lexicon import ALWAYS_ON, NOT_ALWAYS, ONE_OFF
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.text.lazy import lazy
@@ -24,7 +25,7 @@ HOURS_PER: dict[str, float] = {
     "hour": 1.0,
     "day": 24.0,
     "week": 168.0,
-    "month": 720.0,
+    "month": HOURS_PER_MONTH,
     "year": 8760.0,
 }
 _UNITS = (
