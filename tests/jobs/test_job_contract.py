@@ -69,6 +69,8 @@ def test_the_cli_sizes_a_video_clip_with_its_minutes() -> None:
     [
         ({"family": "image_gen", "steps": 0}, "invalid_input", "image_gen.steps"),
         ({"family": "video_gen", "colour": "red"}, "invalid_input", "video_gen.colour"),
+        ({"family": "video_gen", "guidance": 0}, "invalid_input", "video_gen.guidance"),
+        ({"family": "image_gen", "steps": "30"}, "invalid_input", "image_gen.steps"),
         ({"family": "llm", "model": "llama-3-8b"}, "unknown_family", "family"),
         ({"model": "sdxl"}, "unknown_family", "family"),
         ("{not json", "invalid_json", None),
@@ -90,6 +92,12 @@ async def test_the_api_refuses_an_unknown_family_with_422_naming_it(tmp_path: Pa
     async with serving(tmp_path) as client:
         status, body = await post_job(client, {"family": "llm"})
     assert status == 422 and body["error"]["field"] == "family" and "image_gen" in body["error"]["families"]
+
+
+async def test_the_api_refuses_a_language_it_does_not_speak(tmp_path: Path) -> None:
+    async with serving(tmp_path) as client:
+        status, body = await post_job(client, SDXL_SERVICE, "?lang=fr")
+    assert status == 422 and body["error"]["field"] == "lang"
 
 
 async def test_the_api_speaks_the_browsers_language_without_a_query(tmp_path: Path) -> None:

@@ -17,7 +17,7 @@ from aiohttp import web
 from gpu_advisor.bot.errors import InputError
 from gpu_advisor.bot.job_contract import JobAnswer, answer, read_job
 from gpu_advisor.bot.web.api import _run_engine, lang_of, model_response, read_text
-from gpu_advisor.bot.web.errors import ApiError
+from gpu_advisor.bot.web.errors import ApiError, error
 from gpu_advisor.engine.jobs.request import JobRequest
 
 if TYPE_CHECKING:
@@ -39,7 +39,9 @@ class PlanJob:
 
 async def job(request: web.Request) -> web.Response:
     given = request.query.get("lang")
-    lang = given if given in LANGS else lang_of(request)
+    if given is not None and given not in LANGS:
+        raise error(422, "lang must be zh or en", field="lang", code="invalid_input")
+    lang = given or lang_of(request)
     try:
         parsed = read_job(await read_text(request))
     except InputError as exc:

@@ -72,8 +72,9 @@ def families() -> list[str]:
 
 
 def parse_job(data: Any) -> JobRequest:
-    """A request validated into its family's model; raises pydantic's ``ValidationError``."""
-    return REQUEST.validate_python(data)
+    """A request validated into its family's model, strictly as the Workload contract is (no
+    ``0`` read as ``false``, no ``"30"`` as 30); raises pydantic's ``ValidationError``."""
+    return REQUEST.validate_python(data, strict=True)
 
 
 def plan_job(request: JobRequest, kb: Knowledge, books: JobBooks) -> JobPlan:
