@@ -59,6 +59,7 @@ SCENARIOS: list[dict[str, Any]] = [
     {"task": "infer", "model": "qwen2.5-32b", "weight_dtype": "awq"},
     {"task": "infer", "model": "llama-3-70b", "weight_dtype": "awq"},
     {"task": "infer", "model": "gpt-oss-120b", "concurrency": 4},
+    {"task": "infer", "model": "llama-3.1-70b", "gpu": "mi300x", "gpu_count": 1, "gpu_owned": True},
     {"task": "infer", "model": "llama-3.1-8b", "concurrency": 16, "runtime": "tensorrt_llm"},
     {"task": "infer", "model": "llama-3.1-70b", "weight_dtype": "bf16", "runtime": "tensorrt_llm"},
     {"task": "infer", "model": "qwen2.5-7b", "gpu": "ascend-910b", "gpu_count": 1, "gpu_owned": True},

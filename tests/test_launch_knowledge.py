@@ -93,3 +93,10 @@ def test_training_on_an_ascend_card_says_the_commands_are_for_nvidia_cards(kb: K
     plan = recommend(w, kb)
     assert plan.recommendation is not None and plan.recommendation.gpu == "ascend-910b"
     assert plan.launch and all("nvidia_only" in s.needs for s in plan.launch)
+
+
+def test_a_plan_on_amd_cards_says_its_commands_run_on_the_rocm_builds(kb: Knowledge) -> None:
+    w = Workload(task="infer", model="llama-3.1-70b", gpu="mi300x", gpu_count=1, gpu_owned=True)
+    plan = recommend(w, kb)
+    assert plan.recommendation is not None and plan.recommendation.gpu == "mi300x"
+    assert plan.launch and all("rocm_build" in s.needs for s in plan.launch)

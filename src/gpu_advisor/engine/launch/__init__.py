@@ -11,7 +11,8 @@ command runs what was sized. The modules:
 - ``serving``: vLLM, SGLang and llama.cpp commands; ``training``: LLaMA-Factory and torchrun.
 
 Commands are written for NVIDIA (CUDA) cards; an Ascend card gets vLLM through the vLLM-Ascend
-plugin (``ascend``), and an AMD card the same vLLM/SGLang commands on their ROCm builds.
+plugin (``_on_ascend``) and training commands that say they are for NVIDIA cards; an AMD card the
+same commands, with a note that they run on the ROCm builds.
 """
 
 from __future__ import annotations
@@ -69,8 +70,9 @@ def for_option(
             specs = _on_ascend(specs)
     elif o.task == "train" and train is not None:
         specs = training(o, arch, train)
-    if gpu.vendor == "huawei" and o.task == "train":
-        specs = [s.model_copy(update={"needs": [*s.needs, "nvidia_only"]}) for s in specs]
+    vendor_need = {"huawei": "nvidia_only", "amd": "rocm_build"}.get(gpu.vendor)
+    if vendor_need and (o.task == "train" or gpu.vendor == "amd"):
+        specs = [s.model_copy(update={"needs": [*s.needs, vendor_need]}) for s in specs]
     first = ["model_repo"] if hf_repo(arch) == MODEL_PLACEHOLDER else []
     return [s.model_copy(update={"needs": [*first, *s.needs]}) for s in specs] if first else specs
 
