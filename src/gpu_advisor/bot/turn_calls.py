@@ -211,7 +211,7 @@ class Chart:
 
         state = host.load(self.chat)
         plan, _ = host.dialog.plan_for(state)
-        return plan_chart(plan, state.lang, host.dialog.kb.catalog.fx_to_cny, budget_of(state))
+        return plan_chart(plan, state.lang, host.dialog.kb.catalog.fx_to_cny, budget_of(state), state.hant)
 
 
 def budget_of(state: ConversationState) -> Cost | None:

@@ -21,6 +21,7 @@ from telegram import InlineKeyboardButton, InlineKeyboardMarkup
 
 from gpu_advisor import locales
 from gpu_advisor.bot import cardparts, links, textsplit
+from gpu_advisor.bot.charts.script import ONLY_TRADITIONAL, to_traditional
 from gpu_advisor.bot.dialog import Button, Reply
 from gpu_advisor.bot.dialog.reply import Section
 
@@ -37,7 +38,10 @@ def with_chart_button(reply: Reply) -> Reply:
     has = any(b.payload == CHART_PAYLOAD for b in reply.buttons)
     if reply.kind != "answer" or reply.chart is None or has:
         return reply
-    button = Button(label=locales.t(reply.lang, "surfaces.chart_button"), payload=CHART_PAYLOAD)
+    label = locales.t(reply.lang, "surfaces.chart_button")
+    if any(ch in ONLY_TRADITIONAL for ch in reply.text):  # the reply is in Traditional: its button too
+        label = to_traditional(label)
+    button = Button(label=label, payload=CHART_PAYLOAD)
     return reply.model_copy(update={"buttons": [*reply.buttons, button]})
 
 

@@ -6,6 +6,11 @@ as JSON with every ``<`` escaped; everything the server says is set with
 ``textContent`` by the script, never parsed as HTML. The operator's settings the widget
 needs (``human_url``, the "talk to a human" link) are written where it reads
 ``/*CONFIG*/ {}`` the same way, and its style sheet (``static/widget.css``) at ``/*CSS*/ ""``.
+A reader who writes Traditional characters gets the chrome in Traditional: ``zh-TW`` is the
+zh words converted with the readers' table (``bot.charts.script``), and the characters
+only one script has travel with them (``script``), so the widget decides from the user's
+last typed message as the dialog does. ``ack_prefix`` is the dialog's confirmation line's
+opening ("收到：" / "Got it: "): the hand-over takes the requirements from that line only.
 Its card drawing (``static/widget_card.js``) is a fragment written at ``/*PARTS*/``, inside
 the script's closure, so one file is served and nothing leaks into the host page's scope.
 """
@@ -19,6 +24,7 @@ from importlib import resources
 from aiohttp import web
 
 from gpu_advisor import locales
+from gpu_advisor.bot.charts.script import ONLY_SIMPLIFIED, ONLY_TRADITIONAL, to_traditional
 from gpu_advisor.bot.web.context import CONTEXT
 
 UI_MARKER = "/*UI*/ {}"
@@ -34,12 +40,17 @@ def _static(name: str) -> str:
 
 
 def ui_strings() -> dict[str, dict[str, str]]:
-    return {
+    """The widget's words per language ("zh", "en", and "zh-TW" for Traditional writers)."""
+    out = {
         lang: {
             k.removeprefix(UI_PREFIX): v for k, v in locales.messages(lang).items() if k.startswith(UI_PREFIX)
         }
+        | {"ack_prefix": locales.t(lang, "ack.line", items="")}
         for lang in locales.LANGS
     }
+    out["zh-TW"] = {k: to_traditional(v) for k, v in out["zh"].items()}
+    out["script"] = {"hant": ONLY_TRADITIONAL, "hans": ONLY_SIMPLIFIED}
+    return out
 
 
 def _as_js(value: object) -> str:

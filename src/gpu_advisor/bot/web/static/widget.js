@@ -13,9 +13,17 @@
  * The conversation (its session id and what was shown) is kept in localStorage, so a new tab
  * or a reopened browser carries on where it was (the server keeps it for 30 days); "start
  * over" forgets it there and on the server (api/chat/forget). The widget's own words follow
- * the conversation's language, which the server reports with every reply. A message the
- * network dropped stays on screen marked unsent, with a retry button, and is sent again when
- * the network is back. Status glyphs are drawn as inline SVG, never left to an emoji font.
+ * the conversation's language, which the server reports with every reply, and the script of
+ * the user's last typed message (Traditional characters: the chrome in Traditional). Messages
+ * the network dropped stay on screen marked unsent, each with a retry button, in an outbox
+ * sent in the order they were written, one at a time, when the network is back (or a retry is
+ * pressed); a message written meanwhile joins the end of the outbox, never overtakes it. The
+ * outbox is kept with the history, so a reload carries on where it stopped, in order.
+ * The hand-over chip (with a human link) appears once the user has said something; it
+ * copies what the team needs: the requirements as the dialog confirmed them (its "收到："
+ * line, from answers), the pick and its price (the reply's own fields) and the questions
+ * asked, in the user's language, script and punctuation. Status glyphs are drawn as inline
+ * SVG, never left to an emoji font. Tab and Shift+Tab stay inside the panel.
  *
  * Plain JS, no framework, no build step. Everything the server says is shown with
  * textContent; links are only ever http(s) (or, for the human link, mailto) URLs set as href.
@@ -34,6 +42,9 @@
   const query = PAGE ? new URLSearchParams(location.search).get("lang") : null;
   const LANG = /^en/i.test(query || script.dataset.lang || navigator.language || "zh") ? "en" : "zh";
   let lang = LANG; // the conversation's language: the site's until the server says otherwise
+  let hant = false; // the user's last typed message was in Traditional characters
+  const HANT = new Set((STRINGS.script || {}).hant || "");
+  const HANS = new Set((STRINGS.script || {}).hans || "");
   const HISTORY_KEY = "gpu-advisor:" + API; // one conversation per advisor, whatever the page's language
   const MAX_KEPT = 40; // entries of history kept for the next page
   const RETRY_MS = [1000, 2000, 4000, 8000, 15000]; // resending an unsent message, then every 15 s
@@ -59,7 +70,24 @@
   const CSS = /*CSS*/ "";
 
   function t(key) {
-    return (STRINGS[lang] || {})[key] || (STRINGS[LANG] || {})[key] || key;
+    const table = STRINGS[lang === "zh" && hant ? "zh-TW" : lang] || {};
+    return table[key] || (STRINGS[LANG] || {})[key] || key;
+  }
+
+  // As the dialog decides (bot/dialog/script.py): a character only one script has settles it;
+  // a message with neither ("改用 int4", "ok") keeps the script the conversation had.
+  function scriptAfter(text, before) {
+    const chars = [...String(text || "")];
+    if (chars.some((ch) => HANT.has(ch))) return true;
+    if (chars.some((ch) => HANS.has(ch))) return false;
+    return before;
+  }
+
+  // A piece of the widget's own words: relabelled when the language or script changes.
+  function word(tag, className, key) {
+    const node = el(tag, className, t(key));
+    node.dataset.key = key;
+    return node;
   }
 
   function el(tag, className, text) {
@@ -172,8 +200,9 @@
     }
   }
 
-  function button(className, text, role) {
-    const node = el("button", className, text);
+  function button(className, text, role, key) {
+    const node = el("button", className, key ? t(key) : text);
+    if (key) node.dataset.key = key;
     node.type = "button";
     if (role) node.dataset.role = role;
     return node;
@@ -234,18 +263,19 @@
     const state = { entries: [], buttons: [] };
     let busy = false;
     let started = false;
-    let pending = null; // the unsent message: { body, entry, node, note, tries }
+    const outbox = []; // unsent messages, oldest first: { body, entry, node, note, tries }
     const charts = new Map(); // drawn charts by session and words: a redraw (another tab) fetches none
     let timer = null;
 
     function remember() {
       state.lang = lang;
+      state.hant = hant;
       save(state);
     }
 
     // The widget's own words in the conversation's language.
     function relabel() {
-      ui.root.lang = lang === "zh" ? "zh-CN" : "en";
+      ui.root.lang = lang === "zh" ? (hant ? "zh-TW" : "zh-CN") : "en";
       ui.title.textContent = t("title");
       ui.panel.setAttribute("aria-label", t("title"));
       ui.log.setAttribute("aria-label", t("log"));
@@ -255,9 +285,7 @@
       if (ui.close) ui.close.setAttribute("aria-label", t("close"));
       if (ui.bubble) ui.bubble.setAttribute("aria-label", t("open"));
       if (ui.human) ui.human.textContent = t("human");
-      for (const node of ui.log.querySelectorAll("[data-role=retry]")) node.textContent = t("retry");
-      for (const node of ui.log.querySelectorAll("[data-role=unsent] span")) node.textContent = t("unsent");
-      for (const node of ui.log.querySelectorAll("[data-role=copy]")) node.textContent = t("copy");
+      for (const node of ui.root.querySelectorAll("[data-key]")) node.textContent = t(node.dataset.key);
       fitPlaceholder();
     }
 
@@ -274,7 +302,7 @@
 
     function draw(entry) {
       let node;
-      if (entry.card) node = drawCard(entry.card, (f) => unfold(f));
+      if (entry.card) node = drawCard(entry.card, (f) => unfold(f), viewChart);
       else {
         node = el("div", "msg " + entry.kind);
         node.appendChild(rich(entry.text));
@@ -306,31 +334,19 @@
       state.entries.push(entry);
       const node = draw(entry);
       ui.log.scrollTop = node.offsetTop - 8; // read from its top: the order button and the price
-      if (card.chart) showChart(node, card.chart);
       return node;
     }
 
-    // The plan's chart under the card's price: a thumbnail whose name is the chart in words.
-    async function showChart(node, words) {
-      const figure = el("figure", "chart");
-      figure.dataset.role = "chart";
-      node.querySelector("[data-role=price]").after(figure);
+    // The chart full size, drawn by the server only now that it is asked for (and kept).
+    async function viewChart(words, opener) {
+      const show = viewer(words, opener);
       const key = state.session + "\n" + words;
-      let url = charts.get(key);
       try {
-        if (!url) url = await fetchChart();
-        charts.set(key, url);
+        if (!charts.has(key)) charts.set(key, await fetchChart());
+        show(charts.get(key));
       } catch (e) {
-        figure.remove(); // the card reads complete without it
-        return;
+        show(null);
       }
-      const open = button("thumb", undefined, "chart-open");
-      const img = el("img");
-      img.src = url;
-      img.alt = words;
-      open.append(img, el("span", "thumb-hint", t("chart_open")));
-      open.addEventListener("click", () => viewer(url, words, open));
-      figure.appendChild(open);
     }
 
     async function fetchChart() {
@@ -343,8 +359,9 @@
       return dataUrl(await response.blob());
     }
 
-    // The chart full size over everything (a phone's whole screen), until closed or Escape.
-    function viewer(url, words, opener) {
+    // The chart full size over everything (a phone's whole screen), until closed or Escape;
+    // it says it is drawing until ``show(url)`` puts the picture in (or says it failed).
+    function viewer(words, opener) {
       const box = el("div", "viewer");
       box.dataset.role = "chart-full";
       box.setAttribute("role", "dialog");
@@ -353,10 +370,7 @@
       const close = button("viewer-close", "×", "chart-close");
       close.setAttribute("aria-label", t("close"));
       const body = el("div", "viewer-body");
-      const img = el("img");
-      img.src = url;
-      img.alt = words;
-      body.appendChild(img);
+      body.appendChild(word("p", "viewer-note", "chart_loading"));
       box.append(close, body);
       ui.root.appendChild(box);
       close.focus();
@@ -370,6 +384,13 @@
         event.stopPropagation(); // the panel stays open
         done();
       });
+      return (url) => {
+        if (!url) return body.replaceChildren(word("p", "viewer-note", "chart_failed"));
+        const img = el("img");
+        img.src = url;
+        img.alt = words;
+        body.replaceChildren(img);
+      };
     }
 
     // A fold of an answer card opened for the first time: its button's reply, kept in the history.
@@ -397,20 +418,33 @@
         chip.addEventListener("click", (event) => ask({ button: b.payload }, b.label, { keyboard: event.detail === 0 }));
         ui.quick.appendChild(chip);
       }
-      if (HUMAN && state.session) ui.quick.appendChild(handoverButton());
+      if (HUMAN && state.asked.length) ui.quick.appendChild(handoverButton()); // once something was said
     }
 
-    // What the team needs, in the words the card's first line uses (never field names).
+    // What the team needs, in the dialog's own words (never field names): the requirements as
+    // it confirmed them, the pick with its price, the questions asked; the user's punctuation.
     function handoverText() {
+      const zh = lang === "zh";
+      const colon = zh ? "：" : ": ";
       const parts = [t("handover_title")];
-      if (state.asked.length) parts.push(t("asked") + ": " + state.asked.join(" / "));
-      if (state.understood) parts.push(t("understood") + ": " + state.understood);
-      if (state.pick) parts.push(t("pick") + ": " + state.pick);
+      if (state.understood) parts.push(t("understood") + colon + state.understood);
+      if (state.pick) parts.push(t("pick") + colon + state.pick);
+      if (state.asked.length) parts.push(t("asked") + colon + state.asked.join(zh ? "；" : "; "));
       return parts.join("\n");
     }
 
+    // The requirements in a reply's confirmation line ("收到：推理 · 13B · …"), if it has one.
+    function confirmed(data) {
+      const prefixes = ["zh", "en", "zh-TW"].map((l) => (STRINGS[l] || {}).ack_prefix).filter(Boolean);
+      for (const line of data.lead || []) {
+        const prefix = prefixes.find((p) => line.startsWith(p));
+        if (prefix) return line.slice(prefix.length).replace(/[。.]$/, "").trim();
+      }
+      return null;
+    }
+
     function handoverButton() {
-      const handover = button("copy", t("handover"), "handover");
+      const handover = button("copy", null, "handover", "handover");
       handover.addEventListener("click", () => {
         const text = handoverText();
         const box = el("div", "msg bot handover");
@@ -424,7 +458,7 @@
         ui.log.scrollTop = ui.log.scrollHeight;
         area.select();
         if (navigator.clipboard) {
-          navigator.clipboard.writeText(text).then(() => (handover.textContent = t("copied")), () => {});
+          navigator.clipboard.writeText(text).then(() => (handover.dataset.key = "copied", handover.textContent = t("copied")), () => {});
         }
       });
       return handover;
@@ -451,25 +485,27 @@
         lang = data.lang; // the user wrote in the other language: the chrome follows
         relabel();
       }
-      const understood = unhinted(data.lead);
-      if (understood.length) state.understood = understood.join(" ").replace(/^[^：:]*[：:]\s*/, "");
+      // An answer confirms the whole request; a question what its message added.
+      const items = confirmed(data);
+      if (items && data.kind === "answer") state.understood = items;
+      else if (items) state.understood = state.understood ? state.understood + " · " + items : items;
       const card = cardOf(data);
-      if (card) {
-        state.pick = card.pick + " · " + card.price;
-        if (data.chart && data.plan) card.chart = chartText(data.plan);
-      }
-      sayReply(data, card);
+      if (card && data.kind === "answer" && data.pick && data.price) state.pick = data.pick + " · " + data.price;
+      if (card && data.chart && data.plan) card.chart = chartOf(data.plan);
+      const node = sayReply(data, card);
       // The header's "start over" stands for /new here (and forgets on the server too).
       const shown = (b) => !b.url && b.payload !== "/new" && !(card && FOLDS.includes(b.payload));
       state.buttons = (data.buttons || []).filter(shown);
       buttons(state.buttons);
       remember();
+      return card ? node : null;
     }
 
-    // One message to the server: ``how.entry``/``how.node`` resend an unsent one in place.
+    // One message to the server; ``how.entry``/``how.node`` resend an unsent one in place. A new
+    // message while others wait in the outbox joins its end: the order written is the order sent.
     async function ask(body, shown, how) {
       how = how || {};
-      if (busy) return;
+      if (busy && !how.resend) return;
       let entry = how.entry || null;
       let node = how.node || null;
       if (shown && !entry) {
@@ -477,17 +513,29 @@
         state.entries.push(entry);
         node = draw(entry);
         ui.log.scrollTop = ui.log.scrollHeight;
-        if (body.text) state.asked = state.asked.concat(body.text).slice(-5);
+        if (body.text) {
+          state.asked = state.asked.concat(body.text).slice(-5);
+          const was = hant;
+          hant = scriptAfter(body.text, hant);
+          if (hant !== was) relabel();
+        }
+      }
+      if (outbox.length && !how.resend) {
+        hold(body, entry, node, 0, false, true);
+        remember();
+        return flush(false);
       }
       setBusy(true);
       const waiting = say("bot busy", t("thinking"));
+      let sent = false;
+      let answer = null;
       try {
         const { response, data } = await call(body);
         waiting.remove();
+        sent = true;
         if (entry) delete entry.unsent;
-        if (body.text && ui.input.value === body.text) ui.input.value = "";
         if (response.ok && data) {
-          received(data);
+          answer = received(data);
         } else if (response.status === 422 && data && data.error && data.error.field === "session_id") {
           state.session = null;
           say("bot error", t("error"));
@@ -496,55 +544,55 @@
         }
       } catch (e) {
         waiting.remove();
-        unsent(body, entry, node, how.tries || 0);
+        hold(body, entry, node, how.tries || 0, true, true);
       } finally {
         setBusy(false);
         remember();
-        if (how.keyboard) (ui.quick.querySelector("button") || ui.input).focus();
       }
+      if (sent && outbox.length) flush(false); // the next one waiting goes now
+      else if (how.keyboard) (answer || ui.quick.querySelector("button") || ui.input).focus();
     }
 
-    // The network dropped the message: it stays, marked, with a retry; resent when back.
-    function unsent(body, entry, node, tries) {
+    // The network dropped the message (or one before it waits): kept, marked, with a retry, in
+    // the outbox; ``first`` puts it back at the head (it was the one being sent). ``auto``: this
+    // tab resends it by itself (one restored from another tab's history waits for a press, so
+    // two tabs never both send it).
+    function hold(body, entry, node, tries, first, auto) {
       if (entry) entry.unsent = body;
-      if (body.text && !ui.input.value) ui.input.value = body.text; // the words are not lost
       if (!node) node = say("bot error", t("network_error"));
       node.classList.add("unsent");
       const note = el("div", "unsent-note");
       note.dataset.role = "unsent";
-      const retry = button("retry", t("retry"), "retry");
-      retry.addEventListener("click", resend);
-      note.append(el("span", "", t("unsent")), retry);
+      const retry = button("retry", null, "retry", "retry");
+      retry.addEventListener("click", () => flush(true));
+      note.append(word("span", "", "unsent"), retry);
       node.after(note);
-      pending = { body, entry, node, note, tries };
+      const item = { body, entry, node, note, tries, auto };
+      if (first) outbox.unshift(item);
+      else outbox.push(item);
       clearTimeout(timer);
-      timer = setTimeout(resend, RETRY_MS[Math.min(tries, RETRY_MS.length - 1)]);
+      timer = setTimeout(() => flush(false), RETRY_MS[Math.min(outbox[0].tries, RETRY_MS.length - 1)]);
     }
 
-    function resend() {
-      if (!pending) return;
+    // Send the oldest unsent message (the rest follow it, one at a time, as each gets through).
+    function flush(pressed) {
+      clearTimeout(timer);
+      if (!outbox.length || !(pressed || outbox[0].auto)) return;
       if (busy) {
-        clearTimeout(timer);
-        timer = setTimeout(resend, RETRY_MS[0]);
+        timer = setTimeout(() => flush(pressed), RETRY_MS[0]);
         return;
       }
-      const p = pending;
-      pending = null;
-      clearTimeout(timer);
+      const p = outbox.shift();
       p.note.remove();
       p.node.classList.remove("unsent");
-      if (p.entry) {
-        ask(p.body, null, { entry: p.entry, node: p.node, tries: p.tries + 1 });
-      } else {
-        p.node.remove(); // an error line stood for a message the user never wrote (the welcome)
-        ask(p.body, null, { tries: p.tries + 1 });
-      }
+      if (!p.entry) p.node.remove(); // an error line stood for a message the user never wrote (the welcome)
+      ask(p.body, null, { entry: p.entry, node: p.entry ? p.node : null, tries: p.tries + 1, resend: true });
     }
 
     // The kept conversation drawn again: this tab's, another tab's, or nothing after "start over".
-    function restore(kept) {
+    function restore(kept, auto) {
       clearTimeout(timer);
-      pending = null;
+      outbox.length = 0;
       Object.assign(state, {
         session: kept.session || null,
         entries: kept.entries || [],
@@ -555,14 +603,12 @@
         pick: kept.pick || null,
       });
       lang = kept.lang || LANG;
+      hant = !!kept.hant;
       ui.log.replaceChildren();
-      let last = null;
       for (const entry of state.entries) {
         const node = draw(entry);
-        if (entry.card) last = { node, card: entry.card };
-        if (entry.unsent) unsent(entry.unsent, entry, node, 0);
+        if (entry.unsent) hold(entry.unsent, entry, node, 0, false, auto !== false); // in the order written
       }
-      if (last && last.card.chart && state.session) showChart(last.node, last.card.chart);
       buttons(state.buttons);
       started = state.entries.length > 0;
       relabel();
@@ -591,6 +637,21 @@
       ui.input.focus();
     }
 
+    // Tab from the last control goes round to the header, Shift+Tab from the first to Send:
+    // the keyboard never leaves the panel for the page behind it.
+    function keepTab(event) {
+      const stops = [...ui.panel.querySelectorAll("a[href], button, input, summary, textarea, [tabindex='0']")].filter(
+        (n) => !n.disabled && n.getClientRects().length
+      );
+      if (!stops.length) return;
+      const here = ui.root.getRootNode().activeElement;
+      const [first, last] = [stops[0], stops[stops.length - 1]];
+      const to = event.shiftKey ? (here === first ? last : null) : here === last ? first : null;
+      if (!to) return;
+      event.preventDefault();
+      to.focus();
+    }
+
     function open() {
       ui.panel.hidden = false;
       ui.root.classList.add("open");
@@ -612,10 +673,13 @@
       ask({ text }, text);
     });
     ui.restart.addEventListener("click", startOver);
-    window.addEventListener("online", resend);
+    window.addEventListener("online", () => flush(false));
+    ui.panel.addEventListener("keydown", (event) => {
+      if (event.key === "Tab") keepTab(event);
+    });
     window.addEventListener("resize", fitPlaceholder);
     window.addEventListener("storage", (event) => {
-      if (event.key === HISTORY_KEY && !busy) restore(load()); // another tab went on (or started over)
+      if (event.key === HISTORY_KEY && !busy) restore(load(), false); // another tab went on (or started over)
     });
 
     if (HUMAN) {

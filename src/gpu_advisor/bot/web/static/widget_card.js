@@ -60,8 +60,10 @@
   }
 
 
-  function drawCard(card, unfold) {
+  function drawCard(card, unfold, openChart) {
     const node = el("div", "msg bot card");
+    node.tabIndex = -1; // focus lands on a new card when it came from a key press
+    node.setAttribute("aria-label", card.pick + " · " + card.price);
     for (const line of card.lead) node.appendChild(el("p", "line muted")).appendChild(rich(line));
     if (card.order) {
       const link = el("a", "order", card.order.label);
@@ -78,6 +80,7 @@
     const price = el("div", "price", card.price);
     price.dataset.role = "price";
     node.append(pick, price);
+    if (card.chart) node.appendChild(thumbnail(card.chart, openChart));
     for (const line of card.summary) node.appendChild(lineNode({ text: line }));
     for (const section of card.sections) {
       node.appendChild(fold(section.heading, section.lines.map((text) => ({ text, bullet: section.bullet }))));
@@ -109,7 +112,7 @@
         else if (part) pre.appendChild(el("span", "tok", part));
       }
     });
-    const copy = button("copy-code", t("copy"), "copy");
+    const copy = button("copy-code", null, "copy", "copy");
     copy.addEventListener("click", () => copyText(lines.join("\n"), copy));
     box.append(pre, copy);
     return box;
@@ -178,18 +181,68 @@
     return String(name || "").replace(/\b(NVIDIA|GeForce|Tesla) /g, "");
   }
 
-  // The chart in words (its text alternative): each option's memory, monthly price and speed.
-  function chartText(plan) {
+  // The plan's options as the chart draws them: each one's setup, memory, price and speed.
+  function chartRows(plan) {
     const options = [plan.recommendation, ...(plan.alternatives || [])].filter(Boolean).slice(0, 6);
-    const lines = options.map((o) => {
+    return options.map((o, i) => {
       const parts = o.memory_gib || {};
       const used = parts.total !== undefined ? parts.total : Object.values(parts).reduce((a, b) => a + b, 0);
-      const speed = o.aggregate_tokens_per_s || o.tokens_per_s || o.decode_tokens_per_s;
-      const memory = `${t("chart_memory")} ${Math.round(used)}/${Math.round(o.capacity_gib)} GiB`;
-      const price = priceOf({}, o) || "";
-      return `${o.count}× ${shortGpu(o.gpu_name)}: ${memory} · ${price}` + (speed ? ` · ${Math.round(speed)} tokens/s` : "");
+      const cost = o.monthly_cost || o.cost || {};
+      return {
+        label: `${o.count}× ${shortGpu(o.gpu_name)}`,
+        used: Math.round(used),
+        capacity: Math.round(o.capacity_gib),
+        price: priceOf({}, o) || "",
+        amount: typeof cost.amount === "number" ? cost.amount : null,
+        currency: cost.currency || "",
+        speed: o.aggregate_tokens_per_s || o.tokens_per_s || o.decode_tokens_per_s || null,
+        pick: i === 0,
+      };
     });
-    return t("chart_caption") + ": " + lines.join("; ");
+  }
+
+  // The chart's words (its text alternative) and the rows its thumbnail compares by price.
+  function chartOf(plan) {
+    const rows = chartRows(plan);
+    const lines = rows.map((r) => {
+      const memory = `${t("chart_memory")} ${r.used}/${r.capacity} GiB`;
+      return `${r.label}: ${memory} · ${r.price}` + (r.speed ? ` · ${Math.round(r.speed)} tokens/s` : "");
+    });
+    return { words: t("chart_caption") + ": " + lines.join("; "), rows };
+  }
+
+  // The card's thumbnail, drawn with the card (its room is taken at once, nothing moves later):
+  // the price comparison as bars in the page's own type, readable at any size; pressed, it opens
+  // the chart full size. An older history entry kept only the chart's words.
+  function thumbnail(chart, openChart) {
+    const words = typeof chart === "string" ? chart : chart.words;
+    const rows = typeof chart === "string" ? [] : chart.rows.filter((r) => r.price);
+    const figure = el("figure", "chart");
+    figure.dataset.role = "chart";
+    const open = button("thumb", undefined, "chart-open");
+    if (rows.length) {
+      open.appendChild(word("span", "thumb-title", "chart_prices"));
+      const currency = rows[0].currency;
+      const most = Math.max(...rows.map((r) => (r.currency === currency && r.amount) || 0), 1);
+      for (const r of rows) {
+        const row = el("span", "bar-row" + (r.pick ? " pick" : ""));
+        const track = el("span", "bar-track");
+        const bar = el("span", "bar");
+        const share = r.currency === currency && r.amount ? r.amount / most : 0;
+        bar.style.width = Math.max(2, Math.round(share * 100)) + "%";
+        track.appendChild(bar);
+        row.append(el("span", "bar-label", r.label), track, el("span", "bar-price", r.price));
+        open.appendChild(row);
+      }
+    }
+    const coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
+    open.appendChild(word("span", "thumb-hint", coarse ? "chart_open_touch" : "chart_open_pointer"));
+    const said = el("span", "sr", words); // the whole chart in words, for a screen reader
+    said.dataset.role = "chart-words";
+    open.appendChild(said);
+    open.addEventListener("click", () => openChart(words, open));
+    figure.appendChild(open);
+    return figure;
   }
 
   function dataUrl(blob) {
