@@ -34,7 +34,11 @@ def diffusion_from(data: Any, file: str = DIFFUSION_FILE) -> DiffusionBook:
     except ValidationError as exc:
         field, message = first_error(exc)
         raise KnowledgeError(message, file=file, field=field) from exc
-    named = {r.model for r in book.speeds} | {r.model for r in book.memory}
+    named = (
+        {r.model for r in book.speeds}
+        | {r.model for r in book.memory}
+        | {r.model for r in book.training.rows}
+    )
     unknown = sorted(named - book.models.keys())
     if unknown:
         raise KnowledgeError(f"rows name unknown models: {unknown}", file=file, field="speeds")

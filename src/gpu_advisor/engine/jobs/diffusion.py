@@ -186,6 +186,38 @@ class VaeDecode(BaseModel):
     source: str = Field(min_length=8)
 
 
+class TrainRow(BaseModel):
+    """One published fine-tuning speed: seconds per optimizer step at a resolution and batch."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    model: str
+    gpu: str
+    method: Literal["lora", "dreambooth", "full"] = "lora"
+    resolution: PositiveInt
+    batch: PositiveInt = 1
+    gradient_checkpointing: bool = True
+    seconds_per_step: PositiveFloat
+    split: Literal["fit", "holdout"]
+    note: str = ""
+    source: str = Field(min_length=8)
+
+
+class Training(BaseModel):
+    """How much slower a trainer's step runs than its passes' work at the inference rate.
+
+    A kohya step at batch 1 is far from the GEMM rate: fp32 adapter matmuls beside the bf16
+    base, the backward's many small kernels, the optimizer and the data loader between steps.
+    ``step_factor`` is the measured over the modelled step time on the fit rows.
+    """
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    step_factor: PositiveFloat
+    rows: list[TrainRow]
+    source: str = Field(min_length=8)
+
+
 class DiffusionBook(BaseModel):
     """``knowledge/diffusion.yaml``: model specs, measured speeds and the fitted constants."""
 
@@ -197,6 +229,7 @@ class DiffusionBook(BaseModel):
     fits: dict[Denoiser, ClassFit]
     sequence_parallel: SequenceParallel
     vae_decode: VaeDecode
+    training: Training
 
     def find(self, name: str) -> DiffusionSpec | None:
         """The model named by id, name or alias, spelled loosely ("SDXL", "flux-dev", "Wan2.1 14B")."""

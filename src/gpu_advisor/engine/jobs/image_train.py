@@ -8,8 +8,10 @@ DreamBooth's prior preservation adds as many class images, doubling each step's 
 (no guidance in training): forward 1 + backward through the activations 1 (a LoRA's weight
 gradients are tiny; a full fine-tune's add 1) + the forward again under gradient
 checkpointing. So a LoRA step is 3 passes' work with checkpointing, a full step 4, each at
-the pass time of ``engine/jobs/diffusion.py``, plus, for a full fine-tune, the optimizer's
-sweep over its states at memory speed.
+the pass time of ``engine/jobs/diffusion.py``, times the trainer's measured slowdown
+(``training.step_factor`` in ``knowledge/diffusion.yaml``: a batch-1 kohya step runs at a
+fifth of the inference rate), plus, for a full fine-tune, the optimizer's sweep over its
+states at memory speed.
 
 **Memory** = the frozen base in its format (FP8/NF4 base weights are how a Flux LoRA fits
 24 GB: kohya ``--fp8_base``, ai-toolkit ``quantize: true``) + the trainable parameters with
@@ -112,7 +114,9 @@ def step_seconds(
     passes = (2 if job.method == "lora" else 3) + (1 if job.gradient_checkpointing else 0)
     per_sample = 2 if job.method == "dreambooth" else 1
     work = d.pass_tflop(spec, d.tokens(spec, side, side)) * passes * job.batch * per_sample
-    compute = d.pass_seconds(book.fits[spec.denoiser], work, d.peak_tflops(gpu, "bf16"), gpu)
+    compute = book.training.step_factor * d.pass_seconds(
+        book.fits[spec.denoiser], work, d.peak_tflops(gpu, "bf16"), gpu
+    )
     sweep = spec.params_b * 1e9 * 32 / (gpu.bandwidth_gbs * 1e9) if job.method != "lora" else 0.0
     return compute + sweep
 
