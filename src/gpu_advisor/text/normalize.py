@@ -44,9 +44,9 @@ def client_lang(language_code: str | None) -> Lang:
 # Width-independent symbols NFKC leaves alone: multiplication signs become "x" (8×H100,
 # 7×24), the various minus signs and dashes become "-".
 _SYMBOLS = {"×": "x", "✕": "x", "✖": "x", "⨯": "x", "−": "-", "‐": "-", "‑": "-", "‒": "-", "–": "-"}
-_TABLE = TO_SIMPLIFIED | str.maketrans(_SYMBOLS)  # one Traditional table (reading.hanzi)
+_TABLE = TO_SIMPLIFIED | str.maketrans(_SYMBOLS)  # one Traditional table (text.hanzi)
 
-# Control characters (reading.hanzi.CONTROL) and lone surrogates become spaces so they
+# Control characters (text.hanzi.CONTROL) and lone surrogates become spaces so they
 # separate words instead of gluing them; zero-width characters vanish.
 _ZERO_WIDTH = re.compile(r"[\u200b-\u200d\u2060\ufeff]")
 MAX_REPEAT = 32

@@ -8,15 +8,15 @@ optional key and its value split into segments. Every segment carries two forms:
 - ``raw``: NFKC-normalised as written (full-width letters, digits and punctuation folded
   to ASCII), for the ``*_raw`` fields;
 - ``text``: what the readers match: ``raw`` with traditional characters of the key
-  words mapped to simplified ones (``reading.hanzi``, the table chat uses too),
-  lower-cased, Chinese (``reading.numbers``) and English number words turned into digits ("双路" → "2路",
+  words mapped to simplified ones (``text.hanzi``, the table chat uses too),
+  lower-cased, Chinese (``text.numbers``) and English number words turned into digits ("双路" → "2路",
   "八卡" → "8卡", "dual" → "2 x") and every count written
   as "N x " ("8×A100", "2x25GbE", "4 * 3.84TB" → "8 x a100", "2 x 25gbe", "4 x 3.84tb").
 
 The readers' patterns must stay linear in the length of what anyone pastes, so before
 they look, each line's runs of horizontal whitespace become one space (one tab if the
 run held a tab: tabs separate spreadsheet cells), and a run of one repeated character is
-cut to :data:`reading.normalize.MAX_REPEAT`. Lines are kept as lines: they are what the readers key on.
+cut to :data:`text.normalize.MAX_REPEAT`. Lines are kept as lines: they are what the readers key on.
 Lone surrogates (half a UTF-16 pair) become U+FFFD in the whole text, so the lines we
 echo back in ``unparsed_lines`` can always be encoded.
 """

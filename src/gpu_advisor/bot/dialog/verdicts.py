@@ -45,7 +45,7 @@ from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
 
 SAID_BACK = frozenset({"train_tokens_from_samples", "train_tokens_epochs", "approximated"})
-DEFAULT_MODEL = "llama-2-7b"  # the size a "tokens a day" question usually means (engine.myths too)
+DEFAULT_MODEL = "llama-2-7b"  # the size a "tokens a day" question usually means (engine.rules.myths too)
 
 
 def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | None:

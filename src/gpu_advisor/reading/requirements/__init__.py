@@ -5,7 +5,7 @@
 named exactly like the fields of ``engine.workload.Workload``, flags for the dialog
 (``gpu_owned``, ``skip``), :class:`Issue` records for what could not be used, and the
 spans that were understood. No model, no statistical detector: normalization, anchored
-regular expressions, and ``reading.numbers`` on matched number spans only. Input is cut at
+regular expressions, and ``text.numbers`` on matched number spans only. Input is cut at
 :data:`MAX_INPUT_CHARS` characters before parsing.
 """
 

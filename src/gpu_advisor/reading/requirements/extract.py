@@ -81,7 +81,7 @@ def extract(
     ``train_tokens``, ``concurrency``, ``method``): a bare answer ("1亿", "5", "几十人",
     "full") then reads as that slot, and wins over what the same words would mean in a
     first message. ``current_lang`` is the conversation's language, which sticks unless
-    the message is clearly in the other one (``reading.normalize.language_of``).
+    the message is clearly in the other one (``text.normalize.language_of``).
     ``today`` dates the message so a weekday deadline ("周五前", "by Friday") counts its
     hours; without it such a phrase is left unread, and the result depends on the text alone.
     """

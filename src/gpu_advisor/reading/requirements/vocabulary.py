@@ -5,7 +5,7 @@ so this package never reads YAML. People write one name many ways ("Llama-3.1-70
 "llama 3.1 70b", "llama3.1_70b", "A100 80GB", "a100-80g"), so every alias is split into
 letter and digit tokens that may be joined by "-", "_", ":", spaces or nothing (Ollama
 writes "qwen2.5:7b"), and a matched
-span is resolved by ``reading.names`` (the one resolver the JSON API and the sheet reader
+span is resolved by ``text.names`` (the one resolver the JSON API and the sheet reader
 use too), so chat and the API agree on what every spelling means.
 Alternatives are tried longest first, so "a100 80g" beats "a100" and
 "llama-3.1-70b-instruct" beats "llama-3.1-70b".
@@ -37,7 +37,7 @@ _MIN_FAMILY = 3  # "yi" or "phi" as a family word would flag too much ordinary t
 
 
 def canonical(name: str) -> str:
-    """The lookup key of a name: normalized (Traditional, width), then ``reading.names.key``."""
+    """The lookup key of a name: normalized (Traditional, width), then ``text.names.key``."""
     return key(normalize(name))
 
 
