@@ -25,7 +25,7 @@ import yaml
 from bench.engine_bench import CASES
 from gpu_advisor import locales
 from gpu_advisor.engine.launch import RELEASES, LaunchSpec, hf_repo
-from gpu_advisor.engine.launch.weights import PUBLISHED_FORMS
+from gpu_advisor.engine.launch.weights import PUBLISHED_FORMS, SAME_SIZE
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.engine.specs import Knowledge
@@ -59,6 +59,8 @@ SCENARIOS: list[dict[str, Any]] = [
     {"task": "infer", "model": "qwen2.5-32b", "weight_dtype": "awq"},
     {"task": "infer", "model": "llama-3-70b", "weight_dtype": "awq"},
     {"task": "infer", "model": "gpt-oss-120b", "concurrency": 4},
+    {"task": "infer", "model": "qwen2.5-7b", "weight_dtype": "mxfp4"},
+    {"task": "infer", "model": "qwen2.5-7b", "weight_dtype": "gptq"},
     {"task": "infer", "model": "llama-3.1-70b", "gpu": "mi300x", "gpu_count": 1, "gpu_owned": True},
     {"task": "infer", "model": "llama-3.1-8b", "concurrency": 16, "runtime": "tensorrt_llm"},
     {"task": "infer", "model": "llama-3.1-70b", "weight_dtype": "bf16", "runtime": "tensorrt_llm"},
@@ -220,13 +222,16 @@ def test_every_serving_command_loads_weights_that_exist_in_the_planned_format(
         made = {str(s.settings.get("output_dir") or s.settings.get("output")) for s in plan.launch}
         for spec, o in serving_commands(plan):
             path, fmt = served_path(spec), o.weight_dtype
+            native = plan.model.id in kb.models and kb.models[plan.model.id].native_dtype == fmt
+            if not native and fmt in SAME_SIZE:  # served as its same-size twin, and says so
+                assert f"{fmt}_as_{SAME_SIZE[fmt]}" in spec.needs
+                fmt = SAME_SIZE[fmt]
             published = {r.repo: r for r in kb.checkpoints.rows}
             if path in made:
                 continue  # a prepare step of this plan writes it first
             if path in published and published[path].kind != "instruct":
                 assert published[path].kind in PUBLISHED_FORMS[fmt], (fmt, path)
                 continue
-            native = plan.model.id in kb.models and kb.models[plan.model.id].native_dtype == fmt
             on_load = fmt == "fp8" and flags(spec.argv).get("--quantization") == "fp8"
             assert fmt in ("bf16", "fp16") or native or on_load, f"{fmt} plan serves {path}"
 

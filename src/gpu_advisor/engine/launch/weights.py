@@ -24,7 +24,7 @@ transformers/finetune/data), the schemes in compressed-tensors 0.12.2's ``PRESET
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import TYPE_CHECKING
 
 from gpu_advisor.engine.launch.spec import MODEL_PLACEHOLDER, LaunchSpec, hf_repo
@@ -43,7 +43,10 @@ PUBLISHED_FORMS: dict[str, tuple[str, ...]] = {
     "int8": ("w8a8",),
     "fp8": ("fp8",),
 }
-ONLINE_QUANT = {"fp8": "fp8"}  # vLLM/SGLang quantize these on load from a 16-bit checkpoint
+# MXFP4 of a model published in 16 bits: no such checkpoint is published and llm-compressor has no
+# MXFP4 scheme, so the plan is served as AWQ, which takes the same 4.25 bits per weight (dtypes.py)
+SAME_SIZE = {"mxfp4": "awq"}
+ONLINE_QUANT = {"fp8": "fp8"}  # vLLM and SGLang quantize these on load from a 16-bit checkpoint
 # llm-compressor recipes (name for the output folder, modifier lines of the recipe).
 RECIPES: dict[str, tuple[str, list[str]]] = {
     "awq": ("AWQ", ['AWQModifier(targets=["Linear"], scheme="W4A16_ASYM", ignore=["lm_head"])']),
@@ -72,7 +75,7 @@ class ServedWeights:
     """What the server loads and what has to happen before it can."""
 
     path: str  # a repository id, or the local folder/file a prepare step writes
-    form: str  # native | instruct | awq | w8a8 | fp8 | online_fp8 | quantized_here | gguf_here
+    form: str  # native | instruct | <published kind> | online_<fmt> | quantized_here | not_in_planned_format
     quantization: str | None = None  # the --quantization value, only for on-load quantization
     prepare: list[LaunchSpec] = field(default_factory=list)
     needs: list[str] = field(default_factory=list)
@@ -93,17 +96,29 @@ def serving_weights(o: Option, arch: ModelArch, table: Checkpoints) -> ServedWei
         upcast = fmt != arch.native_dtype and arch.native_dtype not in ("bf16", "fp16", "fp32")
         needs = [f"served_as_published_{arch.native_dtype}"] if upcast else []
         return ServedWeights(repo, "native" if repo == hf_repo(arch) else "instruct", needs=needs)
+    if fmt in SAME_SIZE:  # the plan's format is never published for this model: its twin is
+        return _with_need(serving_weights(_as(o, SAME_SIZE[fmt]), arch, table), f"{fmt}_as_{SAME_SIZE[fmt]}")
     if repo != MODEL_PLACEHOLDER:
         for kind in PUBLISHED_FORMS.get(fmt, ()):
             row = table.find(arch.id, kind)
             if row is not None:
                 return ServedWeights(row.repo, kind)
     if fmt in ONLINE_QUANT:
-        return ServedWeights(repo, "online_fp8", quantization=ONLINE_QUANT[fmt])
+        return ServedWeights(repo, f"online_{fmt}", quantization=ONLINE_QUANT[fmt])
     if fmt in RECIPES:
         step = quantize_step(o, repo, fmt)
         return ServedWeights(str(step.settings["output_dir"]), "quantized_here", prepare=[step])
-    return ServedWeights(repo, "native" if arch.native_dtype != "bf16" else "instruct")
+    # no published checkpoint and no tool here makes one (FP32, a format added later): the
+    # command loads what is published and says it is not the planned format
+    return ServedWeights(repo, "not_in_planned_format", needs=["no_weights_in_format"])
+
+
+def _as(o: Option, fmt: str) -> Option:
+    return o.model_copy(update={"weight_dtype": fmt})
+
+
+def _with_need(w: ServedWeights, need: str) -> ServedWeights:
+    return replace(w, needs=[*w.needs, need])
 
 
 def quantize_step(o: Option, repo: str, fmt: str) -> LaunchSpec:
