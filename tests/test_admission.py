@@ -174,3 +174,41 @@ async def test_an_engine_request_the_queue_cannot_take_gets_a_fast_503_with_retr
     seconds = body["error"]["retry_after"]
     assert body["error"]["message"] == locales.t("zh", "hardening.overloaded", seconds=seconds)
     assert 'gpu_advisor_admission_rejected_total{reason="queue_full"}' in metrics
+
+
+# --- a queue that follows what the workers drain (issue 41) ----------------------------
+class Clock:
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+async def serve(admission: Admission, clock: Clock, requests: int, each_s: float) -> None:
+    for n in range(requests):  # each from its own client: nobody runs into debt for worker time
+        holder = await admission.acquire(f"served {n}")
+        clock.now += each_s
+        holder.release()
+
+
+async def test_the_queue_holds_what_the_workers_finish_in_a_second_at_the_service_time_measured() -> None:
+    fast, slow = Clock(), Clock()
+    quick = Admission(slots=2, queue_limit=None, wait_s=5.0, clock=fast)
+    sluggish = Admission(slots=2, queue_limit=None, wait_s=5.0, clock=slow)
+    await serve(quick, fast, 200, 0.01)
+    await serve(sluggish, slow, 200, 0.5)
+    assert 180 <= quick.queue_limit <= 220  # 2 slots x 1 s / 10 ms
+    assert sluggish.queue_limit == 32  # never below the floor
+
+
+async def test_a_burst_of_fifty_waits_briefly_for_two_workers_instead_of_being_shed() -> None:
+    clock = Clock()
+    admission = Admission(slots=2, queue_limit=None, per_client_queue=4, clock=clock)
+    await serve(admission, clock, 100, 0.01)
+    release = asyncio.Event()
+    burst = [asyncio.create_task(holding(admission, f"client {n}", [], release)) for n in range(50)]
+    assert await eventually(lambda: admission.depth == 48)
+    release.set()
+    await asyncio.gather(*burst)  # none refused
+    assert admission.rejected == {}

@@ -17,8 +17,9 @@ seconds. The rules, the way a service that shares a scarce resource applies them
 - **Bounded**: at most ``queue_limit`` requests wait, and at most ``per_client_queue`` of
   one client; past either the request is refused at once (``Overloaded``). With
   ``queue_limit=None`` the bound follows what the workers drain: as many requests as
-  ``slots`` workers finish within the wait at the measured service time, so a burst waits
-  briefly instead of being shed (issue 41).
+  ``slots`` workers finish within ``DRAIN_S`` at the measured service time, so a burst waits
+  briefly instead of being shed, and no request admitted to the queue waits much longer than
+  that (issue 41: p99 within a second under a thousand chats).
 - **Deadline from arrival**: a request that has waited ``wait_s`` since it *arrived* is
   refused rather than answered late (the web answers 503 with ``Retry-After``).
 
@@ -72,6 +73,7 @@ REMEMBERED = 10_000  # clients whose usage is kept (least recently seen forgotte
 # weight of each new measurement, and the bounds of the automatic limit.
 FIRST_SERVICE_S = 0.05
 SERVICE_WEIGHT = 0.05
+DRAIN_S = 1.0  # the queue holds what the slots finish in this long (never more than the wait)
 MIN_QUEUE, MAX_QUEUE = 32, 4096
 
 
@@ -168,7 +170,7 @@ class Admission:
         """The most requests that may wait: fixed, or what the slots drain within the wait."""
         if self.fixed_queue is not None:
             return self.fixed_queue
-        drained = self.slots * self.wait_s / max(self.service_s, 1e-4)
+        drained = self.slots * min(DRAIN_S, self.wait_s) / max(self.service_s, 1e-4)
         return int(min(MAX_QUEUE, max(MIN_QUEUE, drained)))
 
     def stalled(self, held_s: float) -> bool:
