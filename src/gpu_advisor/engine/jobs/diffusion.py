@@ -24,14 +24,16 @@ and turbo models drop it.
 
 **Time of one pass** on a card whose dense FP16/BF16 tensor peak is ``peak`` TFLOPS:
 
-    t = overhead + work / (k · peak^γ)
+    t = overhead + work / (k · peak^γ · x^β)
 
-Bigger cards reach a smaller share of their peak (the norms, softmax and rotary
-embeddings between the GEMMs run at memory speed, and a batch-1 image leaves a Hopper's
-SMs idle), so achieved throughput grows as a power γ < 1 of the peak; ``overhead`` is the
-per-pass launch cost that dominates small UNets. (overhead, k, γ) are fitted per denoiser
-class on the *fit* rows of ``knowledge/diffusion.yaml`` only (``bench/diffusion_fit.py``);
-the held-out rows measure the error.
+``x`` is the card's board power ÷ 300 W (or its memory bandwidth in TB/s; the fit chooses):
+a 70 W T4 or a 150 W A10 cannot hold its tensor clocks, and the norms, softmax and rotary
+embeddings between the GEMMs run at memory speed, so achieved throughput is not the peak's
+share alone; ``overhead`` is the per-pass launch cost that dominates small UNets.
+(overhead, k, γ, β, the feature) are fitted per denoiser class on the *fit* rows of
+``knowledge/diffusion.yaml`` only (``bench/diffusion_fit.py``); the held-out rows measure
+the error. The fits chose power for both classes; with the peak alone (no ``x``) the UNet's
+held-out RTX 4090 row was 3× slow.
 
 **Memory** = each part's parameters × the bytes of its format (BF16/FP16 2, FP8 1, Q8 GGUF
 1.06, NF4/Q4 GGUF 0.56: 4.5 bits with block scales) + activations (24 bytes per token and
