@@ -50,3 +50,7 @@ def test_the_option_carries_price_memory_and_cards(kb: Knowledge) -> None:
     p = offers.rank(kb, hundred_an_hour_on_24_gib, gpu="a100-40g-sxm", per_hour=700.0)[0]
     opt = offers.option(p)
     assert (opt.gpus, opt.machines, opt.memory_gib, opt.memory_limit_gib) == (1, 7, 20.0, 39.49)
+
+
+def test_a_demand_no_fleet_can_meet_leaves_every_offer_out(kb: Knowledge) -> None:
+    assert offers.rank(kb, hundred_an_hour_on_24_gib, per_hour=1e300) == []

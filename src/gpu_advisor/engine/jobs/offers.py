@@ -80,6 +80,7 @@ def card_memory_gib(kb: Knowledge, offer: Offer) -> float:
     return kb.gpus[offer.gpu].usable_gib
 
 
+MAX_MACHINES = 100_000  # past this a demand is not a rental: the offer is left out, not priced
 MIG_COMPUTE_SLICES = 7  # A100/H100/H200 split their SMs into seven compute slices (NVIDIA MIG user guide)
 
 
@@ -128,14 +129,22 @@ def rank(
         fit = rate(offer, card, card_memory_gib(kb, offer))
         if fit is None or fit.units_per_hour <= 0:
             continue
-        out.append(_priced(kb, offer, card, fit, per_hour, units))
+        if (priced := _priced(kb, offer, card, fit, per_hour, units)) is not None:
+            out.append(priced)
     return sorted(out, key=lambda p: (p.rank_cny, p.job_hours or 0.0, p.machines, p.offer.id))
 
 
 def _priced(
     kb: Knowledge, offer: Offer, card: GpuSpec, fit: Fit, per_hour: float | None, units: float | None
-) -> Priced:
-    machines = max(1, math.ceil(per_hour / fit.units_per_hour - 1e-9)) if per_hour else 1
+) -> Priced | None:
+    """The offer priced for the demand; None where the demand needs more machines than any
+    operator rents (``MAX_MACHINES``) or the job would never end."""
+    needed = per_hour / fit.units_per_hour if per_hour else 1.0
+    if not math.isfinite(needed) or needed > MAX_MACHINES:
+        return None
+    if units is not None and not math.isfinite(units / fit.units_per_hour):
+        return None
+    machines = max(1, math.ceil(needed - 1e-9))
     month = cost.always_on(offer, machines)
     fx = kb.catalog.fx_to_cny
     if units is not None:
