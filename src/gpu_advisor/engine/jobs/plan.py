@@ -70,4 +70,6 @@ class JobPlan(BaseModel):
     findings: list[Finding] = Field(default_factory=list)
     assumptions: list[Finding] = Field(default_factory=list)
     command: str | None = None
-    tool: str | None = Field(None, description="the program the command runs: comfyui, faster-whisper, ffmpeg...")
+    tool: str | None = Field(
+        None, description="the program the command runs: comfyui, faster-whisper, ffmpeg..."
+    )
