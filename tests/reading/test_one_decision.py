@@ -190,3 +190,20 @@ def test_a_month_is_the_engines_720_hours_everywhere_it_is_read() -> None:
     assert shown == period.HOURS["month"] == schedule.HOURS_PER["month"] == HOURS_PER_MONTH
     assert deadline.HOURS["month"] == HOURS_PER_MONTH
     assert period.HOURS["year"] == 12 * HOURS_PER_MONTH  # a year is billed as twelve months, not 12.2
+
+
+# --- periods and rates said as asked ------------------------------------------------------
+def test_renting_for_a_year_is_priced_as_twelve_months(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(), "一张 A100 包年多少")
+    assert "× 12 月" in reply.text
+
+
+def test_paying_a_month_yearly_is_still_the_months_price(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(), "8 卡 H100 整机按年付呢")
+    assert "× 1 月" in reply.text
+
+
+def test_a_per_minute_price_question_gets_the_minutes_price(dialog: Dialog) -> None:
+    reply, state = dialog.handle(ConversationState(lang="en"), "per minute price of an A100")
+    assert "a minute" in reply.text
+    assert "duration_hours" not in state.slots

@@ -18,6 +18,8 @@ from gpu_advisor.text.numbers import NUMBER, parse_number
 
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 _YEARLY = lazy(r"包年|按年|年付|年租|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year")
+_A_YEAR = lazy(r"包年|年租|包一年|租一年|(?<![a-z])(?:for|per)\s+a\s+year")
+"""Renting for a year (priced as twelve months), as against paying a month yearly (年付)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     ("year", r"年(?!付)|years?"),
     ("month", r"个?月|months?"),
@@ -47,8 +49,10 @@ class Period:
 def read_period(low: str, duration_hours: float | None = None) -> Period:
     """The period ``low`` asks a price for; one month when it names none."""
     yearly = _YEARLY.search(low) is not None
+    if yearly and duration_hours is None and _A_YEAR.search(low):
+        return Period(HOURS["year"], True)  # "包年多少钱": a year's rent, never one month of it
     if yearly:
-        return Period(HOURS["month"], True)
+        return Period(HOURS["month"], True)  # "按年付呢": the month's price on a yearly plan
     if duration_hours:
         return Period(float(duration_hours), False)
     counted = _COUNTED.search(low)

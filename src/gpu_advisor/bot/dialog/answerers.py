@@ -35,7 +35,6 @@ from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.bot.dialog.typed import typed_choice
 from gpu_advisor.reading.message import Message
-from gpu_advisor.reading.server_parts import describes_a_server
 
 Answerer = Callable[[Tools, ConversationState, Message], Answer | None]
 
@@ -51,10 +50,7 @@ def vendor_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer 
 
 def server_sheet(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """A whole server described (GPUs plus CPU, memory, disks or network) and no job to size."""
-    ext = msg.ext
-    if not ext.gpus or any(k in ext.slots for k in ("model", "task")):  # "1T 内存" may read as a size
-        return None
-    if not describes_a_server(msg.low):
+    if msg.intent != "sheet" or any(k in msg.slots for k in ("model", "task")):  # "1T 内存" may be a size
         return None
     return commands.analyze(flow, state, msg.text)
 

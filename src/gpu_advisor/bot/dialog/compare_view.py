@@ -21,7 +21,7 @@ MODEL_SLOTS = ("model", "params_b", "hf_config")
 
 def comparison_answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The side-by-side card for a question naming two or more cards, or None."""
-    if not msg.form.compare:
+    if msg.intent != "compare" or len(msg.ext.gpus) < 2:  # decided once, in reading.intent
         return None
     new = remember(state, msg)
     new.slots.pop("gpu", None)  # the question compares cards; it does not pick one for the plan

@@ -15,6 +15,7 @@ from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.price_lookup import PriceAnswer, PriceLine, lookup, total_of, yearly_discounts
 from gpu_advisor.reading.dialog_words import SLICE as _SLICE
 from gpu_advisor.reading.dialog_words import SWAP as _SWAP
@@ -26,7 +27,7 @@ _PER_UNIT = {"month": "month", "hour": "hour"}
 
 def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The catalog price of what the question names, or None when it is not a price lookup."""
-    if not msg.form.price:
+    if msg.intent != "price":  # decided once, in reading.intent
         return None
     if state.answered and msg.ext.gpus and _SWAP.search(msg.low) is not None:
         return None  # "换成 A100 多少钱" after a plan: the plan on that card, priced (a follow-up)
@@ -37,6 +38,7 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
         return _yearly_overview(flow, state, msg)
     duration = msg.ext.slots.get("duration_hours")
     period = read_period(msg.low, float(duration) if isinstance(duration, int | float) else None)
+    per_minute = msg.job_slots.get("price_per") == "minute"  # "按分钟计费多少钱": a rate's unit
     answers = [lookup(flow.kb, gpu, count, period.hours, period.yearly) for gpu, count in mentions]
     if not answers:
         answers = [lookup(flow.kb, None, 1, period.hours, period.yearly)]
@@ -45,12 +47,21 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
         if slot in msg.ext.slots:
             new.slots.pop(slot, None)
     lines = [line for a in answers for line in _lines(flow, new.lang, a, period)]
+    if per_minute:
+        lines += [_per_minute(new.lang, a) for a in answers if a.in_catalog and a.lines]
     total = total_of(answers) if len(answers) > 1 else None
     if total is not None:
         lines.append(locales.t(new.lang, "prices.total", total=locales.money(new.lang, *total)))
     content = Content(title=lines[0], summary=[*lines[1:], locales.t(new.lang, "prices.offer")])
     button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
     return flow.reply(new, "info", content, [button]), new
+
+
+def _per_minute(lang: str, a: PriceAnswer) -> str:
+    """What a minute costs: the hourly price (a monthly one spread over the engine's month) ÷ 60."""
+    line = a.lines[0]
+    hourly = line.unit_price * line.machines if line.unit == "hour" else line.monthly / HOURS_PER_MONTH
+    return locales.t(lang, "heard.per_minute", amount=locales.money(lang, hourly / 60, line.currency))
 
 
 def job_lines(flow: Tools, lang: str, gpu: str, count: int, hours: float) -> list[str]:
