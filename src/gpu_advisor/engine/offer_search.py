@@ -125,10 +125,14 @@ class Searches:
         siblings = self._siblings(duration)
         found = [lay for lay in self.layouts(memory_of) if engine_key(lay.offer) in siblings]
         order = {key: i for i, key in enumerate(siblings)}
+        cheapest: dict[tuple[EngineKey, int], tuple[float, int]] = {}  # a machine's layouts share it
 
         def price(lay: serving_search.Layout, machines: int) -> tuple[float, int]:
-            offers = siblings[engine_key(lay.offer)]
-            return min((cost.in_cny(_quote(o, duration, machines), fx), i) for i, o in offers)
+            key = (engine_key(lay.offer), machines)
+            if key not in cheapest:
+                offers = siblings[key[0]]
+                cheapest[key] = min((cost.in_cny(_quote(o, duration, machines), fx), i) for i, o in offers)
+            return cheapest[key]
 
         floors = [
             (
