@@ -207,11 +207,13 @@ def closed_loop(shape: ReplicaShape, users: int) -> ClosedLoop:
 
 def _occupancy(shape: ReplicaShape, qps: float, rho_p: float) -> float:
     """Mean sequences decoding: the least fixed point of n = λ·out·t(n)/(1 − ρ_p), at most ``slots``."""
+    # λ·out and 1 − ρ_p taken out of the loop: the same products in the same order.
+    rate, free, step, slots = qps * shape.output_tokens, 1.0 - rho_p, shape.step_s, shape.slots
     n = 0.0
     for _ in range(200):
-        nxt = qps * shape.output_tokens * shape.step_s(max(1, math.ceil(n))) / (1.0 - rho_p)
-        if nxt >= shape.slots:
-            return float(shape.slots)
+        nxt = rate * step(max(1, math.ceil(n))) / free
+        if nxt >= slots:
+            return float(slots)
         if abs(nxt - n) < 1e-6:
             return nxt
         n = nxt
