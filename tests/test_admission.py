@@ -212,3 +212,26 @@ async def test_a_burst_of_fifty_waits_briefly_for_two_workers_instead_of_being_s
     release.set()
     await asyncio.gather(*burst)  # none refused
     assert admission.rejected == {}
+
+
+async def test_a_client_is_remembered_between_its_requests_so_one_that_used_less_goes_first() -> None:
+    """The old round robin forgot a client once it had nothing running or waiting, so a client
+    sending one request after another was new each time and first in line."""
+    clock = Clock()
+    admission = Admission(slots=1, clock=clock)
+    for _ in range(3):  # heavy's requests, one after another, each finished before the next
+        holder = await admission.acquire("heavy")
+        clock.now += 0.05
+        holder.release()
+        clock.now += 1.0  # and credit earned back: only the fair share remembers it
+    order: list[str] = []
+    release = asyncio.Event()
+    blocker = await admission.acquire("someone")
+    heavy = asyncio.create_task(holding(admission, "heavy", order, release))
+    assert await eventually(lambda: admission.depth == 1)
+    light = asyncio.create_task(holding(admission, "light", order, release))
+    assert await eventually(lambda: admission.depth == 2)
+    blocker.release()
+    release.set()
+    await asyncio.gather(heavy, light)
+    assert order == ["light", "heavy"]
