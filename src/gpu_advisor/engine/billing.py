@@ -13,6 +13,12 @@ one month; a yearly commitment costs the yearly rate. Monthly beats hourly past
 ``monthly / hourly`` hours a month (the break-even), the yearly rate past
 ``yearly / hourly``. For a one-off job of ``hours`` in total, monthly billing costs
 ceil(hours / 720) months, as ``engine.cost.job`` bills.
+
+A daily schedule ("每天只用 4 小时", "a few hours a day") is use spread over the month,
+not a job: ``schedule_hours`` turns it into hours a month (4 h × 30 days = 120 h, the
+month being ``engine.cost``'s 720 h, thirty 24-hour days), priced as ``period="month"``.
+The answer names the cheapest way of paying, what it saves against the next one
+(``saving``), and the break-even hours, so "按时还是包月" is answered with no model.
 """
 
 from __future__ import annotations
@@ -28,6 +34,17 @@ PricePer = Literal["hour", "card_hour", "day", "card_day", "month", "card_month"
 BillingKind = Literal["hour", "month", "year"]
 Period = Literal["month", "job"]
 QUOTE_OFFER_ID = "vendor-quote"
+DAYS_PER_MONTH = HOURS_PER_MONTH / 24  # thirty 24-hour days: the month every amount is priced on
+
+
+def schedule_hours(hours_per_day: float, days_per_month: float = DAYS_PER_MONTH) -> float:
+    """Hours a month of a daily schedule: 4 h a day is 4 × 30 = 120 h (never past 720).
+
+    A day has 24 hours, so a schedule past that is refused rather than priced.
+    """
+    if not 0 < hours_per_day <= 24 or not 0 < days_per_month <= DAYS_PER_MONTH:
+        raise ValueError("a daily schedule is 0-24 hours on up to 30 days a month")
+    return min(hours_per_day * days_per_month, HOURS_PER_MONTH)
 
 
 class QuotePrice(BaseModel):
@@ -151,6 +168,8 @@ class Billing(BaseModel):
     cheapest: BillingKind | None
     break_even_hours_month: float | None = Field(None, description="hours a month past which monthly wins")
     break_even_hours_year: float | None = Field(None, description="hours a month past which yearly wins")
+    runner_up: BillingKind | None = Field(None, description="the next cheapest way of paying")
+    saving: float | None = Field(None, description="what the cheapest saves against the runner-up")
 
 
 def billing(q: VendorQuote, hours: float, period: Period) -> Billing:
@@ -169,11 +188,14 @@ def billing(q: VendorQuote, hours: float, period: Period) -> Billing:
         for kind, amount, units in priced
         if amount is not None
     ]
+    ranked = sorted(options, key=lambda o: o.amount)
     return Billing(
         hours=hours,
         period=period,
         options=options,
-        cheapest=min(options, key=lambda o: o.amount).billing if options else None,
+        cheapest=ranked[0].billing if ranked else None,
         break_even_hours_month=round(month / hour, 1) if hour and month else None,
         break_even_hours_year=round(year / hour, 1) if hour and year else None,
+        runner_up=ranked[1].billing if len(ranked) > 1 else None,
+        saving=round(ranked[1].amount - ranked[0].amount, 2) if len(ranked) > 1 else None,
     )

@@ -9,11 +9,16 @@ offers: the cheapest machines whose card holds at least as much memory.
 Combining offers: ``count`` cards are ``count / n`` machines of an ``n``-card offer when
 that divides; the cheapest such combination wins. Where nothing divides, the smallest
 machine with more cards is quoted and flagged ``bigger``. Pure: ids and numbers only.
+
+A year is twelve months at the yearly rate: 12 × monthly × (1 − the offer's yearly
+discount) (``month_and_year`` gives both, "包月和包年各多少"). The catalog's CPU and memory
+upgrades (``Catalog.addons``, priced per machine a month) are added per machine on request
+(``with_addons``); two lookups ("训练一张、推理一张，两台每月一共多少") sum with ``total_of``.
 """
 
 from __future__ import annotations
 
-from pydantic import BaseModel
+from pydantic import BaseModel, Field
 
 from gpu_advisor.engine import cost
 from gpu_advisor.engine.specs import Knowledge, Offer
@@ -86,6 +91,64 @@ def total_of(answers: list[PriceAnswer]) -> tuple[float, str] | None:
     if len(priced) != len(answers) or len({a.currency for a in priced}) != 1:
         return None
     return sum(a.total or 0.0 for a in priced), str(priced[0].currency)
+
+
+def month_and_year(kb: Knowledge, gpu: str | None, count: int) -> tuple[PriceAnswer, PriceAnswer]:
+    """A month at list price and a year at the yearly rate (12 × month × (1 − discount))."""
+    return lookup(kb, gpu, count, cost.HOURS_PER_MONTH), lookup(
+        kb, gpu, count, cost.HOURS_PER_YEAR, yearly=True
+    )
+
+
+class AddonLine(BaseModel):
+    """One upgrade on every machine of a line: ``price_month`` each, ``machines`` of them."""
+
+    addon: str
+    price_month: float
+    machines: int
+    total: float
+    currency: str
+
+
+class WithAddons(BaseModel):
+    """A machine's monthly price with the upgrades asked for, in the machine's currency."""
+
+    base_monthly: float
+    addons: list[AddonLine]
+    monthly: float
+    currency: str
+    unknown: list[str] = Field(default_factory=list, description="add-on ids the catalog does not list")
+
+
+def with_addons(kb: Knowledge, answer: PriceAnswer, addon_ids: list[str]) -> WithAddons | None:
+    """``answer``'s first line a month plus each named add-on per machine (None: nothing priced)."""
+    if not answer.lines:
+        return None
+    line = answer.lines[0]
+    listed = {a.id: a for a in kb.catalog.addons}
+    lines: list[AddonLine] = []
+    for name in addon_ids:
+        addon = listed.get(name)
+        if addon is None:
+            continue
+        each = cost.to_currency(addon.price_month, addon.currency, line.currency, kb.catalog.fx_to_cny)
+        if each is not None:
+            lines.append(
+                AddonLine(
+                    addon=name,
+                    price_month=each,
+                    machines=line.machines,
+                    total=each * line.machines,
+                    currency=line.currency,
+                )
+            )
+    return WithAddons(
+        base_monthly=line.monthly,
+        addons=lines,
+        monthly=line.monthly + sum(a.total for a in lines),
+        currency=line.currency,
+        unknown=[n for n in addon_ids if n not in listed],
+    )
 
 
 def _offer(kb: Knowledge, offer_id: str) -> Offer:

@@ -15,6 +15,10 @@ A quote is judged the way a plan is made, on the quote as a one-offer catalog:
    the quote's price per card-month against the catalog's range for that card, all
    converted through the operator's dated ``fx_to_cny`` (a USD quote stays in USD; the
    comparison figures carry their own currency).
+
+Steps 3 and 4 need no model: ``money_only`` answers "每小时 ¥180，包月 ¥9万，训练 300 小时，
+哪种划算" from the quote and the hours alone (300 × ¥180 = ¥54,000 < ¥90,000), so the
+money comes first and the fit check follows when a model is named.
 """
 
 from __future__ import annotations
@@ -69,6 +73,47 @@ class QuoteVerdict(BaseModel):
         None, description="the cheapest billing for the user's hours, in the currency the user asked in"
     )
     findings: list[Finding] = Field(default_factory=list)
+
+
+class QuoteMoney(BaseModel):
+    """A quote's money without a workload: how to pay for the hours said, and the catalog's range."""
+
+    model_config = ConfigDict(frozen=True)
+
+    quote: VendorQuote
+    gpu: str | None = Field(None, description="the card's knowledge id; None when the card is unknown")
+    billing: Billing
+    per_card_month: Money
+    catalog_per_card_month_min: Money | None = None
+    catalog_per_card_month_max: Money | None = None
+    price_position: PricePosition
+    above_catalog_by: float | None = None
+    cheapest_in_answer_currency: Money | None = None
+
+
+def money_only(
+    q: VendorQuote, kb: Knowledge, hours: float, period: Period, answer_currency: str | None = None
+) -> QuoteMoney:
+    """``q`` priced for ``hours`` (a month's use, or a job's total) with no model named."""
+    _check(q, answer_currency, kb)
+    gpu = find_gpu(q.gpu, kb.gpus)
+    if gpu is not None:
+        q = q.model_copy(update={"gpu": gpu.id})
+    bill = billing(q, hours, period)
+    low, high = _catalog_range(gpu.id, kb) if gpu is not None else (None, None)
+    mine = q.per_card_month()
+    position, above = _position(mine, q.currency, low, high, kb)
+    return QuoteMoney(
+        quote=q,
+        gpu=gpu.id if gpu is not None else None,
+        billing=bill,
+        per_card_month=Money(amount=round(mine, 2), currency=q.currency),
+        catalog_per_card_month_min=_money(low, kb),
+        catalog_per_card_month_max=_money(high, kb),
+        price_position=position,
+        above_catalog_by=above,
+        cheapest_in_answer_currency=_in_answer(bill, answer_currency, kb),
+    )
 
 
 def judge(

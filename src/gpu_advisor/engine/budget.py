@@ -1,0 +1,97 @@
+"""A budget against the pick: an amount in any currency, or a relative cut ("预算再压一压").
+
+An amount said in NT$ or US$ is compared with the pick in the pick's currency through the
+catalog's dated ``fx_to_cny`` (``engine.cost.to_currency``): "$300 a month" is ¥2,156.52 at
+the catalog's 7.1884, so a ¥900 pick fits and a ¥2,800 one is over by US$89.52 (¥643.48). A currency the
+catalog has no rate for is said as such (``fits`` None), never guessed.
+
+A relative cut is not an amount: it asks what the next cheaper option costs and what it
+gives up against the pick (``next_cheaper``): fewer or smaller cards, less memory head-room,
+fewer tokens a second, a longer job — each as the pick's number and the cheaper one's.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gpu_advisor.engine.cost import to_currency
+from gpu_advisor.engine.results import Money, Option
+from gpu_advisor.engine.specs import Catalog
+
+
+class BudgetCheck(BaseModel):
+    """``budget`` against ``pick``; amounts converted through the catalog's rates of ``fx_date``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    budget: Money
+    pick: Money
+    budget_in_pick_currency: Money | None = None
+    pick_in_budget_currency: Money | None = None
+    fits: bool | None = Field(None, description="None when a currency has no rate in the catalog")
+    over_by: Money | None = Field(None, description="in the budget's currency, when over")
+    fx_date: dt.date | None = None
+
+
+def check(budget: Money, pick: Money, catalog: Catalog) -> BudgetCheck:
+    """Whether ``pick`` (a month's price) fits ``budget`` (a month's money), in both currencies."""
+    rates = catalog.fx_to_cny
+    in_pick = to_currency(budget.amount, budget.currency, pick.currency, rates)
+    in_budget = to_currency(pick.amount, pick.currency, budget.currency, rates)
+    if in_pick is None or in_budget is None:
+        return BudgetCheck(budget=budget, pick=pick, fx_date=catalog.fx_date)
+    fits = pick.amount <= in_pick * 1.000001  # a rounding cent is not "over"
+    return BudgetCheck(
+        budget=budget,
+        pick=pick,
+        budget_in_pick_currency=Money(amount=round(in_pick, 2), currency=pick.currency),
+        pick_in_budget_currency=Money(amount=round(in_budget, 2), currency=budget.currency),
+        fits=fits,
+        over_by=None if fits else Money(amount=round(in_budget - budget.amount, 2), currency=budget.currency),
+        fx_date=catalog.fx_date if budget.currency != pick.currency else None,
+    )
+
+
+class Tradeoff(BaseModel):
+    """The next cheaper option and what it gives up against the pick (pick's value, cheaper's value)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    cheaper: Option
+    saves_monthly: Money
+    cards: tuple[int, int]
+    capacity_gib: tuple[float, float]
+    headroom_gib: tuple[float, float]
+    output_tokens_per_s: tuple[float, float] | None = None
+    training_hours: tuple[float, float] | None = None
+
+
+def next_cheaper(pick: Option, options: list[Option], catalog: Catalog) -> Tradeoff | None:
+    """The dearest option still cheaper a month than ``pick`` (None: the pick is the cheapest)."""
+    rates = catalog.fx_to_cny
+    mine = _cny(pick, rates)
+    cheaper = [o for o in options if o.offer != pick.offer and _cny(o, rates) < mine * 0.995]
+    if not cheaper:
+        return None
+    best = max(cheaper, key=lambda o: _cny(o, rates))
+    saved = to_currency(mine - _cny(best, rates), "CNY", pick.monthly_cost.currency, rates) or 0.0
+    return Tradeoff(
+        cheaper=best,
+        saves_monthly=Money(amount=round(saved, 2), currency=pick.monthly_cost.currency),
+        cards=(pick.count * pick.machines, best.count * best.machines),
+        capacity_gib=(pick.capacity_gib, best.capacity_gib),
+        headroom_gib=(pick.headroom_gib, best.headroom_gib),
+        output_tokens_per_s=_pair(pick.output_tokens_per_s, best.output_tokens_per_s),
+        training_hours=_pair(pick.training_hours, best.training_hours),
+    )
+
+
+def _cny(o: Option, rates: dict[str, float]) -> float:
+    amount = to_currency(o.monthly_cost.amount, o.monthly_cost.currency, "CNY", rates)
+    return float("inf") if amount is None else amount
+
+
+def _pair(a: float | None, b: float | None) -> tuple[float, float] | None:
+    return (a, b) if a is not None and b is not None else None
