@@ -63,6 +63,7 @@
   function drawCard(card, unfold, openChart) {
     const node = el("div", "msg bot card");
     node.tabIndex = -1; // focus lands on a new card when it came from a key press
+    node.setAttribute("role", "group");
     node.setAttribute("aria-label", card.pick + " · " + card.price);
     for (const line of card.lead) node.appendChild(el("p", "line muted")).appendChild(rich(line));
     if (card.order) {
