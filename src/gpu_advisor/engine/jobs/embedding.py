@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
+from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
@@ -35,6 +35,10 @@ from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer
 from gpu_advisor.engine.units import GiB
 
 ACTIVATION_GIB = 2.0  # TEI's default 16,384-token batch of a large encoder: well under 2 GiB of activations
+# Contract bounds: far past any real collection or service, near enough that every product stays finite.
+MAX_DOCUMENTS = 100_000_000_000  # 10^11: a few times Common Crawl's pages in one crawl
+MAX_DOCUMENT_TOKENS = 1_000_000  # a book-length document; the model's window cuts it anyway
+MAX_QPS = 1_000_000.0  # the LLM contract's qps bound (engine.workload)
 
 
 class EmbeddingRequest(BaseModel):
@@ -43,13 +47,20 @@ class EmbeddingRequest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     family: Literal["embedding"] = "embedding"
-    model: str = "bge-m3"
-    documents: PositiveInt | None = None
-    tokens_per_document: PositiveFloat = 500
-    qps: PositiveFloat | None = None
-    query_tokens: PositiveInt = 32
-    rerank_documents: PositiveInt = 20
-    gpu: str | None = None
+    model: str = Field("bge-m3", min_length=1, max_length=80, description="bge-m3, bge-reranker-v2-m3, e5…")
+    documents: int | None = Field(
+        None, ge=1, le=MAX_DOCUMENTS, description="a collection to index once (its documents)"
+    )
+    tokens_per_document: float = Field(
+        500,
+        ge=1,
+        le=MAX_DOCUMENT_TOKENS,
+        description="average tokens per document; a longer one is cut at the model's window",
+    )
+    qps: float | None = Field(None, gt=0, le=MAX_QPS, description="queries a second a live service must meet")
+    query_tokens: int = Field(32, ge=1, le=MAX_DOCUMENT_TOKENS, description="tokens per query")
+    rerank_documents: int = Field(20, ge=1, le=10_000, description="documents a reranker scores per query")
+    gpu: str | None = Field(None, max_length=40, description="a card id to size the job on")
 
 
 def efficiency(jobs: JobKnowledge, kb: Knowledge, architecture: str | None = None) -> float:

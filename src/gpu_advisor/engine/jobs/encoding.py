@@ -18,7 +18,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
+from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
@@ -37,6 +37,7 @@ RESOLUTIONS = {
     "4k": (3840, 2160),
 }
 FFMPEG_ENCODER = {"h264": "h264_nvenc", "hevc": "hevc_nvenc", "av1": "av1_nvenc"}
+MAX_STREAMS = 1_000_000  # contract bound: a national IPTV head-end is a few thousand channels
 SESSION_MEMORY_GIB = 0.5  # one encode session's surfaces at 1080p, well under a GiB (floor, not a fit)
 
 
@@ -48,9 +49,9 @@ class EncodeRequest(BaseModel):
     family: Literal["video_encode"] = "video_encode"
     codec: Codec = "h264"
     resolution: Literal["480p", "720p", "1080p", "1440p", "4k"] = "1080p"
-    fps: PositiveFloat = 30
-    streams: PositiveInt | None = None
-    gpu: str | None = None
+    fps: float = Field(30, ge=1, le=240, description="frames a second of each output stream")
+    streams: int | None = Field(None, ge=1, le=MAX_STREAMS, description="concurrent streams to encode")
+    gpu: str | None = Field(None, max_length=40, description="a card id to size the job on")
 
 
 def can_encode(codec_kb: CodecKnowledge, gpu: str, codec: Codec) -> bool:

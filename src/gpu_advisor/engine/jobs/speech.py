@@ -24,7 +24,7 @@ from __future__ import annotations
 import math
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
+from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
@@ -43,6 +43,8 @@ from gpu_advisor.engine.units import GiB
 
 Runtime = Literal["faster-whisper-batched", "faster-whisper", "whisper.cpp", "openai-whisper", "funasr"]
 SECONDS_PER_HOUR = 3600.0
+MAX_AUDIO_HOURS = 100_000_000.0  # contract bound: ~150x Whisper's 680,000-hour training set
+MAX_LIVE_STREAMS = 1_000_000  # contract bound: a national call centre is a few tens of thousands
 
 
 class SpeechRequest(BaseModel):
@@ -51,11 +53,17 @@ class SpeechRequest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     family: Literal["speech"] = "speech"
-    model: str = "whisper-large-v3"
+    model: str = Field(
+        "whisper-large-v3", min_length=1, max_length=80, description="whisper-large-v3, sensevoice…"
+    )
     runtime: Runtime | None = None
-    audio_hours: PositiveFloat | None = None
-    live_streams: PositiveInt | None = None
-    gpu: str | None = None
+    audio_hours: float | None = Field(
+        None, gt=0, le=MAX_AUDIO_HOURS, description="a backlog of audio to transcribe once, in hours"
+    )
+    live_streams: int | None = Field(
+        None, ge=1, le=MAX_LIVE_STREAMS, description="real-time streams transcribed at once"
+    )
+    gpu: str | None = Field(None, max_length=40, description="a card id to size the job on")
 
 
 def default_runtime(model: SpeechModel, live: bool) -> Runtime:

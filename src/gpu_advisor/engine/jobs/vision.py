@@ -23,7 +23,7 @@ from __future__ import annotations
 import statistics
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, PositiveFloat, PositiveInt
+from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
@@ -43,6 +43,10 @@ from gpu_advisor.engine.units import GiB
 Runtime = Literal["tensorrt", "pytorch", "tensorrt-int8"]
 TRAIN_BYTES_PER_PARAM = 16  # mixed-precision Adam: fp16 weights and grads, fp32 master, two moments
 ACTIVATION_GIB = 6.0  # a batch of activations for these models at their usual batch (floor, not a fit)
+# Contract bounds, far past real jobs: ImageNet-21k is 1.4e7 images, LAION-5B 5.8e9.
+MAX_IMAGES = 100_000_000_000
+MAX_IMAGES_PER_S = 10_000_000.0
+MIN_SIDE, MAX_SIDE = 32, 8192  # CIFAR's 32 px to an 8K frame
 
 
 class VisionTrainRequest(BaseModel):
@@ -51,11 +55,13 @@ class VisionTrainRequest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     family: Literal["vision_train"] = "vision_train"
-    model: str = "yolo11m"
-    images: PositiveInt
-    epochs: PositiveInt = 100
-    resolution: PositiveInt | None = None
-    gpu: str | None = None
+    model: str = Field("yolo11m", min_length=1, max_length=80, description="yolo11m, resnet50, vit-b16…")
+    images: int = Field(ge=1, le=MAX_IMAGES, description="training images")
+    epochs: int = Field(100, ge=1, le=10_000)
+    resolution: int | None = Field(
+        None, ge=MIN_SIDE, le=MAX_SIDE, description="input side in pixels; the model's own if absent"
+    )
+    gpu: str | None = Field(None, max_length=40, description="a card id to size the job on")
 
 
 class VisionInferRequest(BaseModel):
@@ -64,13 +70,17 @@ class VisionInferRequest(BaseModel):
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     family: Literal["vision_infer"] = "vision_infer"
-    model: str = "yolo11m"
-    batch: PositiveInt = 1
+    model: str = Field("yolo11m", min_length=1, max_length=80, description="yolo11m, resnet50, vit-b16…")
+    batch: int = Field(1, ge=1, le=4096, description="images per forward pass")
     runtime: Runtime = "tensorrt"
-    images_per_s: PositiveFloat | None = None
-    images: PositiveInt | None = None
-    resolution: PositiveInt | None = None
-    gpu: str | None = None
+    images_per_s: float | None = Field(
+        None, gt=0, le=MAX_IMAGES_PER_S, description="the peak rate a live service must meet"
+    )
+    images: int | None = Field(None, ge=1, le=MAX_IMAGES, description="a batch of images to run once")
+    resolution: int | None = Field(
+        None, ge=MIN_SIDE, le=MAX_SIDE, description="input side in pixels; the model's own if absent"
+    )
+    gpu: str | None = Field(None, max_length=40, description="a card id to size the job on")
 
 
 def _model(jobs: JobKnowledge, model_id: str) -> VisionModel:
