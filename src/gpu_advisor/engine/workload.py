@@ -56,6 +56,11 @@ Runtime = Literal["vllm", "tensorrt_llm", "sglang", "llama_cpp", "transformers"]
 Claim = Annotated[str, Field(pattern=r"^[a-z0-9_]{1,64}$")]
 
 MAX_PARAMS_B = 10_000.0
+# Floors of the contract, far below any real request and far above the floats that underflow
+# the arithmetic (a qps of 5e-324 divided a latency by zero): a million parameters, and one
+# query in about thirty years.
+MIN_PARAMS_B = 0.001
+MIN_QPS = 1e-9
 Tokens = Annotated[PositiveInt, in_units("token")]  # 4096, or "128k tokens"
 MAX_CONTEXT = 2_097_152
 
@@ -104,7 +109,7 @@ class Workload(BaseModel):
     # A Hugging Face config.json, as the JSON contract's ``model_config`` (pydantic keeps
     # that attribute name for itself, hence the alias); it defines the model exactly.
     hf_config: dict[str, Any] | None = Field(None, alias="model_config")
-    params_b: float | None = Field(None, gt=0, le=MAX_PARAMS_B)
+    params_b: float | None = Field(None, ge=MIN_PARAMS_B, le=MAX_PARAMS_B)
     layers: PositiveInt | None = Field(None, le=1024)
     hidden_size: PositiveInt | None = Field(None, le=131072)
     num_heads: PositiveInt | None = Field(None, le=1024)
@@ -163,7 +168,7 @@ class Workload(BaseModel):
     kv_dtype: KvDtype | None = None
     context_len: Tokens | None = Field(None, le=MAX_CONTEXT)
     concurrency: PositiveInt | None = Field(None, le=100_000)
-    qps: PositiveFloat | None = Field(None, le=1e6)
+    qps: float | None = Field(None, ge=MIN_QPS, le=1e6)
     prompt_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
     output_tokens: Tokens | None = Field(None, le=MAX_CONTEXT)
     tensor_parallel: PositiveInt | None = Field(None, le=64)
