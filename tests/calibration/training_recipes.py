@@ -59,7 +59,7 @@ def predict_gib(row: dict[str, Any], kb: Knowledge) -> float:
     """The engine's peak for the row's request, as the row's counter would read it."""
     w = validate(row)
     gpu = kb.gpus[row["gpu"]] if row.get("gpu") else None
-    setup, _ = train_setup(w, kb.models[row["model"]], gpu, w.gpus or 1)
+    setup, _ = train_setup(w, kb.models[row["model"]], gpu, w.gpus or 1, kb.training_recipes)
     mem = training_memory(kb.models[row["model"]], setup)
     unseen = 0.0 if row["counter"] == "device" else mem.notes["cuda_context_bytes"]
     if row["counter"] in ("active", "allocated"):

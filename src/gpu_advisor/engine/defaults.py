@@ -9,6 +9,7 @@ sequence length, batch 1 per GPU, with gradient checkpointing and flash attentio
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from gpu_advisor.engine.dtypes import FORMATS
@@ -17,6 +18,7 @@ from gpu_advisor.engine.lengths import serving_lengths
 from gpu_advisor.engine.memory import TrainSetup
 from gpu_advisor.engine.queueing import UTILISATION_TARGET
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
+from gpu_advisor.engine.train_recipes import TrainingRecipe
 from gpu_advisor.engine.workload import Workload
 
 SERVE_CONCURRENCY = 4
@@ -139,9 +141,18 @@ def runtime_for(fmt: str, requested: str | None) -> str:
 
 
 def train_setup(
-    w: Workload, arch: ModelArch, gpu: GpuSpec | None, gpus: int
+    w: Workload,
+    arch: ModelArch,
+    gpu: GpuSpec | None,
+    gpus: int,
+    recipes: Mapping[str, TrainingRecipe] | None = None,
 ) -> tuple[TrainSetup, list[Finding]]:
-    """Training settings for ``gpus`` GPUs of ``gpu`` (None: precision decided later)."""
+    """Training settings for ``gpus`` GPUs of ``gpu`` (None: precision decided later).
+
+    What the user did not state comes from the named recipe's defaults
+    (``engine.train_recipes``; ``recipes`` is ``Knowledge.training_recipes``), else from
+    the Hugging Face mixed-precision defaults below; either way each is said.
+    """
     assumed: list[Finding] = []
     method = w.method or "full"
     if w.method is None:
@@ -150,34 +161,105 @@ def train_setup(
     if dtype is None:
         dtype = "bf16" if gpu is None or gpu.supports("bf16") else "fp16"
     seq = w.seq_len or w.context_len or min(TRAIN_SEQ, arch.max_context)
+    r = (recipes or {}).get(w.recipe) if w.recipe else None
+    d = _recipe_defaults(r, method, gpus)
     for name, given, default in (
         ("seq_len", w.seq_len or w.context_len, seq),
         ("batch_size", w.batch_size, 1),
-        ("optimizer", w.optimizer, "adamw"),
-        ("gradient_checkpointing", w.gradient_checkpointing, True),
+        ("optimizer", w.optimizer, d.optimizer),
+        ("gradient_checkpointing", w.gradient_checkpointing, d.checkpointing),
     ):
         if given is None:
             assumed.append(finding(f"assumed_{name}", value=default))
+    targets = w.lora_targets or d.targets
     if method != "full" and w.lora_rank is None:
-        assumed.append(finding("assumed_lora_rank", value=LORA_RANK, targets="all_linear"))
+        assumed.append(finding("assumed_lora_rank", value=d.rank, targets=targets))
     setup = TrainSetup(
         method=method,
         weight_dtype=dtype,
-        optimizer=w.optimizer or "adamw",
+        optimizer=w.optimizer or d.optimizer,
         batch_size=w.batch_size or 1,
         seq_len=seq,
-        gradient_checkpointing=True if w.gradient_checkpointing is None else w.gradient_checkpointing,
-        fused_ce=bool(w.fused_ce),
-        chunked_ce=bool(w.chunked_ce),
-        master_weights=True if w.master_weights is None else w.master_weights,
-        optimizer_in_backward=bool(w.optimizer_in_backward),
+        gradient_checkpointing=_stated(w.gradient_checkpointing, d.checkpointing),
+        fused_ce=_stated(w.fused_ce, d.loss == "fused"),
+        chunked_ce=_stated(w.chunked_ce, d.loss == "chunked"),
+        master_weights=_stated(w.master_weights, d.master_weights),
+        optimizer_in_backward=_stated(w.optimizer_in_backward, d.in_backward),
         activation_offloading=bool(w.activation_offloading),
         selective_checkpointing=bool(w.selective_checkpointing),
-        zero_stage=w.zero_stage if w.zero_stage is not None else (0 if gpus == 1 else 3),
+        zero_stage=_zero_stage(w, r, gpus),
         gpus=gpus,
-        lora_rank=w.lora_rank or LORA_RANK,
+        lora_rank=w.lora_rank or d.rank,
+        lora_targets=targets,
+        foreach_step=d.foreach_step,
+        live_params=d.live_params,
     )
+    if r is not None:
+        assumed.append(_recipe_finding(r, setup))
     return setup, assumed
+
+
+def _stated(given: bool | None, default: bool) -> bool:
+    return default if given is None else given
+
+
+@dataclass(frozen=True, slots=True)
+class _Defaults:
+    """What a recipe (or, without one, the Hugging Face mixed-precision default) fills in."""
+
+    optimizer: str = "adamw"
+    checkpointing: bool = True
+    loss: str = "standard"
+    master_weights: bool = True
+    in_backward: bool = False
+    rank: int = LORA_RANK
+    targets: str = "all_linear"
+    foreach_step: bool = False
+    live_params: float = 0.0
+
+
+def _recipe_defaults(r: TrainingRecipe | None, method: str, gpus: int) -> _Defaults:
+    if r is None:
+        return _Defaults()
+    single_full = method == "full" and gpus == 1
+    return _Defaults(
+        optimizer=(r.single_gpu_full_optimizer if single_full else None) or r.optimizer,
+        checkpointing=r.gradient_checkpointing,
+        loss=r.loss,
+        master_weights=r.full_master_weights if method == "full" else r.adapter_fp32,
+        in_backward=single_full and r.single_gpu_full_optimizer_in_backward,
+        rank=r.lora_rank,
+        targets=r.lora_targets,
+        foreach_step=r.foreach_step,
+        live_params=r.live_params or 0.0,
+    )
+
+
+def zero_stage_for(w: Workload, recipes: Mapping[str, TrainingRecipe], gpus: int) -> int:
+    """The ZeRO stage on ``gpus`` GPUs: the user's, else the recipe's, else full sharding."""
+    return _zero_stage(w, recipes.get(w.recipe) if w.recipe else None, gpus)
+
+
+def _zero_stage(w: Workload, r: TrainingRecipe | None, gpus: int) -> int:
+    if w.zero_stage is not None:
+        return w.zero_stage
+    if gpus == 1:
+        return 0
+    return r.zero_stage if r is not None and r.zero_stage is not None else 3
+
+
+def _recipe_finding(r: TrainingRecipe, s: TrainSetup) -> Finding:
+    """The recipe's defaults as the setup took them (the user's own settings already in)."""
+    loss = "fused" if s.fused_ce else "chunked" if s.chunked_ce else "standard"
+    return finding(
+        "assumed_recipe_defaults",
+        recipe=r.id,
+        checkpointing=s.gradient_checkpointing,
+        states="fp32" if s.master_weights else "bf16",
+        loss=f"loss_{loss}",
+        optimizer=s.optimizer,
+        foreach=s.foreach_step,
+    )
 
 
 def grad_accumulation(batch_size: int) -> int:

@@ -15,7 +15,14 @@ from dataclasses import replace
 
 from gpu_advisor.engine import disaggregation, replica, serving_capacity
 from gpu_advisor.engine.architecture import Resolved, resolve
-from gpu_advisor.engine.defaults import ServeSetup, runtime_for, serve_setup, serving_formats, train_setup
+from gpu_advisor.engine.defaults import (
+    ServeSetup,
+    runtime_for,
+    serve_setup,
+    serving_formats,
+    train_setup,
+    zero_stage_for,
+)
 from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.interconnect import gradient_sync_s, scaling_efficiency
 from gpu_advisor.engine.memory import Memory, TrainSetup, kv_bytes_per_token, training_memory
@@ -273,13 +280,13 @@ def _training_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
     arch = res.arch
     gpu = kb.gpus[w.gpu] if w.gpu else None
     count = w.gpus or w.gpu_count or 1
-    base, assumed = train_setup(w, arch, gpu, count)
+    base, assumed = train_setup(w, arch, gpu, count, kb.training_recipes)
 
     per_count: dict[int, Memory] = {}  # memory depends on the GPU count, not the card: once per count
 
     def mem_on(card: GpuSpec, n: int) -> tuple[Memory, float]:
         if n not in per_count:
-            stage = 0 if n == 1 else (3 if w.zero_stage is None else w.zero_stage)
+            stage = zero_stage_for(w, kb.training_recipes, n)
             per_count[n] = training_memory(arch, replace(base, gpus=n, zero_stage=stage))
         return per_count[n], usable_bytes(card)
 

@@ -65,6 +65,7 @@ from gpu_advisor.engine.train_terms import (
     offloaded_checkpoint_bytes,
     selective_layer_bytes,
     state_bytes_per_param,
+    step_workspace_bytes,
 )
 from gpu_advisor.engine.units import GiB
 
@@ -118,6 +119,8 @@ class TrainSetup:
     activation_offloading: bool = False
     selective_checkpointing: bool = False  # per-op, when full recomputation is off
     lora_targets: str = "all_linear"
+    foreach_step: bool = False  # torch.optim's multi-tensor step: a moment-sized temporary (train_terms)
+    live_params: float = 0.0  # DeepSpeed ZeRO-3 stage3_max_live_parameters; 0: FSDP's two layers
 
 
 OPTIMIZER_BYTES = {"adamw": 8.0, "adamw_8bit": 2.0, "sgd": 4.0, "paged_adamw": 8.0, "paged_adamw_8bit": 2.0}
@@ -144,14 +147,16 @@ def model_states(
     n = max(s.gpus if gpus is None else gpus, 1)
     stage = s.zero_stage if zero_stage is None else zero_stage
     w, g, o, trainable, base_fmt = _unsharded_states(arch, s)
+    step = step_workspace_bytes(s, trainable, _moment_width(s)) / (n if stage >= 1 else 1)
     o /= n if stage >= 1 else 1
     g /= n if stage >= 2 and not s.optimizer_in_backward else 1
     w /= n if stage >= 3 else 1
     mem = Memory(weights=w, gradients=g, optimizer=o)
     mem.notes["trainable_params"] = trainable
     # not a model state (ZeRO's accounting): a transient buffer, counted as overhead
-    mem.notes["gathered_weight_bytes"] = gathered_layer_bytes(arch, base_fmt, n, stage)
+    mem.notes["gathered_weight_bytes"] = gathered_layer_bytes(arch, base_fmt, n, stage, s.live_params)
     mem.notes["master_weights"] = 1.0 if s.master_weights else 0.0
+    mem.notes["step_workspace_bytes"] = step
     if is_paged(s):
         mem.notes["paged_optimizer_bytes"] = o
         mem.optimizer = 0.0
@@ -179,6 +184,13 @@ def _unsharded_states(arch: ModelArch, s: TrainSetup) -> tuple[float, float, flo
     state_width = 4.0 if s.master_weights else adapter
     o = trainable * optimizer_bytes_per_param(s.optimizer, mixed, arch.hidden_size, state_width)
     return w, trainable * adapter, o, trainable, base_fmt
+
+
+def _moment_width(s: TrainSetup) -> float:
+    """Bytes of one optimizer moment: fp32 beside masters or fp32 adapters, else the parameter's."""
+    if s.master_weights or s.weight_dtype == "fp32":
+        return 4.0
+    return 2.0
 
 
 def _lora_base_format(weight_dtype: str) -> str:
@@ -236,8 +248,11 @@ def with_activations(states: Memory, activation_bytes: float, shard: int) -> Mem
     )
     autocast_copy = 2.0 * trainable / shard if states.notes.get("master_weights", 1.0) else 0.0
     gathered = states.notes.get("gathered_weight_bytes", 0.0)
-    fragmentation = FRAGMENTATION * (mem.total + gathered)
-    mem.overhead = CUDA_CONTEXT_BYTES + autocast_copy + gathered + fragmentation
+    # The optimizer steps after backward has freed the activations: its temporary only adds
+    # what it needs beyond them.
+    step_extra = max(states.notes.get("step_workspace_bytes", 0.0) - activation_bytes, 0.0)
+    fragmentation = FRAGMENTATION * (mem.total + gathered + step_extra)
+    mem.overhead = CUDA_CONTEXT_BYTES + autocast_copy + gathered + step_extra + fragmentation
     mem.notes["cuda_context_bytes"] = CUDA_CONTEXT_BYTES
     mem.notes["fragmentation_bytes"] = fragmentation
     return mem

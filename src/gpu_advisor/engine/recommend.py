@@ -69,7 +69,7 @@ def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: li
         return Context(w, kb, arch, task, cands, [*assumed, *more], serve=s, searches=searches)
     gpu = kb.gpus[w.gpu] if w.gpu else None
     full = w.model_copy(update={"method": "full"}) if plan_checks.is_pretraining(w, arch) else w
-    base, more = train_setup(full, arch, gpu, w.gpus or w.gpu_count or 1)
+    base, more = train_setup(full, arch, gpu, w.gpus or w.gpu_count or 1, kb.training_recipes)
     fixed = (w.zero_stage is not None, w.gradient_checkpointing is not None)
     held = w.duration_hours or w.deadline_hours  # a job due in a week is rented for at most a week
     cands = searches.train(base, w.gpus, w.train_tokens, held, fixed)

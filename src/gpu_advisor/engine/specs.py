@@ -31,6 +31,7 @@ from gpu_advisor.engine.catalog_index import CatalogIndex
 from gpu_advisor.engine.checkpoints import Checkpoints
 from gpu_advisor.engine.model_arch import Attention, ModelArch, NativeDtype
 from gpu_advisor.engine.record import Record as _Record
+from gpu_advisor.engine.train_recipes import TrainingRecipe
 from gpu_advisor.engine.units import Q_, in_units
 
 if TYPE_CHECKING:
@@ -225,7 +226,7 @@ class Catalog(_Record):
     fx_date: date | None = Field(None, description="the day the fx_to_cny rates were quoted")
     fx_source: str = ""
 
-    _index: CatalogIndex = PrivateAttr()
+    _index: CatalogIndex[Offer] = PrivateAttr()
 
     @model_validator(mode="after")
     def _unique(self) -> Catalog:
@@ -254,7 +255,7 @@ class Catalog(_Record):
         return copied
 
     @property
-    def index(self) -> CatalogIndex:
+    def index(self) -> CatalogIndex[Offer]:
         return self._index
 
 
@@ -561,6 +562,8 @@ class Knowledge(_Record):
     catalog: Catalog
     node_baseline: NodeBaseline
     checkpoints: Checkpoints = Checkpoints()  # published weights launch commands name
+    # each fine-tuning framework's defaults (knowledge/training_recipes.yaml, engine.train_recipes)
+    training_recipes: dict[str, TrainingRecipe] = Field(default_factory=dict)
 
     @model_validator(mode="after")
     def _offers_name_known_gpus(self) -> Knowledge:

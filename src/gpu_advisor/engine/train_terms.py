@@ -120,13 +120,36 @@ def dequant_workspace_bytes(arch: ModelArch, s: TrainSetup) -> float:
     return 2.0 * arch.hidden_size * widest
 
 
-def gathered_layer_bytes(arch: ModelArch, base_format: str, gpus: int, stage: int) -> float:
-    """FSDP/ZeRO-3: two layers' weights unsharded in their storage format, beside the shard."""
+def gathered_layer_bytes(
+    arch: ModelArch, base_format: str, gpus: int, stage: int, live_params: float = 0.0
+) -> float:
+    """FSDP/ZeRO-3: weights unsharded in their storage format beside the shard.
+
+    FSDP holds two layers (module docstring); DeepSpeed ZeRO-3 keeps gathered parameters
+    until ``live_params`` (its stage3_max_live_parameters) are resident.
+    """
     if stage < 3 or gpus <= 1:
         return 0.0
-    per_layer = max(arch.params_b * 1e9 - arch.embedding_params, 0.0) / arch.layers
     bits = FORMATS[base_format].bits
+    if live_params > 0:
+        return min(live_params, arch.params_b * 1e9) * bits / 8
+    per_layer = max(arch.params_b * 1e9 - arch.embedding_params, 0.0) / arch.layers
     return FSDP_LIVE_LAYERS * per_layer * bits / 8
+
+
+def step_workspace_bytes(s: TrainSetup, trainable: float, moment_width: float) -> float:
+    """torch.optim's multi-tensor (foreach) Adam step: one moment-sized temporary, unsharded.
+
+    ``_multi_tensor_adamw`` takes the square root of every second moment into a new
+    tensor list before dividing (the PyTorch optimizer docs: foreach trades peak memory
+    for speed, fused does not). Paged, 8-bit-in-backward and fused steps hold none.
+    """
+    if not s.foreach_step or is_paged(s) or s.optimizer_in_backward or s.optimizer not in MOMENTS:
+        return 0.0
+    if s.optimizer == "sgd":
+        return 0.0
+    width = 1.0 if s.optimizer in EIGHT_BIT else moment_width
+    return trainable * width
 
 
 def offloaded_checkpoint_bytes(arch: ModelArch, tokens: float) -> float:

@@ -27,6 +27,7 @@ from pydantic_core import PydanticCustomError
 
 from gpu_advisor.engine.rules.myth_claims import CLAIMS
 from gpu_advisor.engine.specs import Segment
+from gpu_advisor.engine.train_recipes import Recipe
 from gpu_advisor.engine.units import in_units, per_hour
 
 Task = Literal["train", "infer", "both"]
@@ -157,6 +158,17 @@ class Workload(BaseModel):
     zero_stage: int | None = Field(None, ge=0, le=3)
     gpus: PositiveInt | None = Field(None, le=4096)
     lora_rank: PositiveInt | None = Field(None, le=4096)
+    lora_targets: Literal["all_linear", "attention"] | None = Field(
+        None,
+        description="the layers LoRA adapts: every linear layer, or q and v only; unset means the recipe's "
+        "default (engine.train_recipes)",
+    )
+    recipe: Recipe | None = Field(
+        None,
+        description="the fine-tuning framework that runs the job (LLaMA-Factory, torchtune, ms-swift, "
+        "DeepSpeed ZeRO-1/2/3 through the Hugging Face Trainer): what is not stated takes its defaults "
+        "(knowledge/training_recipes.yaml)",
+    )
     train_tokens: Annotated[PositiveFloat | None, in_units("token")] = Field(None, le=1e15)
     pretrain: bool | None = Field(
         None,

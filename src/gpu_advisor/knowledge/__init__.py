@@ -17,7 +17,7 @@ from typing import Any
 from pydantic import ValidationError
 
 from gpu_advisor.engine.specs import Catalog, GpuSpec, Knowledge, ModelArch, NodeBaseline, RuntimeProfile
-from gpu_advisor.knowledge import catalogs, published
+from gpu_advisor.knowledge import catalogs, published, training_recipes
 from gpu_advisor.knowledge.reading import CatalogError, KnowledgeError, first_error, record
 
 __all__ = ["CATALOG_ENV", "CatalogError", "KnowledgeError", "catalogs", "load", "reload"]
@@ -51,6 +51,7 @@ def _shipped() -> Knowledge:
             catalog=Catalog.model_validate(_read("catalog.yaml")),
             node_baseline=NodeBaseline.model_validate(_read("node_baseline.yaml")),
             checkpoints=published.table(_read(published.FILE), models),
+            training_recipes=training_recipes.table(_read(training_recipes.FILE)),
         )
     except ValidationError as exc:
         field, message = first_error(exc)

@@ -72,6 +72,7 @@ STATEMENTS: tuple[Statements, ...] = (
             "assumed_optimizer",
             "assumed_gradient_checkpointing",
             "assumed_lora_rank",
+            "assumed_recipe_defaults",
         ),
     ),
     Statements(
