@@ -32,27 +32,68 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
-
-if TYPE_CHECKING:
-    from gpu_advisor.engine.specs import Offer
+from typing import Generic, Protocol, TypeVar
 
 EngineKey = tuple[str, int, str, str | None, float | None, float | None]
 _NONE = math.inf
 
 
-def engine_key(o: Offer) -> EngineKey:
+class Priced(Protocol):
+    """What the index reads of an offer (``engine.specs.Offer``): its machine and its prices.
+
+    Named by shape, not by class, so the index stands below the knowledge models: every
+    ``Catalog`` builds its index, and the index never imports the module that defines them.
+    """
+
+    @property
+    def gpu(self) -> str: ...
+    @property
+    def count(self) -> int: ...
+    @property
+    def interconnect(self) -> str: ...
+    @property
+    def mig_profile(self) -> str | None: ...
+    @property
+    def slice_memory_gib(self) -> float | None: ...
+    @property
+    def network_gbps(self) -> float | None: ...
+    @property
+    def price_month(self) -> float | None: ...
+    @property
+    def price_month_max(self) -> float | None: ...
+    @property
+    def price_hour(self) -> float | None: ...
+    @property
+    def currency(self) -> str: ...
+    @property
+    def yearly_discount(self) -> float: ...
+    @property
+    def min_rental_hours(self) -> float: ...
+    @property
+    def cpu_cores(self) -> int | None: ...
+    @property
+    def ram_gb(self) -> int | None: ...
+    @property
+    def nvme_tb(self) -> float | None: ...
+    @property
+    def owned(self) -> bool: ...
+
+
+Offer = TypeVar("Offer", bound=Priced)  # the catalog's own offer class, kept through the index
+
+
+def engine_key(o: Priced) -> EngineKey:
     """Everything a search reads from an offer besides its prices."""
     return (o.gpu, o.count, o.interconnect, o.mig_profile, o.slice_memory_gib, o.network_gbps)
 
 
-def _machine_key(o: Offer) -> tuple[object, ...]:
+def _machine_key(o: Priced) -> tuple[object, ...]:
     """Offers comparable for dominance: same machine, currency, ownership and billing shape."""
     shape = (o.price_month is None, o.price_hour is None, o.price_month_max is None)
     return (*engine_key(o), o.cpu_cores, o.ram_gb, o.nvme_tb, o.owned, o.currency, shape)
 
 
-def _units(o: Offer) -> tuple[float, float, float, float, float]:
+def _units(o: Priced) -> tuple[float, float, float, float, float]:
     """Prices compared for dominance, smaller is better; absent units are equal by shape."""
     month = o.price_month if o.price_month is not None else (o.price_hour or 0.0) * 720.0
     return (
@@ -64,7 +105,7 @@ def _units(o: Offer) -> tuple[float, float, float, float, float]:
     )
 
 
-def _beats(a: tuple[int, Offer], b: tuple[int, Offer]) -> bool:
+def _beats(a: tuple[int, Priced], b: tuple[int, Priced]) -> bool:
     """``a`` is no dearer than ``b`` on any unit and would rank before it in every search."""
     ua, ub = _units(a[1]), _units(b[1])
     if any(x > y for x, y in zip(ua, ub, strict=True)):
@@ -84,7 +125,7 @@ def _front(group: list[tuple[int, Offer]]) -> list[tuple[int, Offer]]:
     return kept
 
 
-def _quote_units(o: Offer) -> tuple[float, float, float]:
+def _quote_units(o: Priced) -> tuple[float, float, float]:
     """What every quote of ``o`` is non-decreasing in (an absent price is equal by shape)."""
     return (o.price_month or 0.0, o.price_hour or 0.0, o.min_rental_hours)
 
@@ -115,7 +156,7 @@ def prune(offers: list[Offer]) -> list[Offer]:
 
 
 @dataclass(frozen=True, slots=True)
-class CatalogIndex:
+class CatalogIndex(Generic[Offer]):
     """The pruned offers, their groups by machine and by (GPU, count), built once per catalog."""
 
     offers: list[Offer]
@@ -129,7 +170,7 @@ class CatalogIndex:
         return self.offers if self.shown is None else self.shown
 
     @classmethod
-    def build(cls, offers: list[Offer]) -> CatalogIndex:
+    def build(cls, offers: list[Offer]) -> CatalogIndex[Offer]:
         kept = prune(offers)
         index = cls(kept, never_cheaper_dropped(kept))
         for o in kept:
