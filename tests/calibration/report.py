@@ -15,6 +15,8 @@ import pytest
 
 from bench.serving_compare import summary, table
 from gpu_advisor import knowledge
+from gpu_advisor.engine.specs import Knowledge
+from tests.calibration import training_recipes
 from tests.calibration.serving import error_table
 from tests.calibration.training import measured_gib, predict_gib, training_rows
 
@@ -59,3 +61,15 @@ def _training_section(terminalreporter: pytest.TerminalReporter) -> None:
         median = statistics.median(errors)
         label = f"median of {len(errors)} rows"
         terminalreporter.write_line(f"{split:8} {label:56} {median:23.1%}")
+    _recipe_section(terminalreporter, kb)
+
+
+def _recipe_section(terminalreporter: pytest.TerminalReporter, kb: Knowledge) -> None:
+    """Recipe peaks sent as requests (training_recipes.yaml): median and share within ±10 % per recipe."""
+    terminalreporter.section("training peak memory per recipe, sent as requests (training_recipes.yaml)")
+    terminalreporter.write_line(f"{'split':8} {'recipe':16} {'rows':>4} {'median':>7} {'within 10%':>10}")
+    for split in ("fit", "holdout"):
+        for recipe, errors in sorted(training_recipes.per_recipe(kb, split).items()):
+            median, within = training_recipes.summary(errors)
+            line = f"{split:8} {recipe:16} {len(errors):4d} {median:7.1%} {within:10.0%}"
+            terminalreporter.write_line(line)
