@@ -207,7 +207,7 @@ def test_every_reference_price_carries_a_date_and_a_source_url() -> None:
     dated += [(row.date, row.source) for row in table.minute_apis]
     assert all(when is not None and "https://" in source for when, source in dated)
     providers = {row.provider.split(" ")[0] for row in table.token_apis}
-    assert {"DeepSeek", "Alibaba", "Zhipu", "OpenAI", "Anthropic", "Google"} <= providers
+    assert {"DeepSeek", "Alibaba", "Zhipu", "Moonshot", "OpenAI", "Anthropic", "Google"} <= providers
 
 
 def test_an_hour_of_audio_a_day_on_whisper_costs_ten_dollars_eighty_a_month(kb: Knowledge) -> None:
