@@ -12,6 +12,7 @@ the slots held are the requests inside their block and that nothing done stays q
 from __future__ import annotations
 
 import asyncio
+from collections import Counter
 from dataclasses import dataclass, field
 
 import pytest
@@ -110,6 +111,8 @@ async def play(schedule: list[Step], slots: int) -> None:
         inside = sum(r.inside for r in requests)
         assert admission.running == inside <= admission.slots
         assert all(h.live for h in admission.holders)
+        assert admission._held == dict(Counter(h.key for h in admission.holders))  # kept with the registry
+        assert set(admission._turns) == set(admission._waiting)  # the serving order knows every waiter
         queued = [f for q in admission._waiting.values() for f in q]
         assert not any(f.done() for f in queued), "a done future is still queued"
         waiting = sum(1 for r in requests if not r.task.done() and not r.inside)
@@ -138,6 +141,8 @@ async def play(schedule: list[Step], slots: int) -> None:
 
 @settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(schedule=steps, slots=st.integers(1, 3))
-def test_whatever_ends_a_request_the_slots_held_are_the_requests_inside(schedule: list[Step], slots: int) -> None:
+def test_whatever_ends_a_request_the_slots_held_are_the_requests_inside(
+    schedule: list[Step], slots: int
+) -> None:
     with asyncio.Runner(loop_factory=SteppedLoop) as runner:
         runner.run(play(schedule, slots))

@@ -41,6 +41,8 @@ whose normalised form is more than ``COST_FACTOR`` times the characters the dial
 from __future__ import annotations
 
 import asyncio
+import heapq
+import itertools
 import logging
 import math
 import time
@@ -140,7 +142,15 @@ class Admission:
         # Past this a holder is lost (its turn has a shorter deadline): the watchdog takes it back.
         self.hard_limit_s = hard_limit_s if hard_limit_s is not None else 3 * wait_s + 10.0
         self._holders: dict[Holder, None] = {}  # insertion-ordered set: the registry of grants
+        self._held: dict[Hashable, int] = {}  # live holders by key, kept with the registry
         self._waiting: dict[Hashable, deque[asyncio.Future[Holder]]] = {}
+        self._depth = 0  # futures in ``_waiting``
+        # The waiting clients in the order they are served: a heap of (slots held, fair-share
+        # rank, arrival) with lazy deletion (``_turns[key]`` is a key's one valid entry), so a
+        # freed slot finds its client in O(log n) with a thousand waiting, not by a scan.
+        self._heap: list[tuple[int, float, int, Hashable]] = []
+        self._turns: dict[Hashable, tuple[int, float, int, Hashable]] = {}
+        self._seq = itertools.count()
         # Worker time: each client earns DUTY × per_client slot-seconds a second, up to BURST_S,
         # and spends what its requests hold; one in debt waits until it has earned it back.
         self._credit: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()  # (seconds, as of)
@@ -154,7 +164,7 @@ class Admission:
     @property
     def depth(self) -> int:
         """Requests waiting for a slot now."""
-        return sum(len(q) for q in self._waiting.values())
+        return self._depth
 
     @property
     def running(self) -> int:
@@ -218,6 +228,9 @@ class Admission:
         loop = asyncio.get_running_loop()
         future: asyncio.Future[Holder] = loop.create_future()
         self._waiting.setdefault(key, deque()).append(future)
+        self._depth += 1
+        if key not in self._turns:
+            self._place(key)
         expiry = loop.call_later(left, self._expire, key, future)
         self._show()
         try:
@@ -244,23 +257,34 @@ class Admission:
         future.set_exception(self._refuse("waited_too_long"))
 
     # --- granting and releasing -------------------------------------------------------
-    def _grant(self, key: Hashable) -> Holder:
-        holder = Holder(self, key, self.clock(), asyncio.current_task())
+    def _grant(self, key: Hashable, queued: bool = False) -> Holder:
+        """A holder for ``key``; a queued waiter's task is set when it wakes (``_wait``)."""
+        holder = Holder(self, key, self.clock(), None if queued else asyncio.current_task())
         self._holders[holder] = None
+        self._held[key] = self._held.get(key, 0) + 1
+        if key in self._turns:
+            self._place(key)
         return holder
 
     def _release(self, holder: Holder) -> bool:
         if holder not in self._holders:
             return False
         del self._holders[holder]
+        key = holder.key
+        if self._held[key] <= 1:
+            del self._held[key]
+        else:
+            self._held[key] -= 1
         held = self.clock() - holder.since
-        self._spend(holder.key, held)
+        self._spend(key, held)
+        if key in self._turns:
+            self._place(key)
         self.service_s += SERVICE_WEIGHT * (held - self.service_s)
         self._dispatch()
         return True
 
     def held_by(self, key: Hashable) -> int:
-        return sum(1 for h in self._holders if h.key == key)
+        return self._held.get(key, 0)
 
     def reclaim(self) -> int:
         """The watchdog's sweep: release holders whose task has ended without releasing, or held
@@ -281,9 +305,38 @@ class Admission:
 
     def _next(self) -> Hashable | None:
         """The waiting client holding the fewest slots, then the one that used the least worker
-        time lately; None if every waiting client holds its share."""
-        eligible = [k for k in self._waiting if self._eligible(k)]
-        return min(eligible, key=lambda k: (self.held_by(k), self._used(k)), default=None)
+        time lately, then the one waiting longest; None if every waiting client holds its share
+        or is in debt."""
+        found: Hashable | None = None
+        passed: list[tuple[int, float, int, Hashable]] = []
+        while self._heap:
+            entry = self._heap[0]
+            key = entry[3]
+            if self._turns.get(key) is not entry:  # superseded or no longer waiting
+                heapq.heappop(self._heap)
+                continue
+            if self._eligible(key):
+                found = key
+                break
+            passed.append(heapq.heappop(self._heap))
+        for entry in passed:
+            heapq.heappush(self._heap, entry)
+        return found
+
+    def _place(self, key: Hashable) -> None:
+        """(Re)enter a waiting key in the serving order, as it stands now."""
+        entry = (self._held.get(key, 0), self._rank(key), next(self._seq), key)
+        self._turns[key] = entry
+        heapq.heappush(self._heap, entry)
+        if len(self._heap) > 4 * len(self._turns) + 64:  # too many stale entries: rebuild
+            self._heap = list(self._turns.values())
+            heapq.heapify(self._heap)
+
+    def _rank(self, key: Hashable) -> float:
+        """Orders clients as their decayed usage does, at any instant: usage decays by the same
+        factor for everybody, so log2(seconds) + since / half-life never needs recomputing."""
+        seconds, since = self._usage.get(key, (0.0, 0.0))
+        return math.log2(seconds) + since / FAIR_HALF_LIFE_S if seconds > 0 else -math.inf
 
     def _eligible(self, key: Hashable) -> bool:
         """Under its share of the slots and not in debt for worker time."""
@@ -336,21 +389,23 @@ class Admission:
         while self.running < self.slots and (key := self._next()) is not None:
             queue = self._waiting[key]
             future = queue.popleft()
+            self._depth -= 1
             if not queue:
                 del self._waiting[key]
+                del self._turns[key]
             if future.done():  # cancelled while queued: its waiter is leaving
                 continue
-            holder = Holder(self, key, self.clock(), None)
-            self._holders[holder] = None
-            future.set_result(holder)
+            future.set_result(self._grant(key, queued=True))
         self._show()
 
     def _drop(self, key: Hashable, future: asyncio.Future[Holder]) -> None:
         queue = self._waiting.get(key)
         if queue is not None and future in queue:
             queue.remove(future)
+            self._depth -= 1
             if not queue:
                 del self._waiting[key]
+                del self._turns[key]
         self._show()
 
     def _refuse(self, reason: Reason) -> Overloaded:
