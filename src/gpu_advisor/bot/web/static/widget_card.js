@@ -225,15 +225,17 @@
       open.appendChild(word("span", "thumb-title", "chart_prices"));
       const currency = rows[0].currency;
       const most = Math.max(...rows.map((r) => (r.currency === currency && r.amount) || 0), 1);
+      const bars = el("span", "bars"); // one grid: every row's bar starts and ends at the same place
+      open.appendChild(bars);
       for (const r of rows) {
-        const row = el("span", "bar-row" + (r.pick ? " pick" : ""));
+        const row = el("span", "bar-row" + (r.pick ? " chosen" : ""));
         const track = el("span", "bar-track");
         const bar = el("span", "bar");
         const share = r.currency === currency && r.amount ? r.amount / most : 0;
         bar.style.width = Math.max(2, Math.round(share * 100)) + "%";
         track.appendChild(bar);
         row.append(el("span", "bar-label", r.label), track, el("span", "bar-price", r.price));
-        open.appendChild(row);
+        bars.appendChild(row);
       }
     }
     const coarse = window.matchMedia && window.matchMedia("(pointer: coarse)").matches;
