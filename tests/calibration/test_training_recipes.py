@@ -9,7 +9,7 @@ its first row held out, then fit and holdout alternating.
 Figures on the 19 held-out rows (median |error|, share within ±10 %):
 - the engine before recipes (commit 9899185, requests without ``recipe``): 6.2 %, 63 %;
 - with recipe defaults: 8.0 %, 63 % (ms-swift 15 rows 8.0 %, LLaMA-Factory 2 rows 6.6 %,
-  torchtune 1 row 5.5 %, DeepSpeed ZeRO-3 1 row 30.2 %); fit rows 9.4 % → 6.9 %.
+  torchtune 1 row 5.5 %, DeepSpeed ZeRO-3 1 row 30.3 %); fit rows 9.4 % → 7.0 %.
 Recipes fix what they decide — a full fine-tune's state dtypes and optimizer step (the
 ms-swift Qwen2.5-7B full run: +82 % → -1 %) — but the held-out rows are nearly all LoRA,
 where states are a rounding error, and their misses lie outside any recipe default:

@@ -11,7 +11,7 @@ from typing import Any
 import pytest
 from pydantic import ValidationError
 
-from gpu_advisor.engine.defaults import train_setup
+from gpu_advisor.engine.defaults import names_zero_stage, train_setup
 from gpu_advisor.engine.memory import TrainSetup, training_memory
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.train_recipes import RECIPES
@@ -105,3 +105,28 @@ def test_deepspeed_zero3_keeps_up_to_its_live_parameter_limit_gathered(kb: Knowl
     deepspeed = gathered_layer_bytes(arch, "bf16", 2, 3, live_params=1e9)
     fsdp = gathered_layer_bytes(arch, "bf16", 2, 3)
     assert deepspeed == pytest.approx(2e9) and fsdp < 1 * GiB
+
+
+def test_a_deepspeed_recipe_fixes_the_stage_the_search_may_try(kb: Knowledge) -> None:
+    def named(**request: Any) -> bool:
+        return names_zero_stage(Workload(task="train", model="qwen2.5-7b", **request), kb.training_recipes)
+
+    assert named(recipe="deepspeed_zero2") and named(zero_stage=1)
+    assert not named(recipe="ms_swift") and not named()
+
+
+def test_a_zero_stage_on_one_gpu_changes_nothing(kb: Knowledge) -> None:
+    """A DeepSpeed recipe's stage on a single GPU shards over one: the same bytes as stage 0."""
+    arch = kb.models["qwen2.5-7b"]
+    one = TrainSetup(method="lora", zero_stage=2, gpus=1, foreach_step=True)
+    plain = TrainSetup(method="lora", zero_stage=0, gpus=1, foreach_step=True)
+    assert training_memory(arch, one).total == training_memory(arch, plain).total
+
+
+def test_deepspeed_holds_no_autocast_copy_of_the_weights(kb: Knowledge) -> None:
+    """Its bf16 mode runs the module in bf16 with fp32 masters in the optimizer: 2 bytes a parameter less."""
+    arch = kb.models["qwen2.5-7b"]
+    hf = TrainSetup(method="full", zero_stage=2, gpus=8, seq_len=256)
+    deepspeed = TrainSetup(method="full", zero_stage=2, gpus=8, seq_len=256, autocast=False)
+    saved = training_memory(arch, hf).total - training_memory(arch, deepspeed).total
+    assert saved == pytest.approx(2.0 * arch.params_b * 1e9, rel=1e-6)

@@ -193,6 +193,7 @@ def train_setup(
         lora_targets=targets,
         foreach_step=d.foreach_step,
         live_params=d.live_params,
+        autocast=d.autocast,
     )
     if r is not None:
         assumed.append(_recipe_finding(r, setup))
@@ -216,6 +217,7 @@ class _Defaults:
     targets: str = "all_linear"
     foreach_step: bool = False
     live_params: float = 0.0
+    autocast: bool = True
 
 
 def _recipe_defaults(r: TrainingRecipe | None, method: str, gpus: int) -> _Defaults:
@@ -232,6 +234,7 @@ def _recipe_defaults(r: TrainingRecipe | None, method: str, gpus: int) -> _Defau
         targets=r.lora_targets,
         foreach_step=r.foreach_step,
         live_params=r.live_params or 0.0,
+        autocast=r.autocast,
     )
 
 
@@ -243,9 +246,15 @@ def zero_stage_for(w: Workload, recipes: Mapping[str, TrainingRecipe], gpus: int
 def _zero_stage(w: Workload, r: TrainingRecipe | None, gpus: int) -> int:
     if w.zero_stage is not None:
         return w.zero_stage
-    if gpus == 1:
-        return 0
-    return r.zero_stage if r is not None and r.zero_stage is not None else 3
+    if r is not None and r.zero_stage is not None:
+        return r.zero_stage
+    return 0 if gpus == 1 else 3
+
+
+def names_zero_stage(w: Workload, recipes: Mapping[str, TrainingRecipe]) -> bool:
+    """The user or the named recipe (DeepSpeed ZeRO-n) fixed the stage, so a search keeps it."""
+    recipe = recipes.get(w.recipe) if w.recipe else None
+    return w.zero_stage is not None or (recipe is not None and recipe.zero_stage is not None)
 
 
 def _recipe_finding(r: TrainingRecipe, s: TrainSetup) -> Finding:

@@ -121,6 +121,7 @@ class TrainSetup:
     lora_targets: str = "all_linear"
     foreach_step: bool = False  # torch.optim's multi-tensor step: a moment-sized temporary (train_terms)
     live_params: float = 0.0  # DeepSpeed ZeRO-3 stage3_max_live_parameters; 0: FSDP's two layers
+    autocast: bool = True  # torch.autocast holds a bf16 copy of each fp32 weight; DeepSpeed casts instead
 
 
 OPTIMIZER_BYTES = {"adamw": 8.0, "adamw_8bit": 2.0, "sgd": 4.0, "paged_adamw": 8.0, "paged_adamw_8bit": 2.0}
@@ -156,6 +157,7 @@ def model_states(
     # not a model state (ZeRO's accounting): a transient buffer, counted as overhead
     mem.notes["gathered_weight_bytes"] = gathered_layer_bytes(arch, base_fmt, n, stage, s.live_params)
     mem.notes["master_weights"] = 1.0 if s.master_weights else 0.0
+    mem.notes["autocast"] = 1.0 if s.autocast else 0.0
     mem.notes["step_workspace_bytes"] = step
     if is_paged(s):
         mem.notes["paged_optimizer_bytes"] = o
@@ -246,7 +248,8 @@ def with_activations(states: Memory, activation_bytes: float, shard: int) -> Mem
         activations=activation_bytes,
         notes=dict(states.notes),
     )
-    autocast_copy = 2.0 * trainable / shard if states.notes.get("master_weights", 1.0) else 0.0
+    held = states.notes.get("master_weights", 1.0) and states.notes.get("autocast", 1.0)
+    autocast_copy = 2.0 * trainable / shard if held else 0.0
     gathered = states.notes.get("gathered_weight_bytes", 0.0)
     # The optimizer steps after backward has freed the activations: its temporary only adds
     # what it needs beyond them.

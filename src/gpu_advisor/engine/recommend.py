@@ -23,7 +23,7 @@ from gpu_advisor.engine import (
 )
 from gpu_advisor.engine.architecture import resolve
 from gpu_advisor.engine.candidates import Candidate
-from gpu_advisor.engine.defaults import serve_setup, train_setup
+from gpu_advisor.engine.defaults import names_zero_stage, serve_setup, train_setup
 from gpu_advisor.engine.dtypes import QUALITY_RANK
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.estimate import estimate, summary
@@ -70,7 +70,7 @@ def _context(w: Workload, kb: Knowledge, arch: ModelArch, task: str, assumed: li
     gpu = kb.gpus[w.gpu] if w.gpu else None
     full = w.model_copy(update={"method": "full"}) if plan_checks.is_pretraining(w, arch) else w
     base, more = train_setup(full, arch, gpu, w.gpus or w.gpu_count or 1, kb.training_recipes)
-    fixed = (w.zero_stage is not None, w.gradient_checkpointing is not None)
+    fixed = (names_zero_stage(w, kb.training_recipes), w.gradient_checkpointing is not None)
     held = w.duration_hours or w.deadline_hours  # a job due in a week is rented for at most a week
     cands = searches.train(base, w.gpus, w.train_tokens, held, fixed)
     return Context(w, kb, arch, task, cands, [*assumed, *more], train=base, fixed=fixed, searches=searches)

@@ -57,6 +57,11 @@ class TrainingRecipe(Record):
         description="torch.optim's multi-tensor (foreach) step: one moment-sized temporary at the step"
     )
     zero_stage: int | None = Field(None, ge=0, le=3, description="the ZeRO stage the recipe names")
+    autocast: bool = Field(
+        True,
+        description="mixed precision by torch.autocast, which holds a bf16 copy of each fp32 trainable "
+        "weight; false where the framework (DeepSpeed's bf16 mode) runs the module in bf16 itself",
+    )
     live_params: float | None = Field(
         None, gt=0, description="DeepSpeed stage3_max_live_parameters: gathered parameters kept resident"
     )
