@@ -17,6 +17,7 @@ from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.ft2font import FT2Font
+from matplotlib.patches import Rectangle
 from PIL import Image
 
 from gpu_advisor import locales
@@ -257,7 +258,7 @@ def test_cost_panel_draws_the_budget_line_at_the_budget(serve_plan: Plan, kb: Kn
     budget = Cost(amount=1500, currency="CNY", per="month")
     ax = _panel(lambda ax: draw_cost(ax, serve_plan, "zh", dict(kb.catalog.fx_to_cny), budget))
     dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
-    assert [line.get_xdata()[0] for line in dashed] == [1500]
+    assert [np.asarray(line.get_xdata())[0] for line in dashed] == [1500]
     assert any("预算 ¥1,500" in t for t in _texts(ax))
 
 
@@ -272,7 +273,8 @@ def test_cost_panel_charts_a_one_off_job_as_its_job_cost_not_a_month(kb: Knowled
     assert pick is not None and pick.job_cost is not None
     ax = _panel(lambda ax: draw_cost(ax, plan, "en", dict(kb.catalog.fx_to_cny)))
     assert ax.get_title(loc="left") == locales.t("en", "chart.title.cost_job")
-    assert ax.patches[0].get_width() == pytest.approx(pick.job_cost.amount)
+    bar = ax.patches[0]
+    assert isinstance(bar, Rectangle) and bar.get_width() == pytest.approx(pick.job_cost.amount)
     assert not any("/mo" in t for t in _texts(ax))
 
 
@@ -282,3 +284,61 @@ def test_speed_panel_titles_both_y_axes(serve_plan: Plan, lang: str) -> None:
     left, right = ax.figure.axes
     assert left.get_ylabel() == locales.t(lang, "chart.axis.per_stream")
     assert right.get_ylabel() == locales.t(lang, "chart.axis.aggregate")
+
+
+# --- issue 41: a picture is drawn once per plan and words, and written without Pillow ------------
+def counting_renderer(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """``plan_chart``'s drawing replaced by a cheap stand-in that records each call."""
+    from gpu_advisor.bot.charts import render
+
+    drawn: list[str] = []
+
+    def draw(plan: Plan, lang: str, kind: str, fx: object, budget: Cost | None, traditional: bool) -> bytes:
+        drawn.append(lang)
+        return PNG_SIGNATURE + str(len(drawn)).encode()
+
+    render._cache.clear()
+    monkeypatch.setattr(render, "render_plan_png", draw)
+    return drawn
+
+
+def test_the_same_plan_in_the_same_words_is_drawn_once(
+    serve_plan: Plan, kb: Knowledge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = counting_renderer(monkeypatch)
+    first = plan_chart(serve_plan, "zh", kb.catalog.fx_to_cny)
+    again = plan_chart(serve_plan.model_copy(), "zh", kb.catalog.fx_to_cny)  # an equal plan, another object
+    english = plan_chart(serve_plan, "en", kb.catalog.fx_to_cny)
+    assert first == again != english
+    assert drawn == ["zh", "en"]
+
+
+def test_a_different_budget_is_a_different_picture(
+    serve_plan: Plan, kb: Knowledge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    drawn = counting_renderer(monkeypatch)
+    plan_chart(serve_plan, "zh", kb.catalog.fx_to_cny, Cost(amount=1000, currency="CNY", per="month"))
+    plan_chart(serve_plan, "zh", kb.catalog.fx_to_cny, Cost(amount=2000, currency="CNY", per="month"))
+    assert len(drawn) == 2
+
+
+def test_the_kept_pictures_are_bounded(
+    serve_plan: Plan, kb: Knowledge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gpu_advisor.bot.charts import render
+
+    counting_renderer(monkeypatch)
+    for amount in range(render.CACHED + 10):
+        plan_chart(
+            serve_plan, "zh", kb.catalog.fx_to_cny, Cost(amount=amount + 1, currency="CNY", per="month")
+        )
+    assert len(render._cache) == render.CACHED
+
+
+def test_the_png_encoder_writes_the_pixels_it_is_given() -> None:
+    from gpu_advisor.bot.charts.style import png_encode
+
+    rgba = np.random.default_rng(7).integers(0, 256, size=(37, 53, 4), dtype=np.uint8)
+    png = png_encode(rgba)
+    assert png.startswith(PNG_SIGNATURE)
+    assert np.array_equal(pixels(png), rgba[..., :3])
