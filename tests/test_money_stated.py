@@ -16,7 +16,7 @@ from gpu_advisor.engine.billing import QuotePrice, VendorQuote, billing, schedul
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.payback import BuyRentAsk, buy_vs_rent
 from gpu_advisor.engine.price_lookup import lookup, month_and_year, total_of, with_addons
-from gpu_advisor.engine.quote import money_only
+from gpu_advisor.engine.quote import judge, money_only
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Money
 from gpu_advisor.engine.specs import Knowledge
@@ -269,3 +269,12 @@ def test_an_upgrade_the_catalog_does_not_list_is_named_not_priced(kb: Knowledge)
 def test_train_on_one_card_and_serve_on_another_sums_both_monthly_bills(kb: Knowledge) -> None:
     both = [lookup(kb, "a100-40g-sxm", 1, 720), lookup(kb, "t4", 1, 720)]
     assert total_of(both) == (2_800 + 900, "CNY")
+
+
+def test_a_daily_schedule_with_a_model_is_priced_as_a_month_of_use_not_a_job(kb: Knowledge) -> None:
+    prices = [QuotePrice(amount=2.5, per="card_hour"), QuotePrice(amount=1_200, per="card_month")]
+    q = VendorQuote(gpu="A100", count=8, prices=prices)
+    w = Workload(task="train", model="qwen2.5-7b", method="lora", train_tokens=1e8)
+    verdict = judge(q, w, kb, hours=schedule_hours(4), schedule=True)
+    assert (verdict.billing.period, verdict.billing.hours) == ("month", 120)  # 4 h × 30 days
+    assert verdict.billing.cheapest == "hour"  # ¥2,400 against ¥9,600

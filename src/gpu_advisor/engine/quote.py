@@ -117,9 +117,18 @@ def money_only(
 
 
 def judge(
-    q: VendorQuote, w: Workload, kb: Knowledge, hours: float | None = None, answer_currency: str | None = None
+    q: VendorQuote,
+    w: Workload,
+    kb: Knowledge,
+    hours: float | None = None,
+    answer_currency: str | None = None,
+    schedule: bool = False,
 ) -> QuoteVerdict:
-    """``q`` judged for ``w``; ``hours`` a month of use (or the job's total for training) if the user said."""
+    """``q`` judged for ``w``; ``hours`` a month of use (or the job's total for training) if the user said.
+
+    ``schedule``: the hours are a daily schedule over the month (``billing.schedule_hours``), priced
+    as a month of use even for training, never as a job of that many hours.
+    """
     _check(q, answer_currency, kb)
     gpu = find_gpu(q.gpu, kb.gpus)
     if gpu is None:
@@ -132,6 +141,8 @@ def judge(
     plan = recommend(free, _alone(q, kb))
     option = plan.recommendation
     use_hours, period = _hours(w, option, hours)
+    if schedule and hours:
+        use_hours, period = min(hours, HOURS_PER_MONTH), "month"
     bill = billing(q, use_hours, period)
     low, high = _catalog_range(gpu.id, kb)
     mine = q.per_card_month()
