@@ -1,6 +1,7 @@
 """Concept and myth questions get a direct answer with numbers (issue 17), not "模型多大？".
 
-Generated from ``engine.concepts.CONCEPTS``: every concept hears its example questions
+Generated from ``engine.concepts.CONCEPTS`` and the example questions ``reading.concepts``
+keeps for each: every concept hears its example questions
 (Simplified, Traditional, English), answers first with a figure from ``knowledge/``, in
 the user's language, with an offer to size and no rental plan. Golden figures: T4
 320 GB/s and RTX 3090 936 GB/s (NVIDIA datasheets, knowledge/gpus.yaml), A100 NVLink
@@ -18,14 +19,16 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.core import Dialog
 from gpu_advisor.bot.dialog.reply import Reply
 from gpu_advisor.bot.dialog.state import ConversationState
-from gpu_advisor.engine.concepts import CONCEPTS, Asked, Concept, find
+from gpu_advisor.engine.concepts import CONCEPTS, Asked, Concept
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading.concepts import EXAMPLES as HEARD
+from gpu_advisor.reading.concepts import find
 from gpu_advisor.reading.requirements import normalize
 from gpu_advisor.text.normalize import language_of
 from tests.dialogs import simplified
 
 CJK = re.compile(r"[\u4e00-\u9fff]")
-EXAMPLES = [pytest.param(c, e, id=f"{c.id}-{i}") for c in CONCEPTS for i, e in enumerate(c.examples)]
+EXAMPLES = [pytest.param(c, e, id=f"{c.id}-{i}") for c in CONCEPTS for i, e in enumerate(HEARD[c.id])]
 
 
 def _ask(dialog: Dialog, text: str) -> Reply:
@@ -34,8 +37,7 @@ def _ask(dialog: Dialog, text: str) -> Reply:
 
 @pytest.mark.parametrize(("concept", "example"), EXAMPLES)
 def test_each_concept_hears_its_example_questions(concept: Concept, example: str) -> None:
-    found = find(normalize(example))
-    assert found is not None and found.id == concept.id
+    assert find(normalize(example)) == concept.id
 
 
 @pytest.mark.parametrize(("concept", "example"), EXAMPLES)

@@ -207,3 +207,26 @@ def test_a_per_minute_price_question_gets_the_minutes_price(dialog: Dialog) -> N
     reply, state = dialog.handle(ConversationState(lang="en"), "per minute price of an A100")
     assert "a minute" in reply.text
     assert "duration_hours" not in state.slots
+
+
+# --- concept hearing lives in reading, the facts in the engine ------------------------------
+def test_every_concept_the_engine_answers_is_heard_by_the_reading() -> None:
+    from gpu_advisor.engine.concepts import BY_ID
+    from gpu_advisor.reading.concepts import EXAMPLES, ORDER, TRIGGERS
+
+    assert set(ORDER) == set(TRIGGERS) == set(EXAMPLES) == set(BY_ID)
+
+
+def test_the_engine_declares_no_concept_pattern() -> None:
+    for path in (SRC / "engine" / "concepts").glob("*.py"):
+        tree = ast.parse(path.read_text(encoding="utf-8"))
+        keywords = {kw.arg for node in ast.walk(tree) if isinstance(node, ast.Call) for kw in node.keywords}
+        assert not {"triggers", "examples"} & keywords, path.name
+        assert "import re" not in path.read_text(encoding="utf-8"), path.name
+
+
+def test_every_myth_the_engine_corrects_is_heard_by_the_reading() -> None:
+    from gpu_advisor.engine.rules.myths import CLAIMS
+    from gpu_advisor.reading.claim_words import CLAIM_WORDS
+
+    assert set(CLAIM_WORDS) == CLAIMS

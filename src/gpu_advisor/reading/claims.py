@@ -2,9 +2,9 @@
 
 When a request rests on one of those claims ("Adam only doubles memory", "405B Q4 runs
 on one H100"), the engine corrects it with the true numbers (``engine.rules.myths``);
-here we only recognise the claim in the user's words. The patterns are declared with
-each myth in ``engine.rules.myths.RULES``, anchored on the numbers that make each claim
-specific, so ordinary questions do not trigger them. Both readers take the message's
+here we only recognise the claim in the user's words. The patterns are
+``reading.claim_words`` (moved out of the engine, issue 42), anchored on the numbers that
+make each claim specific, so ordinary questions do not trigger them. Both readers take the message's
 normalised text (``text.normalize``), never the raw text.
 """
 
@@ -12,12 +12,12 @@ from __future__ import annotations
 
 import re
 
-from gpu_advisor.engine.concepts.base import fold
-from gpu_advisor.engine.rules.myths import RULES, claim_of
+from gpu_advisor.reading.claim_words import CLAIM_WORDS
+from gpu_advisor.reading.concepts import fold
 from gpu_advisor.text.lazy import lazy
 
 CLAIM_PATTERNS: dict[str, tuple[re.Pattern[str], ...]] = {
-    claim_of(rule): tuple(lazy(p) for p in rule.claims) for rule in RULES if rule.claims
+    claim: tuple(lazy(p) for p in patterns) for claim, patterns in CLAIM_WORDS.items()
 }
 FREE_PLATFORM = lazy(r"colab|kaggle|(免费|free)\s*(的)?\s*(gpu|算力|平台|显卡|tier)")
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date
 
-from gpu_advisor.engine import concepts
+from gpu_advisor.reading import concepts
 from gpu_advisor.reading.claims import claims_in, mentions_free_platform
 from gpu_advisor.reading.followup import plan_question
 from gpu_advisor.reading.intent import Intent, decide
@@ -38,6 +38,7 @@ class Message:
     intent: Intent = "sizing"  # what the message asks, decided once (``reading.intent``)
     job: Job = "none"  # what GPU job it is about (``reading.jobs``)
     follow: str | None = None  # the question about a plan already given (``reading.followup``)
+    concept: str | None = None  # the concept question asked, by id (``reading.concepts``)
     cut: bool = False  # the surface cut the message at its cap (the reply says so)
 
     @property
@@ -84,6 +85,7 @@ def read_message(
         claims=tuple(claims_in(low)),
         free_platform=mentions_free_platform(low),
         asks=concepts.asks(low),
+        concept=concepts.find(low),
         intent=intent,
         job=job,
         follow=plan_question(low, intent, names_card=bool(ext.slots.get("gpu")), asks_price=form.price),

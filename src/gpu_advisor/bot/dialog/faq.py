@@ -58,9 +58,9 @@ def myth_sentences(kb: Knowledge, lang: str, claims: list[str]) -> list[str]:
 
 def concept_answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """A concept question, answered with the engine's numbers for what it carried, then the offer to size."""
-    concept = concepts.find(msg.low)
-    if concept is None:
+    if msg.concept is None:  # heard once, in reading.concepts
         return None
+    concept = concepts.BY_ID[msg.concept]
     lang = _lang(state, msg)
     facts = concept.facts(flow.kb, asked_of(msg, state.slots))
     lines = [locales.t(lang, f"concept.{concept.id}", **facts)]

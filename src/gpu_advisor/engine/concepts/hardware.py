@@ -17,10 +17,7 @@ from __future__ import annotations
 import math
 
 from gpu_advisor.engine.concepts.base import (
-    GAP,
     HEADROOM,
-    SERVE,
-    TRAIN,
     TYPICAL_USERS,
     Asked,
     Concept,
@@ -192,103 +189,31 @@ def _precision(kb: Knowledge, asked: Asked) -> Facts:
     }
 
 
-_T4 = r"(?<![a-z0-9])t4(?![0-9])"
-_3090 = r"(?<![0-9])3090(?![0-9])"
-_PREC = r"(fp32|tf32|bf16|fp16|fp8|fp4|int8|int4|4-?bit|8-?bit)"
-_SMALL_CARD_TRAIN = (
-    rf"{_T4}{GAP}{TRAIN}",
-    rf"{TRAIN}{GAP}{_T4}",
-    rf"(只有|就有|手上|手里|\bonly\b|\bjust\b)\s?(一张|一块|单张|\bone\b|a single|\ba\b){GAP}{TRAIN}",
-    rf"(小卡|消费级|游戏卡|small (gpu|card)|consumer (gpu|card)|gaming (gpu|card)){GAP}{TRAIN}",
-    rf"(用|拿)?(推理卡|推理机)(能|可以|来|去|拿来|用来){GAP}{TRAIN}",
-    rf"(用|拿)(推理卡|推理机){GAP}{TRAIN}",
-    rf"(use|using|on|with) (an? |the |my )?(inference|serving) (card|gpu|box|server){GAP}{TRAIN}",
-)
 _PCIE_SXM = r"(pcie|sxm|nvlink|nvswitch|互联)"
-_CONSUMER = r"4090|3090|5090|消费级|游戏卡|geforce|consumer"
-_MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"
 
 CONCEPTS: tuple[Concept, ...] = (
     Concept(
         id="pcie_vs_sxm_training",
-        triggers=(
-            rf"pcie{GAP}(sxm|nvlink|nvswitch){GAP}({TRAIN}|{_MULTI}|差|区别|gap|differ|faster|slower)",
-            rf"(sxm|nvlink|nvswitch){GAP}pcie{GAP}({TRAIN}|{_MULTI}|差|区别|gap|differ|faster|slower)",
-            rf"({TRAIN}|{_MULTI}){GAP}pcie{GAP}(sxm|nvlink|nvswitch)",
-            rf"({TRAIN}|{_MULTI}){GAP}(sxm|nvlink|nvswitch){GAP}pcie",
-            # "为什么 4090 不适合多卡训练": a PCIe consumer card's link is the reason
-            rf"({_CONSUMER}){GAP}(不适合|不行|不能|不好|不推荐|适合吗|行吗){GAP}{_MULTI}{GAP}{TRAIN}",
-            rf"({_CONSUMER}){GAP}(bad|not good|unsuitable|not suitable|poor){GAP}{_MULTI}?{GAP}{TRAIN}",
-        ),
         facts=_pcie_vs_sxm,
-        examples=(
-            "多卡训练 PCIe 版和 SXM 版差多少？",
-            "PCIe vs SXM for 8-GPU training, how big is the difference?",
-            "多卡訓練用 PCIe 還是 NVLink",
-            "为什么 4090 不适合多卡训练",
-        ),
     ),
     Concept(
         id="t4_or_3090_for_serving",
-        triggers=(rf"{_T4}{GAP}{_3090}", rf"{_3090}{GAP}{_T4}"),
         facts=_t4_or_3090,
-        examples=("T4 还是 3090 适合做推理？", "T4 or 3090 for serving?", "推理用 3090 還是 T4"),
     ),
     Concept(
         id="t4_training",
-        triggers=_SMALL_CARD_TRAIN,
         facts=_small_card_training,
-        examples=(
-            "一张 T4 能训练吗？",
-            "can a T4 train anything?",
-            "T4 適合訓練嗎",
-            "我只有一张 4090，能训练吗",
-        ),
     ),
     Concept(
         id="nvlink_for_inference",
-        triggers=(
-            rf"(nvlink|nvswitch){GAP}{SERVE}",
-            rf"{SERVE}{GAP}(nvlink|nvswitch)",
-            rf"(什么是|啥是|what(?:'s| is)|explain){GAP}(张量并行|tensor[\s-]?parallel)",
-            rf"(张量并行|tensor[\s-]?parallel(?:ism)?){GAP}(是什么|是啥|什么意思|怎么回事|mean)",
-        ),
         facts=_nvlink,
-        examples=("NVLink 对推理有帮助吗？", "does NVLink help inference?", "推理需要 NVLink 嗎"),
     ),
     Concept(
         id="precision_choice",
-        triggers=(
-            rf"(精度|precision|fp32|tf32|bf16|fp16|fp8|int8|int4){GAP}{TRAIN}{GAP}{SERVE}",
-            rf"{TRAIN}{GAP}(精度|precision|fp32|tf32|bf16|fp16|fp8){GAP}{SERVE}",
-            rf"{TRAIN}{GAP}{SERVE}{GAP}(精度|precision)",
-            rf"{TRAIN}{GAP}(用|use){GAP}(精度|precision)",
-            rf"(哪种|什么|which|what){GAP}(精度|precision)",
-            rf"({TRAIN}|{SERVE}){GAP}{_PREC}{GAP}(还是|或者|或|\bor\b|\bvs\b){GAP}{_PREC}",
-            rf"(精度|precision){GAP}(选|用|pick|choose|use|should)",
-            rf"{_PREC}{GAP}(和|与|跟|还是|vs\.?|versus|or){GAP}{_PREC}{GAP}(哪个|哪种|区别|差别|好|which|better|differ)",
-        ),
         facts=_precision,
-        examples=(
-            "训练和推理分别用什么精度？",
-            "which precision for training and which for inference?",
-            "訓練用 BF16 還是 FP32？推理用 INT8 嗎",
-        ),
     ),
     Concept(
         id="slow_inference_cause",
-        triggers=(
-            rf"(慢|slow|sluggish|laggy|卡顿){GAP}(带宽|bandwidth|软件|software|框架|stack|显卡|card|gpu)",
-            rf"(带宽|bandwidth|显卡|card|gpu){GAP}(还是|or){GAP}(软件|software|框架|stack)",
-            rf"(显存|vram|memory|fits?|装得下|放得下|够){GAP}(但|可是|还是|却|but|still){GAP}(慢|slow)",
-            rf"(为什么|为啥|why|原因){GAP}(推理|生成|出字|token|generation|inference){GAP}(慢|slow)",
-            rf"(推理|生成|出字|generation|inference|decod){GAP}(慢|slow){GAP}(为什么|为啥|why|原因|怎么办|what)",
-        ),
         facts=_slow,
-        examples=(
-            "推理很慢，是显卡带宽的问题还是软件的问题？",
-            "is slow inference the card's bandwidth or the software stack?",
-            "显存够了但推理还是慢，为什么？",
-        ),
     ),
 )

@@ -20,7 +20,7 @@ storage, CPU and business each get their own numbers:
 
 from __future__ import annotations
 
-from gpu_advisor.engine.concepts.base import GAP, SERVE, TRAIN, Asked, Concept, Facts, model_of
+from gpu_advisor.engine.concepts.base import Asked, Concept, Facts, model_of
 from gpu_advisor.engine.concepts.hardware import price_month
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.memory import model_weight_bytes
@@ -105,75 +105,21 @@ def _business(kb: Knowledge, asked: Asked) -> Facts:
     }
 
 
-_KIND = r"(型|机|服务器|卡|box|server|machine|node|gpu)?"
-_KINDS = rf"({TRAIN}{_KIND}{GAP}{SERVE}{_KIND})"
-_NET = (
-    r"(网络|网路|网卡|infiniband|\bib\b|roce|rdma|network|networking|带宽要求"
-    r"|interconnect between (nodes|machines))"
-)
-_MONEY = (
-    r"(生意|商业模式|盈利|赚钱|回本|回收成本|business model|gpu business|make money|profit"
-    r"|payback|pay back|pay for itself)"
-)
-_ABOUT = rf"({TRAIN}|{SERVE}|算力|显卡|gpu|card)"
-_STORE = r"(存储|储存|硬盘|磁盘|nvme|ssd|storage|disk|checkpoint)"
-
 CONCEPTS: tuple[Concept, ...] = (
     Concept(
         id="network_and_storage",
-        triggers=(
-            rf"{_KINDS}{GAP}({_NET}|{_STORE})",
-            rf"({_NET}|{_STORE}){GAP}{_KINDS}",
-            rf"(多机|multi-?node|across (nodes|machines)){GAP}{_NET}",
-            rf"{SERVE}{GAP}(需要|要|need){GAP}(infiniband|\bib\b|roce|rdma)",
-            rf"(infiniband|\bib\b|roce|rdma){GAP}{SERVE}",
-        ),
         facts=_network_storage,
-        examples=(
-            "训练机和推理机对网络、存储的要求有什么不同？",
-            "does an inference server need InfiniBand?",
-            "多機訓練要什麼網路",
-        ),
     ),
     Concept(
         id="cpu_role",
-        triggers=(
-            rf"(cpu|处理器|核数|多少核|几核|cores?){GAP}{_KINDS}",
-            rf"{_KINDS}{GAP}(cpu|处理器|核数|多少核|几核|cores)",
-            rf"({TRAIN}|{SERVE}){GAP}(cpu|处理器){GAP}(重要|matter|关键|作用|角色|role|多少核|几核|几个核|核数|cores)",
-            rf"(cpu|处理器){GAP}(重要|matter|关键|作用|角色|role){GAP}({TRAIN}|{SERVE})",
-        ),
         facts=_cpu,
-        examples=(
-            "训练服务器和推理服务器的 CPU 有什么不同？",
-            "how much CPU does a training box need compared with a serving box?",
-            "訓練機的CPU重要嗎",
-        ),
     ),
     Concept(
         id="business_model",
-        triggers=(
-            rf"{_MONEY}{GAP}{_ABOUT}",
-            rf"{_ABOUT}{GAP}{_MONEY}",
-        ),
         facts=_business,
-        examples=(
-            "训练算力和推理算力的生意有什么不同？",
-            "how does a GPU serving business make money compared with training?",
-            "推理服務怎麼賺錢",
-        ),
     ),
     Concept(
         id="seven_dimensions",
-        triggers=(
-            rf"{_KINDS}{GAP}(维度|方面|哪几|几个|dimension|aspects?|\bways\b)",
-            rf"(维度|方面|哪些|dimension|aspects?|in what ways){GAP}{_KINDS}",
-        ),
         facts=_dimensions,
-        examples=(
-            "训练型服务器和推理型服务器有哪些维度的区别？",
-            "in what ways do training servers and inference servers differ?",
-            "訓練型和推理型伺服器差在哪些方面",
-        ),
     ),
 )

@@ -37,12 +37,11 @@ class Scenario:
 class Rule(Generic[Check]):
     """One finding rule: its id, its check, the ids it emits and a scenario per branch.
 
-    ``claims`` are the regular expressions (over ``text.normalize``d text) that
-    recognise a myth in the user's words; keep them linear: no nested quantifiers over
-    overlapping classes. ``side`` and ``weight`` say which kind of box a sheet signal
-    points to and how strongly. ``twin`` names the same rule on the other surface.
-    ``rank`` places a plan rule in the plan's list of pitfalls (lower first); the order is
-    read from the declarations, never listed elsewhere.
+    How a myth is heard in the user's words is ``reading.claim_words``. ``side`` and
+    ``weight`` say which kind of box a sheet signal points to and how strongly. ``twin``
+    names the same rule on the other surface. ``rank`` places a plan rule in the plan's
+    list of pitfalls (lower first); the order is read from the declarations, never listed
+    elsewhere.
     """
 
     id: str
@@ -50,7 +49,6 @@ class Rule(Generic[Check]):
     scenarios: tuple[Scenario, ...]
     emits: tuple[str, ...] = ()
     branches: tuple[str, ...] = ("fires",)
-    claims: tuple[str, ...] = ()
     side: Side | None = None
     weight: int = 0
     twin: str | None = None

@@ -7,16 +7,15 @@ but not the 16 bytes/parameter that mixed-precision AdamW needs). Each finding c
 the claimed figure and the true one.
 
 Each myth is one ``Rule`` in ``RULES`` (layout: ``engine/rules/__init__.py``): its
-finding id, the check that states the true figures, the ``claims`` patterns the chat
-surfaces use to hear it (``bot/dialog/claims.py`` compiles them; the claim id a
-``Workload.claims`` carries is the finding id without ``myth_``) and a scenario per
-branch: said in words, and, for two of them, implied by the request itself.
+finding id, the check that states the true figures (the claim id a ``Workload.claims``
+carries is the finding id without ``myth_``) and a scenario per branch: said in words,
+and, for two of them, implied by the request itself. How each claim is heard in a
+message is ``reading.claim_words`` (issue 42: the engine keeps the facts).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from itertools import permutations
 
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.dtypes import weight_bytes
@@ -153,26 +152,6 @@ def _nvlink_inference(ctx: Context) -> Finding:
     )
 
 
-_GAP = r".{0,24}?"  # a short lazy gap between a claim's anchors keeps every pattern linear
-_USELESS = (
-    "(没用|没意义|无意义|无用|用不到|用不上|不需要|没必要|白花钱|useless|pointless|no use|not needed"
-    "|unnecessary|irrelevant|doesn'?t matter|waste|(don'?t|doesn'?t|do not|does not|no) need)"
-)
-_TWICE = r"(两倍|2 ?倍|二倍|翻倍|翻一倍|x ?2(?!\d)|(?<![\d.])2 ?x(?![a-z])|乘以?2|\* ?2|twice|double)"
-_WEIGHTS = r"(权重|weights?|模型大小|模型体积|model size|参数量)"
-_FULL = r"(全参|全量|full)"
-_ONE = r"(一张|一块|单卡|单张|单块|\bone|\bsingle|\ba|(?<!\d)1 ?x?)"
-_WIDE = r"(高带宽|高频宽|大带宽|high.?bandwidth)"
-_CHEAP = r"(便宜|廉价|低价|平价|cheap|budget|low.?cost)"
-_ALL = r"(都|全|也|all|every|always|any)"
-_DAILY = r"(一天|每天|日处理|per day|a day|/ ?day|daily)"
-
-
-def _orders(*anchors: str) -> tuple[str, ...]:
-    """One pattern per order of the anchors (a claim is phrased in any order), each a short gap apart."""
-    return tuple(_GAP.join(p) for p in permutations(anchors))
-
-
 _BASE = {"task": "train", "params_b": 7}
 
 
@@ -184,11 +163,6 @@ RULES: tuple[Rule[MythCheck], ...] = (
     Rule(
         id="myth_adam_doubles_memory",
         check=_adam,
-        claims=(
-            rf"(adam|优化器|optimizer){_GAP}{_TWICE}",
-            *_orders(r"(训练|train|adam)", _WEIGHTS, _TWICE),
-            rf"权重{_GAP}(x|乘以?) ?2",
-        ),
         branches=("claimed", "implied"),
         scenarios=(
             _said("adam 只是让显存翻倍吧"),
@@ -207,25 +181,18 @@ RULES: tuple[Rule[MythCheck], ...] = (
     Rule(
         id="myth_full_finetune_7b_fits_40gb",
         check=_seven_b,
-        claims=_orders(r"(?<![\d.])7b", _FULL, r"(?<![\d.])40 ?g"),
         branches=("claimed",),
         scenarios=(_said("7b 全参微调 40g 显卡就够"),),
     ),
     Rule(
         id="myth_full_finetune_13b_fits_80gb",
         check=_thirteen_b,
-        claims=_orders(r"(?<![\d.])13b", _FULL, r"(?<![\d.])80 ?g"),
         branches=("claimed",),
         scenarios=(_said("13b 全参微调一张 80g 就够"),),
     ),
     Rule(
         id="myth_q4_405b_on_one_h100",
         check=_q4_405b,
-        claims=(
-            rf"405b{_GAP}{_ONE} ?h100",
-            rf"{_ONE} ?h100{_GAP}405b",
-            rf"405b{_GAP}(单卡|单张卡|one card|single card)",
-        ),
         branches=("claimed", "implied"),
         scenarios=(
             _said("405b q4 一张 h100 能跑"),
@@ -244,71 +211,42 @@ RULES: tuple[Rule[MythCheck], ...] = (
     Rule(
         id="myth_t4_int8_65_tops",
         check=_t4_int8,
-        claims=(
-            rf"t4{_GAP}(?<![\d.])65 ?(tops|t(?![a-z])|万亿)",
-            rf"65 ?tops{_GAP}t4",
-            rf"t4{_GAP}int8{_GAP}(?<![\d.])65(?![\d.])",
-            rf"int8{_GAP}t4{_GAP}(?<![\d.])65(?![\d.])",
-        ),
         branches=("claimed",),
         scenarios=(_said("t4 的 int8 有 65 tops"),),
     ),
     Rule(
         id="myth_a100_nvlink_900",
         check=_a100_nvlink,
-        claims=(
-            *_orders(r"a100", r"nvlink", r"(?<![\d.])900(?![\d.])"),
-            rf"a100{_GAP}(?<![\d.])900 ?g",
-            rf"(?<![\d.])900 ?g{_GAP}a100",
-        ),
         branches=("claimed",),
         scenarios=(_said("a100 的 nvlink 有 900 gb/s"),),
     ),
     Rule(
         id="myth_pcie_64_gbs",
         check=_pcie,
-        claims=(rf"pcie{_GAP}(?<![\d.])64 ?g", rf"(?<![\d.])64 ?gb?/?s?{_GAP}pcie"),
         branches=("claimed",),
         scenarios=(_said("pcie 4.0 x16 one way is 64 gb/s"),),
     ),
     Rule(
         id="myth_a100_4g_slice",
         check=_slice,
-        claims=(
-            rf"a100{_GAP}(?<![\d.])4 ?gb?(?![.\da-z])\s?(的)?\s?(切片|slice|mig|分片|实例|instance)",
-            rf"a100{_GAP}(切片|slice|mig|分片){_GAP}(?<![\d.])4 ?gb?(?![.\da-z])",
-            rf"a100{_GAP}(?<![\d.])4 ?gb?(?![.\da-z]){_GAP}(切片|slice|mig|分片)",
-            r"(?<![\d.])4 ?gb?(?![.\da-z])\s?(的)?\s?(mig\s?)?(切片|slice|mig|分片)",
-        ),
         branches=("claimed",),
         scenarios=(_said("a100 最小能切 4g 切片"),),
     ),
     Rule(
         id="myth_h100_10t_tokens_per_day",
         check=_tokens_per_day,
-        claims=(
-            rf"(?<![\d.])10 ?(t(?![a-z])|万亿|兆|trillion){_GAP}token{_GAP}{_DAILY}",
-            rf"{_DAILY}{_GAP}(?<![\d.])10 ?(t(?![a-z])|万亿|兆|trillion){_GAP}token",
-        ),
         branches=("claimed",),
         scenarios=(_said("8 卡 h100 一天能训 10t token"),),
     ),
     Rule(
         id="myth_t4_high_bandwidth",
         check=_t4_bandwidth,
-        claims=(
-            rf"t4{_GAP}{_WIDE}",
-            rf"{_WIDE}{_GAP}t4",
-            rf"{_CHEAP}{_GAP}{_ALL}{_GAP}({_WIDE}|带宽|频宽|bandwidth)",
-            rf"{_CHEAP}{_GAP}(带宽|频宽|bandwidth){_GAP}{_ALL}",
-        ),
         branches=("claimed",),
         scenarios=(_said("the t4 is a high bandwidth card"),),
     ),
     Rule(
         id="myth_nvlink_useless_for_inference",
         check=_nvlink_inference,
-        claims=(*_orders("nvlink", r"(推理|inference|serving)", _USELESS),),
         branches=("claimed",),
         scenarios=(_said("nvlink 对推理没用吧"),),
     ),
