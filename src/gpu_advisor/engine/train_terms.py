@@ -53,14 +53,36 @@ every constant here is a count of buffers, not a fitted factor.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.units import GiB
 
 if TYPE_CHECKING:
-    from gpu_advisor.engine.memory import TrainSetup
     from gpu_advisor.engine.specs import ModelArch
+
+
+class TrainSetup(Protocol):
+    """What these terms read of a training setup (``engine.memory.TrainSetup``).
+
+    Named by shape, so the terms stand below ``engine.memory``, which adds them up.
+    """
+
+    @property
+    def method(self) -> str: ...
+    @property
+    def optimizer(self) -> str: ...
+    @property
+    def master_weights(self) -> bool: ...
+    @property
+    def optimizer_in_backward(self) -> bool: ...
+    @property
+    def foreach_step(self) -> bool: ...
+    @property
+    def fused_ce(self) -> bool: ...
+    @property
+    def chunked_ce(self) -> bool: ...
+
 
 CUDA_CONTEXT_BYTES = 1.0 * GiB
 FRAGMENTATION = 0.05
