@@ -99,12 +99,14 @@ async def test_two_messages_written_offline_are_sent_in_order_when_the_second_on
 ) -> None:
     net = Network()
     await write_offline(desktop, site, net)
+    notes = await desktop.locator("[data-role=unsent] span").all_text_contents()
     net.up = True
     await desktop.locator("[data-role=retry]").nth(1).click()  # the later one's retry
     await desktop.locator("[data-role=card]").nth(1).wait_for()
     await desktop.wait_for_function(BUSY_GONE)
     left = await desktop.locator("[data-role=unsent]").count()
     bubbles = await desktop.locator("[data-role=user]").count()
+    assert notes[0].startswith("未发送") and notes[1].startswith("排队中")  # the second waits its turn
     assert net.sent == [QUESTION, SECOND]  # each once, the first first
     assert left == 0 and bubbles == 2
 

@@ -565,7 +565,7 @@
       note.dataset.role = "unsent";
       const retry = button("retry", null, "retry", "retry");
       retry.addEventListener("click", () => flush(true));
-      note.append(word("span", "", "unsent"), retry);
+      note.append(word("span", "", first || !outbox.length ? "unsent" : "pending"), retry); // or waiting its turn
       node.after(note);
       const item = { body, entry, node, note, tries, auto };
       if (first) outbox.unshift(item);
