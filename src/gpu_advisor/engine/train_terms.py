@@ -33,7 +33,13 @@ every constant here is a count of buffers, not a fitted factor.
   are in the format's 4.127 bits (engine.dtypes).
 - Fully sharded data parallel (FSDP, ZeRO-3) all-gathers one layer's weights before
   using them and prefetches the next: two layers unsharded in their storage format
-  are resident on top of the shard.
+  are resident on top of the shard. DeepSpeed ZeRO-3 instead keeps gathered parameters
+  up to its ``stage3_max_live_parameters`` (1e9 in the configs LLaMA-Factory and
+  ms-swift ship; ``knowledge/training_recipes.yaml``).
+- torch.optim's multi-tensor (foreach) Adam step, the Hugging Face Trainer's default
+  before torch 2.8, writes the square root of every second moment into a new tensor
+  list: one moment-sized temporary, alive after backward has freed the activations, so
+  only what it needs beyond them is added. Fused and paged steps hold none.
 - Selective per-op checkpointing (torchtitan ``selective_ac_option = 'op'``) saves the
   outputs of every second matmul and of attention, recomputing the rest: in a Llama
   block (q, k, v, o, then w1, w3, w2) that is the block input 2h, q 2q, v 2kv, the
