@@ -125,8 +125,18 @@ def test_an_unknown_card_is_answered_with_a_finding_not_an_error(jobs: JobKnowle
     assert not plan.sized and [f.id for f in plan.findings] == ["job_gpu_unknown"]
 
 
-def test_a_known_card_the_catalog_does_not_rent_says_there_is_nothing_to_price(
+def test_a_known_card_the_catalog_does_not_rent_is_priced_on_the_nearest_it_rents(
     jobs: JobKnowledge, kb: Knowledge
 ) -> None:
     plan = speech.plan(SpeechRequest(audio_hours=10, gpu="l4"), kb, jobs)
+    assert "l4" not in {o.gpu for o in kb.catalog.offers}  # the premise: the shipped catalog has no L4
+    assert plan.pick is not None and any(f.id == "job_card_not_rented" for f in plan.findings)
+
+
+def test_a_rented_card_the_model_does_not_fit_says_there_is_nothing_to_price(
+    jobs: JobKnowledge, kb: Knowledge
+) -> None:
+    # the A100 is rented here only as a 5 GB MIG slice; Whisper large-v3 needs about 10 GB
+    sliced = catalog_of(kb, offer("a100-40g-sxm", 300, mig_profile="1g.5gb", slice_memory_gib=4.75))
+    plan = speech.plan(SpeechRequest(audio_hours=10, gpu="a100-40g-sxm"), sliced, jobs)
     assert not plan.sized and any(f.id == "job_nothing_offered" for f in plan.findings)

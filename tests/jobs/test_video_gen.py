@@ -22,9 +22,10 @@ def test_wan21_14b_at_720p_needs_an_80_gb_class_card(book: DiffusionBook, kb: Kn
 
 
 def test_wan21_14b_at_720p_on_one_card_is_flagged_80_gb_or_offload(
-    kb: Knowledge, book: DiffusionBook
+    wide: Knowledge, book: DiffusionBook
 ) -> None:
-    p = plan(VideoGenJob(model="wan21-t2v-14b", width=1280, height=720, gpu="l40s"), kb, book)
+    # the catalog rents the L40S, so the card is asked about as it is, not swapped for another
+    p = plan(VideoGenJob(model="wan21-t2v-14b", width=1280, height=720, gpu="l40s"), wide, book)
     ids = {f.id for f in p.findings}
     assert "video_needs_80gb_or_offload" in ids and p.pick is None
 

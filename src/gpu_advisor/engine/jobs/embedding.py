@@ -118,7 +118,7 @@ def plan(req: EmbeddingRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         per_card = tokens_per_s(jobs, kb, model, card.id) * offers.compute_share(offer)
         return Fit(per_card * 3600 * offer.count, need, offer.count)
 
-    ranked = offers.rank(kb, rate, units=units, per_hour=per_hour, gpu=req.gpu)
+    ranked, not_rented = offers.rank_for(kb, rate, units=units, per_hour=per_hour, gpu=req.gpu)
     options = [
         offers.option(p, _metrics(p, req, model, doc_tokens), _unit_costs(p, doc_tokens)) for p in ranked
     ]
@@ -129,7 +129,7 @@ def plan(req: EmbeddingRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         sized=bool(options),
         pick=options[0] if options else None,
         alternatives=options[1:4],
-        findings=job_rules.findings(ctx),
+        findings=[*not_rented, *job_rules.findings(ctx)],
         assumptions=job_rules.explain(ctx),
         command=command(model, options[0].gpu if options else None, kb),
         tool="text-embeddings-inference",

@@ -72,7 +72,7 @@ def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         sessions = cap * offer.count if _geforce(jobs, card.id) else math.inf
         return Fit(units_per_hour=min(sessions, 1e9), memory_gib=SESSION_MEMORY_GIB, cards=offer.count)
 
-    ranked = offers.rank(kb, rate, per_hour=req.streams or 1, gpu=req.gpu)  # no count: one stream
+    ranked, not_rented = offers.rank_for(kb, rate, per_hour=req.streams or 1, gpu=req.gpu)  # no count: one
     options = [offers.option(p, _metrics(p, jobs)) for p in ranked]
     return JobPlan(
         family="video_encode",
@@ -80,7 +80,10 @@ def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         sized=bool(options),
         pick=options[0] if options else None,
         alternatives=options[1:4],
-        findings=job_rules.findings(JobContext("video_encode", req, kb, jobs, ranked, req.codec)),
+        findings=[
+            *not_rented,
+            *job_rules.findings(JobContext("video_encode", req, kb, jobs, ranked, req.codec)),
+        ],
         command=command(req),
         tool="ffmpeg",
     )

@@ -78,7 +78,7 @@ def plan(job: ImageGenJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         return unknown_card(job.gpu, kb, "image_gen", spec.name)
     run = run_of(job, spec)
     peak_hour = per_hour_needed(job)
-    ranked = offers.rank(kb, _rate(book, spec, run), per_hour=peak_hour, gpu=job.gpu)
+    ranked, not_rented = offers.rank_for(kb, _rate(book, spec, run), per_hour=peak_hour, gpu=job.gpu)
     card = kb.gpus[job.gpu] if job.gpu else (ranked[0].gpu if ranked else None)
     findings = why(book, spec, run, card, job)
     check = checked(book, spec, run, card, offers.rank(kb, _rate(book, spec, run)))
@@ -88,7 +88,7 @@ def plan(job: ImageGenJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         model=spec.name,
         pick=options[0] if options else None,
         alternatives=options[1:],
-        findings=[*findings, *pitfalls(check)],
+        findings=[*not_rented, *findings, *pitfalls(check)],
         assumptions=assumptions(job, spec, run),
         command=diffusion_command(spec, run, job.tool),
         tool=job.tool,

@@ -131,7 +131,9 @@ def plan(job: ImageTrainJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
     side = job.resolution or max(spec.width, spec.height)
     fmt = job.base_format or spec.native_format
     need = memory_gib(spec, job, side, fmt)
-    ranked = offers.rank(kb, _rate(book, spec, job, side, need), units=samples(job), gpu=job.gpu)
+    ranked, not_rented = offers.rank_for(
+        kb, _rate(book, spec, job, side, need), units=samples(job), gpu=job.gpu
+    )
     card = kb.gpus[job.gpu] if job.gpu else (ranked[0].gpu if ranked else None)
     options = [offers.option(p, _metrics(book, spec, job, side, p), [_per_step(p, job)]) for p in ranked[:4]]
     run = d.Run(width=side, height=side, steps=steps(job), batch=job.batch, format=fmt)
@@ -149,7 +151,7 @@ def plan(job: ImageTrainJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         model=spec.name,
         pick=options[0] if options else None,
         alternatives=options[1:],
-        findings=[*why(book, spec, job, side, fmt, card, need), *pitfalls(check)],
+        findings=[*not_rented, *why(book, spec, job, side, fmt, card, need), *pitfalls(check)],
         assumptions=_assumptions(job, side, fmt),
         command=trainer_command(spec, job.tool, job.method),
         tool=job.tool,

@@ -37,6 +37,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from gpu_advisor.engine import cost
+from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.jobs.plan import JobMetric, JobOption
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer
 
@@ -132,6 +133,54 @@ def rank(
         if (priced := _priced(kb, offer, card, fit, per_hour, units)) is not None:
             out.append(priced)
     return sorted(out, key=lambda p: (p.rank_cny, p.job_hours or 0.0, p.machines, p.offer.id))
+
+
+def rank_for(
+    kb: Knowledge,
+    rate: Rate,
+    *,
+    gpu: str | None = None,
+    per_hour: float | None = None,
+    units: float | None = None,
+) -> tuple[list[Priced], list[Finding]]:
+    """:func:`rank` for a request that may name its card, and what to say about the name.
+
+    A card the catalog rents is ranked alone, as :func:`rank` does ("SDXL on an L4" prices
+    L4 offers, or none when the job does not fit there). A card the knowledge base knows but
+    the catalog does not rent ("SDXL on a 4090" where no 4090 is for sale) is not a dead end:
+    every offer that does the job is ranked and the offers of the card nearest the named one
+    (:func:`nearest`) go first, with ``job_card_not_rented`` naming both cards. The family
+    keeps the named card's own figures in its reasoning, so the user sees what they asked
+    about and what they can order.
+    """
+    rented = gpu is None or gpu not in kb.gpus or any(o.gpu == gpu for o in kb.catalog.offers)
+    if rented:
+        return rank(kb, rate, per_hour=per_hour, units=units, gpu=gpu), []
+    assert gpu is not None
+    ranked = rank(kb, rate, per_hour=per_hour, units=units)
+    if not ranked:
+        return [], [finding("job_card_not_rented", "warn", gpu=kb.gpus[gpu].name, nearest=None)]
+    near = nearest(kb.gpus[gpu], [p.gpu for p in ranked])
+    first = [p for p in ranked if p.gpu.id == near.id]
+    rest = [p for p in ranked if p.gpu.id != near.id]
+    said = finding("job_card_not_rented", "warn", gpu=kb.gpus[gpu].name, nearest=near.name)
+    return [*first, *rest], [said]
+
+
+def nearest(named: GpuSpec, cards: Sequence[GpuSpec]) -> GpuSpec:
+    """The card most like ``named``: the smallest sum of |log ratio| of FP16 tensor TFLOPS,
+    memory and memory bandwidth, the three figures every family's speed and fit rest on.
+    Ties go to the first of ``cards`` (the cheaper, in rank order)."""
+
+    def distance(card: GpuSpec) -> float:
+        pairs = (
+            (card.dense_tflops.get("fp16", 0.0), named.dense_tflops.get("fp16", 0.0)),
+            (card.usable_gib, named.usable_gib),
+            (card.bandwidth_gbs, named.bandwidth_gbs),
+        )
+        return sum(abs(math.log(a / b)) if a > 0 and b > 0 else 10.0 for a, b in pairs)
+
+    return min(cards, key=distance)
 
 
 def _priced(

@@ -144,7 +144,9 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
             per_card = math.floor(per_card)
         return Fit(units_per_hour=per_card * offer.count, memory_gib=need, cards=offer.count)
 
-    ranked = offers.rank(kb, rate, units=req.audio_hours, per_hour=req.live_streams, gpu=req.gpu)
+    ranked, not_rented = offers.rank_for(
+        kb, rate, units=req.audio_hours, per_hour=req.live_streams, gpu=req.gpu
+    )
     options = [offers.option(p, _metrics(p), [offers.unit_cost(p, 1.0, "per_audio_hour")]) for p in ranked]
     ctx = JobContext("speech", req, kb, jobs, ranked, model.name)
     return JobPlan(
@@ -153,7 +155,7 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         sized=bool(options),
         pick=options[0] if options else None,
         alternatives=options[1:4],
-        findings=job_rules.findings(ctx),
+        findings=[*not_rented, *job_rules.findings(ctx)],
         assumptions=job_rules.explain(ctx),
         command=command(model, runtime),
         tool=_tool(runtime),

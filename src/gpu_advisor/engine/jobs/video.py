@@ -82,7 +82,7 @@ def plan(job: VideoGenJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         return unknown_card(job.gpu, kb, "video_gen", spec.name)
     run = run_of(job, spec)
     per_hour = job.clips_per_day / 24.0 / 0.8 if job.clips_per_day else None
-    ranked = offers.rank(
+    ranked, not_rented = offers.rank_for(
         kb, _rate(book, spec, run, job.gpus), per_hour=per_hour, units=job.clips, gpu=job.gpu
     )
     card = kb.gpus[job.gpu] if job.gpu else (ranked[0].gpu if ranked else None)
@@ -106,7 +106,7 @@ def plan(job: VideoGenJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         model=spec.name,
         pick=options[0] if options else None,
         alternatives=options[1:],
-        findings=[*why(book, spec, run, card, sp, need), *pitfalls(check)],
+        findings=[*not_rented, *why(book, spec, run, card, sp, need), *pitfalls(check)],
         assumptions=assumptions(job, run),
         command=diffusion_command(spec, run, tool, sp),
         tool=tool,

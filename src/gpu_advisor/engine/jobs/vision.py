@@ -25,6 +25,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
 from gpu_advisor.engine.jobs.plan import JobFamily, JobMetric, JobPlan
@@ -191,8 +192,8 @@ def plan_train(req: VisionTrainRequest, kb: Knowledge, jobs: JobKnowledge) -> Jo
         ) * offers.compute_share(offer)
         return Fit(per_s * 3600, need, offer.count)
 
-    ranked = offers.rank(kb, rate, units=float(req.images * req.epochs), gpu=req.gpu)
-    return _plan("vision_train", req, kb, jobs, ranked, model, train_command(model, req))
+    ranked, not_rented = offers.rank_for(kb, rate, units=float(req.images * req.epochs), gpu=req.gpu)
+    return _plan("vision_train", req, kb, jobs, ranked, model, train_command(model, req), not_rented)
 
 
 def plan_infer(req: VisionInferRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
@@ -213,8 +214,8 @@ def plan_infer(req: VisionInferRequest, kb: Knowledge, jobs: JobKnowledge) -> Jo
         return Fit(per_s * 3600 * offer.count, need, offer.count)
 
     per_hour = req.images_per_s * 3600 if req.images_per_s and not req.images else None
-    ranked = offers.rank(kb, rate, units=req.images, per_hour=per_hour, gpu=req.gpu)
-    return _plan("vision_infer", req, kb, jobs, ranked, model, infer_command(model, req))
+    ranked, not_rented = offers.rank_for(kb, rate, units=req.images, per_hour=per_hour, gpu=req.gpu)
+    return _plan("vision_infer", req, kb, jobs, ranked, model, infer_command(model, req), not_rented)
 
 
 def _plan(
@@ -225,6 +226,7 @@ def _plan(
     ranked: list[Priced],
     model: VisionModel,
     command: str,
+    not_rented: list[Finding],
 ) -> JobPlan:
     batch = getattr(req, "batch", 1)
     options = [
@@ -237,7 +239,7 @@ def _plan(
         sized=bool(options),
         pick=options[0] if options else None,
         alternatives=options[1:4],
-        findings=job_rules.findings(ctx),
+        findings=[*not_rented, *job_rules.findings(ctx)],
         assumptions=job_rules.explain(ctx),
         command=command,
         tool="ultralytics"

@@ -131,6 +131,12 @@ STATEMENTS: tuple[Statements, ...] = (
         ("quote_above_catalog_range", "quote_needs_machines", "quote_does_not_fit"),
     ),
     Statements(
+        ("engine/jobs/offers.py",),
+        "compute_jobs",
+        "finding.",
+        ("job_card_not_rented",),
+    ),
+    Statements(
         ("engine/jobs/image.py", "engine/jobs/image_train.py", "engine/jobs/video.py"),
         "diffusion",
         "finding.",
