@@ -315,7 +315,10 @@ class Turn:
             )
             return Turned(self._refusal(chat, "dialog.too_slow", look=True), "deadline")
         except STORAGE_ERRORS as exc:
-            log.error("a %s turn of %s could not use the store: %s", type(call).__name__, chat.chat_id, exc)
+            # An outage is said once, with a count, where the store runs (bot.storage.outage)
+            level = logging.DEBUG if isinstance(exc, StorageUnavailable) else logging.ERROR
+            kind = type(call).__name__
+            log.log(level, "a %s turn of %s could not use the store: %s", kind, chat.chat_id, exc)
             return Turned(self._refusal(chat, "dialog.storage_unavailable"), "storage")
         return None if reply is None else Turned(reply)
 

@@ -110,16 +110,23 @@ def unavailable(exc: psycopg.Error) -> StorageUnavailable | None:
     return None if reason is None else StorageUnavailable(reason, str(exc).strip())
 
 
+def reported(exc: psycopg.Error) -> StorageUnavailable | None:
+    """``unavailable(exc)``, counted in this process's outage (said once, ``bot.storage.outage``)."""
+    mapped = unavailable(exc)
+    if mapped is not None:
+        OUTAGE.failed(mapped.reason, mapped.detail)
+    return mapped
+
+
 def _guarded(method: Callable[P, R]) -> Callable[P, R]:
     @functools.wraps(method)
     def wrapper(*args: P.args, **kwargs: P.kwargs) -> R:
         try:
             result = method(*args, **kwargs)
         except psycopg.Error as exc:
-            mapped = unavailable(exc)
+            mapped = reported(exc)
             if mapped is None:
                 raise
-            OUTAGE.failed(mapped.reason, mapped.detail)  # said once per outage, with a count
             raise mapped from exc
         OUTAGE.answered()
         return result
@@ -214,7 +221,7 @@ class PostgresStore(Storage):
             with self._connection() as conn, self.watchdog.armed(STATEMENT_DEADLINE_S), conn.transaction():
                 yield
         except psycopg.Error as exc:
-            mapped = unavailable(exc)
+            mapped = reported(exc)
             if mapped is None:
                 raise
             raise mapped from exc
@@ -249,7 +256,7 @@ class PostgresStore(Storage):
                 finally:
                     self._pending, self._batch, self._wait_lock = None, None, None
         except psycopg.Error as exc:
-            mapped = unavailable(exc)
+            mapped = reported(exc)
             if mapped is None:
                 raise
             raise mapped from exc

@@ -21,6 +21,7 @@ from aiohttp.typedefs import Handler
 
 from gpu_advisor import locales
 from gpu_advisor.bot.admission import Overloaded
+from gpu_advisor.bot.storage import StorageUnavailable
 from gpu_advisor.bot.turn import STORAGE_ERRORS
 from gpu_advisor.bot.web import proxies
 from gpu_advisor.bot.web.context import ARRIVED, CLIENT, CONTEXT
@@ -126,7 +127,9 @@ async def errors(request: web.Request, handler: Handler) -> web.StreamResponse:
     except asyncio.CancelledError:
         raise
     except STORAGE_ERRORS as exc:
-        log.error("web request could not use the store: %s %s: %s", request.method, request.path, exc)
+        # An outage is said once, with a count, where the store runs (bot.storage.outage)
+        level = logging.DEBUG if isinstance(exc, StorageUnavailable) else logging.ERROR
+        log.log(level, "web request could not use the store: %s %s: %s", request.method, request.path, exc)
         exc_ = unavailable("storage unavailable; please try again in a few minutes")
         return json_response(exc_.payload, exc_.status, exc_.headers)
     except Exception:
