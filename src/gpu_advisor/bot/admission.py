@@ -177,7 +177,7 @@ class Admission:
 
     @property
     def queue_limit(self) -> int:
-        """The most requests that may wait: fixed, or what the slots drain within the wait."""
+        """The most requests that may wait: fixed, or what the slots drain in ``DRAIN_S``."""
         if self.fixed_queue is not None:
             return self.fixed_queue
         drained = self.slots * min(DRAIN_S, self.wait_s) / max(self.service_s, 1e-4)
