@@ -199,7 +199,9 @@ async def test_the_plan_chart_gets_the_conversations_budget(
 
     drawn: list[Cost | None] = []
 
-    def chart(plan: object, lang: str, fx: object = None, budget: Cost | None = None) -> bytes:
+    def chart(
+        plan: object, lang: str, fx: object = None, budget: Cost | None = None, traditional: bool = False
+    ) -> bytes:
         drawn.append(budget)
         return b"png"
 

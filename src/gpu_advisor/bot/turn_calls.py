@@ -211,7 +211,9 @@ class Chart:
 
         state = host.load(self.chat)
         plan, _ = host.dialog.plan_for(state)
-        return plan_chart(plan, state.lang, host.dialog.kb.catalog.fx_to_cny, budget_of(state), state.hant)
+        return plan_chart(
+            plan, state.lang, host.dialog.kb.catalog.fx_to_cny, budget_of(state), traditional=state.hant
+        )
 
 
 def budget_of(state: ConversationState) -> Cost | None:
