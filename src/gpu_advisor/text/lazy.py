@@ -40,7 +40,11 @@ _TAG = f"{sys.implementation.cache_tag}.{getattr(_sre, 'MAGIC', 0)}"
 _CACHE_FILE = Path(__file__).parent / "__pycache__" / f"patterns.{_TAG}.marshal"
 _cache: dict[tuple[str, int], Entry] = {}
 _added: dict[tuple[str, int], Entry] = {}
+_used: set[tuple[str, int]] = set()
 _loaded: list[bool] = []  # one element once the kept patterns are read
+MAX_KEPT = 4_000
+"""Past this many kept patterns (about 15 MB), a process keeps only the ones it used: the
+cache stays bounded even if some reader ever builds its pattern from varying text."""
 
 
 def _load() -> dict[tuple[str, int], Entry]:
@@ -57,6 +61,8 @@ def _save() -> None:
         return
     try:
         kept = {**_load(), **_added}
+        if len(kept) > MAX_KEPT:
+            kept = {key: kept[key] for key in _used if key in kept}
         _CACHE_FILE.parent.mkdir(exist_ok=True)
         fd, tmp = tempfile.mkstemp(dir=_CACHE_FILE.parent, prefix=".patterns-")
         with os.fdopen(fd, "wb") as out:
@@ -88,6 +94,7 @@ def compiled(source: str, flags: int = 0) -> re.Pattern[str]:
         _cache.update(_load())
         atexit.register(_save)
     key = (source, int(flags))
+    _used.add(key)
     try:
         entry = _cache.get(key)
         if entry is None:

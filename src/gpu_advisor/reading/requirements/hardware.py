@@ -18,9 +18,9 @@ from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import COUNT_WORDS, NUMBER, parse_number
 
 _MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs)"
-_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=len, reverse=True))
+_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=lambda w: (-len(w), w)))
 # "a GPU" is not a count ("I don't have a GPU"); "a 4090" is.
-_BARE_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if len(w) > 2), key=len, reverse=True))
+_BARE_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if len(w) > 2), key=lambda w: (-len(w), w)))
 _COUNT_BEFORE = lazy(
     rf"(?:(?P<num>{NUMBER})|(?<![a-z])(?P<word>{_COUNT_WORD}))\s*+{_MEASURE}?\s*+(?:的|nvidia\s*+|英伟达)?\s*+$"
 )

@@ -78,7 +78,7 @@ _EN_TENS = {
     "ninety": 90.0,
     "a hundred": 100.0,
 }
-_EN_WORDS = "|".join(sorted((w for w in VAGUE_WORDS if w.isascii()), key=len, reverse=True))
+_EN_WORDS = "|".join(sorted((w for w in VAGUE_WORDS if w.isascii()), key=lambda w: (-len(w), w)))
 _EN_NUMBER_WORDS = "|".join(
     [*_EN_TENS, *(w for w in COUNT_WORDS if w.isascii() and len(w) > 2 and w != "single")]
 )

@@ -106,7 +106,7 @@ class Vocabulary:
         # Family words ("llama", "qwen", "mixtral") glued to a version let us notice a model
         # name we do not know ("qwen3-32b") and say so instead of silently reading its size.
         families = {re.split(r"[^a-z]", normalize(model_id), maxsplit=1)[0] for model_id in models}
-        known = sorted((re.escape(f) for f in families if len(f) >= _MIN_FAMILY), key=len, reverse=True)
+        known = sorted((re.escape(f) for f in families if len(f) >= _MIN_FAMILY), key=lambda f: (-len(f), f))
         self.near_miss = compiled(
             rf"(?<![a-z0-9])(?:{'|'.join(known)})[-_:]?v?\d[a-z0-9._-]*" if known else "(?!)"
         )

@@ -78,7 +78,7 @@ class GpuIndex:
         self.by_family: dict[str, list[GpuSpec]] = {}
         for gpu in kb.gpus.values():
             self.by_family.setdefault(family(gpu.id), []).append(gpu)
-        names = sorted({*self.by_family, *UNLISTED}, key=len, reverse=True)
+        names = sorted({*self.by_family, *UNLISTED}, key=lambda w: (-len(w), w))
         alternatives = [rf"{n}d?(?![0-9a-z])" if n.isdigit() else rf"{n}(?![0-9])" for n in names]
         self._pattern = compiled(rf"(?<![a-z0-9]){_PREFIX}({'|'.join(alternatives)})")
 
