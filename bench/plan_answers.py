@@ -7,7 +7,9 @@ marketplace, ``big_knowledge``), and serialises each plan as JSON with sorted ke
 byte-identical text means an identical answer. ``bench/plan_answers.json`` holds the
 SHA-256 of each plan's text, recorded before the speed work of issue 41 (the digests keep
 the file small and still name the plan that moved); the benches compare against it and
-say MATCH or DIFFER. The launch commands are left out: they are a function of the pick
+say MATCH or DIFFER; ``compare_speedups`` also plans each workload with the shared
+break points switched off and on in the same run, which holds while the recorded digests
+are re-recorded for a model change. The launch commands are left out: they are a function of the pick
 (``engine.launch``) that changes on its own schedule, and every figure they read is in
 the pick.
 
@@ -21,6 +23,7 @@ import hashlib
 import json
 from pathlib import Path
 
+from gpu_advisor.engine import break_points
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
@@ -75,6 +78,31 @@ def compare(kb: Knowledge, big: Knowledge) -> str:
     if not differ:
         return f"MATCH ({len(now)} plans byte-identical)"
     return f"DIFFER in {len(differ)} of {len(then)} plans: {', '.join(differ)}"
+
+
+def compare_speedups(kb: Knowledge, big: Knowledge) -> str:
+    """``MATCH`` when the plans are byte-identical with the speed-ups off and on, in this run.
+
+    The recorded digests move whenever a model or knowledge fix is meant to change an
+    answer; this comparison does not: every plan is made with the shared break points
+    off (``engine.break_points.SHARED``: each searched afresh), then on from an empty
+    table (later plans reuse what earlier ones searched), then on again (every break
+    point a hit), and the three must agree.
+    """
+    was = break_points.SHARED
+    try:
+        break_points.SHARED = False
+        off = answers(kb, big)
+        break_points.SHARED = True
+        break_points.clear()
+        cold = answers(kb, big)
+        warm = answers(kb, big)
+    finally:
+        break_points.SHARED = was
+    differ = sorted(k for k in off if not off[k] == cold.get(k) == warm.get(k))
+    if not differ:
+        return f"MATCH ({len(off)} plans byte-identical off, on from cold and on warm)"
+    return f"DIFFER in {len(differ)} of {len(off)} plans: {', '.join(differ)}"
 
 
 def record(kb: Knowledge, big: Knowledge) -> None:

@@ -47,6 +47,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from gpu_advisor.engine import break_points
+
 CHUNK_TOKENS = 8192  # prompt tokens prefilled per step once a prompt is chunked (vLLM V1 server)
 UTILISATION_TARGET = 0.7  # plan replicas to run at 70 % of the rate they can sustain
 GEOMETRIC_CV2 = 1.0  # squared coefficient of variation of output lengths that vary like chat answers
@@ -71,6 +73,10 @@ class ReplicaShape:
     memo: dict[tuple[float | None, float | None], float] = field(
         default_factory=dict, compare=False, repr=False
     )
+    # the object ``step_s`` is a pure function of (a ``throughput.ReplicaModel``): shapes with equal
+    # numbers and equal models (``break_points.model_identity``) share break points across plans;
+    # None: this shape keeps its own
+    step_model: object | None = field(default=None, compare=False, repr=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -391,12 +397,41 @@ def break_qps(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float |
     falsi (Dowell & Jarratt 1971) keeps a bracket, steps by secant where m is finite
     and halves where the queue is unstable; it needs ~6–10 latency evaluations where
     plain bisection to the same 1e-4 of capacity needed 14+. The answer is memoised on
-    the shape, so what-ifs that reuse a layout ask the queue once.
+    the shape, so what-ifs that reuse a layout ask the queue once, and, for a shape with
+    an ``identity``, across plans (``engine.break_points``).
     """
     key = (ttft_p99_s, tpot_p99_s)
-    if key not in shape.memo:
-        shape.memo[key] = _break(shape, ttft_p99_s, tpot_p99_s)
-    return shape.memo[key]
+    got = shape.memo.get(key)
+    if got is None:
+        got = shape.memo[key] = _shared_break(shape, ttft_p99_s, tpot_p99_s)
+    return got
+
+
+def _shared_break(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float | None) -> float:
+    """``_break``, looked up first among the break points other plans searched."""
+    identity = break_points.model_identity(shape.step_model) if break_points.SHARED else None
+    if identity is None:
+        return _break(shape, ttft_p99_s, tpot_p99_s)
+    key = (identity, *_numbers(shape), ttft_p99_s, tpot_p99_s)
+    got = break_points.lookup(key)
+    if got is None:
+        got = _break(shape, ttft_p99_s, tpot_p99_s)
+        break_points.store(key, got)
+    return got
+
+
+def _numbers(shape: ReplicaShape) -> tuple[float | int | None, ...]:
+    """Every field of ``shape`` the break-point search reads besides ``step_s``."""
+    return (
+        shape.slots,
+        shape.prefill_s,
+        shape.output_tokens,
+        shape.chunks,
+        shape.service_cv2,
+        shape.first_token_s,
+        shape.floor_s,
+        shape.scheduler_steps,
+    )
 
 
 def _margin(shape: ReplicaShape, qps: float, ttft_p99_s: float | None, tpot_p99_s: float | None) -> float:

@@ -69,6 +69,7 @@ def replica_shape(
         floor_s=floor,
         scheduler_steps=rt.scheduler_steps,
         prompt_share=lambda b: model.prompt_share_s(b) * fresh,
+        step_model=model,  # step_s is model.step_s: break points shared across plans
     )
 
 
