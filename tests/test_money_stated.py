@@ -229,8 +229,16 @@ def test_a_300_dollar_budget_is_overrun_by_a_2800_yuan_pick(kb: Knowledge) -> No
 
 
 def test_a_budget_in_a_currency_without_a_rate_is_not_guessed(kb: Knowledge) -> None:
-    answer = budget.check(Money(amount=30_000, currency="TWD"), _cny(900), kb.catalog)
+    answer = budget.check(Money(amount=30_000, currency="JPY"), _cny(900), kb.catalog)
     assert answer.fits is None and answer.budget_in_pick_currency is None
+
+
+def test_a_ten_thousand_nt_dollar_budget_is_overrun_by_a_2800_yuan_pick(kb: Knowledge) -> None:
+    answer = budget.check(Money(amount=10_000, currency="TWD"), _cny(2_800), kb.catalog)
+    assert answer.fits is False and answer.budget_in_pick_currency == _cny(2_192.86)  # × 7.1884 / 32.781
+    assert answer.over_by is not None and answer.over_by.amount == pytest.approx(
+        2_800 / 0.219286 - 10_000, abs=0.01
+    )
 
 
 def test_a_relative_cut_names_the_next_cheaper_option_and_what_it_gives_up(kb: Knowledge) -> None:
