@@ -7,10 +7,20 @@ driver's cap on concurrent encode sessions per machine (8 since January 2024), w
 floor on machines: ⌈streams ÷ 8⌉. All from NVIDIA's Video Encode and Decode GPU Support
 Matrix (``knowledge/video_codec.yaml``).
 
-Streams per card at a resolution are not estimated: NVIDIA prints its per-engine frame
-rates only as an image in the NVENC Application Note, and the project holds no table of
-them; the plan says so (``encode_rate_unpublished``) instead of guessing. A card the matrix
-table does not carry is left out, never assumed to encode.
+Streams per card come from NVIDIA's per-engine 1080p encode rates (the NVENC Application
+Note's performance table, by architecture, codec, preset and tuning):
+
+    streams per card = ⌊NVENC engines × engine fps × (1920·1080 ÷ width·height) ÷ stream fps⌋
+
+capped on a GeForce machine by the session cap. The engine rate scales inversely with the
+pixels of a frame (the table is at 1080p only; a pixel-rate encoder, which NVENC is, makes
+4K about a quarter of it). Presets between the table's P1/P3/P7 fit rows are interpolated
+(``CodecKnowledge.fps_per_engine``; its error on the held-out P5 rows is reported by the
+tests). NVIDIA measured each generation on a GeForce card at its highest video clock, so a
+data-centre card with a slower video clock does proportionally less: the plan calls the
+figure a ceiling to measure against. Decoding (NVDEC) is not counted: a transcode whose
+decoders saturate first does fewer. A card the matrix or the table does not carry is left
+out, never assumed to encode.
 """
 
 from __future__ import annotations
@@ -20,6 +30,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
 from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan
@@ -37,6 +48,8 @@ RESOLUTIONS = {
     "4k": (3840, 2160),
 }
 FFMPEG_ENCODER = {"h264": "h264_nvenc", "hevc": "hevc_nvenc", "av1": "av1_nvenc"}
+TABLE_PIXELS = 1920 * 1080  # the resolution NVIDIA's per-engine rates are measured at
+Preset = Literal["p1", "p2", "p3", "p4", "p5", "p6", "p7"]
 MAX_STREAMS = 1_000_000  # contract bound: a national IPTV head-end is a few thousand channels
 SESSION_MEMORY_GIB = 0.5  # one encode session's surfaces at 1080p, well under a GiB (floor, not a fit)
 
@@ -51,6 +64,12 @@ class EncodeRequest(BaseModel):
     resolution: Literal["480p", "720p", "1080p", "1440p", "4k"] = "1080p"
     fps: float = Field(30, ge=1, le=240, description="frames a second of each output stream")
     streams: int | None = Field(None, ge=1, le=MAX_STREAMS, description="concurrent streams to encode")
+    preset: Preset = Field(
+        "p4", description="NVENC preset, p1 fastest to p7 best quality (ffmpeg's default p4)"
+    )
+    tuning: Literal["hq", "ll"] = Field(
+        "hq", description="hq: VBR, high-quality tuning (files, VOD); ll: CBR, low-latency tuning (live)"
+    )
     gpu: str | None = Field(None, max_length=40, description="a card id to size the job on")
 
 
@@ -60,8 +79,28 @@ def can_encode(codec_kb: CodecKnowledge, gpu: str, codec: Codec) -> bool:
     return card is not None and card.nvenc > 0 and (codec != "av1" or card.av1_encode)
 
 
+def engine_fps(jobs: JobKnowledge, card: GpuSpec, req: EncodeRequest) -> float | None:
+    """One NVENC engine's 1080p rate on the card's architecture for the request's codec and preset."""
+    return jobs.codec.fps_per_engine(card.architecture, req.codec, int(req.preset[1:]), req.tuning)
+
+
+def pixel_scale(req: EncodeRequest) -> float:
+    """The request's frame against the table's 1080p one: 4K takes four times the work."""
+    width, height = RESOLUTIONS[req.resolution]
+    return TABLE_PIXELS / (width * height)
+
+
+def streams_per_card(jobs: JobKnowledge, card: GpuSpec, req: EncodeRequest) -> int:
+    """Real-time streams one card encodes (0 where the table has no rate or a stream does not fit)."""
+    codec_card = jobs.codec.card(card.id)
+    fps = engine_fps(jobs, card, req)
+    if codec_card is None or fps is None:
+        return 0
+    return math.floor(codec_card.nvenc * fps * pixel_scale(req) / req.fps + 1e-9)
+
+
 def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
-    """The cheapest catalog machine whose card encodes the codec; GeForce machines for the session cap."""
+    """The cheapest catalog machines that encode the streams in real time, GeForce capped by sessions."""
     if (no := job_rules.refused("video_encode", req, kb, jobs, req.codec)) is not None:
         return no
     cap = jobs.codec.session_cap_geforce
@@ -69,21 +108,27 @@ def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     def rate(offer: Offer, card: GpuSpec, memory_gib: float) -> Fit | None:
         if offer.is_slice or not can_encode(jobs.codec, card.id, req.codec):
             return None
-        sessions = cap * offer.count if _geforce(jobs, card.id) else math.inf
-        return Fit(units_per_hour=min(sessions, 1e9), memory_gib=SESSION_MEMORY_GIB, cards=offer.count)
+        per_card = streams_per_card(jobs, card, req)
+        if per_card < 1:
+            return None
+        per_machine = per_card * offer.count
+        if _geforce(jobs, card.id):
+            per_machine = min(per_machine, cap)
+        return Fit(units_per_hour=float(per_machine), memory_gib=SESSION_MEMORY_GIB, cards=offer.count)
 
     ranked, not_rented = offers.rank_for(kb, rate, per_hour=req.streams or 1, gpu=req.gpu)  # no count: one
-    options = [offers.option(p, _metrics(p, jobs)) for p in ranked]
+    options = [
+        offers.option(p, _metrics(p, jobs, req), [offers.unit_cost(p, 1.0, "per_stream_hour")])
+        for p in ranked
+    ]
+    ctx = JobContext("video_encode", req, kb, jobs, ranked, req.codec)
     return JobPlan(
         family="video_encode",
         model=req.codec,
         sized=bool(options),
         pick=options[0] if options else None,
         alternatives=options[1:4],
-        findings=[
-            *not_rented,
-            *job_rules.findings(JobContext("video_encode", req, kb, jobs, ranked, req.codec)),
-        ],
+        findings=[*not_rented, *job_rules.findings(ctx), *_streams(ranked, jobs, req)],
         command=command(req),
         tool="ffmpeg",
     )
@@ -94,10 +139,39 @@ def _geforce(jobs: JobKnowledge, gpu: str) -> bool:
     return card is not None and card.geforce
 
 
-def _metrics(p: Priced, jobs: JobKnowledge) -> list[JobMetric]:
+def _streams(ranked: list[Priced], jobs: JobKnowledge, req: EncodeRequest) -> list[Finding]:
+    """The arithmetic of the pick's streams per card, for /why."""
+    if not ranked:
+        return []
+    pick = ranked[0]
+    card = jobs.codec.card(pick.gpu.id)
+    fps = engine_fps(jobs, pick.gpu, req)
+    if card is None or fps is None:
+        return []
+    return [
+        finding(
+            "encode_streams",
+            gpu=pick.gpu.name,
+            nvenc=card.nvenc,
+            engine_fps=fps,
+            codec=req.codec,
+            preset=req.preset,
+            tuning=req.tuning,
+            resolution=req.resolution,
+            scale=pixel_scale(req),
+            fps=req.fps,
+            streams=streams_per_card(jobs, pick.gpu, req),
+        )
+    ]
+
+
+def _metrics(p: Priced, jobs: JobKnowledge, req: EncodeRequest) -> list[JobMetric]:
     card = jobs.codec.card(p.offer.gpu)
     assert card is not None
     out = [
+        JobMetric(id="streams_per_card", value=float(streams_per_card(jobs, p.gpu, req)), unit="streams"),
+        JobMetric(id="streams_per_machine", value=p.fit.units_per_hour, unit="streams"),
+        JobMetric(id="engine_fps_1080p", value=round(engine_fps(jobs, p.gpu, req) or 0.0, 1), unit="fps"),
         JobMetric(id="nvenc_per_card", value=float(card.nvenc), unit="engines"),
         JobMetric(id="nvdec_per_card", value=float(card.nvdec), unit="engines"),
     ]
@@ -115,6 +189,7 @@ def command(req: EncodeRequest) -> str:
     width, height = RESOLUTIONS[req.resolution]
     return (
         "ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i input.mp4 "
-        f"-vf scale_cuda={width}:{height} -r {req.fps:g} -c:v {FFMPEG_ENCODER[req.codec]} -preset p4 "
+        f"-vf scale_cuda={width}:{height} -r {req.fps:g} -c:v {FFMPEG_ENCODER[req.codec]} "
+        f"-preset {req.preset} -tune {req.tuning}{' -rc cbr' if req.tuning == 'll' else ''} "
         "-b:v 5M -c:a copy output.mp4"
     )

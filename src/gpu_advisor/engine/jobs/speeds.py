@@ -16,6 +16,7 @@ Pure: records and arithmetic, no I/O (``knowledge.job_speeds`` reads the files).
 
 from __future__ import annotations
 
+import math
 import statistics
 from collections.abc import Callable, Sequence
 from typing import Literal, Protocol, TypeVar
@@ -133,14 +134,54 @@ class CodecCard(_Row):
     source: str = Field(min_length=8)
 
 
+class EngineFps(_Row):
+    """One NVENC engine's published encode rate at 1080p (NVENC Application Note, section 4)."""
+
+    arch: str
+    codec: Literal["h264", "hevc", "av1"]
+    preset: int = Field(ge=1, le=7)
+    tuning: Literal["hq", "ll"]
+    fps: PositiveFloat
+    split: Split
+    source: str = Field(min_length=8)
+
+
 class CodecKnowledge(_Row):
     session_cap_geforce: PositiveInt
     session_cap_source: str = Field(min_length=8)
     matrix_source: str = Field(min_length=8)
     cards: list[CodecCard]
+    engine_fps_source: str = Field(min_length=8)
+    engine_fps: list[EngineFps]
 
     def card(self, gpu: str) -> CodecCard | None:
         return next((c for c in self.cards if c.gpu == gpu), None)
+
+    def fps_per_engine(self, arch: str, codec: str, preset: int, tuning: str) -> float | None:
+        """One engine's 1080p frames a second at ``preset`` (1–7), from the ``fit`` rows only.
+
+        A preset the table has is read; one between two (P4 between P3 and P7 when P5 is
+        held out) is interpolated log-linearly in the preset number, because each preset
+        step costs a roughly constant share of speed. None where the table has no row for
+        the architecture and codec (Volta, or AV1 before Ada): the card is not estimated.
+        """
+        rows = sorted(
+            (r.preset, r.fps)
+            for r in self.engine_fps
+            if r.split == "fit" and r.arch == arch and r.codec == codec and r.tuning == tuning
+        )
+        if not rows:
+            return None
+        for at, fps in rows:
+            if at == preset:
+                return fps
+        below = [(p, f) for p, f in rows if p < preset]
+        above = [(p, f) for p, f in rows if p > preset]
+        if not below or not above:  # outside the measured presets: the nearest row
+            return (below or above)[-1 if below else 0][1]
+        (p0, f0), (p1, f1) = below[-1], above[0]
+        share = (preset - p0) / (p1 - p0)
+        return math.exp(math.log(f0) + share * (math.log(f1) - math.log(f0)))
 
 
 class JobKnowledge(_Row):

@@ -198,15 +198,6 @@ def geforce_session_cap(ctx: JobContext) -> Finding | None:
     )
 
 
-def encode_rate_unpublished(ctx: JobContext) -> Finding | None:
-    """Streams per card are not estimated: NVIDIA publishes the per-engine frame rates only as an image."""
-    if ctx.family != "video_encode" or not ctx.ranked:
-        return None
-    pick = ctx.ranked[0]
-    card = ctx.jobs.codec.card(pick.offer.gpu)
-    return finding("encode_rate_unpublished", gpu=pick.gpu.name, nvenc=card.nvenc if card else 0)
-
-
 def speech_arithmetic(ctx: JobContext) -> Finding | None:
     """How the pick's speed and hours were reached (for /why): bandwidth, speed, the division."""
     if ctx.family != "speech" or not ctx.ranked:
@@ -354,10 +345,5 @@ RULES: tuple[Rule[JobCheck], ...] = (
         id="vision_arithmetic",
         check=vision_arithmetic,
         scenarios=(_s("vision_train", model="resnet-50", images=1_281_167, epochs=90),),
-    ),
-    Rule(
-        id="encode_rate_unpublished",
-        check=encode_rate_unpublished,
-        scenarios=(_s("video_encode", codec="h264"),),
     ),
 )

@@ -136,6 +136,7 @@ STATEMENTS: tuple[Statements, ...] = (
         "finding.",
         ("job_card_not_rented",),
     ),
+    Statements(("engine/jobs/encoding.py",), "compute_jobs", "finding.", ("encode_streams",)),
     Statements(
         ("engine/jobs/image.py", "engine/jobs/image_train.py", "engine/jobs/video.py"),
         "diffusion",
