@@ -15,6 +15,7 @@ import pytest
 from gpu_advisor.engine import break_points, queueing, replica
 from gpu_advisor.engine.defaults import serve_setup
 from gpu_advisor.engine.queueing import ReplicaShape, break_qps
+from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.units import GiB
 from gpu_advisor.engine.workload import Workload
@@ -101,6 +102,16 @@ def test_the_table_keeps_at_most_max_entries_dropping_the_oldest(monkeypatch: py
         break_points.store(("key", i), float(i))
     assert break_points.size() == 3
     assert break_points.lookup(("key", 9)) == 9.0 and break_points.lookup(("key", 6)) is None
+
+
+def test_a_plan_with_p99_targets_is_the_same_with_the_table_off_cold_and_warm(kb: Knowledge) -> None:
+    w = Workload(task="infer", model="llama-3.1-8b", qps=20, ttft_ms_p99=500, tpot_ms_p99=40)
+    break_points.SHARED = False
+    off = recommend(w, kb).model_dump_json()
+    break_points.SHARED = True
+    cold = recommend(w, kb).model_dump_json()
+    assert break_points.size() > 0
+    assert off == cold == recommend(w, kb).model_dump_json()
 
 
 class _Opaque:
