@@ -230,3 +230,19 @@ def test_every_myth_the_engine_corrects_is_heard_by_the_reading() -> None:
     from gpu_advisor.reading.claim_words import CLAIM_WORDS
 
     assert set(CLAIM_WORDS) == CLAIMS
+
+
+def test_the_money_reading_is_read_once_per_message(dialog: Dialog, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Both money answerers ask for it; the message keeps it (no module-level cache)."""
+    from gpu_advisor.reading import message
+    from gpu_advisor.reading.quote import read_normalized as real
+
+    calls: list[str] = []
+
+    def counted(low: str, kb: object) -> object:
+        calls.append(low)
+        return real(low, kb)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(message, "read_normalized", counted)
+    dialog.handle(ConversationState(), "买卡还是租卡？4090，电费 0.6 元一度")
+    assert len(calls) == 1

@@ -12,15 +12,17 @@ slot mappings, or python-telegram-bot's ``check_update`` result handed to
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import date
 
+from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading import concepts
 from gpu_advisor.reading.claims import claims_in, mentions_free_platform
 from gpu_advisor.reading.followup import plan_question
 from gpu_advisor.reading.intent import Intent, decide
 from gpu_advisor.reading.jobs import Job
 from gpu_advisor.reading.question_form import QuestionForm, question_form
+from gpu_advisor.reading.quote import MoneyReading, read_normalized
 from gpu_advisor.reading.requirements import Extraction, Vocabulary, extract
 from gpu_advisor.text.normalize import Lang
 
@@ -40,6 +42,7 @@ class Message:
     follow: str | None = None  # the question about a plan already given (``reading.followup``)
     concept: str | None = None  # the concept question asked, by id (``reading.concepts``)
     cut: bool = False  # the surface cut the message at its cap (the reply says so)
+    _money: dict[int, MoneyReading] = field(default_factory=dict, compare=False, repr=False)
 
     @property
     def low(self) -> str:
@@ -53,6 +56,14 @@ class Message:
     @property
     def slots(self) -> dict[str, object]:
         return self.ext.slots
+
+    def money(self, kb: Knowledge) -> MoneyReading:
+        """The money reading (a quote's prices, ownership prices), read once per message for
+        whichever answerer asks first (it needs the catalog, so it is read on demand)."""
+        reading = self._money.get(id(kb))
+        if reading is None:
+            reading = self._money[id(kb)] = read_normalized(self.low, kb)
+        return reading
 
     @property
     def job_slots(self) -> dict[str, object]:

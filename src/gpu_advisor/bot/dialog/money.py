@@ -45,26 +45,18 @@ from gpu_advisor.reading.dialog_words import BUY_OR_RENT as _BUY_OR_RENT
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 
-_Answer = Callable[[Knowledge, str, str, Mapping[str, Any]], Content | None]
+_Answer = Callable[[Knowledge, str, str, Mapping[str, Any], MoneyReading | None], Content | None]
 
 
-_LAST: list[tuple[int, str, MoneyReading]] = []
+def quote_answer(
+    kb: Knowledge, low: str, lang: str, slots: Mapping[str, Any], reading: MoneyReading | None = None
+) -> Content | None:
+    """The judged quote, or None when the normalised text ``low`` holds no quote (or is a budget).
 
-
-def _reading(low: str, kb: Knowledge) -> MoneyReading:
-    """The money reading of a normalised message, read once for both money answerers."""
-    if _LAST and _LAST[0][0] == id(kb) and _LAST[0][1] == low:
-        return _LAST[0][2]
-    reading = read_normalized(low, kb)
-    _LAST[:] = [(id(kb), low, reading)]
-    return reading
-
-
-def quote_answer(kb: Knowledge, low: str, lang: str, slots: Mapping[str, Any]) -> Content | None:
-    """The judged quote, or None when the normalised text ``low`` holds no quote (or is a budget)."""
+    ``reading`` is the message's money reading when the caller has it (``Message.money``)."""
     if _BUDGET.search(low):
         return None
-    reading = _reading(low, kb)
+    reading = reading or read_normalized(low, kb)
     if reading.quote() is None:
         return None
     return _judged(kb, reading, lang, slots)
@@ -78,11 +70,16 @@ def quote_command(kb: Knowledge, args: str, lang: str, slots: Mapping[str, Any])
 
 
 def ownership_answer(
-    kb: Knowledge, low: str, lang: str, slots: Mapping[str, Any], ref: PriceReference | None = None
+    kb: Knowledge,
+    low: str,
+    lang: str,
+    slots: Mapping[str, Any],
+    reading: MoneyReading | None = None,
+    ref: PriceReference | None = None,
 ) -> Content | None:
     """Buy vs rent vs API for the conversation's workload, or None when the normalised text
     ``low`` does not ask it."""
-    reading = _reading(low, kb)
+    reading = reading or read_normalized(low, kb)
     if not (_BUY_OR_RENT.search(low) or reading.about_ownership):
         return None
     w = _workload(slots, reading, quote=False)
@@ -161,7 +158,7 @@ def _answer(flow: Tools, state: ConversationState, msg: Message, answer: _Answer
         new.slots.pop("budget", None)
         if "budget" in state.slots:
             new.slots["budget"] = state.slots["budget"]
-    content = answer(flow.kb, msg.low, new.lang, new.slots)
+    content = answer(flow.kb, msg.low, new.lang, new.slots, msg.money(flow.kb))
     if content is None:
         return None
     return flow.reply(new, "answer", content, [_plan_button(new.lang)]), new
