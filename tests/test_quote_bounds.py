@@ -16,6 +16,7 @@ from typing import Any
 
 import pytest
 
+from gpu_advisor import knowledge
 from gpu_advisor.bot import cli
 from gpu_advisor.engine.quote import MAX_PRICE
 from tests.test_web_api import post, serving
@@ -69,7 +70,8 @@ async def test_an_unknown_currency_is_refused_naming_the_known_ones(tmp_path: Pa
     assert status == 422
     assert body["error"]["code"] == "unknown_currency"
     assert body["error"]["field"] == "quote.prices.0.currency"
-    assert body["error"]["values"] == {"name": "XXX", "known": "CNY, USD"}  # knowledge/catalog.yaml
+    known = ", ".join(sorted(knowledge.load().catalog.fx_to_cny))  # the rates knowledge/catalog.yaml has
+    assert body["error"]["values"] == {"name": "XXX", "known": known}
 
 
 async def test_an_unknown_answer_currency_is_refused_naming_it(tmp_path: Path) -> None:
