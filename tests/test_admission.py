@@ -235,3 +235,17 @@ async def test_a_client_is_remembered_between_its_requests_so_one_that_used_less
     release.set()
     await asyncio.gather(heavy, light)
     assert order == ["light", "heavy"]
+
+
+async def test_a_request_the_workers_cannot_reach_before_its_deadline_is_refused_at_once() -> None:
+    clock = Clock()
+    admission = Admission(slots=1, queue_limit=None, wait_s=0.5, clock=clock)
+    await serve(admission, clock, 100, 0.2)  # 0.2 s a request: two queued already fill the wait
+    release = asyncio.Event()
+    held = [asyncio.create_task(holding(admission, f"client {n}", [], release)) for n in range(3)]
+    assert await eventually(lambda: admission.depth == 2)
+    with pytest.raises(Overloaded) as refused:
+        admission.check("late")
+    assert refused.value.reason == "queue_full" and admission.queue_limit == 32  # not the size: the pace
+    release.set()
+    await asyncio.gather(*held)

@@ -19,7 +19,8 @@ seconds. The rules, the way a service that shares a scarce resource applies them
   ``queue_limit=None`` the bound follows what the workers drain: as many requests as
   ``slots`` workers finish within ``DRAIN_S`` at the measured service time, so a burst waits
   briefly instead of being shed, and no request admitted to the queue waits much longer than
-  that (issue 41: p99 within a second under a thousand chats).
+  that (issue 41: p99 within a second under a thousand chats); a request the slots cannot
+  reach before its deadline at that pace is refused at once rather than after waiting.
 - **Deadline from arrival**: a request that has waited ``wait_s`` since it *arrived* is
   refused rather than answered late (the web answers 503 with ``Retry-After``).
 
@@ -183,6 +184,10 @@ class Admission:
         drained = self.slots * min(DRAIN_S, self.wait_s) / max(self.service_s, 1e-4)
         return int(min(MAX_QUEUE, max(MIN_QUEUE, drained)))
 
+    def _drained_in(self) -> float:
+        """Seconds until the slots reach a request queued now, at the service time measured."""
+        return (self.depth + 1) * self.service_s / self.slots
+
     def stalled(self, held_s: float) -> bool:
         """Every slot has been held longer than ``held_s``: no new request can start (readiness)."""
         now = self.clock()
@@ -220,6 +225,8 @@ class Admission:
             return None
         if self.depth >= self.queue_limit:
             return "queue_full"
+        if self.fixed_queue is None and self._drained_in() > arrived + self.wait_s - self.clock():
+            return "queue_full"  # the workers cannot reach it before its deadline: say so now
         if len(self._waiting.get(key, ())) >= self.per_client_queue:
             return "client_queue_full"
         return None
