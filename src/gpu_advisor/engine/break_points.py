@@ -26,7 +26,7 @@ from collections.abc import Hashable
 from pydantic import BaseModel
 
 SHARED = True  # False: every break point is searched afresh (the benches' reference run)
-MAX_ENTRIES = 2048  # ~9 plans of 10,000 offers' ~230 layouts; ~1.5 kB a key, so a few MB at most
+MAX_ENTRIES = 2048  # ~9 plans of 10,000 offers (~175 replicas each); ~0.9 kB a key: ~2 MB at most
 
 _points: dict[Hashable, float] = {}
 
