@@ -73,3 +73,37 @@ def test_a_prefill_floor_counts_moe_layers_apart(kb: Knowledge) -> None:
     dense, moe = kb.models["llama-3.1-8b"], kb.models["qwen3-30b-a3b"]
     assert rt.prefill_floor_s(dense) == dense.layers * 100e-6
     assert rt.prefill_floor_s(moe) == moe.layers * 100e-6 + moe.moe_layers * 1000e-6
+
+
+def _routed(kb: Knowledge, model: str, us: float, tp: int = 1, comm: float = 0.0) -> ReplicaModel:
+    rt = kb.runtimes["vllm"].model_copy(update={"moe_decode_layer_us": us})
+    return ReplicaModel(kb.models[model], kb.gpus["h100-sxm"], rt, "fp8", "fp8", 1000, 200, tp, (comm, 0.0))
+
+
+def test_a_single_stream_moe_step_waits_for_its_routed_kernels_in_every_moe_layer(kb: Knowledge) -> None:
+    """Issue 45: at batch 1 the router, top-k, alignment, two grouped GEMMs, activation and
+    combine run one after another; their latency adds to reading the experts."""
+    arch = kb.models["qwen3-30b-a3b"]
+    plain, routed = _routed(kb, "qwen3-30b-a3b", 0.0), _routed(kb, "qwen3-30b-a3b", 24.0)
+    assert routed.step_s(1)[0] - plain.step_s(1)[0] == pytest.approx(arch.moe_layers * 24e-6)
+
+
+def test_a_dense_model_pays_no_routed_path_latency(kb: Knowledge) -> None:
+    plain, routed = _routed(kb, "llama-3.1-8b", 0.0), _routed(kb, "llama-3.1-8b", 24.0)
+    assert routed.step_s(1) == plain.step_s(1)
+
+
+def test_the_tp_all_reduce_latency_of_a_layer_counts_toward_the_routed_floor(kb: Knowledge) -> None:
+    """The floor is per layer: a TP group whose two all-reduces already cost more than the
+    routed kernels adds nothing; one that costs less adds only the difference."""
+    arch = kb.models["qwen3-30b-a3b"]
+    slow_comm = arch.layers * 40e-6  # 40 us of all-reduce latency per layer, above the 24 us floor
+    assert _routed(kb, "qwen3-30b-a3b", 24.0, 2, slow_comm).step_s(1) == _routed(
+        kb, "qwen3-30b-a3b", 0.0, 2, slow_comm
+    ).step_s(1)
+    fast_comm = arch.layers * 10e-6
+    gap = (
+        _routed(kb, "qwen3-30b-a3b", 24.0, 2, fast_comm).step_s(1)[0]
+        - _routed(kb, "qwen3-30b-a3b", 0.0, 2, fast_comm).step_s(1)[0]
+    )
+    assert gap == pytest.approx(arch.moe_layers * 14e-6)

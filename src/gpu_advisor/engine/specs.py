@@ -519,6 +519,10 @@ class RuntimeProfile(_Record):
     prefill_moe_layer_us: NonNegativeFloat = 0.0  # more per MoE layer of that pass
     moe_expert_us: NonNegativeFloat = 0.0  # a loaded step's start per touched expert per MoE layer
     moe_layer_us: NonNegativeFloat = 0.0  # router, top-k and permute launches per MoE layer per step
+    # A decode-only step's per-MoE-layer latency beyond its reads (issue 45): the small dependent
+    # kernels of the routed path (router GEMM, top-k, token alignment, two grouped GEMMs, activation,
+    # combine) each cost a launch-and-drain at batch 1 that the bandwidth roofline does not see.
+    moe_decode_layer_us: NonNegativeFloat = 0.0
     # How sure a figure under load is (issue 29): cards with fitted serving rows for this
     # runtime, the band their held-out rows fall in, and the wider band elsewhere.
     calibrated_cards: list[str] = Field(default_factory=list)

@@ -49,7 +49,11 @@ are read as dense weights are; their FLOPs count at
 ``moe_compute_efficiency`` of the dense rate (``effective_flops_per_token``); and in a
 loaded step each touched expert computes at least a tile of ``moe_pad_tokens`` rows
 and costs ``moe_expert_us`` to start. A decode-only step of a few sequences runs
-small-M kernels bound by reading the experts it touched, as a dense GEMV is.
+small-M kernels bound by reading the experts it touched, as a dense GEMV is, plus the
+latency of its routed path's kernels (``moe_decode_layer_us`` per MoE layer: router GEMM,
+top-k, token alignment, two grouped GEMMs, activation, combine, each a launch-and-drain a
+batch-1 step waits for in turn; a mixed step runs the same kernels and pays them too, where its
+prompt chunks make them a small share).
 The coefficients (c_seq, η_kv, the batched compute share, the MoE shares) live in
 knowledge/runtimes.yaml with the published runs they were fitted on.
 """
@@ -159,6 +163,7 @@ class ReplicaModel:
         "_inv_compute",
         "_kv_inv_bw",
         "_kv_seq",
+        "_moe_decode_s",
         "_moe_pad_flops",
         "_per_seq",
         "_pp",
@@ -205,6 +210,11 @@ class ReplicaModel:
         self._floor = arch.layers * rt.min_step_ms_per_layer / 1e3
         self._fixed = rt.step_overhead_ms / 1e3 + tp_comm[0] + arch.moe_layers * rt.moe_layer_us / 1e6
         self._per_seq = rt.seq_layer_us * arch.layers / 1e6 / (tp if attention_dp else 1)
+        # the routed path's small kernels: a per-MoE-layer latency floor that the TP all-reduce
+        # latency already charged for the layer (tp_comm[0], two per layer) counts toward
+        layer_comm = tp_comm[0] / arch.layers if arch.layers else 0.0
+        routed = max(0.0, rt.moe_decode_layer_us / 1e6 - layer_comm)
+        self._moe_decode_s = arch.moe_layers * routed if arch.is_moe else 0.0
         # attention reads the cache at its own kernels' share: a weight format's GEMV shortfall
         # (``format_bw_efficiency``) is the weights', not the cache's
         kv_bw = rt.bandwidth_gbs(gpu.bandwidth_gbs, "bf16", rt.decode_share(gpu))
@@ -259,7 +269,8 @@ class ReplicaModel:
         slowest = gemms_then_attention(w_mem, w_comp, a_mem, a_comp)
         if self._floor > slowest:
             bound, slowest = "launch", self._floor
-        return slowest + self._fixed + (self._comm + self._per_seq) * batch + self._pp_hops, bound
+        latency = self._fixed + self._moe_decode_s
+        return slowest + latency + (self._comm + self._per_seq) * batch + self._pp_hops, bound
 
     def mixed_step_s(self, batch: int) -> float:
         """Mean seconds of a saturated step: ``batch`` decode tokens plus their share of prompt chunks.
@@ -291,7 +302,8 @@ class ReplicaModel:
         a_comp = (self._attn_flops * batch + self._prompt_attn_flops * prompts) * self._inv_compute
         busy = max(gemms_then_attention(w_mem, w_comp, a_mem, a_comp), self._floor)
         busy += self._expert_start_s * touched
-        return busy + self._fixed + self._per_seq * batch + self._comm * tokens + self._pp_hops
+        latency = self._fixed + self._moe_decode_s
+        return busy + latency + self._per_seq * batch + self._comm * tokens + self._pp_hops
 
     def _expert_pad(self, tokens: float) -> float:
         """Padding FLOPs of a saturated step's expert GEMMs: every touched expert computes a tile.
