@@ -30,6 +30,7 @@ BENCHES = {
     "storage_bench": ["--tiny"],
     "scale_bench": ["--tiny"],
     "serving_compare": [],
+    "serving_fresh": [],
 }
 LIKE_FOR_LIKE = "like-for-like check failed"
 
