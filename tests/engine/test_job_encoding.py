@@ -108,8 +108,8 @@ def test_streams_per_card_multiply_the_engines_and_divide_by_the_stream_rate(
 def test_a_4k_stream_costs_four_1080p_ones(jobs: JobKnowledge, kb: Knowledge) -> None:
     # L40S: 3 NVENC × 1,037 fps (Ada, HEVC P1 hq) ÷ 30 = 103 at 1080p, a quarter of the rate at 4K = 25
     l40s = kb.gpus["l40s"]
-    hd = encoding.streams_per_card(jobs, l40s, EncodeRequest(codec="hevc", preset="p1", resolution="1080p"))
-    uhd = encoding.streams_per_card(jobs, l40s, EncodeRequest(codec="hevc", preset="p1", resolution="4k"))
+    hd = encoding.encode_streams(jobs, l40s, EncodeRequest(codec="hevc", preset="p1", resolution="1080p"))
+    uhd = encoding.encode_streams(jobs, l40s, EncodeRequest(codec="hevc", preset="p1", resolution="4k"))
     assert (hd, uhd) == (103, 25)
 
 
@@ -161,3 +161,31 @@ def test_the_preset_interpolation_on_the_held_out_p5_rows(jobs: JobKnowledge) ->
     median = (absolute[9] + absolute[10]) / 2
     within = sum(a <= 0.25 for a in absolute) / len(absolute)
     assert len(errors) == 20 and median == pytest.approx(0.22, abs=0.01) and within == pytest.approx(0.6)
+
+
+def test_a_transcode_is_held_to_what_the_decoders_keep_up_with(jobs: JobKnowledge, kb: Knowledge) -> None:
+    # RTX 4090: 2 NVENC × 1,055 fps (HEVC P1 ll) ÷ 30 = 70 encodes, but its one NVDEC decodes
+    # 903 fps of 1080p H.264 (NVDEC Application Note, Ada) ÷ 30 = 30 inputs
+    req = EncodeRequest(codec="hevc", preset="p1", tuning="ll", source_codec="h264")
+    assert encoding.encode_streams(jobs, kb.gpus["rtx4090"], req) == 70
+    assert encoding.streams_per_card(jobs, kb.gpus["rtx4090"], req) == 30
+
+
+def test_raw_frames_need_no_decoder(jobs: JobKnowledge, kb: Knowledge) -> None:
+    req = EncodeRequest(codec="hevc", preset="p1", tuning="ll", source_codec=None)
+    assert encoding.streams_per_card(jobs, kb.gpus["rtx4090"], req) == 70
+    assert "hwupload_cuda,scale_cuda" in encoding.command(req) and "-hwaccel" not in encoding.command(req)
+
+
+def test_a_card_that_cannot_decode_the_input_is_left_out(jobs: JobKnowledge, kb: Knowledge) -> None:
+    # Turing's NVDEC has no AV1 (the NVDEC table has no Turing AV1 row): a T4 cannot transcode AV1 input
+    only_t4 = catalog_of(kb, offer("t4", 900))
+    plan = encoding.plan(EncodeRequest(codec="h264", source_codec="av1"), only_t4, jobs)
+    assert plan.pick is None
+
+
+def test_a_smaller_input_decodes_more_streams(jobs: JobKnowledge, kb: Knowledge) -> None:
+    full = EncodeRequest(codec="h264", source_codec="h264")
+    small = EncodeRequest(codec="h264", source_codec="h264", source_resolution="720p")
+    l4 = kb.gpus["l4"]
+    assert encoding.decode_streams(jobs, l4, small) == 270 and encoding.decode_streams(jobs, l4, full) == 120

@@ -18,9 +18,11 @@ pixels of a frame (the table is at 1080p only; a pixel-rate encoder, which NVENC
 (``CodecKnowledge.fps_per_engine``; its error on the held-out P5 rows is reported by the
 tests). NVIDIA measured each generation on a GeForce card at its highest video clock, so a
 data-centre card with a slower video clock does proportionally less: the plan calls the
-figure a ceiling to measure against. Decoding (NVDEC) is not counted: a transcode whose
-decoders saturate first does fewer. A card the matrix or the table does not carry is left
-out, never assumed to encode.
+figure a ceiling to measure against. A transcode also decodes its input on NVDEC: the
+card holds the smaller of the encoders' count and ⌊NVDEC engines × the decoder's 1080p rate
+for the input codec × 1080p's pixels ÷ the input's ÷ fps⌋ (NVDEC Application Note, read as
+published). A card the matrix or the tables do not carry is left out, never assumed to
+encode (a Turing card does not decode AV1).
 """
 
 from __future__ import annotations
@@ -50,6 +52,7 @@ RESOLUTIONS = {
 FFMPEG_ENCODER = {"h264": "h264_nvenc", "hevc": "hevc_nvenc", "av1": "av1_nvenc"}
 TABLE_PIXELS = 1920 * 1080  # the resolution NVIDIA's per-engine rates are measured at
 Preset = Literal["p1", "p2", "p3", "p4", "p5", "p6", "p7"]
+Resolution = Literal["480p", "720p", "1080p", "1440p", "4k"]
 MAX_STREAMS = 1_000_000  # contract bound: a national IPTV head-end is a few thousand channels
 SESSION_MEMORY_GIB = 0.5  # one encode session's surfaces at 1080p, well under a GiB (floor, not a fit)
 
@@ -61,7 +64,7 @@ class EncodeRequest(BaseModel):
 
     family: Literal["video_encode"] = "video_encode"
     codec: Codec = "h264"
-    resolution: Literal["480p", "720p", "1080p", "1440p", "4k"] = "1080p"
+    resolution: Resolution = "1080p"
     fps: float = Field(30, ge=1, le=240, description="frames a second of each output stream")
     streams: int | None = Field(None, ge=1, le=MAX_STREAMS, description="concurrent streams to encode")
     preset: Preset = Field(
@@ -70,6 +73,11 @@ class EncodeRequest(BaseModel):
     tuning: Literal["hq", "ll"] = Field(
         "hq", description="hq: VBR, high-quality tuning (files, VOD); ll: CBR, low-latency tuning (live)"
     )
+    source_codec: Codec | None = Field(
+        "h264",
+        description="the input's codec, decoded on NVDEC; null when frames arrive raw (capture, render)",
+    )
+    source_resolution: Resolution | None = Field(None, description="the input's size; the output's if absent")
     gpu: str | None = Field(None, max_length=40, description="a card id to size the job on")
 
 
@@ -84,19 +92,38 @@ def engine_fps(jobs: JobKnowledge, card: GpuSpec, req: EncodeRequest) -> float |
     return jobs.codec.fps_per_engine(card.architecture, req.codec, int(req.preset[1:]), req.tuning)
 
 
-def pixel_scale(req: EncodeRequest) -> float:
-    """The request's frame against the table's 1080p one: 4K takes four times the work."""
-    width, height = RESOLUTIONS[req.resolution]
+def pixel_scale(resolution: Resolution) -> float:
+    """A frame against the tables' 1080p one: 4K takes four times the work."""
+    width, height = RESOLUTIONS[resolution]
     return TABLE_PIXELS / (width * height)
 
 
-def streams_per_card(jobs: JobKnowledge, card: GpuSpec, req: EncodeRequest) -> int:
-    """Real-time streams one card encodes (0 where the table has no rate or a stream does not fit)."""
+def encode_streams(jobs: JobKnowledge, card: GpuSpec, req: EncodeRequest) -> int:
+    """Real-time streams the card's encoders hold (0 where the table has no rate)."""
     codec_card = jobs.codec.card(card.id)
     fps = engine_fps(jobs, card, req)
     if codec_card is None or fps is None:
         return 0
-    return math.floor(codec_card.nvenc * fps * pixel_scale(req) / req.fps + 1e-9)
+    return math.floor(codec_card.nvenc * fps * pixel_scale(req.resolution) / req.fps + 1e-9)
+
+
+def decode_streams(jobs: JobKnowledge, card: GpuSpec, req: EncodeRequest) -> int | None:
+    """Real-time input streams the card's decoders hold; None when the input arrives raw."""
+    if req.source_codec is None:
+        return None
+    codec_card = jobs.codec.card(card.id)
+    fps = jobs.codec.decode_fps_per_engine(card.architecture, req.source_codec)
+    if codec_card is None or fps is None:
+        return 0
+    scale = pixel_scale(req.source_resolution or req.resolution)
+    return math.floor(codec_card.nvdec * fps * scale / req.fps + 1e-9)
+
+
+def streams_per_card(jobs: JobKnowledge, card: GpuSpec, req: EncodeRequest) -> int:
+    """Real-time streams one card transcodes: the fewer of what its encoders and decoders hold."""
+    encoded = encode_streams(jobs, card, req)
+    decoded = decode_streams(jobs, card, req)
+    return encoded if decoded is None else min(encoded, decoded)
 
 
 def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
@@ -158,8 +185,13 @@ def _streams(ranked: list[Priced], jobs: JobKnowledge, req: EncodeRequest) -> li
             preset=req.preset,
             tuning=req.tuning,
             resolution=req.resolution,
-            scale=pixel_scale(req),
+            scale=pixel_scale(req.resolution),
             fps=req.fps,
+            encoded=encode_streams(jobs, pick.gpu, req),
+            nvdec=card.nvdec,
+            source_codec=req.source_codec,
+            decode_fps=jobs.codec.decode_fps_per_engine(pick.gpu.architecture, req.source_codec or ""),
+            decoded=decode_streams(jobs, pick.gpu, req),
             streams=streams_per_card(jobs, pick.gpu, req),
         )
     ]
@@ -185,11 +217,15 @@ def _metrics(p: Priced, jobs: JobKnowledge, req: EncodeRequest) -> list[JobMetri
 
 
 def command(req: EncodeRequest) -> str:
-    """ffmpeg decoding on NVDEC (``-hwaccel cuda``), scaling on the GPU and encoding on NVENC."""
+    """ffmpeg decoding on NVDEC (``-hwaccel cuda``), scaling on the GPU and encoding on NVENC; raw
+    input (no ``source_codec``) is uploaded to the GPU instead of decoded."""
     width, height = RESOLUTIONS[req.resolution]
+    if req.source_codec is None:
+        reading = "ffmpeg -i input.y4m -vf hwupload_cuda,"
+    else:
+        reading = "ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i input.mp4 -vf "
+    low_latency = " -rc cbr" if req.tuning == "ll" else ""
     return (
-        "ffmpeg -hwaccel cuda -hwaccel_output_format cuda -i input.mp4 "
-        f"-vf scale_cuda={width}:{height} -r {req.fps:g} -c:v {FFMPEG_ENCODER[req.codec]} "
-        f"-preset {req.preset} -tune {req.tuning}{' -rc cbr' if req.tuning == 'll' else ''} "
-        "-b:v 5M -c:a copy output.mp4"
+        f"{reading}scale_cuda={width}:{height} -r {req.fps:g} -c:v {FFMPEG_ENCODER[req.codec]} "
+        f"-preset {req.preset} -tune {req.tuning}{low_latency} -b:v 5M -c:a copy output.mp4"
     )

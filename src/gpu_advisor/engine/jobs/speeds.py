@@ -146,6 +146,15 @@ class EngineFps(_Row):
     source: str = Field(min_length=8)
 
 
+class DecodeFps(_Row):
+    """One NVDEC engine's published 1080p decode rate (NVDEC Application Note, section 3)."""
+
+    arch: str
+    codec: Literal["h264", "hevc", "av1"]
+    fps: PositiveFloat
+    source: str = Field(min_length=8)
+
+
 class CodecKnowledge(_Row):
     session_cap_geforce: PositiveInt
     session_cap_source: str = Field(min_length=8)
@@ -153,9 +162,15 @@ class CodecKnowledge(_Row):
     cards: list[CodecCard]
     engine_fps_source: str = Field(min_length=8)
     engine_fps: list[EngineFps]
+    decode_fps_source: str = Field(min_length=8)
+    decode_fps: list[DecodeFps]
 
     def card(self, gpu: str) -> CodecCard | None:
         return next((c for c in self.cards if c.gpu == gpu), None)
+
+    def decode_fps_per_engine(self, arch: str, codec: str) -> float | None:
+        """One NVDEC engine's 1080p decode rate, as published; None where the table has none."""
+        return next((r.fps for r in self.decode_fps if r.arch == arch and r.codec == codec), None)
 
     def fps_per_engine(self, arch: str, codec: str, preset: int, tuning: str) -> float | None:
         """One engine's 1080p frames a second at ``preset`` (1–7), from the ``fit`` rows only.
