@@ -246,3 +246,16 @@ def test_the_money_reading_is_read_once_per_message(dialog: Dialog, monkeypatch:
     monkeypatch.setattr(message, "read_normalized", counted)
     dialog.handle(ConversationState(), "买卡还是租卡？4090，电费 0.6 元一度")
     assert len(calls) == 1
+
+
+@pytest.mark.parametrize(
+    ("text", "intent"),
+    [
+        ("买卡还是租卡？每天用 6 小时", "buy_vs_rent"),
+        ("buying two 3090s vs renting, what is the break-even?", "buy_vs_rent"),
+        ("自建还是调 API 划算，每天一亿 token", "rent_vs_api"),
+        ("serve Qwen2.5-14B for 10 users, we own 2 L40S", "sizing"),  # owned cards: no purchase asked
+    ],
+)
+def test_buying_against_renting_is_one_decision(dialog: Dialog, text: str, intent: str) -> None:
+    assert read(dialog, text).intent == intent

@@ -27,12 +27,6 @@ SHEET_COMMAND_WORD = lazy(r"/analyze(?:@\w{1,64})?(?:\s|$)", re.IGNORECASE)
 ALSO = lazy(r"(?<![a-z])(?:also|as well|too|in addition)(?![a-z])|也要|也想|也得|还要|还想|同时|顺便|此外还")
 
 # --- bot/dialog/money.py -------------------------------------------------------
-BUY_OR_RENT = lazy(
-    r"买[^,，。;；\n]{0,16}?还是[^,，。;；\n]{0,4}?租|租[^,，。;；\n]{0,16}?还是[^,，。;；\n]{0,4}?买|自建|买卡|回本"
-    r"|还是[^,，。;；\n]{0,6}?api|api[^,，。;；\n]{0,8}?还是"
-    r"|buy (?:or|vs\.?|versus) rent|rent (?:or|vs\.?|versus) buy|buy(?:ing)? vs|own(?:ing)? vs|pay ?back"
-    r"|(?:vs\.?|or) (?:an? )?(?:hosted )?api|break[- ]?even"
-)
 BUDGET = lazy(r"预算|budget|以内|不超过|最多花|控制在|at most|afford")
 
 # --- bot/dialog/prices.py ------------------------------------------------------

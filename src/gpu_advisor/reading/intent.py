@@ -174,3 +174,9 @@ def decide(low: str, ext: Extraction) -> tuple[Intent, Job]:
         if holds(reading):
             return intent, job
     return "small_talk", job
+
+
+def intent_of(low: str) -> Intent:
+    """The intent of a normalised text read without its slots (no card count, no model):
+    for callers that hold only text, such as ``/quote`` and the money functions."""
+    return decide(low, Extraction(lang="zh", normalized=low))[0]

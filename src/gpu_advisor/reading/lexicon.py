@@ -115,8 +115,8 @@ PRICE_NUMBER = (
     r"\d[\d.]*\s*/\s*(?:卡时|小时|h|hr|gpu-hour)|每卡每小时\s*\d",
 )
 BUY = (
-    r"(?<!购)买(?!单)|购买|购入|自建|自己买|二手卡|回本|电费|闲置",
-    word(r"buy(?:ing)?|purchase|own(?:ing)?|build\s+a\s+(?:\dx\d+\s+)?rig|break-?even|electricity|kwh"),
+    r"(?<!购)买(?!单)|购买|购入|自建|自己买|买卡|二手卡|回本|电费|闲置",
+    word(r"buy(?:ing)?|purchase|owning|build\s+a\s+(?:\dx\d+\s+)?rig|break-?even|pay\s?back|electricity|kwh"),
 )
 API = (
     r"(?<![a-z])api(?![a-z])|按token|每百万token|百万\s*token|调用.{0,6}接口",

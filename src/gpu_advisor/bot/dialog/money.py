@@ -41,7 +41,7 @@ from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge.prices import reference
 from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
-from gpu_advisor.reading.dialog_words import BUY_OR_RENT as _BUY_OR_RENT
+from gpu_advisor.reading.intent import intent_of
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 
@@ -80,7 +80,7 @@ def ownership_answer(
     """Buy vs rent vs API for the conversation's workload, or None when the normalised text
     ``low`` does not ask it."""
     reading = reading or read_normalized(low, kb)
-    if not (_BUY_OR_RENT.search(low) or reading.about_ownership):
+    if not (_asks_ownership(low) or reading.about_ownership):
         return None
     w = _workload(slots, reading, quote=False)
     if w is None:
@@ -90,6 +90,11 @@ def ownership_answer(
     except EngineError:
         return None  # an unknown card or model: the ordinary flow says what was not understood
     return Content(title=ownership_title(lang, result, kb), summary=ownership_lines(lang, result, kb))
+
+
+def _asks_ownership(low: str) -> bool:
+    """Buy vs rent, or renting vs a hosted API: the message's one intent (``reading.intent``)."""
+    return intent_of(low) in ("buy_vs_rent", "rent_vs_api")
 
 
 def compare(
