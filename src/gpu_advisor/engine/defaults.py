@@ -49,6 +49,7 @@ class ServeSetup:
     attention_dp: bool = False  # SGLang --enable-dp-attention: each GPU attends for its own sequences
     max_num_seqs: int | None = None  # the user's scheduler limits; None: the runtime's defaults
     max_num_batched_tokens: int | None = None
+    memory_share: float | None = None  # the user's gpu_memory_utilization; None: the runtime's own
 
     def configured(self, rt: RuntimeProfile, gpu: GpuSpec) -> RuntimeProfile:
         """The runtime as this setup runs it on ``gpu``: the user's scheduler limits over its
@@ -56,14 +57,18 @@ class ServeSetup:
 
         Every reader of ``max_batch`` and ``max_num_batched_tokens`` (slots, chunking,
         the first token's chunks, the memory SGLang reserves for a chunk) then sees the same
-        limits, from one place: the copy has no card tiers left to override them.
+        limits, from one place: the copy has no card tiers left to override them. A memory
+        share the user set (``gpu_memory_utilization``) is the share of every card, as
+        vLLM's flag is, in place of the runtime's own rule (SGLang's card-sized reserve).
         """
         seqs, card_default = self.max_num_seqs or rt.max_batch, rt.token_budget(gpu)
         tokens = self.max_num_batched_tokens or card_default
-        if seqs == rt.max_batch and tokens == rt.max_num_batched_tokens == card_default:
-            return rt
-        update = {"max_batch": seqs, "max_num_batched_tokens": tokens, "card_token_budgets": []}
-        return rt.model_copy(update=update)
+        update: dict[str, object] = {}
+        if not (seqs == rt.max_batch and tokens == rt.max_num_batched_tokens == card_default):
+            update |= {"max_batch": seqs, "max_num_batched_tokens": tokens, "card_token_budgets": []}
+        if self.memory_share is not None:  # the share the user set replaces the runtime's rule
+            update |= {"memory_utilization": self.memory_share, "static_reserve": None}
+        return rt.model_copy(update=update) if update else rt
 
 
 def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:
@@ -97,6 +102,7 @@ def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]
         attention_dp=bool(w.attention_dp),
         max_num_seqs=w.max_num_seqs,
         max_num_batched_tokens=w.max_num_batched_tokens,
+        memory_share=w.gpu_memory_utilization,
     )
     if w.expert_parallel is not None:
         assumed.append(finding("assumed_expert_parallel_as_tensor", value=w.expert_parallel))

@@ -20,11 +20,13 @@ token count the answer also says whether that many tokens fit in ``hours``.
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_advisor.engine.architecture import resolve
 from gpu_advisor.engine.defaults import serving_formats
 from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.smallest_change import smallest_changes
 from gpu_advisor.engine.specs import Knowledge, ModelArch
 from gpu_advisor.engine.training import mfu, step_compute_s
 from gpu_advisor.engine.validate import canonical
@@ -63,6 +65,9 @@ class HardwareVerdict(BaseModel):
     rows: list[MethodVerdict]
     train_tokens: float | None = None
     hours_available: float | None = None
+    # A serving "no": the changes on the same cards that each make it fit, cheapest first
+    # (``engine.smallest_change``); empty when a row fits or no single change is enough.
+    changes: list[Finding] = Field(default_factory=list)
 
     @property
     def fastest(self) -> MethodVerdict | None:
@@ -96,8 +101,9 @@ def verdict(w: Workload, kb: Knowledge) -> HardwareVerdict:
         # A model shipped in FP8 or MXFP4 is judged in its own format first, never as AWQ
         formats = (w.weight_dtype,) if w.weight_dtype else verdict_formats(arch)
         rows = [_serving_row(w.model_copy(update={"weight_dtype": f}), kb, count) for f in formats]
+        changes = _serving_changes(w, kb, count, rows)
     else:
-        rows = [_training_row(w, kb, count, m) for m in METHODS]
+        rows, changes = [_training_row(w, kb, count, m) for m in METHODS], []
     return HardwareVerdict(
         task="infer" if w.task == "infer" else "train",
         gpu=w.gpu,
@@ -107,7 +113,16 @@ def verdict(w: Workload, kb: Knowledge) -> HardwareVerdict:
         rows=rows,
         train_tokens=w.train_tokens,
         hours_available=w.deadline_hours or w.duration_hours,
+        changes=changes,
     )
+
+
+def _serving_changes(w: Workload, kb: Knowledge, count: int, rows: list[MethodVerdict]) -> list[Finding]:
+    """When no way fits the named cards: the changes that make the closest one fit, cheapest first."""
+    if not rows or any(r.fits for r in rows):
+        return []
+    closest = min(rows, key=lambda r: r.shortfall_gib)
+    return smallest_changes(w.model_copy(update={"weight_dtype": closest.method, "gpu_count": count}), kb)
 
 
 def verdict_formats(arch: ModelArch) -> tuple[str, ...]:

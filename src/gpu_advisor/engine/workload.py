@@ -215,6 +215,10 @@ class Workload(BaseModel):
     # (knowledge/runtimes.yaml).
     max_num_seqs: PositiveInt | None = Field(None, le=65_536)
     max_num_batched_tokens: PositiveInt | None = Field(None, ge=16, le=1_048_576)
+    # The share of each card the serving runtime fills with weights and KV cache when the user
+    # sets it (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static); unset: the runtime's
+    # default (vLLM 0.9; SGLang's follows the card: knowledge/runtimes.yaml).
+    gpu_memory_utilization: float | None = Field(None, gt=0.0, le=0.99)
 
     # common
     gpu: str | None = None

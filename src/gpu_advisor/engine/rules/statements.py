@@ -138,6 +138,12 @@ STATEMENTS: tuple[Statements, ...] = (
     ),
     Statements(("engine/jobs/encoding.py",), "compute_jobs", "finding.", ("encode_streams",)),
     Statements(
+        ("engine/smallest_change.py",),
+        "serving",
+        "serving.",
+        ("change_memory_share", "change_kv_fp8", "change_fewer_streams", "change_max_model_len"),
+    ),
+    Statements(
         ("engine/jobs/image.py", "engine/jobs/image_train.py", "engine/jobs/video.py"),
         "diffusion",
         "finding.",
