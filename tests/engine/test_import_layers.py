@@ -13,8 +13,8 @@ import ast
 from functools import cache
 from pathlib import Path
 
-from gpu_advisor.engine.rules.myth_claims import CLAIMS
 from gpu_advisor.engine.rules import myths
+from gpu_advisor.engine.rules.myth_claims import CLAIMS
 
 SRC = Path(__file__).resolve().parents[2] / "src"
 ENGINE = SRC / "gpu_advisor" / "engine"
