@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from gpu_advisor import locales
 from gpu_advisor.engine import plan_checks
 from gpu_advisor.engine.architecture import resolve
 from gpu_advisor.engine.interconnect import scaling_efficiency
@@ -143,3 +144,48 @@ def test_an_ascend_pick_launches_vllm_ascend_on_cann_in_a_format_cann_serves(kb:
     assert p.launch and all(s.runtime == "vllm" and "vllm_ascend" in s.needs for s in p.launch)
     assert all("CUDA_VISIBLE_DEVICES" not in s.env for s in p.launch)
     assert "ascend_stack" in {f.id for f in p.pitfalls}
+
+
+def _full_70b_in_two_weeks(kb: Knowledge) -> Plan:
+    """Issue 47's request: full fine-tune Llama 3 70B on 10B tokens within two weeks."""
+    return plan(kb, task="train", model="llama-3-70b", method="full", train_tokens=1e10, deadline_hours=336)
+
+
+def test_a_pick_that_trains_another_way_than_asked_says_so_before_any_other_warning(kb: Knowledge) -> None:
+    p = _full_70b_in_two_weeks(kb)
+    assert p.recommendation is not None and p.recommendation.method == "lora"
+    first = p.pitfalls[0]
+    assert first.id == "method_changed" and first.severity == "high"
+    assert first.values["asked"] == "full" and first.values["method"] == "lora"
+    assert first.values["problem"] == "below_efficiency_floor"
+
+
+def test_the_method_change_is_said_in_both_languages_with_the_asked_methods_numbers(kb: Knowledge) -> None:
+    f = _full_70b_in_two_weeks(kb).pitfalls[0]
+    zh, en = (locales.render_finding(lang, f.id, f.values) for lang in ("zh", "en"))
+    assert "你要的是全参微调" in zh and "改用 LoRA" in zh and "Gbps" in zh
+    assert "You asked for full fine-tune" in en and "with LoRA instead" in en
+    assert "?" not in zh + en
+
+
+def test_the_asked_method_stays_priced_among_the_alternatives(kb: Knowledge) -> None:
+    p = _full_70b_in_two_weeks(kb)
+    asked = next(o for o in p.alternatives if o.kind == "asked_method")
+    assert asked.method == "full" and asked.training_hours is not None and asked.training_hours > 336
+
+
+def test_the_set_aside_warning_names_the_pick_as_it_is_never_one_machine_it_is_not(kb: Knowledge) -> None:
+    p = _full_70b_in_two_weeks(kb)
+    assert p.recommendation is not None and p.recommendation.machines == 4
+    values = hit(p, "multi_node_inefficient_set_aside")
+    assert values["pick_machines"] == 4
+    zh = locales.render_finding("zh", "multi_node_inefficient_set_aside", values)
+    en = locales.render_finding("en", "multi_node_inefficient_set_aside", values)
+    assert "单机" not in zh and "4 台机器共 32 张 NVIDIA A100 40GB SXM4" in zh
+    assert "one machine" not in en and "on 4 machines, trained with LoRA" in en
+
+
+def test_a_plan_in_the_asked_method_says_nothing_of_a_change(kb: Knowledge) -> None:
+    p = plan(kb, task="train", model="llama-3-70b", method="lora", train_tokens=1e9)
+    assert "method_changed" not in {f.id for f in p.pitfalls}
+    assert all(o.kind != "asked_method" for o in p.alternatives)

@@ -219,6 +219,7 @@ def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> lis
             seen.add(_identity(c))
             out.append(_option(ctx, c, kind))
 
+    add(_asked_method_best(pick, ctx), "asked_method")
     pick_cost = cost_cny(pick, ctx)
     add(next((c for c in ranked if cost_cny(c, ctx) < pick_cost), None), "cheaper")
     add(
@@ -238,6 +239,19 @@ def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> lis
         for c in lighter:
             add(c, c.method or "lora")
     return out
+
+
+def _asked_method_best(pick: Candidate, ctx: Context) -> Candidate | None:
+    """The best plan with the method the user asked for, when the pick trains another way.
+
+    The checks set it aside (``plan_checks``), but it stays on the list with its price and
+    time: the plan says it changed the method (``rules.plans.method_changed``) and shows
+    what the asked method would cost rather than drop it.
+    """
+    asked = ctx.workload.method or "full"
+    if ctx.task != "train" or pick.method in (None, asked):
+        return None
+    return min((c for c in ctx.candidates if c.method == asked), key=lambda c: rank_key(c, ctx), default=None)
 
 
 def _identity(c: Candidate) -> tuple[str, str, int, int, str | None]:

@@ -86,8 +86,44 @@ def _gpu(c: Candidate | None) -> tuple[str | None, int | None]:
     return (c.gpu.name, c.total_gpus) if c else (None, None)
 
 
+def asked_method(r: Review) -> str:
+    """The training method the user asked for (unsaid: full, as ``engine.defaults`` assumes)."""
+    return r.ctx.workload.method or "full"
+
+
+def method_changed(r: Review) -> Finding | None:
+    """The pick trains another way than the user asked: said first, with why and what the asked way needs.
+
+    A plan that quietly trains LoRA under a lead that repeats "full fine-tune" contradicts
+    itself (issue 47). The best plan with the asked method is the one the checks set aside
+    (``Review.set_aside``); its problem, speed and network need are the reason given, and
+    it stays on the plan's list of options (``recommend._alternatives``).
+    """
+    pick = r.pick
+    if pick is None or r.ctx.task != "train" or pick.method in (None, asked_method(r)):
+        return None
+    problem, c = next(iter(r.set_aside.items()), (None, None))
+    return finding(
+        "method_changed",
+        "high",
+        asked=asked_method(r),
+        method=pick.method,
+        problem=problem,
+        gpus=c.total_gpus if c else None,
+        gpu=c.gpu.name if c else None,
+        machines=c.machines if c else None,
+        efficiency=round(c.scaling_efficiency or 0.0, 3) if c else None,
+        hours=round(c.training_hours) if c and c.training_hours else None,
+        need_gbps=floor_network_gbps(c) if c and c.machines > 1 else None,
+    )
+
+
 def multi_node_inefficient(r: Review) -> Finding | None:
-    """A multi-node plan below the floor: set aside for a single-node one, or the only option."""
+    """A multi-node plan below the floor: set aside for the pick, or the only option.
+
+    The set-aside sentence names the pick as it is (its cards, machines and method): a
+    LoRA pick on four machines is never told to "start on one machine" (issue 47).
+    """
     only = "below_efficiency_floor" in r.pick_problems
     c = r.pick if only else r.set_aside.get("below_efficiency_floor")
     if c is None or (not only and r.pick is None):
@@ -106,6 +142,7 @@ def multi_node_inefficient(r: Review) -> Finding | None:
         pick_method=None if only or r.pick is None else r.pick.method,
         pick_gpu=None if only else pick_gpu,
         pick_gpus=None if only else pick_gpus,
+        pick_machines=None if only or r.pick is None else r.pick.machines,
     )
 
 
@@ -270,6 +307,12 @@ def _s(branch: str, expect: str, **workload: object) -> Scenario:
 
 RULES: tuple[Rule[PlanReview], ...] = (
     Rule(
+        id="method_changed",
+        check=method_changed,
+        # 70B full fine-tune: only 4 × 8 H100 on 10 Gbit/s holds it (~7 % efficient); LoRA is the pick.
+        scenarios=(_s("fires", "", task="train", params_b=70, method="full"),),
+    ),
+    Rule(
         id="job_out_of_reach",
         check=job_out_of_reach,
         # 70B pretraining on 10T tokens: ~4.2e24 FLOPs, decades on 32 GPUs.
@@ -281,7 +324,7 @@ RULES: tuple[Rule[PlanReview], ...] = (
         emits=("multi_node_inefficient_set_aside", "multi_node_inefficient_only"),
         branches=("set_aside", "only"),
         scenarios=(
-            # 70B full fine-tune: only 4 × 8 H100 on 10 Gbit/s holds it (~7 % efficient); LoRA on one node.
+            # 70B full fine-tune: only 4 × 8 H100 on 10 Gbit/s holds it (~7 % efficient); LoRA is the pick.
             _s("set_aside", "multi_node_inefficient_set_aside", task="train", params_b=70, method="full"),
             # Pretraining may not fall back to LoRA: the multi-node plan stays, flagged.
             _s(
