@@ -286,7 +286,7 @@ SAMPLES: dict[str, dict[str, Any]] = {
     },
     "software_stack_matters": {
         "runtime": "vLLM",
-        "baseline": "Hugging Face transformers (generate, eager)",
+        "baseline": "transformers_generate",
         "speedup": 1.56,
         "continuous_batching": True,
     },

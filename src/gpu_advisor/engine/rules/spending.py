@@ -161,16 +161,23 @@ def kv_cache_dominates(ctx: Context, pick: Candidate | None, req: Option | None)
 
 
 def software_stack_matters(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
-    """The serving runtime's decode efficiency against plain transformers generate."""
+    """The plan's speeds hold on its serving runtime, not on plain transformers generate.
+
+    Said as what the plan assumes, never as advice to switch to the runtime the plan
+    already uses (issue 47: a vLLM plan told "switch to vLLM, 1.6× faster"). Silent when
+    the pick runs on transformers itself: there is nothing slower to warn against.
+    """
     if ctx.task != "infer" or pick is None:
         return None
     slow = ctx.kb.runtimes["transformers"]
     fast = ctx.kb.runtimes[pick.runtime or "vllm"]
+    if fast.decode_bw_efficiency <= slow.decode_bw_efficiency:
+        return None
     return finding(
         "software_stack_matters",
         "info",
         runtime=fast.name,
-        baseline=slow.name,
+        baseline="transformers_generate",
         speedup=round(fast.decode_bw_efficiency / slow.decode_bw_efficiency, 2),
         continuous_batching=fast.continuous_batching,
     )
