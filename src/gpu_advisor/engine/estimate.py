@@ -27,6 +27,7 @@ from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.interconnect import gradient_sync_s, scaling_efficiency
 from gpu_advisor.engine.memory import Memory, TrainSetup, kv_bytes_per_token, training_memory
 from gpu_advisor.engine.queueing import break_qps, capacity_qps, closed_loop
+from gpu_advisor.engine.releases import release_findings
 from gpu_advisor.engine.replica import board_link, per_gpu, replica_model
 from gpu_advisor.engine.results import Estimate, FitRow, ModelSummary, Verdict
 from gpu_advisor.engine.serving_search import card_format
@@ -112,7 +113,7 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         ttft_ms=_r(ttft),
         requests_per_s=_r(rps, 2),
         settings=settings,
-        assumptions=[*res.assumed, *assumed, *_kv_note(w, s)],
+        assumptions=[*res.assumed, *assumed, *_kv_note(w, s), *at.runtime_notes(w, gpu, count)],
         findings=at.findings(),
     )
 
@@ -134,6 +135,22 @@ class _Serving:
         f = card_format(self.fmt, card)
         rt = self.s.configured(self.kb.runtimes[runtime_for(f, self.runtime)], card)
         return card, rt, f, self.tensor_parallel or n
+
+    def runtime_notes(self, w: Workload, card: GpuSpec | None, n: int) -> list[Finding]:
+        """Which scheduler limits and which runtime release the figures on ``card`` assume (issue
+        45): the runtime's defaults for the card where the request set no limit, and the release
+        its coefficients were fitted on, or the documented changes since the one the request names."""
+        if card is None:
+            return []
+        _, rt, f, _ = self._place(card, n)
+        profile = self.kb.runtimes[runtime_for(f, self.runtime)]
+        notes: list[Finding] = []
+        if rt.continuous_batching and (w.max_num_seqs is None or w.max_num_batched_tokens is None):
+            seqs, tokens = rt.step_limits(1)[0], rt.token_budget(card)
+            notes.append(
+                finding("assumed_scheduler_limits", runtime=profile.name, max_num_seqs=seqs, tokens=tokens)
+            )
+        return [*notes, *release_findings(profile, profile.name, w.runtime_version)]
 
     def mem_on(self, card: GpuSpec, n: int) -> tuple[Memory, float]:
         """Memory per GPU for every user at once (``replica.per_gpu``), and the room for it."""

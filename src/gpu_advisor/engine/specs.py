@@ -290,6 +290,16 @@ class GraphBatchTier(_Record):
     wide: PositiveInt
 
 
+class RuntimeRelease(_Record):
+    """A documented change in one release of a runtime (knowledge/runtimes.yaml ``releases``):
+    what the release notes or the maintainers' post say changed, with its source."""
+
+    version: str = Field(min_length=1)
+    date: str = Field(pattern=r"^\d{4}-\d{2}$")  # year-month of the release
+    change: str = Field(min_length=8)
+    source: str = Field(min_length=8)
+
+
 class StaticReserve(_Record):
     """What a runtime keeps outside its static pool (weights and KV cache) when the launch names
     no share: SGLang's ``mem_fraction_static`` default (knowledge/runtimes.yaml cites the rule).
@@ -523,6 +533,12 @@ class RuntimeProfile(_Record):
     # kernels of the routed path (router GEMM, top-k, token alignment, two grouped GEMMs, activation,
     # combine) each cost a launch-and-drain at batch 1 that the bandwidth roofline does not see.
     moe_decode_layer_us: NonNegativeFloat = 0.0
+    # Issue 45: the releases the serving coefficients were fitted on (said beside a figure) and
+    # the documented changes per release (a request naming an older or newer release is told
+    # which of them lie between).
+    figures_release: str | None = None
+    figures_release_date: str | None = Field(None, pattern=r"^\d{4}-\d{2}$")
+    releases: list[RuntimeRelease] = Field(default_factory=list)
     # How sure a figure under load is (issue 29): cards with fitted serving rows for this
     # runtime, the band their held-out rows fall in, and the wider band elsewhere.
     calibrated_cards: list[str] = Field(default_factory=list)

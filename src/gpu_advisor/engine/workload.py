@@ -219,6 +219,11 @@ class Workload(BaseModel):
     # sets it (vLLM --gpu-memory-utilization, SGLang --mem-fraction-static); unset: the runtime's
     # default (vLLM 0.9; SGLang's follows the card: knowledge/runtimes.yaml).
     gpu_memory_utilization: float | None = Field(None, gt=0.0, le=0.99)
+    # The runtime release the user runs ("0.6.3", "v0.4.1.post2") or its date ("2024-12"): the
+    # answer says which documented changes lie between it and the release the figures are for.
+    runtime_version: str | None = Field(
+        None, max_length=32, pattern=r"^(v?\d+(\.\d+){0,3}([.+-]?[A-Za-z0-9]+)*|\d{4}-\d{2}(-\d{2})?)$"
+    )
 
     # common
     gpu: str | None = None

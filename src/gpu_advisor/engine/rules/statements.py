@@ -140,8 +140,20 @@ STATEMENTS: tuple[Statements, ...] = (
     Statements(
         ("engine/smallest_change.py",),
         "serving",
-        "serving.",
+        "finding.",
         ("change_memory_share", "change_kv_fp8", "change_fewer_streams", "change_max_model_len"),
+    ),
+    Statements(("engine/estimate.py",), "serving", "finding.", ("assumed_scheduler_limits",)),
+    Statements(
+        ("engine/releases.py",),
+        "serving",
+        "finding.",
+        (
+            "assumed_runtime_release",
+            "runtime_release_older",
+            "runtime_release_newer",
+            "runtime_release_no_change",
+        ),
     ),
     Statements(
         ("engine/jobs/image.py", "engine/jobs/image_train.py", "engine/jobs/video.py"),
