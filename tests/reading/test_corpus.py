@@ -96,7 +96,7 @@ def test_every_line_is_labelled_with_the_names_in_labels_md() -> None:
         assert row["intent"] in INTENTS, row
         assert row["job"] in JOBS, row
         assert row["lang"] in ("zh-CN", "zh-TW", "en"), row
-        assert row["split"] in ("fit", "holdout"), row
+        assert row["split"] in ("fit", "holdout", "tune"), row
         assert row["source"] == "written by us" or row["source"].startswith(("adapted from http", "http")), (
             row
         )
@@ -112,7 +112,10 @@ def test_the_corpus_covers_every_intent_and_job_in_all_three_scripts() -> None:
 
 
 def test_the_holdout_is_a_fixed_third_of_the_corpus() -> None:
-    share = sum(r["split"] == "holdout" for r in corpus()) / len(corpus())
+    """The hash rule holds aside about a third of the lines it split (the released
+    ``tune`` lines came with their own holdout kept elsewhere, so they are not counted)."""
+    split = [r for r in corpus() if r["split"] != "tune"]
+    share = sum(r["split"] == "holdout" for r in split) / len(split)
     assert 0.30 <= share <= 0.40
 
 
