@@ -10,14 +10,17 @@ serve?":
 2. ``vendor_quote`` — a pasted quote judged for the workload ("8×A800 ¥58,000/月 年付85折");
 3. ``server_sheet`` — a server configuration typed without ``/analyze`` ("8x H100, 2x Xeon 8480, 2TB 内存");
 4. ``buy_or_rent`` — buy vs rent vs a hosted API, or a power or purchase price for it;
-5. ``price_lookup`` — card × count × period from the catalog ("一张 4090 包月多少");
-6. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
-7. ``myth`` — a known wrong claim, corrected with the true figure;
-8. ``concept`` — a concept question, answered with numbers ("T4 还是 3090 做推理" asks why);
-9. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好"), or the plans
-   for two or more models ("Qwen2.5 7B 和 Llama 3.1 8B 哪个部署便宜");
-10. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
-11. ``requirements`` — everything else describes the job: merge, then ask or answer.
+5. ``gpu_job`` — a job that is not a language model's (image, video, speech, embeddings,
+   vision, encoding) sized with its own numbers ("每天 5000 张 SDXL 图"), or a turn that
+   changes the job already answered ("换成 Flux 呢", "cheaper?");
+6. ``price_lookup`` — card × count × period from the catalog ("一张 4090 包月多少");
+7. ``fit_verdict`` — can this hardware run / train that model ("一张 L40S 能跑 32B 吗");
+8. ``myth`` — a known wrong claim, corrected with the true figure;
+9. ``concept`` — a concept question, answered with numbers ("T4 还是 3090 做推理" asks why);
+10. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好"), or the plans
+    for two or more models ("Qwen2.5 7B 和 Llama 3.1 8B 哪个部署便宜");
+11. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
+12. ``requirements`` — everything else describes the job: merge, then ask or answer.
 
 The README's "How a message is answered" lists this order; ``tests/test_docs.py`` holds
 the two together.
@@ -29,6 +32,7 @@ from collections.abc import Callable
 
 from gpu_advisor.bot.dialog import commands, faq, followups, money, prices, verdicts
 from gpu_advisor.bot.dialog.compare_view import comparison_answer
+from gpu_advisor.bot.dialog.job_answer import job_answerer
 from gpu_advisor.bot.dialog.model_compare import model_comparison_answer
 from gpu_advisor.bot.dialog.requirements import requirements_answer
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -57,6 +61,10 @@ def server_sheet(flow: Tools, state: ConversationState, msg: Message) -> Answer 
 
 def buy_or_rent(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return money.ownership_answerer(flow, state, msg)
+
+
+def gpu_job(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    return job_answerer(flow, state, msg)
 
 
 def price_lookup(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
@@ -92,6 +100,7 @@ ANSWERERS: tuple[Answerer, ...] = (
     vendor_quote,
     server_sheet,
     buy_or_rent,
+    gpu_job,
     price_lookup,
     fit_verdict,
     myth,

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog import cards, launch_view, money, render, sheet_render
+from gpu_advisor.bot.dialog import cards, job_answer, launch_view, money, render, sheet_render
 from gpu_advisor.bot.dialog.plancache import View
 from gpu_advisor.bot.dialog.questions import QUESTIONS
 from gpu_advisor.bot.dialog.reply import Content, Reply
@@ -45,6 +45,8 @@ def run(dialog: Tools, state: ConversationState, text: str) -> Result:
     handler = HANDLERS.get(name)
     if handler is None:
         return dialog.say(state, "error", "dialog.unknown_command", command=name[:32]), state
+    if (job := job_answer.command(dialog, state, "cmd" if name == "命令" else name)) is not None:
+        return job  # the conversation is about an image, video, speech… job: its folds
     return handler(dialog, state, arg.strip())
 
 

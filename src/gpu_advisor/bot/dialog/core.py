@@ -14,7 +14,7 @@ import dataclasses
 from datetime import date
 
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog import commands, render
+from gpu_advisor.bot.dialog import commands, job_answer, render
 from gpu_advisor.bot.dialog.ack import ack_line, is_ack
 from gpu_advisor.bot.dialog.answerers import ANSWERERS
 from gpu_advisor.bot.dialog.current_cost import current_cost_line
@@ -78,6 +78,8 @@ class Dialog(Tools):
         """A quick-reply button: ``q:<question>:<choice index>`` or ``q:<question>:skip`` or a command."""
         if payload.startswith("/"):
             return commands.run(self, state, payload)
+        if payload.startswith("jq:"):  # a job question's button (``job_answer.press``)
+            return job_answer.press(self, state, payload) or (self._stale(state), state)
         parts = payload.split(":")
         question = QUESTIONS.get(parts[1]) if len(parts) == 3 and parts[0] == "q" else None
         if question is None or question.id != state.pending:
@@ -94,6 +96,7 @@ class Dialog(Tools):
 
     # --- steps --------------------------------------------------------------------
     def advance(self, state: ConversationState, notes: list[str]) -> Answer:
+        state.job = None  # the language-model flow: the folds and follow-ups are its plan's now
         question = next_question(state)
         if question is not None:
             return self._ask(state, question, notes)

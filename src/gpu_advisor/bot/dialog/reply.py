@@ -23,6 +23,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
+from gpu_advisor.engine.jobs.plan import JobPlan
 from gpu_advisor.engine.results import Plan
 
 ReplyKind = Literal["question", "answer", "info", "error", "help", "card"]
@@ -104,6 +105,7 @@ class Reply(Content):
     missing: list[str] = Field(default_factory=list)
     assumed: list[str] = Field(default_factory=list)
     plan: Plan | None = None
+    job: JobPlan | None = Field(None, description="a non-LLM job's plan (image, video, speech…)")
     detail: str | None = None
     chart: ChartKind | None = None
 
@@ -129,4 +131,5 @@ class Reply(Content):
         return {
             **self.parts().model_dump(mode="json"),
             "chart": self.chart,
+            "job": self.job.model_dump(mode="json") if self.job is not None else None,
         }

@@ -11,6 +11,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.bot.dialog.job_request import HeldJob
 from gpu_advisor.bot.dialog.slots import Slots
 
 STATE_VERSION = 1
@@ -32,6 +33,9 @@ class ConversationState(BaseModel):
     # the number the user last gave or was asked for: "make it 2000 instead" changes it
     last_slot: str | None = None
     gpu_owned: bool = False
+    # a non-LLM job answered (image, video, speech, embedding, vision, encoding): follow-ups
+    # change it ("换成 Flux 呢"); None while the conversation is about a language model
+    job: HeldJob | None = None
     answered: bool = False
     turns: int = 0
 

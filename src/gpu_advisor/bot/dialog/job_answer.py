@@ -1,0 +1,296 @@
+"""A non-LLM job answered in chat with the same card an LLM plan gets.
+
+The reading says which job a message is about (``msg.job``) and puts the job's own
+numbers on ``msg.job_slots`` (images a day, hours of audio, documents, frames, streams,
+a codec…). Here the family's model is found in the family's knowledge
+(``job_request.model_in``), the job is kept on the conversation (``state.job``) so a
+later turn changes one thing of it ("换成 Flux 呢", "每天 2 万张呢", "cheaper?"), and the
+engine's planner — the one ``gpu-advisor job`` and ``POST /api/job`` call — sizes it.
+The reply is ``job_cards.job_card``: the pick and its price, the number that decides
+the job and its unit cost, pitfalls; ``/why``, ``/alt``, ``/cmd`` and ``/cost`` are its
+folds. An input the family cannot do without (a volume to size an image service, a
+training set's size) is asked once, with buttons; the defaults the engine takes are
+said (the plan's assumptions). A language model never stands in for a named job.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from pydantic import ValidationError
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.job_cards import (
+    alt_card,
+    cmd_card,
+    cost_card,
+    job_card,
+    pick_words,
+    price_words,
+    why_card,
+)
+from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, model_in, request_of
+from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
+from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.tools import Answer, Tools
+from gpu_advisor.engine.jobs.plan import JobFamily, JobPlan
+from gpu_advisor.engine.jobs.request import parse_job, plan_job
+from gpu_advisor.knowledge.jobs import books
+from gpu_advisor.locales.numbers import number
+from gpu_advisor.reading.job_names import bare_amount
+from gpu_advisor.reading.jobs import Job
+from gpu_advisor.reading.message import Message
+from gpu_advisor.reading.requirements.job_units import read_job_units
+from gpu_advisor.reading.requirements.scan import Scan
+
+PENDING = "job."
+"""``state.pending`` of a job question: ``job.<slot>`` (``job.images_per_day``)."""
+
+ASKED: dict[JobFamily, tuple[str, tuple[float, ...]]] = {
+    "image_gen": ("images_per_day", (500, 5_000, 50_000)),
+    "vision_train": ("dataset_images", (10_000, 50_000, 500_000)),
+}
+"""The one input each family asks for when it is missing, and its buttons' values."""
+
+_FOLLOWS = frozenset(
+    {"cheaper", "faster", "swap", "why", "command", "price", "duration", "yearly", "why_not"}
+)
+_SIZING = frozenset({"sizing", "capacity", "speed", "price", "fit", "cheaper", "faster", "why"})
+_LLM = frozenset({"llm_serve", "llm_train"})
+
+
+def job_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    """A non-LLM job's card, a follow-up on the job held, or the answer to its question."""
+    held = state.job
+    if msg.job in FAMILIES:
+        family = _family(msg.job)
+        lang = msg.lang if not state.lang_locked else state.lang
+        same = held if held is not None and held.family == family else None
+        model = model_in(family, msg.low, books())
+        gpu = _gpu(msg)
+        job = (
+            same.updated(model, msg.job_slots, gpu)
+            if same is not None
+            else HeldJob(family=family, model=model, slots=dict(msg.job_slots), gpu=gpu)
+        )
+        return _answer(flow, state, msg, job, lang, ask=same is None)
+    if held is None or msg.job in _LLM:
+        return None
+    return _follow_up(flow, state, msg, held)
+
+
+def _follow_up(flow: Tools, state: ConversationState, msg: Message, held: HeldJob) -> Answer | None:
+    """A turn about the job already answered: its question's answer, a new number, a card, cheaper."""
+    lang = state.lang
+    slots = _units_for(held.family, msg)
+    if state.pending and state.pending.startswith(PENDING) and not slots:
+        slot = state.pending[len(PENDING) :]
+        value = _bare_number(msg)
+        if value is not None:
+            slots = {slot: value}
+    gpu = _gpu(msg)
+    if not slots and gpu is None and msg.follow not in _FOLLOWS and msg.intent not in ("cheaper", "why"):
+        return None
+    job = held.updated(None, slots, gpu)
+    if not slots and gpu is None:
+        plan = _plan(job, flow)
+        if plan is None:
+            return None
+        if msg.follow == "command":
+            return _fold(flow, state, plan, cmd_card)
+        if msg.intent == "why" or msg.follow in ("why", "why_not"):
+            return _fold(flow, state, plan, why_card)
+        if msg.intent == "cheaper" or msg.follow == "cheaper":
+            return _cheaper(flow, state, plan)
+        if msg.follow in ("price", "yearly", "duration"):
+            return _fold(flow, state, plan, cost_card)
+    return _answer(flow, state, msg, job, lang, ask=False)
+
+
+def _answer(
+    flow: Tools, state: ConversationState, msg: Message, job: HeldJob, lang: str, *, ask: bool
+) -> Answer:
+    new = state.model_copy(deep=True)
+    new.lang = "en" if lang == "en" else "zh"
+    new.job = job
+    new.turns += 1
+    asked = ASKED.get(job.family)
+    if asked is not None and ask and asked[0] not in job.slots and _needs(job, msg):
+        return _ask(flow, new, asked[0], asked[1])
+    new.pending = None
+    plan = _plan(job, flow)
+    if plan is None:
+        return flow.say(new, "error", "error.invalid_input"), state
+    new.answered = True
+    content = job_card(new.lang, plan, _names(flow), [_read_line(flow, new.lang, job, plan)], job.gpu)
+    return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
+
+
+def _needs(job: HeldJob, msg: Message) -> bool:
+    """Whether the family's missing input is worth a question: a training set always (there is
+    no run without it); a daily volume only when a card is to be picked for a service (no card
+    named, and the message asks for one rather than how fast one image is)."""
+    if job.family == "vision_train":
+        return True
+    return job.gpu is None and msg.intent == "sizing"
+
+
+def _ask(flow: Tools, state: ConversationState, slot: str, values: tuple[float, ...]) -> Answer:
+    state.pending = PENDING + slot
+    state.answered = False
+    if state.pending not in state.asked:
+        state.asked.append(state.pending)
+    buttons = [
+        Button(label=locales.t(state.lang, f"jobchat.choice.{slot}_{i}"), payload=f"jq:{slot}:{i}")
+        for i in range(len(values))
+    ]
+    buttons.append(Button(label=locales.t(state.lang, "jobchat.skip"), payload=f"jq:{slot}:skip"))
+    job = state.job
+    lead = [_read_line(flow, state.lang, job, None)] if job is not None else []
+    content = Content(lead=lead, title=locales.t(state.lang, f"jobchat.ask.{slot}"))
+    return flow.reply(state, "question", content, buttons), state
+
+
+def press(flow: Tools, state: ConversationState, payload: str) -> Answer | None:
+    """A job question's button (``jq:<slot>:<index>`` or ``jq:<slot>:skip``); None when stale."""
+    parts = payload.split(":")
+    job = state.job
+    if len(parts) != 3 or job is None or state.pending != PENDING + parts[1]:
+        return None
+    asked = ASKED.get(job.family)
+    if asked is None or asked[0] != parts[1]:
+        return None
+    new = state.model_copy(deep=True)
+    new.turns += 1
+    if parts[2] == "skip":
+        new.skipped.append(PENDING + parts[1])
+        held = job
+    elif parts[2].isdigit() and int(parts[2]) < len(asked[1]):
+        held = job.updated(None, {parts[1]: asked[1][int(parts[2])]}, None)
+    else:
+        return None
+    if held.family == "vision_train" and "dataset_images" not in held.slots:
+        held = held.updated(None, {"dataset_images": asked[1][1]}, None)  # skipped: the middle guess, said
+    new.pending = None
+    plan = _plan(held, flow)
+    if plan is None:
+        return flow.say(new, "error", "error.invalid_input"), state
+    new.job, new.answered = held, True
+    content = job_card(new.lang, plan, _names(flow), [_read_line(flow, new.lang, held, plan)], held.gpu)
+    return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
+
+
+COMMANDS: dict[str, Callable[..., Content]] = {
+    "why": why_card,
+    "alt": alt_card,
+    "cmd": cmd_card,
+    "cost": cost_card,
+}
+"""The slash commands that unfold a job's answer, each one of ``job_cards``' views."""
+
+
+def command(flow: Tools, state: ConversationState, name: str) -> Answer | None:
+    """``/why``, ``/alt``, ``/cmd``, ``/cost`` (and ``/plan``) for the job held; None without one."""
+    job = state.job
+    if job is None or not state.answered or (name not in COMMANDS and name != "plan"):
+        return None
+    plan = _plan(job, flow)
+    if plan is None:
+        return None
+    if name == "plan":
+        content = job_card(state.lang, plan, _names(flow), [_read_line(flow, state.lang, job, plan)], job.gpu)
+        return _reply(flow, state, "answer", content, plan, _fold_buttons(state.lang)), state
+    return _fold(flow, state, plan, COMMANDS[name])
+
+
+def _fold(flow: Tools, state: ConversationState, plan: JobPlan, view: Callable[..., Content]) -> Answer:
+    return _reply(flow, state, "card", view(state.lang, plan, _names(flow)), plan, []), state
+
+
+def _cheaper(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
+    """ "cheaper?": the options that cost less a month than the pick, or that the pick is the cheapest."""
+    names = _names(flow)
+    pick = plan.pick
+    price = pick.price_month if pick and pick.price_month is not None else None
+    cheaper = [o for o in plan.alternatives if price is not None and (o.price_month or price) < price]
+    if pick is None:
+        return _fold(flow, state, plan, why_card)
+    if cheaper:
+        best = min(cheaper, key=lambda o: o.price_month or 0.0)
+        line = locales.t(
+            state.lang,
+            "jobchat.cheaper",
+            pick=pick_words(state.lang, best, names),
+            price=price_words(state.lang, best),
+        )
+    else:
+        line = locales.t(state.lang, "jobchat.cheapest", pick=pick_words(state.lang, pick, names))
+    return _reply(flow, state, "card", alt_card(state.lang, plan, names, [line]), plan, []), state
+
+
+def _reply(
+    flow: Tools,
+    state: ConversationState,
+    kind: ReplyKind,
+    content: Content,
+    plan: JobPlan,
+    buttons: list[Button],
+) -> Reply:
+    reply = flow.reply(state, kind, content, buttons)
+    return reply.model_copy(update={"job": plan})
+
+
+def _fold_buttons(lang: str) -> list[Button]:
+    return [Button(label=f"/{name}", payload=f"/{name}") for name in ("why", "alt", "cmd", "cost")]
+
+
+def _plan(job: HeldJob, flow: Tools) -> JobPlan | None:
+    try:
+        return plan_job(parse_job(request_of(job, flow.kb)), flow.kb, books())
+    except ValidationError:
+        return None
+
+
+def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> str:
+    """What was understood: the job, its model and its numbers ("图像生成：SDXL（每天 5,000 张）")."""
+    name = locales.t(lang, f"heard.job.{job.family}")
+    model = (plan.model if plan is not None else None) or job.model or "—"
+    items = [
+        locales.t(lang, f"heard.slot.{slot}", value=number(lang, v) if isinstance(v, int | float) else str(v))
+        for slot, v in job.slots.items()
+        if locales.has(lang, f"heard.slot.{slot}") and slot != "price_per"
+    ]
+    if job.gpu is not None:
+        items.append(str(flow.gpu_names(job.gpu)))
+    separator = "，" if lang == "zh" else "; "
+    if not items:
+        return locales.t(lang, "jobchat.read", job=name, model=model)
+    return locales.t(lang, "jobchat.read_items", job=name, model=model, items=separator.join(items))
+
+
+def _names(flow: Tools) -> dict[str, str]:
+    return {gpu_id: spec.name for gpu_id, spec in flow.kb.gpus.items()}
+
+
+def _family(job: Job) -> JobFamily:
+    return next(f for f in FAMILIES if f == job)
+
+
+def _gpu(msg: Message) -> str | None:
+    gpu = msg.slots.get("gpu")
+    return gpu if isinstance(gpu, str) else None
+
+
+def _units_for(family: JobFamily, msg: Message) -> dict[str, object]:
+    """The job's numbers in a follow-up the reading did not tie to a job ("每天 2 万张呢"): read
+    again as the held job's units."""
+    if msg.job_slots:
+        return dict(msg.job_slots)
+    scan = Scan(source=msg.low, lang=msg.lang)
+    read_job_units(scan, family)
+    return {k: v for k, v in scan.job_slots.items() if k != "price_per"}
+
+
+def _bare_number(msg: Message) -> float | None:
+    """A bare answer to the job's question ("5000", "2万"): the one number the message holds."""
+    return bare_amount(msg.low)

@@ -1,0 +1,209 @@
+"""A non-LLM job's plan as the same answer card an LLM plan gets, and its folds.
+
+The card reads top to bottom like the LLM one: the pick from the catalog and its price
+(title, ``pick``, ``price``), then the number that decides the job (seconds per image,
+minutes per clip, times real time, hours for the backlog, streams, tokens a second) and
+what one unit of work costs. The folds are the commands' views of the same plan:
+``/why`` the arithmetic (the plan's findings and assumptions as ``locales`` words them),
+``/alt`` the other options, ``/cmd`` the launch command, ``/cost`` the price and the unit
+costs. A plan the engine could not size says why and never names a language model.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.reply import Content, Section
+from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.jobs.plan import JobMetric, JobOption, JobPlan
+from gpu_advisor.locales.numbers import currency_symbol, money, number
+
+PITFALLS = frozenset(
+    {
+        "diffusion_datacenter_overkill",
+        "light_job_on_training_card",
+        "cpu_bound_data_loading",
+        "embedding_truncates",
+        "no_encoder_on_card",
+        "av1_encode_needs_ada",
+        "geforce_session_cap",
+        "video_sequence_parallel_sublinear",
+        "job_card_not_rented",
+    }
+)
+"""Findings that warn rather than add up: shown under "watch out", not in the arithmetic."""
+
+Names = Mapping[str, str]
+"""Card id → the card's name as the catalog spells it (``kb.gpus[id].name``)."""
+
+
+def job_card(lang: str, plan: JobPlan, names: Names, lead: list[str], named: str | None = None) -> Content:
+    """The first answer: pick and price, the deciding number and unit cost, memory, pitfalls, the hint.
+
+    ``named`` is the card the user asked about: when the catalog quotes another one, the
+    figures worked out on the named card (its findings) head the summary, so "SDXL 在 4090
+    上出一张图要多久" is answered for the 4090 even when the pick is the nearest rented card."""
+    pick = plan.pick
+    if pick is None or not plan.sized:
+        return Content(
+            lead=lead,
+            title=locales.t(lang, "jobchat.not_sized"),
+            summary=[_said(lang, f) for f in [*plan.findings, *plan.assumptions]],
+        )
+    on_named = [
+        _said(lang, f)
+        for f in [*plan.findings, *plan.assumptions]
+        if named is not None
+        and pick.gpu != named
+        and f.id not in PITFALLS
+        and f.values.get("gpu") == names.get(named)
+    ]
+    defaults = " ".join(_said(lang, f) for f in plan.assumptions if f.id.startswith("assumed_"))
+    lines = (*on_named, _metric_line(lang, pick), _job_cost(lang, pick), _memory(lang, pick), defaults)
+    summary = [line for line in lines if line]
+    warnings = [_said(lang, f) for f in plan.findings if f.id in PITFALLS]
+    sections = [Section(id="pitfalls", heading=locales.t(lang, "jobchat.heading.pitfalls"), lines=warnings)]
+    return Content(
+        lead=lead,
+        title=locales.t(
+            lang, "jobchat.title", pick=pick_words(lang, pick, names), price=price_words(lang, pick)
+        ),
+        pick=pick_words(lang, pick, names),
+        price=price_words(lang, pick),
+        summary=summary,
+        sections=[s for s in sections if s.lines],
+        footer=[locales.t(lang, "jobchat.hint")],
+    )
+
+
+def why_card(lang: str, plan: JobPlan, names: Names) -> Content:
+    """/why: every finding and assumption of the plan, the arithmetic in words."""
+    sums = [_said(lang, f) for f in [*plan.findings, *plan.assumptions] if f.id not in PITFALLS]
+    warnings = [_said(lang, f) for f in plan.findings if f.id in PITFALLS]
+    memory = _memory(lang, plan.pick) if plan.pick else None
+    sections = [
+        Section(id="reasoning", heading=locales.t(lang, "jobchat.heading.why"), lines=sums),
+        Section(id="pitfalls", heading=locales.t(lang, "jobchat.heading.pitfalls"), lines=warnings),
+    ]
+    return Content(
+        title=_title(lang, plan, names),
+        summary=[memory] if memory else [],
+        sections=[s for s in sections if s.lines],
+    )
+
+
+def alt_card(lang: str, plan: JobPlan, names: Names, lead: list[str] | None = None) -> Content:
+    """/alt: the other machines that run the job, each with its number and unit cost."""
+    lines = [_option_line(lang, o, names) for o in plan.alternatives]
+    section = Section(id="alternatives", heading=locales.t(lang, "jobchat.heading.alt"), lines=lines)
+    return Content(lead=lead or [], title=_title(lang, plan, names), sections=[section] if lines else [])
+
+
+def cmd_card(lang: str, plan: JobPlan, names: Names) -> Content:
+    """/cmd: the launch command for the tool people use for this job."""
+    tool = plan.tool or ""
+    lines = [plan.command] if plan.command else []
+    section = Section(
+        id="commands",
+        heading=locales.t(lang, "jobchat.heading.cmd", tool=tool),
+        bullet="",
+        lines=lines,
+        code=True,
+    )
+    return Content(title=_title(lang, plan, names), sections=[section] if lines else [])
+
+
+def cost_card(lang: str, plan: JobPlan, names: Names) -> Content:
+    """/cost: the pick's price, what the stated job costs, what a unit of work costs."""
+    pick = plan.pick
+    if pick is None:
+        return Content(title=locales.t(lang, "jobchat.not_sized"))
+    lines = [line for line in (_unit_costs(lang, pick), _job_cost(lang, pick)) if line]
+    section = Section(id="cost", heading=locales.t(lang, "jobchat.heading.cost"), lines=lines)
+    return Content(
+        title=_title(lang, plan, names), price=price_words(lang, pick), sections=[section] if lines else []
+    )
+
+
+def pick_words(lang: str, o: JobOption, names: Names) -> str:
+    key = "jobchat.pick_machines" if o.machines > 1 else "jobchat.pick"
+    return locales.t(lang, key, count=o.gpus, gpu=names.get(o.gpu, o.gpu), machines=o.machines)
+
+
+def price_words(lang: str, o: JobOption) -> str:
+    if o.price_month is not None:
+        return locales.t(lang, "jobchat.price_month", amount=money(lang, o.price_month, o.currency))
+    if o.price_hour is not None:
+        return locales.t(lang, "jobchat.price_hour", amount=money(lang, o.price_hour, o.currency))
+    return "?"
+
+
+def metric_words(lang: str, m: JobMetric) -> str:
+    """One metric in words ("每张 3.87 秒"); an id without words is shown with its unit."""
+    value = number(lang, m.value, "#,##0.##" if m.value < 100 else "#,##0")
+    key = f"jobchat.metric.{m.id}"
+    return locales.t(lang, key, value=value) if locales.has(lang, key) else f"{m.id} {value} {m.unit}"
+
+
+def unit_cost_words(lang: str, m: JobMetric, currency: str) -> str:
+    key = f"jobchat.unit_cost.{m.id}"
+    small = 0 < m.value < 0.01  # ¥0.003 per million tokens is not ¥0
+    amount = (
+        currency_symbol(lang, currency) + number(lang, m.value, "0.####")
+        if small
+        else money(lang, m.value, currency)
+    )
+    return locales.t(lang, key, value=amount) if locales.has(lang, key) else f"{m.id} {amount}"
+
+
+def _metric_line(lang: str, o: JobOption) -> str:
+    parts = [metric_words(lang, m) for m in o.metrics[:3]]
+    cost = _unit_costs(lang, o)
+    return " · ".join([*parts, *([cost] if cost else [])])
+
+
+def _unit_costs(lang: str, o: JobOption) -> str:
+    return " · ".join(unit_cost_words(lang, m, o.currency) for m in o.unit_costs)
+
+
+def _job_cost(lang: str, o: JobOption) -> str | None:
+    if o.job_hours is None or o.job_cost is None:
+        return None
+    return locales.t(
+        lang,
+        "jobchat.job_cost",
+        hours=number(lang, o.job_hours, "#,##0.#"),
+        cost=money(lang, o.job_cost, o.currency),
+    )
+
+
+def _memory(lang: str, o: JobOption) -> str | None:
+    if o.memory_gib is None or o.memory_limit_gib is None:
+        return None
+    need, limit = number(lang, o.memory_gib, "#,##0.#"), number(lang, o.memory_limit_gib, "#,##0.#")
+    return locales.t(lang, "jobchat.memory", need=need, limit=limit)
+
+
+def _option_line(lang: str, o: JobOption, names: Names) -> str:
+    metric = metric_words(lang, o.metrics[0]) if o.metrics else ""
+    return locales.t(
+        lang,
+        "jobchat.alt_line",
+        pick=pick_words(lang, o, names),
+        price=price_words(lang, o),
+        metric=metric,
+        unit_cost=_unit_costs(lang, o),
+    )
+
+
+def _title(lang: str, plan: JobPlan, names: Names) -> str:
+    if plan.pick is None:
+        return locales.t(lang, "jobchat.not_sized")
+    return locales.t(
+        lang, "jobchat.title", pick=pick_words(lang, plan.pick, names), price=price_words(lang, plan.pick)
+    )
+
+
+def _said(lang: str, f: Finding) -> str:
+    return locales.render_finding(lang, f.id, f.values)

@@ -1,0 +1,130 @@
+"""A non-LLM job as the conversation holds it, and the engine request made from it.
+
+The reading names the job (``msg.job``) and its numbers by role (``msg.job_slots``); the
+model a family sizes is found here, in that family's own knowledge (its ids, names and
+aliases), never in the language-model vocabulary: "Wan2.1 14B" is a video model, not a
+14B chat model. :class:`HeldJob` is what a conversation keeps between turns so "换成 Flux
+呢" or "每天 2 万张呢" changes one thing of the job already answered; :func:`request_of`
+turns it into the JSON the engine's ``JobRequest`` union validates, so chat, CLI and API
+size a job through one contract.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field
+
+from gpu_advisor.engine.jobs.plan import JobFamily
+from gpu_advisor.engine.jobs.request import JobBooks
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading import job_names
+from gpu_advisor.reading.job_names import pixels
+
+FAMILIES: tuple[JobFamily, ...] = (
+    "image_gen",
+    "image_train",
+    "video_gen",
+    "speech",
+    "embedding",
+    "vision_train",
+    "vision_infer",
+    "video_encode",
+)
+
+_ENCODE_SIZES = {"720p": "720p", "1080p": "1080p", "1440p": "1440p", "2160p": "2160p", "4k": "2160p"}
+_CODECS = {"H264": "h264", "H265": "hevc", "HEVC": "hevc", "AV1": "av1"}
+
+JobValue = int | float | str
+
+
+class HeldJob(BaseModel):
+    """The non-LLM job a conversation is about: its family, model and numbers by role."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    family: JobFamily
+    model: str | None = Field(None, description="the family's model id; the family's default if absent")
+    slots: dict[str, JobValue] = Field(default_factory=dict, description="job_slots by role")
+    gpu: str | None = None
+
+    def updated(self, model: str | None, slots: dict[str, Any], gpu: str | None) -> HeldJob:
+        """This job with what a later message changed (a model, a number, a card)."""
+        merged = {**self.slots, **{k: v for k, v in slots.items() if isinstance(v, int | float | str)}}
+        return self.model_copy(update={"model": model or self.model, "slots": merged, "gpu": gpu or self.gpu})
+
+
+def model_in(family: JobFamily, low: str, books: JobBooks) -> str | None:
+    """The family's model named in the normalised text ``low`` (the longest name wins), or None."""
+    return job_names.model_in(_names(family, books), low)
+
+
+def _names(family: JobFamily, books: JobBooks) -> list[tuple[str, list[str]]]:
+    light = books.light
+    if family in ("image_gen", "image_train", "video_gen"):
+        kind = "video" if family == "video_gen" else "image"
+        rows = [(s.id, [s.id, s.name, *s.aliases]) for s in books.diffusion.models.values() if s.kind == kind]
+        return rows
+    if family == "speech":
+        return [(m.id, [m.id, m.name, *m.aliases]) for m in light.speech.models]
+    if family == "embedding":
+        return [(m.id, [m.id, m.name, *m.aliases]) for m in light.embedding.models]
+    if family in ("vision_train", "vision_infer"):
+        return [(m.id, [m.id, m.name, *m.aliases]) for m in light.vision.models]
+    return []
+
+
+def request_of(job: HeldJob, kb: Knowledge) -> dict[str, Any]:
+    """The engine request (``JobRequest`` JSON) for the held job; defaults are the engine's."""
+    s = job.slots
+    out: dict[str, Any] = {"family": job.family}
+    if job.model is not None:
+        out["model"] = job.model
+    if job.gpu is not None and job.gpu in kb.gpus:
+        out["gpu"] = job.gpu
+    if job.family == "image_gen":
+        _put(out, "images_per_day", s.get("images_per_day"), float)
+        _put(out, "steps", s.get("steps"), int)
+        out.update(pixels(s.get("resolution")))
+    elif job.family == "image_train":
+        _put(out, "images", s.get("dataset_images"), int)
+        _put(out, "epochs", s.get("epochs"), int)
+        side = pixels(s.get("resolution")).get("width")
+        if side is not None:
+            out["resolution"] = side
+    elif job.family == "video_gen":
+        _put(out, "frames", s.get("frames"), int)
+        if "frames" not in out:
+            _put(out, "seconds", s.get("clip_seconds"), float)
+        _put(out, "steps", s.get("steps"), int)
+        out.update(pixels(s.get("resolution"), video=True))
+    elif job.family == "speech":
+        _put(out, "audio_hours", s.get("audio_hours"), float)
+        _put(out, "live_streams", s.get("streams"), int)
+    elif job.family == "embedding":
+        _put(out, "documents", s.get("documents"), int)
+    elif job.family == "vision_train":
+        out["images"] = int(_number(s.get("dataset_images")) or 0) or None
+        _put(out, "epochs", s.get("epochs"), int)
+    elif job.family == "vision_infer":
+        _put(out, "images", s.get("dataset_images"), int)
+    elif job.family == "video_encode":
+        out.pop("model", None)
+        codec = _CODECS.get(str(s.get("codec", "")).upper())
+        if codec:
+            out["codec"] = codec
+        size = _ENCODE_SIZES.get(str(s.get("resolution", "")).lower())
+        if size:
+            out["resolution"] = size
+        _put(out, "streams", s.get("streams"), int)
+    return {k: v for k, v in out.items() if v is not None}
+
+
+def _put(out: dict[str, Any], key: str, value: object, kind: type[int] | type[float]) -> None:
+    number = _number(value)
+    if number is not None and number > 0:
+        out[key] = kind(number)
+
+
+def _number(value: object) -> float | None:
+    return float(value) if isinstance(value, int | float) and not isinstance(value, bool) else None

@@ -1,0 +1,82 @@
+"""A non-LLM job's model, picture size and bare amount, read from the normalised text.
+
+The job families name their models in their own knowledge (``knowledge/diffusion.yaml``,
+``speech.yaml``, ``embeddings.yaml``, ``vision.yaml``); the dialog hands those names here
+and gets back which one the message names. A name counts only whole: "sd" is not the
+start of "sdxl", "wan" not of "want", and Whisper's size words (tiny, small, large…)
+only where "whisper" is written. Sizes said as "1024x768" or "720p" become pixels the
+engine takes; a bare answer to a job's question ("5000", "2万", "5k") becomes its number.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from gpu_advisor.text.lazy import lazy
+from gpu_advisor.text.numbers import NUMBER, parse_number
+
+WHISPER_ONLY = frozenset({"tiny", "base", "small", "medium", "large", "turbo"})
+"""Speech model aliases that are plain words: a Whisper size only beside "whisper"."""
+
+_VIDEO_SIZES = {"480p": (832, 480), "540p": (960, 544), "720p": (1280, 720), "1080p": (1920, 1080)}
+"""A video's height as people say it → the 16:9 width × height video models are run at."""
+
+_WXH = lazy(r"(\d{3,4})x(\d{3,4})")
+_P = lazy(r"(\d{3,4})p")
+_BARE = lazy(
+    rf"\s*(?P<n>{NUMBER})\s*(?P<scale>[kw万千]|thousand|million)?\s*(?:张|幅|个|images?|photos?)?\s*[。.!！]?\s*"
+)
+_SCALES = {"k": 1e3, "千": 1e3, "thousand": 1e3, "w": 1e4, "万": 1e4, "million": 1e6}
+
+
+def model_in(models: Iterable[tuple[str, list[str]]], low: str) -> str | None:
+    """The id of the model whose name (id, name or alias) ``low`` names; the longest name wins."""
+    best: tuple[int, str] | None = None
+    for model_id, names in models:
+        for name in names:
+            key = name.lower()
+            if key in WHISPER_ONLY and "whisper" not in low:
+                continue
+            if _named(key, low) and (best is None or len(key) > best[0]):
+                best = (len(key), model_id)
+    return best[1] if best else None
+
+
+def _named(name: str, low: str) -> bool:
+    parts = [p for p in name.split() if p]
+    if not parts:
+        return False
+    body = r"[\s\-_]*".join(_escape(p) for p in parts)
+    return lazy(r"(?<![a-z0-9])" + body + r"(?![a-z0-9])").search(low) is not None
+
+
+def _escape(text: str) -> str:
+    return "".join("\\" + c if not (c.isalnum() or "\u4e00" <= c <= "\u9fff") else c for c in text)
+
+
+def pixels(said: object, *, video: bool = False) -> dict[str, int]:
+    """ "1024x768" → width and height; "720p" → 1280×720 for a video, a square side otherwise."""
+    if not isinstance(said, str):
+        return {}
+    low = said.lower()
+    if (m := _WXH.fullmatch(low)) is not None:
+        return {"width": int(m.group(1)), "height": int(m.group(2))}
+    if video and low in _VIDEO_SIZES:
+        width, height = _VIDEO_SIZES[low]
+        return {"width": width, "height": height}
+    if (m := _P.fullmatch(low)) is not None:
+        side = int(m.group(1))
+        return {"width": side, "height": side}
+    return {}
+
+
+def bare_amount(low: str) -> float | None:
+    """The number a bare answer gives ("5000", "2万", "5k 张"), or None when it says more."""
+    m = _BARE.fullmatch(low)
+    if m is None:
+        return None
+    value = parse_number(m.group("n"))
+    if value is None or value <= 0:
+        return None
+    scale = m.group("scale")
+    return value * _SCALES[scale] if scale else value
