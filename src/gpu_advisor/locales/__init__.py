@@ -10,7 +10,7 @@ and money read naturally in each locale (Babel does the locale work):
   offers gives the other offer's amount its own ``<name>_currency``
 - ``{x:n}`` / ``{x:n1}`` / ``{x:n0}`` grouped decimal with up to 2 / exactly 1 / 0 digits
 - ``{x:pct}`` a fraction shown as a percentage; ``{x:big}`` 2.0e8 → 2亿 / 200M
-- ``{x:yesno}`` a boolean; ``{x:list}`` a list joined per locale
+- ``{x:yesno}`` a boolean; ``{x:list}`` a list joined per locale (``{x:label}`` labels each item)
 - ``{x:label}`` an engine enum value (``full``, ``nvswitch``, ``all_linear``) by ``label.<value>``
 - ``{x:plural:one=# replica|other=# replicas}`` the form for ``x``'s CLDR plural category
   (Babel), ``#`` standing for the number: "1 replica", "3 replicas" (ICU's plural, inline)
@@ -81,7 +81,8 @@ class _Formatter(string.Formatter):
         if isinstance(value, str) and format_spec == "label":
             return messages(self.lang).get(f"label.{value}", value)
         if isinstance(value, list):
-            return ("、" if self.lang == "zh" else ", ").join(map(str, value))
+            items = [self.format_field(v, format_spec) if format_spec == "label" else str(v) for v in value]
+            return ("、" if self.lang == "zh" else ", ").join(items)
         if format_spec.startswith("plural:") and is_number(value):
             return self._plural(value, format_spec.removeprefix("plural:"))
         if not is_number(value):
