@@ -32,7 +32,14 @@ FAMILIES: tuple[JobFamily, ...] = (
     "video_encode",
 )
 
-_ENCODE_SIZES = {"720p": "720p", "1080p": "1080p", "1440p": "1440p", "2160p": "2160p", "4k": "2160p"}
+_ENCODE_SIZES = {
+    "480p": "480p",
+    "720p": "720p",
+    "1080p": "1080p",
+    "1440p": "1440p",
+    "2160p": "4k",
+    "4k": "4k",
+}
 _CODECS = {"H264": "h264", "H265": "hevc", "HEVC": "hevc", "AV1": "av1"}
 
 JobValue = int | float | str
@@ -113,6 +120,12 @@ def request_of(job: HeldJob, kb: Knowledge) -> dict[str, Any]:
         codec = _CODECS.get(str(s.get("codec", "")).upper())
         if codec:
             out["codec"] = codec
+        source = _CODECS.get(str(s.get("source_codec", "")).upper())
+        if source:
+            out["source_codec"] = source
+        frames = _number(s.get("frames"))
+        if frames is not None and frames <= 240:  # "60帧" of a stream is its frame rate
+            out["fps"] = frames
         size = _ENCODE_SIZES.get(str(s.get("resolution", "")).lower())
         if size:
             out["resolution"] = size

@@ -14,6 +14,7 @@ from pydantic_core import PydanticCustomError
 
 from gpu_advisor.bot.dialog.reply import MAX_PAYLOAD_BYTES, Button, ChartKind, Section
 from gpu_advisor.bot.errors import ErrorResponse
+from gpu_advisor.engine.jobs.plan import JobPlan
 from gpu_advisor.engine.results import Plan
 
 __all__ = ["AnalyzeRequest", "CatalogUploaded", "ChatRequest", "ChatResponse", "ErrorResponse"]
@@ -56,6 +57,10 @@ class ChatResponse(BaseModel):
     chart: ChartKind | None = Field(None, description="a chart of the plan can be drawn (its kind)")
     pick: str | None = Field(None, description="the pick in words, without its price (an answer card)")
     price: str | None = Field(None, description="the pick's price, formatted (an answer card)")
+    job: JobPlan | None = Field(
+        None,
+        description="a non-LLM job's plan (image, video, speech, embeddings, vision, encoding); plan is null then",
+    )
 
 
 class AnalyzeRequest(BaseModel):

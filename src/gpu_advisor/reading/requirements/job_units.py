@@ -127,8 +127,11 @@ def read_job_units(scan: Scan, job: Job) -> None:
             continue
         for match in scan.matches(pattern):
             groups = match.groupdict()
-            if slot == "codec":
-                scan.job_slots.setdefault("codec", match.group().replace(".", "").upper())
+            if slot == "codec":  # "H.264 转 H.265": the first of two codecs is the source's
+                said = match.group().replace(".", "").upper()
+                first = scan.job_slots.setdefault("codec", said)
+                if first != said:
+                    scan.job_slots["source_codec"], scan.job_slots["codec"] = first, said
             elif slot == "resolution":
                 said = match.group()
                 scan.job_slots.setdefault(
