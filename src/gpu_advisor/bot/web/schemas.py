@@ -59,7 +59,7 @@ class ChatResponse(BaseModel):
     price: str | None = Field(None, description="the pick's price, formatted (an answer card)")
     job: JobPlan | None = Field(
         None,
-        description="a non-LLM job's plan (image, video, speech, embeddings, vision, encoding); plan is null then",
+        description="a non-LLM job's plan (image, video, speech, embeddings, vision, encoding)",
     )
 
 
