@@ -26,7 +26,7 @@ from gpu_advisor.engine.defaults import (
 from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.interconnect import gradient_sync_s, scaling_efficiency
 from gpu_advisor.engine.memory import Memory, TrainSetup, kv_bytes_per_token, training_memory
-from gpu_advisor.engine.queueing import break_qps, capacity_qps, closed_loop
+from gpu_advisor.engine.queueing import ReplicaShape, break_qps, capacity_qps, closed_loop, latency
 from gpu_advisor.engine.releases import release_findings
 from gpu_advisor.engine.replica import board_link, per_gpu, replica_model
 from gpu_advisor.engine.results import Estimate, FitRow, ModelSummary, Verdict
@@ -114,7 +114,7 @@ def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:
         requests_per_s=_r(rps, 2),
         settings=settings,
         assumptions=[*res.assumed, *assumed, *_kv_note(w, s), *at.runtime_notes(w, gpu, count)],
-        findings=at.findings(),
+        findings=[*at.findings(), *_p99_said(requested)],
     )
 
 
@@ -190,6 +190,7 @@ class _Serving:
             figures["output_tokens_per_s_at_p99"] = at_p99 * out * copies
         if s.qps is not None:
             figures |= serving_capacity.one_group(got.shape, s, copies)
+            figures |= _p99_band(got.shape, s.qps / copies, figures["uncertainty_pct"])
         elif self.closed:
             loop = closed_loop(got.shape, -(-s.concurrency // copies))
             figures |= {
@@ -271,6 +272,38 @@ def _fit_row(card: GpuSpec, mem_on, speed, arch: ModelArch) -> FitRow:  # type: 
         total_gib=round(mem.total / GiB, 2),
         capacity_gib=round(cap / GiB, 2),
     )
+
+
+def _p99_band(shape: ReplicaShape, rate: float, pct: float) -> dict[str, float]:
+    """How close to saturation one replica runs at ``rate`` requests/s, and its p99 TTFT were it
+    ``pct`` percent faster or slower than the estimate (issue 45).
+
+    Near saturation a p99 is steep in the load: a replica a quarter slower than estimated
+    runs at a quarter more of its capacity, and the queue behind it grows by far more than a
+    quarter. The band takes the rate up and down by the estimate's own ± band
+    (``serving_capacity.confidence``), so the answer shows the p99 at both ends, or that the
+    slower end saturates (no p99 exists there: the queue grows without bound).
+    """
+    capacity = capacity_qps(shape)
+    out = {"saturation": rate / capacity} if capacity > 0 else {}
+    share = pct / 100.0
+    low = latency(shape, rate * (1.0 - share))
+    high = latency(shape, rate * (1.0 + share))
+    if low is not None:
+        out["ttft_ms_p99_low"] = low.ttft_p99_s * 1e3
+    if high is not None:
+        out["ttft_ms_p99_high"] = high.ttft_p99_s * 1e3
+    return out
+
+
+def _p99_said(v: Verdict | None) -> list[Finding]:
+    """The p99 TTFT at the stated rate with its band, and how close to saturation it runs."""
+    if v is None or v.ttft_ms_p99 is None or v.saturation is None or v.uncertainty_pct is None:
+        return []
+    said = {"p99_ms": v.ttft_ms_p99, "saturation": v.saturation, "pct": v.uncertainty_pct}
+    if v.ttft_ms_p99_high is None:
+        return [finding("ttft_p99_may_saturate", "warning", **said)]
+    return [finding("ttft_p99_band", low_ms=v.ttft_ms_p99_low, high_ms=v.ttft_ms_p99_high, **said)]
 
 
 def _verdict(card: GpuSpec, n: int, mem_on, tok: float | None) -> Verdict:  # type: ignore[no-untyped-def]

@@ -86,6 +86,15 @@ class Verdict(FitRow):
     )
     closed_loop_output_tokens_per_s: float | None = None
     uncertainty_pct: float | None = Field(None, description="± band on figures under load")
+    saturation: float | None = Field(
+        None, description="the stated qps as a share of what the replicas sustain (1: saturated)"
+    )
+    ttft_ms_p99_low: float | None = Field(
+        None, description="p99 TTFT were the replicas uncertainty_pct faster (the band's low end)"
+    )
+    ttft_ms_p99_high: float | None = Field(
+        None, description="p99 TTFT were they uncertainty_pct slower; absent: then they saturate"
+    )
     calibrated_card: float | None = Field(None, description="1 when this runtime was calibrated on the card")
     # prefill/decode disaggregation (Workload.prefill_gpus; engine.disaggregation): ``replicas``
     # then counts decode instances, and the figures above are the whole deployment's

@@ -143,7 +143,12 @@ STATEMENTS: tuple[Statements, ...] = (
         "finding.",
         ("change_memory_share", "change_kv_fp8", "change_fewer_streams", "change_max_model_len"),
     ),
-    Statements(("engine/estimate.py",), "serving", "finding.", ("assumed_scheduler_limits",)),
+    Statements(
+        ("engine/estimate.py",),
+        "serving",
+        "finding.",
+        ("assumed_scheduler_limits", "ttft_p99_band", "ttft_p99_may_saturate"),
+    ),
     Statements(
         ("engine/releases.py",),
         "serving",
