@@ -53,6 +53,10 @@ JOBS = (
 )
 HOLDOUT_FLOOR = 0.95  # issue 42: the held-out part scores at least 95 % on intent and on job
 FIT_FLOOR = 0.97
+TUNE_FLOOR = 0.95
+"""The released half of an independent set (written by someone who never saw the code):
+69.6 % intent / 94.9 % job on the whole set before the reader was widened; its 140 released
+lines 136/140 = 97.1 % intent, 136/140 = 97.1 % job after (the other half stays unseen)."""
 
 
 @cache
@@ -120,7 +124,9 @@ def test_the_holdout_is_a_fixed_third_of_the_corpus() -> None:
     assert 0.30 <= share <= 0.40
 
 
-@pytest.mark.parametrize(("split", "floor"), [("fit", FIT_FLOOR), ("holdout", HOLDOUT_FLOOR)])
+@pytest.mark.parametrize(
+    ("split", "floor"), [("fit", FIT_FLOOR), ("tune", TUNE_FLOOR), ("holdout", HOLDOUT_FLOOR)]
+)
 def test_intent_and_job_score_above_the_floor(dialog: Dialog, split: str, floor: float) -> None:
     read = read_all(dialog, split)
     intents = [(row["intent"], intent) for row, intent, _ in read]

@@ -79,8 +79,19 @@ _P: dict[str, re.Pattern[str]] = {
         "SIZING",
         "CONCEPT_FIRST",
         "COMPARISON",
+        "QUOTE_VALUE",
+        "CHOICE",
+        "ABSOLUTE",
     )
 }
+_BILLING = {mode: lx.pattern(*words) for mode, words in lx.BILLING.items()}
+_NAMES = lx.pattern(*lx.NAMES)
+_SIDE_BY_SIDE = lx.pattern(lx.COMPARISON[0], lx.word(r"vs\.?|versus|compare[sd]?|comparison|difference"))
+"""The comparison words without "or"/"better", for two names the slot readers do not know
+("Kolors 跟 SDXL 比", not "is it the card or my settings")."""
+_ASKS_BACK = re.compile(
+    r"^(?:what|how|which|why|when|where|who|can|could|will|would|does|do|is|are|should)\b"
+)
 _START_OVER = lx.pattern(*lx.START_OVER)
 _RENT = lx.pattern(
     r"租|自建|自己部署|自己跑|本地部署|私有化|租卡|gpu",
@@ -107,6 +118,16 @@ class Reading:
     def models(self) -> int:
         return len(self.ext.models)
 
+    @property
+    def billings(self) -> int:
+        """How many ways of being billed the message names (按量, 包月, hourly, yearly...)."""
+        return sum(p.search(self.low) is not None for p in _BILLING.values())
+
+    @property
+    def names(self) -> int:
+        """How many distinct products (cards, models) the message names."""
+        return len({re.sub(r"\W|rtx", "", m.group()) for m in _NAMES.finditer(self.low)})
+
 
 def _start_over(r: Reading) -> bool:
     return _START_OVER.fullmatch(r.low.strip()) is not None
@@ -117,8 +138,26 @@ def _sheet(r: Reading) -> bool:
 
 
 def _quote(r: Reading) -> bool:
-    offered = r.has("PRICE_NUMBER") and r.has("QUOTE_VERDICT")
-    return offered or r.has("BILLING_CHOICE") or (r.has("QUOTE_VERDICT") and "报价" in r.low)
+    """A price someone holds, weighed: an offered number judged or set against use, or
+    two ways of billing with a choice between them ("按天还是按小时划算", "hourly or monthly?")."""
+    if r.has("BUY"):  # a purchase weighed against renting is buy_vs_rent
+        return (r.has("PRICE_NUMBER") and r.has("QUOTE_VERDICT")) or r.has("BILLING_CHOICE")
+    weighed = r.has("QUOTE_VERDICT") or r.has("QUOTE_VALUE")
+    offered = r.has("PRICE_NUMBER") and (weighed or (r.billings >= 2 and r.has("CHOICE")))
+    applied = r.has("PRICE_NUMBER") and r.billings >= 1 and r.has("MONEY") and _RATE.search(r.low) is not None
+    two_ways = r.billings >= 2 and (weighed or (r.has("CHOICE") and not r.has("MONEY")))
+    one_way_judged = r.billings >= 1 and r.has("QUOTE_VERDICT")
+    return (
+        offered
+        or applied
+        or two_ways
+        or one_way_judged
+        or r.has("BILLING_CHOICE")
+        or (r.has("QUOTE_VERDICT") and "报价" in r.low)
+    )
+
+
+_RATE = re.compile(r"\d[\d.]*\s*(?:元|块|美元)?\s*/\s*(?:分钟|小时|卡时|h|hr|min)")
 
 
 def _rent_vs_api(r: Reading) -> bool:
@@ -126,13 +165,31 @@ def _rent_vs_api(r: Reading) -> bool:
 
 
 def _myth(r: Reading) -> bool:
-    return r.has("MYTH") and (
+    stated = r.has("MYTH") and (
         r.has("CLAIM_SOURCE") or not r.has("FIT") or r.has("CONCEPT") or "一定" in r.low
     )
+    return stated or r.has("CLAIM_SOURCE") or _claim_asked(r)
+
+
+def _claim_asked(r: Reading) -> bool:
+    """A sweeping statement with a question mark ("GeForce cards are useless for X?")."""
+    text = r.low.strip()
+    return r.has("ABSOLUTE") and text.endswith(("?", "？")) and _ASKS_BACK.match(text) is None
 
 
 def _compare(r: Reading) -> bool:
-    return r.has("COMPARISON") and (r.cards >= 2 or r.models >= 2)
+    named = r.names >= 2 and _SIDE_BY_SIDE.search(r.low) is not None
+    return r.has("COMPARISON") and (r.cards >= 2 or r.models >= 2 or named)
+
+
+def _which_of_two(r: Reading) -> bool:
+    """ "paraformer vs whisper, which is cheaper": a comparison, not a request for cheaper."""
+    return _compare(r) and r.has("CHOICE")
+
+
+def _sizing_asked(r: Reading) -> bool:
+    """ "What GPU, and how long?": a job named and a pick asked, whatever else is asked beside."""
+    return r.job != "none" and r.has("SIZING") and not r.has("COMPARISON") and not r.has("FIT")
 
 
 def _sizing(r: Reading) -> bool:
@@ -150,11 +207,12 @@ TABLE: tuple[Rule, ...] = (
     ("quote", _quote),
     ("rent_vs_api", _rent_vs_api),
     ("buy_vs_rent", lambda r: r.has("BUY")),
-    ("cheaper", lambda r: r.has("CHEAPER")),
+    ("cheaper", lambda r: r.has("CHEAPER") and not _which_of_two(r)),
     ("myth", _myth),
     ("compare", _compare),
     ("faster", lambda r: r.has("FASTER")),
     ("concept", lambda r: r.has("CONCEPT_FIRST") and not r.has("MONEY") and not r.has("CAPACITY")),
+    ("sizing", _sizing_asked),
     ("capacity", lambda r: r.has("CAPACITY")),
     ("speed", lambda r: r.has("SPEED")),
     ("price", lambda r: r.has("MONEY") or r.has("PERIOD_HOW_MUCH")),

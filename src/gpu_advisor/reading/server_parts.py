@@ -20,7 +20,9 @@ _PARTS = (
     lazy(
         r"nvme|(?<![a-z])ssd(?![a-z])|固态|(?<![a-z])psu(?![a-z])|电源|硬盘|数据盘|系统盘|\d\s*+tb\s*+(?:盘|硬盘|nvme|ssd)"
     ),
-    lazy(r"网卡|infiniband|(?<![a-z])ib(?![a-z])|roce|connectx|\d{2,3}\s*+(?:gbps|g)\s*+(?:网|以太)"),
+    lazy(
+        r"网卡|infiniband|(?<![a-z])ib(?![a-z])|roce|connectx|\d{2,3}\s*+(?:gbps|g)\s*+(?:网|以太)|\d{1,3}\s*+gbe(?![a-z])"
+    ),
 )
 
 

@@ -1,0 +1,74 @@
+"""The reader hears classes of phrasing, not sentences: each test is a phrasing the corpus
+does not hold, asked the way the independent set showed people ask (issue 42)."""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.reading.message import read_message
+
+
+def intent(dialog: Dialog, text: str) -> str:
+    return read_message(text, dialog.vocab).intent
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A100 包年和按量哪个省钱，一个月用 100 小时",
+        "L40S daily or monthly? I need it for about two weeks",
+        "3090 按量 1.6 元/小时，我要跑 40 个小时，总共多少钱",
+        "A800 包月是不是亏了，我一周只开两天",
+        "someone offered me an H100 at $1.99/hr, can you beat that?",
+    ],
+)
+def test_two_ways_of_billing_or_an_offered_rate_weighed_is_a_quote(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "quote"
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["Qwen 7B LoRA 在 A100 上要跑几个钟头", "SD1.5 出一张图要 40 秒，正常吗"],
+)
+def test_a_duration_asked_or_judged_normal_is_a_speed_question(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "speed"
+
+
+@pytest.mark.parametrize(
+    "text", ["一张 L40S 跑 Qwen 14B 能同时服务几个人", "how many users at once can one A10 serve Llama 3 8B"]
+)
+def test_how_many_at_once_is_a_capacity_question(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "capacity"
+
+
+def test_two_product_names_side_by_side_are_compared(dialog: Dialog) -> None:
+    assert intent(dialog, "Flux 跟 SDXL 比，出图速度差很多吗") == "compare"
+
+
+def test_which_of_two_is_cheaper_is_a_comparison_not_a_cheaper_request(dialog: Dialog) -> None:
+    assert intent(dialog, "sensevoice vs whisper, which is cheaper to run on a T4") == "compare"
+
+
+@pytest.mark.parametrize(
+    "text", ["不是说 4090 不能做多卡训练吗", "LoRA 效果和全参一样，真的假的", "MIG is useless for inference?"]
+)
+def test_a_claim_asked_back_is_a_myth(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "myth"
+
+
+def test_what_a_thing_is_good_for_is_a_concept(dialog: Dialog) -> None:
+    assert intent(dialog, "MIG 到底有啥用") == "concept"
+
+
+@pytest.mark.parametrize("text", ["行，就这台，怎么付款", "有销售的联系方式吗，想谈个年付"])
+def test_paying_or_a_salesperson_is_an_order(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "order"
+
+
+def test_a_pasted_machine_with_an_ethernet_speed_is_a_sheet(dialog: Dialog) -> None:
+    assert intent(dialog, "4x L40S 48GB, 512GB RAM, 25GbE, 2x 3.84TB NVMe") == "sheet"
+
+
+def test_a_job_and_a_pick_asked_is_sizing_even_with_how_long(dialog: Dialog) -> None:
+    assert intent(dialog, "transcribe 3,000 hours of calls with Whisper, which GPU and how long") == "sizing"
