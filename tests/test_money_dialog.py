@@ -56,9 +56,10 @@ def test_text_without_a_price_passes(kb: Knowledge) -> None:
     assert quote_answer(kb, normalize("H100 能跑 72B 吗"), "zh", SERVE_72B) is None
 
 
-def test_a_quote_without_a_model_asks_for_one(kb: Knowledge) -> None:
+def test_a_quote_without_a_model_gets_its_money_first_then_the_model_question(kb: Knowledge) -> None:
     c = quote_answer(kb, normalize("4090 ¥1.6/卡时"), "zh", {})
-    assert c is not None and "哪个模型" in c.as_text()
+    assert c is not None and "¥1,152" in c.as_text()  # 720 h × ¥1.6: a month of the card, no model needed
+    assert "模型" in c.as_text()  # then the fit check is offered (issue 44)
 
 
 def test_the_quote_command_without_a_quote_says_how_to_paste_one(kb: Knowledge) -> None:

@@ -19,8 +19,8 @@ from dataclasses import dataclass
 from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number
 
-CUR_BEFORE = r"(?:(?P<cb>us\$|¥|\$|rmb|cny|usd|人民币|美元)\s?)"
-CUR_AFTER = r"(?:\s?(?P<ca>元|块钱?|rmb|cny|usd|美元|美金|刀|dollars?|yuan)(?![a-z]))"
+CUR_BEFORE = r"(?:(?P<cb>nt\$|us\$|¥|\$|rmb|cny|usd|twd|ntd|人民币|美元|新?台币)\s?)"
+CUR_AFTER = r"(?:\s?(?P<ca>元|块钱?|rmb|cny|usd|twd|ntd|新?台币|美元|美金|刀|dollars?|yuan)(?![a-z]))"
 AMOUNT = rf"(?P<num>{NUMBER})(?:\s?(?P<suf>k|w)(?![a-z]))?(?!\s?折)"
 SLASH_PERIOD = r"(?=\s?/\s?(?:卡|张|月|小时|时|天|年|h|hr|hour|month|day|year|gpu|card|mo)(?![a-z]))"
 
@@ -28,6 +28,7 @@ SLASH_PERIOD = r"(?=\s?/\s?(?:卡|张|月|小时|时|天|年|h|hr|hour|month|day
 MONEY = lazy(rf"(?<![a-z0-9.]){CUR_BEFORE}?{AMOUNT}{CUR_AFTER}?")
 _SLASH_PERIOD = lazy(SLASH_PERIOD)
 USD_WORDS = frozenset(("$", "us$", "usd", "美元", "美金", "刀", "dollar", "dollars"))
+TWD_WORDS = frozenset(("nt$", "twd", "ntd", "台币", "新台币"))
 SCALES = {"k": 1e3, "w": 1e4}
 
 _PER = r"(?:/|每|per|a|an|一|按|each)"
@@ -44,7 +45,8 @@ PERIOD_AFTER: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("year", lazy(rf"^\s?{_PER}\s?(?:年|years?|yr)(?![a-z])")),
 )
 PERIOD_BEFORE: tuple[tuple[str, re.Pattern[str]], ...] = (
-    ("card_hour", lazy(r"(?:每卡每小时|每卡时|单卡每小时|每张卡每小时)\s?$")),
+    ("card_hour", lazy(r"(?:每卡每小时|每卡时|一卡时|单卡每小时|每张卡每小时)\s?$")),
+    ("card_month", lazy(r"(?:包月每卡|包月每张|包月一张|每卡每月|每张每月|单卡包月|单卡月租)\s?$")),
     ("hour", lazy(r"(?:每小时|按小时|按时|小时价|时租|hourly)\s?$")),
     ("day", lazy(r"(?:每天|按天|包天|daily)\s?$")),
     ("month", lazy(r"(?:包月|每月|月租|月付|按月|monthly)\s?$")),
@@ -79,7 +81,7 @@ def amounts(text: str) -> list[Amount]:
         word = (m["cb"] or m["ca"] or "").rstrip("钱")
         if not word and not (_SLASH_PERIOD.match(text, m.end()) or _period_first(text, m.start(), m.end())):
             continue
-        currency = "USD" if word in USD_WORDS else "CNY"
+        currency = "USD" if word in USD_WORDS else "TWD" if word in TWD_WORDS else "CNY"
         out.append(Amount(value, currency, m.start(), m.end(), bool(word)))
     return out
 

@@ -17,8 +17,16 @@ from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number
 
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
-_YEARLY = lazy(r"包年|按年|年付|年租|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year")
-_A_YEAR = lazy(r"包年|年租|包一年|租一年|(?<![a-z])(?:for|per)\s+a\s+year")
+_YEARLY = lazy(
+    r"包年|按年|年付|年租|一年包|一年总共|一年下来|全年|一整年|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year"
+    r"|a\s+whole\s+year|for\s+a\s+year"
+)
+_AND_MONTH = lazy(r"包月|月租|每月|一个月|monthly|per\s+month|a\s+month")
+"""A month asked beside the year ("包月和包年各多少", "monthly and yearly"): both are priced."""
+_A_YEAR = lazy(
+    r"包年|年租|包一年|租一年|一年包|一年总共|一年下来|一年多少|全年|一整年"
+    r"|(?<![a-z])(?:for|per)\s+a\s+(?:whole\s+)?year|(?:yearly|annual)\s+(?:price|cost|rent|bill)|a\s+whole\s+year"
+)
 """Renting for a year (priced as twelve months), as against paying a month yearly (年付)."""
 _UNITS: tuple[tuple[str, str], ...] = (
     ("year", r"年(?!付)|years?"),
@@ -44,6 +52,11 @@ _SINGLE: tuple[tuple[str, re.Pattern[str]], ...] = (
 class Period:
     hours: float
     yearly: bool
+
+
+def asks_month_and_year(low: str) -> bool:
+    """Both a month's and a year's price are asked ("包月跟包年各多少", "monthly and yearly")."""
+    return _A_YEAR.search(low) is not None and _AND_MONTH.search(low) is not None
 
 
 def read_period(low: str, duration_hours: float | None = None) -> Period:

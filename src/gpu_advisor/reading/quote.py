@@ -42,13 +42,14 @@ _GPU = re.compile(
 _COUNT_BEFORE = re.compile(r"(?<![\d.])(?P<n>\d{1,2}) ?(?:x|\*) ?(?:(?:nvidia|tesla|rtx) ?)?$")
 _COUNT_AFTER = re.compile(r"^ ?(?:x|\*) ?(?P<n>\d{1,2})(?![\d.])")
 _COUNT_WORD = re.compile(
-    r"(?<![\d.])(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,2}) ?(?:卡|张|块|片)(?!时|/)"
+    r"(?<![\d.])(?<!包月)(?<!每)(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,2}) ?(?:卡|张|块|片)(?!时|/)"
     r"|(?<![\d.])(?P<e>\d{1,2}) ?-? ?(?:gpus?|cards?)(?![a-z])"
 )
 _WHOLE = re.compile(r"整机|整台|whole (?:machine|server|node)|full node")
 _SINGLE = re.compile(r"单卡|一张卡|single (?:gpu|card)")
 _DISCOUNT_ZH = re.compile(
-    r"(?:年付|包年|年租|按年|一年|年)\s?(?:打\s?)?(?P<n>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2}) ?折"
+    r"(?:年付|年缴|年繳|包年|年租|按年|一年|年)\s?(?:打\s?)?"
+    r"(?P<n>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2}) ?折"
 )
 _DISCOUNT_EN = re.compile(
     r"(?P<p>\d{1,2}(?:\.\d)?) ?% ?(?:off|discount)[^,;.\n]{0,20}?(?:year|annual)"

@@ -28,6 +28,7 @@ from typing import Any
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
+from gpu_advisor.bot.dialog.money_stated import api_money, buy_rent_money, hours_said, quote_money
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -44,6 +45,8 @@ from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
 from gpu_advisor.reading.intent import intent_of
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
+from gpu_advisor.reading.use_words import Use, read_use
+from gpu_advisor.text.normalize import normalize
 
 _Answer = Callable[[Knowledge, str, str, Mapping[str, Any], MoneyReading | None], Content | None]
 
@@ -57,15 +60,19 @@ def quote_answer(
     if _BUDGET.search(low):
         return None
     reading = reading or read_normalized(low, kb)
-    if reading.quote() is None:
-        return None
-    return _judged(kb, reading, lang, slots)
+    if reading.quote() is None or reading.purchase is not None:
+        return None  # a purchase price beside a rent is buy vs rent (``ownership_answer``)
+    use = read_use(low)
+    if use.tokens_per_day or use.input_per_day:
+        return None  # a token volume beside a rent is rent vs API (``ownership_answer``)
+    return _judged(kb, reading, lang, slots, use)
 
 
 def quote_command(kb: Knowledge, args: str, lang: str, slots: Mapping[str, Any]) -> Content:
     """``/quote <text>``: the judged quote, or how to paste one."""
     reading = read(args, kb)
-    answer = _judged(kb, reading, lang, slots) if reading.quote() is not None else None
+    use = read_use(normalize(args))
+    answer = _judged(kb, reading, lang, slots, use) if reading.quote() is not None else None
     return answer or Content(summary=[locales.t(lang, "money.quote.help")])
 
 
@@ -80,11 +87,17 @@ def ownership_answer(
     """Buy vs rent vs API for the conversation's workload, or None when the normalised text
     ``low`` does not ask it."""
     reading = reading or read_normalized(low, kb)
-    if not (_asks_ownership(low) or reading.about_ownership):
+    use = read_use(low)
+    volume = bool(use.tokens_per_day or use.input_per_day)
+    if not (_asks_ownership(low) or reading.about_ownership or volume):
         return None
+    stated = api_money(kb, reading, use, lang, None)  # a daily volume: priced against the APIs
+    if stated is not None:
+        return stated
     w = _workload(slots, reading, quote=False)
-    if w is None:
-        return Content(summary=[locales.t(lang, "money.own.need_model")])
+    if w is None:  # no model: buy vs rent from the stated price, else the model question
+        said = buy_rent_money(kb, reading, use, lang)
+        return said or Content(summary=[locales.t(lang, "money.own.need_model")])
     try:
         result = compare(kb, w, reading, ref)
     except EngineError:
@@ -104,22 +117,32 @@ def compare(
     return ownership(w, reading.ownership_ask(), kb, ref or reference())
 
 
-def judged(kb: Knowledge, w: Workload, reading: MoneyReading) -> QuoteVerdict:
-    """The quote verdict itself, for surfaces that show the JSON (``reading.quote()`` must exist)."""
+def judged(kb: Knowledge, w: Workload, reading: MoneyReading, use: Use | None = None) -> QuoteVerdict:
+    """The quote verdict itself, for surfaces that show the JSON (``reading.quote()`` must exist).
+
+    The hours priced are the ones said (``reading.use_words``): a daily schedule is a month
+    of use, a job's hours its total; else the workload's own."""
     q = reading.quote()
     assert q is not None
-    return judge(q, w, kb, reading.hours_per_month, reading.currency)
+    said = hours_said(use, reading) if use is not None else None
+    if said is None:
+        return judge(q, w, kb, reading.hours_per_month, reading.currency)
+    hours, period, _ = said
+    return judge(q, w, kb, hours, reading.currency, schedule=period == "month")
 
 
-def _judged(kb: Knowledge, reading: MoneyReading, lang: str, slots: Mapping[str, Any]) -> Content | None:
+def _judged(
+    kb: Knowledge, reading: MoneyReading, lang: str, slots: Mapping[str, Any], use: Use
+) -> Content | None:
     w = _workload(slots, reading, quote=True)
-    if w is None:
-        return Content(summary=[locales.t(lang, "money.quote.need_model")])
+    if w is None:  # no model: the money first (billing for the hours said), then the fit question
+        said = quote_money(kb, reading, use, lang)
+        return said or Content(summary=[locales.t(lang, "money.quote.need_model")])
     try:
-        v = judged(kb, w, reading)
+        v = judged(kb, w, reading, use)
     except EngineError:
         return None
-    model = kb.models[w.model].name if w.model in kb.models else (w.model or "?")
+    model = kb.models[w.model].name if w.model in kb.models else (w.model or "")
     return Content(title=quote_title(lang, v, kb, model), summary=quote_lines(lang, v, kb))
 
 

@@ -43,9 +43,9 @@ def quote_lines(lang: str, v: QuoteVerdict, kb: Knowledge) -> list[str]:
     if v.option is not None:
         lines += _use(lang, v.option, v.training_days)
     lines += billing_lines(lang, v.billing, v.quote)
-    if v.cheapest_in_answer_currency is not None:
+    if v.cheapest_in_answer_currency is not None and kb.catalog.fx_date is not None:
         m = v.cheapest_in_answer_currency
-        date = kb.catalog.fx_date.isoformat() if kb.catalog.fx_date else "?"
+        date = kb.catalog.fx_date.isoformat()
         lines.append(
             locales.t(lang, "money.quote.in_your_currency", amount=m.amount, currency=m.currency, date=date)
         )
@@ -81,6 +81,8 @@ def _use(lang: str, o: Option, days: float | None) -> list[str]:
             values = {"planned": planned.amount, "full": full.amount, "currency": planned.currency}
             out.append(locales.t(lang, "money.quote.per_token", **values))
         return out
+    if o.training_hours is None or days is None:
+        return []  # no hours to say: the line is left out rather than printed with "?"
     job = o.job_cost or o.cost
     values = {"hours": o.training_hours, "days": days, "machines": o.machines, "cost": job.amount}
     return [locales.t(lang, "money.quote.training", currency=job.currency, **values)]
@@ -146,7 +148,14 @@ def _catalog(lang: str, v: QuoteVerdict, kb: Knowledge) -> list[str]:
     if same is not None:
         m = same.monthly_cost
         out.append(
-            locales.t(lang, "money.quote.same_card", offer=same.offer, monthly=m.amount, currency=m.currency)
+            locales.t(
+                lang,
+                "money.quote.same_card",
+                count=same.count * same.machines,
+                gpu=gpu_name(kb, same.gpu),
+                monthly=m.amount,
+                currency=m.currency,
+            )
         )
     best = v.catalog_cheapest
     if best is not None:

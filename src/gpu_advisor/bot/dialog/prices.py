@@ -20,7 +20,7 @@ from gpu_advisor.engine.price_lookup import PriceAnswer, PriceLine, lookup, tota
 from gpu_advisor.reading.dialog_words import SLICE as _SLICE
 from gpu_advisor.reading.dialog_words import SWAP as _SWAP
 from gpu_advisor.reading.message import Message
-from gpu_advisor.reading.period import HOURS, Period, read_period
+from gpu_advisor.reading.period import HOURS, Period, asks_month_and_year, read_period
 
 _PER_UNIT = {"month": "month", "hour": "hour"}
 
@@ -47,6 +47,10 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
         if slot in msg.ext.slots:
             new.slots.pop(slot, None)
     lines = [line for a in answers for line in _lines(flow, new.lang, a, period)]
+    if asks_month_and_year(msg.low):  # "包月跟包年各多少": the month at list price first, then the year
+        month = Period(HOURS["month"], False)
+        months = [lookup(flow.kb, gpu, count, month.hours, False) for gpu, count in mentions]
+        lines = [line for a in months for line in _lines(flow, new.lang, a, month)[:1]] + lines
     if per_minute:
         lines += [_per_minute(new.lang, a) for a in answers if a.in_catalog and a.lines]
     total = total_of(answers) if len(answers) > 1 else None

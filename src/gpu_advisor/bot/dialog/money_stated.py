@@ -1,0 +1,176 @@
+"""Money answered from what was said, before any model is named (issue 44).
+
+"供应商报价 8卡H100 每小时 ¥180，包月 ¥9万，我要训练大约 300 小时，哪种划算" needs only
+300 × ¥180 = ¥54,000 < ¥90,000; a purchase price with electricity and a period needs only
+the card's TDP; a daily token volume needs only the API prices. Each function here takes
+the message's money reading (``reading.quote.MoneyReading``) and its use of time and volume
+(``reading.use_words.Use``) and returns a reply's parts, or None when what was said is not
+enough (then the model question is asked as before). The fit check follows once a model
+is named: ``then_fit`` says so at the end of every answer.
+"""
+
+from __future__ import annotations
+
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.money_lines import gpu_name
+from gpu_advisor.bot.dialog.reply import Content
+from gpu_advisor.bot.dialog.stated_lines import (
+    api_lines,
+    buy_rent_lines,
+    money_title,
+    schedule_lines,
+)
+from gpu_advisor.engine import price_lookup
+from gpu_advisor.engine.api_compare import TokenPrice, TokenVolume, rent_vs_api, user_price
+from gpu_advisor.engine.billing import Period, QuotePrice, schedule_hours
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
+from gpu_advisor.engine.errors import EngineError
+from gpu_advisor.engine.payback import BuyRentAsk, buy_vs_rent
+from gpu_advisor.engine.quote import money_only
+from gpu_advisor.engine.results import Money
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.knowledge.api_prices import api_reference
+from gpu_advisor.knowledge.prices import reference
+from gpu_advisor.reading.quote import MoneyReading
+from gpu_advisor.reading.use_words import Use
+
+
+def hours_said(use: Use, reading: MoneyReading) -> tuple[float, Period, float | None] | None:
+    """The hours to price and how: a daily schedule (a month of it), hours a month, or a job's total."""
+    if use.hours_per_day is not None:
+        return schedule_hours(use.hours_per_day), "month", use.hours_per_day
+    month = use.hours_per_month or reading.hours_per_month
+    if month is not None:
+        return month, "month", None
+    if use.job_hours is not None:
+        return use.job_hours, "job", None
+    return None
+
+
+def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Content | None:
+    """A quote's billing for the hours said (a month of 720 h when none), with no model."""
+    q = reading.quote()
+    if q is None:
+        return None
+    said = hours_said(use, reading)
+    hours, period, per_day = said or (HOURS_PER_MONTH, "month", None)
+    try:
+        m = money_only(q, kb, hours, period, reading.currency)
+    except EngineError:
+        return None
+    lines = schedule_lines(lang, m.billing, m.quote, per_day)
+    if said is None and m.billing.break_even_hours_month is not None:
+        even = m.billing.break_even_hours_month
+        lines.append(locales.t(lang, "money.stated.break_even_day", per_day=even / 30, hours=even))
+    lines.append(locales.t(lang, "money.stated.then_fit"))
+    return Content(title=money_title(lang, m, kb), summary=lines)
+
+
+def buy_rent_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Content | None:
+    """Buying at the stated price against renting the same cards, with no model."""
+    if reading.purchase is None or reading.gpu is None:
+        return None
+    count = reading.count or 1
+    month = _machine_month(reading, count)
+    hour = next((p for p in reading.prices if p.per in ("hour", "card_hour")), None)
+    per_day = use.hours_per_day
+    hours = (
+        schedule_hours(per_day)
+        if per_day
+        else (use.hours_per_month or reading.hours_per_month or HOURS_PER_MONTH)
+    )
+    ask = BuyRentAsk(
+        gpu=reading.gpu,
+        count=count,
+        purchase_price=reading.purchase,
+        rent_monthly=month,
+        rent_hourly=_per_machine_hour(hour, count),
+        electricity_per_kwh=reading.electricity,
+        hosting_per_month=reading.hosting,
+        hours_per_month=min(hours, HOURS_PER_MONTH),
+        months=use.months or reading.depreciation_months,
+        pue=reading.pue,
+        currency=reading.currency,
+    )
+    try:
+        result = buy_vs_rent(ask, kb, reference())
+    except EngineError:
+        return None
+    title, lines = buy_rent_lines(lang, result, kb)
+    return Content(title=title, summary=lines)
+
+
+def _machine_month(reading: MoneyReading, count: int) -> Money | None:
+    """The machine's month: a monthly price, or a card-month price times the cards."""
+    for p in reading.prices:
+        if p.per in ("month", "card_month"):
+            return Money(amount=p.amount * (count if p.per == "card_month" else 1), currency=p.currency)
+    return None
+
+
+def _per_machine_hour(price: QuotePrice | None, count: int) -> Money | None:
+    """A machine's hour: a card-hour price times the cards."""
+    if price is None:
+        return None
+    amount = price.amount * (count if price.per == "card_hour" else 1)
+    return Money(amount=amount, currency=price.currency)
+
+
+def api_money(
+    kb: Knowledge, reading: MoneyReading, use: Use, lang: str, rent: Money | None
+) -> Content | None:
+    """Rent against the APIs for the daily volume said: the user's own prices, or the reference table."""
+    volume = _volume(use)
+    if volume is None:
+        return None
+    rent = rent or _rent_said(kb, reading)
+    if rent is None:
+        return None
+    prices: list[TokenPrice]
+    if use.api_input_per_million is not None and use.api_output_per_million is not None:
+        currency = use.api_currency or "CNY"
+        prices = [
+            user_price(
+                Money(amount=use.api_input_per_million, currency=currency),
+                Money(amount=use.api_output_per_million, currency=currency),
+            )
+        ]
+    elif reading.api_output_per_million is not None:
+        prices = [user_price(reading.api_output_per_million)]
+    else:
+        prices = list(api_reference().token_apis)
+    currency = reading.currency or rent.currency
+    try:
+        result = rent_vs_api(volume, rent, prices, kb.catalog.fx_to_cny, currency)
+    except EngineError:
+        return None
+    title, lines = api_lines(lang, result)
+    return Content(title=title, summary=[*lines, locales.t(lang, "money.stated.then_fit")])
+
+
+def _volume(use: Use) -> TokenVolume | None:
+    if use.input_per_day and use.output_per_day:
+        return TokenVolume(input_per_day=use.input_per_day, output_per_day=use.output_per_day)
+    if use.tokens_per_day:
+        return TokenVolume(total_per_day=use.tokens_per_day)
+    return None
+
+
+def _rent_said(kb: Knowledge, reading: MoneyReading) -> Money | None:
+    """The rent the message states (a month, or an hour × 720), else the catalog's for its card."""
+    month = _machine_month(reading, reading.count or 1)
+    if month is not None:
+        return month
+    for p in reading.prices:
+        if p.per in ("hour", "card_hour"):
+            count = (reading.count or 1) if p.per == "card_hour" else 1
+            return Money(amount=p.amount * count * HOURS_PER_MONTH, currency=p.currency)
+    if reading.gpu is None:
+        return None
+    answer = price_lookup.lookup(kb, reading.gpu, reading.count or 1, HOURS_PER_MONTH)
+    if not answer.in_catalog or answer.total is None or answer.currency is None:
+        return None
+    return Money(amount=answer.total, currency=answer.currency)
+
+
+__all__ = ["api_money", "buy_rent_money", "gpu_name", "hours_said", "quote_money"]
