@@ -86,3 +86,17 @@ def test_rent_vs_api_is_priced_for_the_daily_volume(dialog: Dialog, text: str) -
 def test_a_month_and_a_year_are_both_priced(dialog: Dialog, text: str, total: str) -> None:
     reply = said(dialog, text)
     assert "80,000" in reply and total in reply  # 12 × ¥80,000 × 0.85
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "/quote 8×A800 80G ¥58,000/月 年付85折，跑 Qwen2.5-72B 推理，30 人同时用",
+        "/quote 8×A800 80G ¥58,000/月 年繳85折，跑 Qwen2.5-72B 推理，30 人同時用",
+        "/quote 8x A800 80G ¥58,000/month, 15% off yearly, serving Qwen2.5-72B to 30 people at once",
+    ],
+)
+def test_the_quote_command_reads_the_workload_in_its_own_message(dialog: Dialog, text: str) -> None:
+    reply = said(dialog, text)
+    assert "72B" in reply and "49,300" in reply  # fits, and ¥58,000 × 85 % paid yearly
+    assert "¥0" not in reply and "?" not in reply  # no unpriced catalog line, nothing unknown printed

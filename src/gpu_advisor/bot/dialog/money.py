@@ -43,7 +43,7 @@ from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge.prices import reference
 from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
 from gpu_advisor.reading.intent import intent_of
-from gpu_advisor.reading.message import Message
+from gpu_advisor.reading.message import Message, read_message
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 from gpu_advisor.reading.use_words import Use, read_use
 from gpu_advisor.text.normalize import normalize
@@ -175,9 +175,14 @@ def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> A
 
 
 def quote_cmd(flow: Tools, state: ConversationState, arg: str) -> Answer:
-    """``/quote <pasted quote>`` as a command handler."""
-    content = quote_command(flow.kb, arg, state.lang, state.slots)
-    return flow.reply(state, "answer", content, [_plan_button(state.lang)]), state
+    """``/quote <pasted quote>`` as a command handler; the workload said in the same message
+    ("跑 Qwen2.5-72B 推理，30 人同时用") is read like any message's and kept."""
+    new = remember(state, read_message(arg, flow.vocab)) if arg.strip() else state
+    new.slots.pop("budget", None)  # the quote's price is not a budget
+    if "budget" in state.slots:
+        new.slots["budget"] = state.slots["budget"]
+    content = quote_command(flow.kb, arg, new.lang, new.slots)
+    return flow.reply(new, "answer", content, [_plan_button(new.lang)]), new
 
 
 def _answer(flow: Tools, state: ConversationState, msg: Message, answer: _Answer) -> Answer | None:

@@ -145,7 +145,7 @@ def _catalog(lang: str, v: QuoteVerdict, kb: Knowledge) -> list[str]:
     if v.option is not None and v.option.machines > 1:
         out.append(locales.t(lang, "money.quote.machines", machines=v.option.machines))
     same = v.catalog_same_card
-    if same is not None:
+    if same is not None and same.priced:  # a card the catalog does not rent has no price to compare
         m = same.monthly_cost
         out.append(
             locales.t(
