@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import Any
 
+import pytest
+
 from gpu_advisor import locales
 from gpu_advisor.engine import plan_checks
 from gpu_advisor.engine.architecture import resolve
@@ -189,3 +191,34 @@ def test_a_plan_in_the_asked_method_says_nothing_of_a_change(kb: Knowledge) -> N
     p = plan(kb, task="train", model="llama-3-70b", method="lora", train_tokens=1e9)
     assert "method_changed" not in {f.id for f in p.pitfalls}
     assert all(o.kind != "asked_method" for o in p.alternatives)
+
+
+def test_single_card_offers_are_never_multiplied_into_a_machine_nobody_rents(kb: Knowledge) -> None:
+    # The catalog rents T4 one to a machine, with no network listed: 32 of them are 32 machines.
+    p = plan(kb, task="train", params_b=13, method="full", gpu="t4", gpu_count=32)
+    assert p.requested is None
+    assert all(o.gpu != "t4" for o in [p.recommendation, *p.alternatives] if o and o.method == "full")
+    values = hit(p, "named_card_not_one_machine")
+    assert (values["gpus"], values["per_machine"], values["machines"]) == (32, 1, 32)
+
+
+@pytest.mark.parametrize(("lang", "said"), [("zh", "3 台各自独立的机器"), ("en", "3 separate machines")])
+def test_three_3090s_for_one_qlora_job_are_said_to_be_three_machines(
+    kb: Knowledge, lang: str, said: str
+) -> None:
+    p = plan(kb, task="train", model="llama-3-70b", method="qlora", gpu="rtx3090", gpu_count=3)
+    values = hit(p, "named_card_not_one_machine")
+    text = locales.render_finding(lang, "named_card_not_one_machine", values)
+    assert said in text and "?" not in text
+    assert p.requested is None  # no "3 × RTX 3090 for ¥5,250"
+
+
+def test_a_count_a_bigger_machine_holds_is_that_whole_machine(kb: Knowledge) -> None:
+    p = plan(kb, task="train", params_b=13, method="lora", gpu="a100-40g-sxm", gpu_count=3)
+    assert p.requested is not None and p.requested.offer == "a100-40g-8x" and p.requested.machines == 1
+
+
+def test_sixteen_gpus_are_two_of_the_catalogs_8_gpu_machines_over_their_network(kb: Knowledge) -> None:
+    p = plan(kb, task="train", params_b=13, method="full", gpu="a100-40g-sxm", gpu_count=16)
+    assert p.requested is not None and p.requested.offer == "a100-40g-8x"
+    assert (p.requested.count, p.requested.machines) == (8, 2)

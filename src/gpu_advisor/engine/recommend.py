@@ -187,7 +187,7 @@ def _checked(
     if named is not None:
         extra["named_problems"] = plan_checks.problems(ctx, named)
     elif ctx.workload.gpu is not None:
-        extra.update(_named_need(ctx))
+        extra.update(named_machines(ctx) or _named_need(ctx))
     return plan_checks.findings(plan_checks.review(ctx, pick, ranked, key, **extra))
 
 
@@ -292,6 +292,8 @@ def _named(ctx: Context) -> tuple[Candidate | None, bool]:
     count = w.gpu_count or w.gpus or 1
     offer = _owned_offer(ctx.kb, w.gpu, count) if w.gpu_owned else _offer_for(ctx.kb, w.gpu, count)
     priced = offer is not None
+    if offer is None and _machines_of(ctx.kb, w.gpu):
+        return None, True  # sold, but not this many in one machine (named_machines says why)
     if offer is None:
         offer = _owned_offer(ctx.kb, w.gpu, count, unpriced=True)
     if ctx.task == "infer":
@@ -323,31 +325,52 @@ def _owned_offer(kb: Knowledge, gpu: str, count: int, unpriced: bool = False) ->
     )
 
 
+def _machines_of(kb: Knowledge, gpu: str) -> list[Offer]:
+    """The whole machines the catalog rents with ``gpu`` (slices are parts of a card, not machines)."""
+    return [o for o in kb.catalog.index.offers if o.gpu == gpu and not o.is_slice]
+
+
 def _offer_for(kb: Knowledge, gpu: str, count: int) -> Offer | None:
-    """The catalog's offer for ``count`` × ``gpu``, or one priced per card from its smallest offer."""
-    index = kb.catalog.index
-    whole = [o for o in index.by_gpu_count.get((gpu, count), []) if not o.is_slice]
-    if whole:
-        return whole[0]
-    machines = [o for o in index.offers if o.gpu == gpu and not o.is_slice and o.count > 1]
-    if machines and count % (big := max(machines, key=lambda o: o.count)).count == 0 and count > big.count:
-        return big  # 32 GPUs are 4 of its 8-GPU machines, joined by its network (training_search.layouts)
-    per_card = [o for o in index.offers if o.gpu == gpu and not o.is_slice and o.price_month]
-    if not per_card:
-        return None
-    base = min(per_card, key=lambda o: (o.price_month or 0) / o.count)
-    interconnect = base.interconnect if count > 1 else "none"
-    price = (base.price_month or 0) / base.count * count
-    return base.model_copy(
-        update={
-            "id": f"{gpu}-{count}x-derived",
-            "count": count,
-            "price_month": price,
-            "price_month_max": None,
-            "interconnect": interconnect,
-            "source": f"derived: {count} × per-card price of {base.id}",
-        }
-    )
+    """The machine the catalog rents that holds ``count`` × ``gpu`` together, or None.
+
+    The machine with exactly that many cards; else the smallest with more (billed whole, the
+    job on ``count`` of its cards); else whole 8-GPU machines joined by their network
+    (``training_search.joined_machines``). Never single-card offers multiplied into a
+    machine nobody rents (issue 47: "3 × RTX 3090 ¥5,250" was three one-card machines with
+    nothing between them, "32 × T4" a 32-card PCIe box): those counts are None, and the plan
+    says why (``rules.plans.named_card``, ``named_machines``).
+    """
+    exact = [o for o in kb.catalog.index.by_gpu_count.get((gpu, count), []) if not o.is_slice]
+    if exact:
+        return exact[0]
+    machines = _machines_of(kb, gpu)
+    bigger = [o for o in machines if o.count > count]
+    if bigger:
+        return min(bigger, key=lambda o: (o.count, o.price_month or float("inf")))
+    joined = [o for o in machines if training_search.joined_machines(o, count)]
+    return max(joined, key=lambda o: o.count) if joined else None
+
+
+def named_machines(ctx: Context) -> dict[str, object]:
+    """Why the card the user named, in their count, is not one machine the catalog rents.
+
+    Empty when it is (or when the catalog does not list the card at all: it is then judged
+    unpriced, ``_named``). Otherwise the most cards one machine holds and the machines the
+    count would take, for ``rules.plans.named_card``.
+    """
+    w = ctx.workload
+    count = w.gpu_count or w.gpus or 1
+    if w.gpu is None or w.gpu_owned or count <= 1:
+        return {}
+    machines = _machines_of(ctx.kb, w.gpu)
+    if not machines or _offer_for(ctx.kb, w.gpu, count) is not None:
+        return {}
+    largest = max(machines, key=lambda o: o.count)
+    return {
+        "named_per_machine": largest.count,
+        "named_machines": -(-count // largest.count),
+        "named_network_gbps": largest.network_gbps,
+    }
 
 
 def _both(w: Workload, kb: Knowledge, arch: ModelArch, assumed: list[Finding]) -> Plan:

@@ -36,14 +36,25 @@ NETWORK_EFFICIENCY = 0.8
 MAX_NODES = 4
 
 
+def joined_machines(offer: Offer, requested: int) -> int | None:
+    """How many of ``offer``'s machines hold ``requested`` GPUs together, or None if they cannot.
+
+    Only whole 8-GPU machines join, up to ``MAX_NODES``, over the machine's network: single
+    cards rented one to a machine are separate machines, not one job's GPUs (issue 47).
+    """
+    machines = requested // offer.count
+    if offer.count == 8 and requested % 8 == 0 and 1 < machines <= MAX_NODES:
+        return machines
+    return None
+
+
 def layouts(offer: Offer, requested: int | None) -> list[tuple[int, int]]:
     """(GPUs per machine, machines) to try; several machines only for full 8-GPU nodes."""
     if requested:
         if requested <= offer.count:
             return [(requested, 1)]
-        if offer.count == 8 and requested % 8 == 0 and requested // 8 <= MAX_NODES:
-            return [(8, requested // 8)]
-        return []
+        machines = joined_machines(offer, requested)
+        return [(offer.count, machines)] if machines else []
     # The machine is billed whole, so using all its GPUs costs nothing more and is faster.
     out = [(offer.count, 1)]
     if offer.count == 8 and offer.network_gbps:

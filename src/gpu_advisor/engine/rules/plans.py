@@ -54,6 +54,9 @@ class Review:
     named_priced: bool = True
     named_need_gib: float | None = None
     named_capacity_gib: float | None = None
+    named_per_machine: int | None = None  # the named count is not one rented machine: the most one holds
+    named_machines: int | None = None
+    named_network_gbps: float | None = None
     late_within_budget: Candidate | None = None
     pretraining: bool = False  # training from scratch (``plan_checks.is_pretraining``)
 
@@ -199,6 +202,8 @@ def named_card(r: Review) -> Finding | None:
     if w.gpu is None:
         return None
     gpu, gpus = ctx.kb.gpus[w.gpu].name, w.gpu_count or w.gpus or 1
+    if r.named is None and r.named_per_machine is not None:
+        return _not_one_machine(r, gpu, gpus)
     if r.named is None:
         return _does_not_fit(r, gpu, gpus)
     if r.named_problems and r.pick is not r.named:
@@ -214,6 +219,26 @@ def named_card(r: Review) -> Finding | None:
             pick_gpus=pick_gpus,
         )
     return _works(r, r.named, gpu)
+
+
+def _not_one_machine(r: Review, gpu: str, gpus: int) -> Finding:
+    """The named count is no machine the catalog rents: single cards are not one job's GPUs.
+
+    "32 张 T4" for a full fine-tune is 32 one-card machines; "3 × RTX 3090" three. The
+    plan refuses them with the reason rather than price a machine nobody rents (issue 47).
+    """
+    pick_gpu, pick_gpus = _gpu(r.pick)
+    return finding(
+        "named_card_not_one_machine",
+        "high",
+        gpu=gpu,
+        gpus=gpus,
+        per_machine=r.named_per_machine,
+        machines=r.named_machines,
+        network_gbps=r.named_network_gbps,
+        pick_gpu=pick_gpu,
+        pick_gpus=pick_gpus,
+    )
 
 
 def _does_not_fit(r: Review, gpu: str, gpus: int) -> Finding | None:
@@ -362,8 +387,9 @@ RULES: tuple[Rule[PlanReview], ...] = (
             "named_card_not_in_catalog",
             "named_card_set_aside",
             "named_card_does_not_fit",
+            "named_card_not_one_machine",
         ),
-        branches=("costs_more", "not_in_catalog", "set_aside", "does_not_fit"),
+        branches=("costs_more", "not_in_catalog", "set_aside", "does_not_fit", "not_one_machine"),
         scenarios=(
             _s(
                 "costs_more",
@@ -389,6 +415,16 @@ RULES: tuple[Rule[PlanReview], ...] = (
                 params_b=70,
                 method="full",
                 gpu="h100-sxm",
+                gpu_count=32,
+            ),
+            # The catalog rents T4 one to a machine: 32 of them are 32 machines, not one job's GPUs.
+            _s(
+                "not_one_machine",
+                "named_card_not_one_machine",
+                task="train",
+                params_b=13,
+                method="full",
+                gpu="t4",
                 gpu_count=32,
             ),
             _s(
