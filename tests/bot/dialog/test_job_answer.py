@@ -172,3 +172,14 @@ def test_the_store_round_trips_the_job_and_a_follow_up_goes_on_from_it(
     assert again.job == state.job
     reply, _ = say(dialog, "换成 Flux 呢", state=again)
     assert reply.job is not None and reply.job.model == "FLUX.1 [dev]"
+
+
+def test_numbers_the_contract_refuses_are_said_back_as_read_not_sized_as_a_chatbot(dialog: Dialog) -> None:
+    reply, _ = say(dialog, "SDXL 每天 5000 张图，500 步")
+    assert reply.job is None and reply.plan is None
+    assert "500 步" in reply.text and "不是大语言模型任务" in reply.text
+
+
+def test_a_number_the_job_does_not_use_is_said_back(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(lang="en"), "YOLO detection on 12 RTSP cameras at 25 fps")
+    assert reply.job is not None and "25" in reply.lead[1]

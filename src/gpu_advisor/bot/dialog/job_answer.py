@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pydantic import ValidationError
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.heard import heard_answer
 from gpu_advisor.bot.dialog.job_cards import (
     alt_card,
     cmd_card,
@@ -119,10 +120,12 @@ def _answer(
         return _ask(flow, new, asked[0], asked[1])
     new.pending = None
     plan = _plan(job, flow)
-    if plan is None:
-        return flow.say(new, "error", "error.invalid_input"), state
+    if plan is None:  # numbers the contract refuses (a 10-billion-image dataset): said back as read
+        return heard_answer(flow, state, msg) or (flow.say(new, "error", "error.invalid_input"), state)
     new.answered = True
-    content = job_card(new.lang, plan, _names(flow), [_read_line(flow, new.lang, job, plan)], job.gpu)
+    unplaced = [locales.t(new.lang, "issue.number_unused", value=value) for value in msg.unplaced]
+    lead = [_read_line(flow, new.lang, job, plan), *unplaced]  # a number not used is said, never dropped
+    content = job_card(new.lang, plan, _names(flow), lead, job.gpu)
     return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
 
 
