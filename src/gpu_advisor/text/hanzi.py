@@ -24,6 +24,7 @@ TRADITIONAL = (
     "電腦視圖學習連斷歷雲屬權熱輪陣較後倆歲衝貸餘佔幣圓紀錄設備運維護擴雜簡詞彙檔閱覽響獨銷額無謂規擁經繼"
     "給頂別論執資禮併貳陸區購賣頁滿騰風盤聯節傳殼組軟鏈緩裝項驅動廠質報來氣擬虛轉蓋製歸叢撲閃鍵極撐擔囉餾幹"
     "閒閑遷導該誰滯佈異虧賺營淨術議鐵幫損圍遠賬帳譯勢評強潤獲簽櫃棧離頸邏輯匯暫緒舊訂會著義薦歡貨險龍齡"
+    "閉擊狀筆"
 )
 SIMPLIFIED = (
     "万亿两张训练预并发显个时周参数调与块单双台长驻续间钟输务随认识点线买总钱费价于迟头实际应对请问现么么"
@@ -32,8 +33,31 @@ SIMPLIFIED = (
     "电脑视图学习连断历云属权热轮阵较后俩岁冲贷余占币圆纪录设备运维护扩杂简词汇档阅览响独销额无谓规拥经继"
     "给顶别论执资礼并贰陆区购卖页满腾风盘联节传壳组软链缓装项驱动厂质报来气拟虚转盖制归丛扑闪键极撑担啰馏干"
     "闲闲迁导该谁滞布异亏赚营净术议铁帮损围远账帐译势评强润获签柜栈离颈逻辑汇暂绪旧订会着义荐欢货险龙龄"
+    "闭击状笔"
 )
 TO_SIMPLIFIED = str.maketrans(TRADITIONAL, SIMPLIFIED)
+
+TRADITIONAL_WORDS = {
+    "复制": "複製",
+    "复杂": "複雜",
+    "重复": "重複",
+    "复合": "複合",
+    "复数": "複數",
+    "复印": "複印",
+    "复习": "複習",
+    "复选": "複選",
+}
+"""Words whose Traditional spelling a character table cannot give: 复 is 復 in 恢復 and
+回復 but 複 in 複製 and 複雜 (the table reads 复 as 復, the commoner of the two)."""
+_TRADITIONAL_WORD = lazy("|".join(TRADITIONAL_WORDS))
+
+
+def traditional_words(text: str) -> str:
+    """``text`` with the words of :data:`TRADITIONAL_WORDS` written in Traditional, for a
+    character-by-character conversion to finish."""
+    return _TRADITIONAL_WORD.sub(lambda m: TRADITIONAL_WORDS[m.group()], text)
+
+
 """``str.translate`` table: each Traditional character above to its Simplified form."""
 
 CONTROL = lazy(r"[\x00-\x08\x0b\x0c\x0e-\x1f\x7f\ufffd]")

@@ -12,7 +12,7 @@ Simplified characters that are themselves everyday Traditional characters (制, 
 
 from __future__ import annotations
 
-from gpu_advisor.text.hanzi import SIMPLIFIED, TRADITIONAL
+from gpu_advisor.text.hanzi import SIMPLIFIED, TRADITIONAL, traditional_words
 
 KEPT = "制干台占布"
 
@@ -35,5 +35,6 @@ ONLY_SIMPLIFIED = "".join(sorted(set(SIMPLIFIED) - set(TRADITIONAL)))
 
 
 def to_traditional(text: str) -> str:
-    """``text`` with every Simplified character the table knows written in Traditional."""
-    return text.translate(TO_TRADITIONAL)
+    """``text`` with every Simplified character the table knows written in Traditional
+    (the words a character cannot decide, 复制 → 複製, first)."""
+    return traditional_words(text).translate(TO_TRADITIONAL)
