@@ -23,9 +23,10 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from gpu_advisor.engine.architecture import resolve
-from gpu_advisor.engine.defaults import serving_formats
+from gpu_advisor.engine.defaults import serve_setup, serving_formats
 from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.findings import Finding
+from gpu_advisor.engine.rules.china_cards import card_caveats
 from gpu_advisor.engine.smallest_change import smallest_changes
 from gpu_advisor.engine.specs import Knowledge, ModelArch
 from gpu_advisor.engine.training import mfu, step_compute_s
@@ -68,6 +69,9 @@ class HardwareVerdict(BaseModel):
     # A serving "no": the changes on the same cards that each make it fit, cheapest first
     # (``engine.smallest_change``); empty when a row fits or no single change is enough.
     changes: list[Finding] = Field(default_factory=list)
+    # What must be said of the named card wherever it is named (``rules.china_cards``): a
+    # rebuilt board's warranty and driver, the Ascend stack, the H20's slow prefill.
+    caveats: list[Finding] = Field(default_factory=list)
 
     @property
     def fastest(self) -> MethodVerdict | None:
@@ -114,7 +118,15 @@ def verdict(w: Workload, kb: Knowledge) -> HardwareVerdict:
         train_tokens=w.train_tokens,
         hours_available=w.deadline_hours or w.duration_hours,
         changes=changes,
+        caveats=_caveats(w, kb, arch),
     )
+
+
+def _caveats(w: Workload, kb: Knowledge, arch: ModelArch) -> list[Finding]:
+    """The named card's caveats, at the prompt the service reads (its default when unsaid)."""
+    assert w.gpu is not None
+    prompt = serve_setup(w, arch)[0].prompt_tokens if w.task == "infer" else None
+    return card_caveats(kb.gpus[w.gpu], kb, "infer" if w.task == "infer" else "train", prompt)
 
 
 def _serving_changes(w: Workload, kb: Knowledge, count: int, rows: list[MethodVerdict]) -> list[Finding]:

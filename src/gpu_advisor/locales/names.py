@@ -6,7 +6,7 @@ sentence alike; the engine and the JSON keep the catalogue's full name.
 
 from __future__ import annotations
 
-_VENDOR_WORDS = ("NVIDIA ", "GeForce ", "Tesla ")
+_VENDOR_WORDS = ("NVIDIA ", "GeForce ", "Tesla ", "Huawei ")
 
 
 def short_gpu(name: str) -> str:

@@ -21,6 +21,7 @@ from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
+from gpu_advisor.bot.dialog.words import card_name, finding_text
 from gpu_advisor.engine.architecture import resolve
 from gpu_advisor.engine.card_classes import (
     compute_slices,
@@ -69,6 +70,7 @@ def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | No
     lang = new.lang
     lines = _lines(lang, result, kb, "model" not in ext.slots and "params_b" not in ext.slots)
     lines[-1:-1] = _takes(lang, result, workload) + _fix_lines(lang, result, workload, kb)
+    lines[-1:-1] = [finding_text(lang, f) for f in result.caveats]  # as a plan on the card says them
     if msg.form.price and (timed := _timed(result, workload)) is not None:
         lines[-1:-1] = prices.job_lines(dialog, lang, result.gpu, result.count, timed[1])
     said = [i for i in ext.issues if i.id in SAID_BACK]  # how an amount was read ("5 万条" → tokens)
@@ -151,7 +153,7 @@ def _title(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
         for r in v.rows
     )
     key = "verdict.title_train" if v.task == "train" else "verdict.title_infer"
-    return locales.t(lang, key, count=v.count, gpu=kb.gpus[v.gpu].name, model=v.model, items=items)
+    return locales.t(lang, key, count=v.count, gpu=_card(lang, v, kb), model=v.model, items=items)
 
 
 def _tokens_title(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
@@ -162,7 +164,7 @@ def _tokens_title(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
         "verdict.tokens_title",
         answer=_yes(lang, bool(v.on_time)),
         count=v.count,
-        gpu=kb.gpus[v.gpu].name,
+        gpu=_card(lang, v, kb),
         hours=v.hours_available,
         done=v.tokens_in_time,
         asked=v.train_tokens,
@@ -171,8 +173,13 @@ def _tokens_title(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
     )
 
 
+def _card(lang: str, v: HardwareVerdict, kb: Knowledge) -> str:
+    """The card as every other reply names it: 'RTX 4090 48GB（魔改）', not its catalogue name."""
+    return card_name(lang, kb.gpus[v.gpu].name)
+
+
 def _lines(lang: str, v: HardwareVerdict, kb: Knowledge, assumed: bool) -> list[str]:
-    gpu = kb.gpus[v.gpu].name
+    gpu = _card(lang, v, kb)
     lines = [_row_line(lang, r, gpu) for r in v.rows]
     best = v.fastest
     if best is None:

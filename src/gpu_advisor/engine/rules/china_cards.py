@@ -11,6 +11,10 @@
   decode, which reads the weights, is fast; prefill, which is compute-bound (2·N FLOPs
   per prompt token), is slower by the compute ratio, so long prompts wait.
 
+Every path that names such a card says its caveat: a plan's pitfalls (``RULES``) and a
+yes/no verdict on the named card (``card_caveats``, ``engine.verdict``), from the same
+builders, so the two cannot drift apart (issue 47).
+
 Layout: see ``engine/rules/__init__.py``; sentences in ``locales/<lang>/plans.yaml``.
 """
 
@@ -22,7 +26,7 @@ from gpu_advisor.engine.results import Option
 from gpu_advisor.engine.rules.declaration import Rule, Scenario
 from gpu_advisor.engine.rules.hardware import PlanCheck, requested_gpu
 from gpu_advisor.engine.search_context import Context
-from gpu_advisor.engine.specs import GpuSpec
+from gpu_advisor.engine.specs import GpuSpec, Knowledge
 
 ASCEND_FORMATS = ["BF16", "FP16", "W8A8", "W4A16"]
 PREFILL_REFERENCE = "h100-sxm"
@@ -34,12 +38,8 @@ def _cards(ctx: Context, pick: Candidate | None) -> list[GpuSpec]:
     return list({g.id: g for g in found}.values())
 
 
-def modified_card_caveat(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
-    """A rebuilt board (4090 48G): warranty, driver support and resale, not just '(rebuilt)'."""
-    card = next((g for g in _cards(ctx, pick) if g.nonstandard), None)
-    if card is None:
-        return None
-    ref = ctx.kb.gpus.get(card.lineage or "")
+def _modified(card: GpuSpec, kb: Knowledge) -> Finding:
+    ref = kb.gpus.get(card.lineage or "")
     return finding(
         "modified_card_caveat",
         "warn",
@@ -49,19 +49,13 @@ def modified_card_caveat(ctx: Context, pick: Candidate | None, req: Option | Non
     )
 
 
-def ascend_stack(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
-    """An Ascend card: the CANN stack, what serves on it and in which formats."""
-    card = next((g for g in _cards(ctx, pick) if g.vendor == "huawei"), None)
-    if card is None:
-        return None
+def _ascend(card: GpuSpec) -> Finding:
     return finding("ascend_stack", "warn", gpu=card.name, formats=ASCEND_FORMATS)
 
 
-def h20_prefill(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
-    """An H20 serving: fast decode, slow prefill, by how much against the H100."""
-    card = next((g for g in _cards(ctx, pick) if g.id.startswith("h20")), None)
-    ref = ctx.kb.gpus.get(PREFILL_REFERENCE)
-    if ctx.task != "infer" or card is None or ref is None or ctx.serve is None:
+def _h20(card: GpuSpec, kb: Knowledge, prompt_tokens: int) -> Finding | None:
+    ref = kb.gpus.get(PREFILL_REFERENCE)
+    if ref is None:
         return None
     return finding(
         "h20_prefill",
@@ -72,8 +66,48 @@ def h20_prefill(ctx: Context, pick: Candidate | None, req: Option | None) -> Fin
         ref_bf16_tflops=ref.tflops("bf16"),
         slower=round(ref.tflops("bf16") / card.tflops("bf16"), 1),
         bandwidth_gbs=card.bandwidth_gbs,
-        prompt_tokens=ctx.serve.prompt_tokens,
+        prompt_tokens=prompt_tokens,
     )
+
+
+def _is_h20(card: GpuSpec) -> bool:
+    return card.id.startswith("h20")
+
+
+def modified_card_caveat(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
+    """A rebuilt board (4090 48G): warranty, driver support and resale, not just '(rebuilt)'."""
+    card = next((g for g in _cards(ctx, pick) if g.nonstandard), None)
+    return None if card is None else _modified(card, ctx.kb)
+
+
+def ascend_stack(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
+    """An Ascend card: the CANN stack, what serves on it and in which formats."""
+    card = next((g for g in _cards(ctx, pick) if g.vendor == "huawei"), None)
+    return None if card is None else _ascend(card)
+
+
+def h20_prefill(ctx: Context, pick: Candidate | None, req: Option | None) -> Finding | None:
+    """An H20 serving: fast decode, slow prefill, by how much against the H100."""
+    card = next((g for g in _cards(ctx, pick) if _is_h20(g)), None)
+    if ctx.task != "infer" or card is None or ctx.serve is None:
+        return None
+    return _h20(card, ctx.kb, ctx.serve.prompt_tokens)
+
+
+def card_caveats(card: GpuSpec, kb: Knowledge, task: str, prompt_tokens: int | None) -> list[Finding]:
+    """What must be said wherever ``card`` is named (a verdict on it, not only a plan).
+
+    The rebuilt board's warranty and driver, the Ascend stack, and for serving the H20's
+    slow prefill at the prompt length asked (``prompt_tokens``; training reads no prompt).
+    """
+    out: list[Finding | None] = []
+    if card.nonstandard:
+        out.append(_modified(card, kb))
+    if card.vendor == "huawei":
+        out.append(_ascend(card))
+    if task == "infer" and _is_h20(card) and prompt_tokens:
+        out.append(_h20(card, kb, prompt_tokens))
+    return [f for f in out if f is not None]
 
 
 def _s(**workload: object) -> Scenario:
