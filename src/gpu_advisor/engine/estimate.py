@@ -67,8 +67,76 @@ def estimate(w: Workload, kb: Knowledge) -> Estimate:
     w = canonical(w, kb)
     res = resolve(w, kb.models)
     if w.task == "infer":
-        return _serving_estimate(w, kb, res)
+        return _open_layout(w, kb, res) or _serving_estimate(w, kb, res)
     return _training_estimate(w, kb, res)
+
+
+LAYOUT_DEGREES = (1, 2, 4, 8, 16, 32, 64)
+DP_ATTENTION_RUNTIMES = ("sglang", "tensorrt_llm")  # --enable-dp-attention, enable_attention_dp
+LAYOUT_MARGIN = 1.02  # another layout must serve 2 % more to replace one TP group over every card
+
+
+def _open_layout(w: Workload, kb: Knowledge, res: Resolved) -> Estimate | None:
+    """Several named cards and no layout stated: the layout that serves the most (issue 45).
+
+    Instead of one tensor-parallel group over every card, the search tries each TP degree
+    that divides the cards and the heads (the rest of the cards as replicas behind one load
+    balancer) and, for a mixture-of-experts model on a runtime that runs it, attention data
+    parallel with expert parallel; it keeps the one with the most throughput under the
+    request's own measure (at its p99 targets, its break rate at a stated qps, else at
+    saturation), as NVIDIA AIConfigurator searches replicas x TP x DP x EP, and says the one
+    chosen (``chosen_layout``, ``chosen_layout_dp``). A stated ``expert_parallel`` size fixes
+    the group it spans (the engine runs the experts over the TP group). None when the layout
+    is stated, or one TP group over every card is the only layout that fits.
+    """
+    count = w.gpu_count or 1
+    if w.gpu is None or count < 2 or w.tensor_parallel is not None or w.prefill_gpus is not None:
+        return None
+    arch = res.arch
+    degrees = [t for t in LAYOUT_DEGREES if t <= count and count % t == 0 and arch.num_heads % t == 0]
+    if w.expert_parallel is not None:  # experts spread over the group the engine runs them on
+        degrees = [t for t in degrees if t == w.expert_parallel]
+    dp_options: tuple[bool | None, ...] = (w.attention_dp,)
+    if arch.is_moe and w.attention_dp is None and w.runtime in DP_ATTENTION_RUNTIMES:
+        dp_options = (None, True)
+    tried: list[tuple[float, int, bool, Estimate]] = []
+    for tp in degrees:
+        for dp in dp_options:
+            if dp and tp == 1:
+                continue
+            try:
+                got = _serving_estimate(
+                    w.model_copy(update={"tensor_parallel": tp, "attention_dp": dp}), kb, res
+                )
+            except ValueError:
+                continue
+            if got.requested is not None and got.requested.fits:
+                tried.append((_served(got.requested, w), tp, bool(dp), got))
+    whole = next((t for t in tried if t[1] == count and not t[2]), None)
+    if not tried or (len(tried) == 1 and whole is not None):
+        return None
+    best = max(tried, key=lambda t: t[0])
+    if whole is not None and best[0] < whole[0] * LAYOUT_MARGIN:
+        best = whole
+    score, tp, dp, got = best
+    said = finding(
+        "chosen_layout_dp" if dp else "chosen_layout",
+        tensor_parallel=tp,
+        replicas=count // tp,
+        tried=len(tried),
+        gain=score / whole[0] if whole is not None and whole[0] > 0 else None,
+    )
+    return got.model_copy(update={"findings": [*got.findings, said]})
+
+
+def _served(v: Verdict, w: Workload) -> float:
+    """A layout's throughput under the request's own measure: output tokens/s at its p99
+    targets, requests/s where it breaks at a stated qps, else output tokens/s at saturation."""
+    if w.ttft_ms_p99 is not None or w.tpot_ms_p99 is not None:
+        return v.output_tokens_per_s_at_p99 or 0.0
+    if w.qps is not None:
+        return v.break_qps or 0.0
+    return v.max_output_tokens_per_s or 0.0
 
 
 def _serving_estimate(w: Workload, kb: Knowledge, res: Resolved) -> Estimate:

@@ -147,7 +147,13 @@ STATEMENTS: tuple[Statements, ...] = (
         ("engine/estimate.py",),
         "serving",
         "finding.",
-        ("assumed_scheduler_limits", "ttft_p99_band", "ttft_p99_may_saturate"),
+        (
+            "assumed_scheduler_limits",
+            "ttft_p99_band",
+            "ttft_p99_may_saturate",
+            "chosen_layout",
+            "chosen_layout_dp",
+        ),
     ),
     Statements(
         ("engine/releases.py",),
