@@ -61,6 +61,8 @@ class Slots(TypedDict, total=False):
     prefill_tensor_parallel: int
     max_num_seqs: int
     max_num_batched_tokens: int
+    gpu_memory_utilization: float
+    runtime_version: str
     ttft_ms_max: float
     runtime: str
     ttft_ms_p99: float
