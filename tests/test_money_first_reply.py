@@ -100,3 +100,43 @@ def test_the_quote_command_reads_the_workload_in_its_own_message(dialog: Dialog,
     reply = said(dialog, text)
     assert "72B" in reply and "49,300" in reply  # fits, and ¥58,000 × 85 % paid yearly
     assert "¥0" not in reply and "?" not in reply  # no unpriced catalog line, nothing unknown printed
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "按小时 12 块和包月 6000，我一个月大概用 300 小时，哪个省",
+        "按小時 12 塊和包月 6000，我一個月大概用 300 小時，哪個省",
+        "¥12 an hour or ¥6,000 a month, I use about 300 hours a month - which saves more?",
+    ],
+)
+def test_two_ways_of_paying_without_a_card_are_still_priced(dialog: Dialog, text: str) -> None:
+    reply = said(dialog, text)
+    assert "3,600" in reply and "2,400" in reply  # 300 h × ¥12; what it saves against ¥6,000
+    assert "1×" not in reply
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "每个月大概三千万 token，调千问 API 一个月多少钱",
+        "每個月大概三千萬 token，調千問 API 一個月多少錢",
+        "about 30M tokens a month - what would the Qwen API cost a month?",
+    ],
+)
+def test_a_volume_with_no_rent_is_priced_on_the_reference_apis_with_their_dates(
+    dialog: Dialog, text: str
+) -> None:
+    reply = said(dialog, text)
+    assert "qwen-turbo" in reply and "2026-12-07" in reply  # 1M tokens a day × 30 at ¥0.3–¥0.6 per M
+    assert "9" in reply and "18" in reply
+
+
+@pytest.mark.parametrize(
+    "text", ["8卡H100一年包下来总共多少钱", "4 卡 A100 租一年多少钱", "8卡H100 租一年總共多少"]
+)
+def test_a_year_of_a_node_is_twelve_discounted_months(dialog: Dialog, text: str) -> None:
+    reply = said(dialog, text)
+    assert "× 12" in reply and (
+        "816,000" in reply or "107,520" in reply
+    )  # 12 × ¥80,000 × 0.85; 12 × ¥11,200 × 0.8

@@ -21,6 +21,7 @@ their date and source; audio APIs are priced per minute (Whisper). Pure.
 from __future__ import annotations
 
 import datetime as dt
+import math
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, NonNegativeFloat, PositiveFloat, model_validator
@@ -144,13 +145,23 @@ def rent_vs_api(
     )
 
 
+def api_months(
+    volume: TokenVolume, prices: list[TokenPrice], fx_to_cny: dict[str, float], currency: str
+) -> list[ApiMonth]:
+    """Each API's month for ``volume`` when no rent was said (cheapest first; no verdict to give)."""
+    rows = [_api_month(volume, p, math.inf, fx_to_cny, currency) for p in prices]
+    return sorted(rows, key=lambda r: r.high)
+
+
 def _api_month(v: TokenVolume, p: TokenPrice, rent: float, fx: dict[str, float], currency: str) -> ApiMonth:
     pin = _conv(p.input_per_million, p.currency, currency, fx)
     pout = _conv(p.output_per_million, p.currency, currency, fx)
     if v.split:
         low = high = DAYS_PER_MONTH * (v.input_per_day * pin + v.output_per_day * pout) / 1e6
         blended = (v.input_per_day * pin + v.output_per_day * pout) / max(v.per_day, 1e-9) / 1e6
-        even: float | None = round(rent / DAYS_PER_MONTH / blended) if blended else None
+        even: float | None = (
+            round(rent / DAYS_PER_MONTH / blended) if blended and math.isfinite(rent) else None
+        )
     else:
         low, high = (DAYS_PER_MONTH * v.total_per_day * x / 1e6 for x in sorted((pin, pout)))
         even = None

@@ -18,7 +18,7 @@ from gpu_advisor.text.numbers import NUMBER, parse_number
 
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 _YEARLY = lazy(
-    r"包年|按年|年付|年租|一年包|一年总共|一年下来|全年|一整年|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year"
+    r"包年|按年|年付|年租|租一年|包一年|一年包|一年总共|一年下来|全年|一整年|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year"
     r"|a\s+whole\s+year|for\s+a\s+year"
 )
 _AND_MONTH = lazy(r"包月|月租|每月|一个月|monthly|per\s+month|a\s+month")
@@ -62,7 +62,8 @@ def asks_month_and_year(low: str) -> bool:
 def read_period(low: str, duration_hours: float | None = None) -> Period:
     """The period ``low`` asks a price for; one month when it names none."""
     yearly = _YEARLY.search(low) is not None
-    if yearly and duration_hours is None and _A_YEAR.search(low):
+    a_year = duration_hours is None or duration_hours >= HOURS["year"] - 1e-6  # "一年" read as a duration
+    if yearly and a_year and _A_YEAR.search(low):
         return Period(HOURS["year"], True)  # "包年多少钱": a year's rent, never one month of it
     if yearly:
         return Period(HOURS["month"], True)  # "按年付呢": the month's price on a yearly plan

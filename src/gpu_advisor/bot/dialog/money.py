@@ -28,7 +28,13 @@ from typing import Any
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
-from gpu_advisor.bot.dialog.money_stated import api_money, buy_rent_money, hours_said, quote_money
+from gpu_advisor.bot.dialog.money_stated import (
+    api_money,
+    billing_choice,
+    buy_rent_money,
+    hours_said,
+    quote_money,
+)
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -37,7 +43,9 @@ from gpu_advisor.bot.dialog.workload import to_workload
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.ownership import Ownership, ownership
 from gpu_advisor.engine.quote import QuoteVerdict, judge
+from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.reference import PriceReference
+from gpu_advisor.engine.results import Money
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge.prices import reference
@@ -60,11 +68,13 @@ def quote_answer(
     if _BUDGET.search(low):
         return None
     reading = reading or read_normalized(low, kb)
-    if reading.quote() is None or reading.purchase is not None:
+    if reading.purchase is not None:
         return None  # a purchase price beside a rent is buy vs rent (``ownership_answer``)
     use = read_use(low)
     if use.tokens_per_day or use.input_per_day:
         return None  # a token volume beside a rent is rent vs API (``ownership_answer``)
+    if reading.quote() is None:  # two ways of paying and no card: the billing alone
+        return quote_money(kb, reading, use, lang) if billing_choice(reading) else None
     return _judged(kb, reading, lang, slots, use)
 
 
@@ -91,10 +101,11 @@ def ownership_answer(
     volume = bool(use.tokens_per_day or use.input_per_day)
     if not (_asks_ownership(low) or reading.about_ownership or volume):
         return None
-    stated = api_money(kb, reading, use, lang, None)  # a daily volume: priced against the APIs
-    if stated is not None:
-        return stated
     w = _workload(slots, reading, quote=False)
+    if volume:  # a daily volume: priced against the APIs, against the rent said or the plan's pick
+        stated = api_money(kb, reading, use, lang, _pick_rent(kb, w))
+        if stated is not None:
+            return stated
     if w is None:  # no model: buy vs rent from the stated price, else the model question
         said = buy_rent_money(kb, reading, use, lang)
         return said or Content(summary=[locales.t(lang, "money.own.need_model")])
@@ -103,6 +114,19 @@ def ownership_answer(
     except EngineError:
         return None  # an unknown card or model: the ordinary flow says what was not understood
     return Content(title=ownership_title(lang, result, kb), summary=ownership_lines(lang, result, kb))
+
+
+def _pick_rent(kb: Knowledge, w: Workload | None) -> Money | None:
+    """The month of the catalog's pick for a service of ``w`` (running 24×7), when a model is known."""
+    if w is None:
+        return None
+    try:
+        pick = recommend(w.model_copy(update={"always_on": True}), kb).recommendation
+    except (EngineError, ValueError):
+        return None
+    return (
+        None if pick is None else Money(amount=pick.monthly_cost.amount, currency=pick.monthly_cost.currency)
+    )
 
 
 def _asks_ownership(low: str) -> bool:

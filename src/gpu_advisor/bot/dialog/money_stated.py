@@ -12,17 +12,17 @@ is named: ``then_fit`` says so at the end of every answer.
 from __future__ import annotations
 
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog.money_lines import gpu_name
 from gpu_advisor.bot.dialog.reply import Content
 from gpu_advisor.bot.dialog.stated_lines import (
     api_lines,
+    api_rows_lines,
     buy_rent_lines,
     money_title,
     schedule_lines,
 )
 from gpu_advisor.engine import price_lookup
-from gpu_advisor.engine.api_compare import TokenPrice, TokenVolume, rent_vs_api, user_price
-from gpu_advisor.engine.billing import Period, QuotePrice, schedule_hours
+from gpu_advisor.engine.api_compare import TokenPrice, TokenVolume, api_months, rent_vs_api, user_price
+from gpu_advisor.engine.billing import Period, QuotePrice, VendorQuote, schedule_hours
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.payback import BuyRentAsk, buy_vs_rent
@@ -49,7 +49,7 @@ def hours_said(use: Use, reading: MoneyReading) -> tuple[float, Period, float | 
 
 def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Content | None:
     """A quote's billing for the hours said (a month of 720 h when none), with no model."""
-    q = reading.quote()
+    q = reading.quote() or billing_choice(reading)
     if q is None:
         return None
     said = hours_said(use, reading)
@@ -64,6 +64,14 @@ def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Co
         lines.append(locales.t(lang, "money.stated.break_even_day", per_day=even / 30, hours=even))
     lines.append(locales.t(lang, "money.stated.then_fit"))
     return Content(title=money_title(lang, m, kb), summary=lines)
+
+
+def billing_choice(reading: MoneyReading) -> VendorQuote | None:
+    """Two ways of paying with no card named ("按小时 12 块和包月 6000"): still a quote to price."""
+    if reading.gpu is not None or len({p.per for p in reading.prices}) < 2:
+        return None
+    currency = reading.prices[0].currency
+    return VendorQuote(gpu="", prices=[p for p in reading.prices if p.currency == currency])
 
 
 def buy_rent_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Content | None:
@@ -117,35 +125,42 @@ def _per_machine_hour(price: QuotePrice | None, count: int) -> Money | None:
 
 
 def api_money(
-    kb: Knowledge, reading: MoneyReading, use: Use, lang: str, rent: Money | None
+    kb: Knowledge, reading: MoneyReading, use: Use, lang: str, fallback: Money | None
 ) -> Content | None:
-    """Rent against the APIs for the daily volume said: the user's own prices, or the reference table."""
+    """Rent against the APIs for the daily volume said: the user's own prices, or the reference
+    table; the rent is the one said, else ``fallback`` (the plan's pick), else the APIs alone."""
     volume = _volume(use)
     if volume is None:
         return None
-    rent = rent or _rent_said(kb, reading)
-    if rent is None:
+    prices = _prices(reading, use)
+    rent = _rent_said(kb, reading) or fallback
+    currency = reading.currency or (rent.currency if rent else kb.catalog.currency)
+    rates = kb.catalog.fx_to_cny
+    try:
+        if rent is None:
+            rows = api_months(volume, prices, rates, currency)
+            title, lines = api_rows_lines(lang, volume.per_day, rows, currency)
+            return Content(title=title, summary=lines)
+        result = rent_vs_api(volume, rent, prices, rates, currency)
+    except EngineError:
         return None
-    prices: list[TokenPrice]
+    title, lines = api_lines(lang, result)
+    return Content(title=title, summary=[*lines, locales.t(lang, "money.stated.then_fit")])
+
+
+def _prices(reading: MoneyReading, use: Use) -> list[TokenPrice]:
+    """The user's API prices (input and output, or one for every token), else the reference table."""
     if use.api_input_per_million is not None and use.api_output_per_million is not None:
         currency = use.api_currency or "CNY"
-        prices = [
+        return [
             user_price(
                 Money(amount=use.api_input_per_million, currency=currency),
                 Money(amount=use.api_output_per_million, currency=currency),
             )
         ]
-    elif reading.api_output_per_million is not None:
-        prices = [user_price(reading.api_output_per_million)]
-    else:
-        prices = list(api_reference().token_apis)
-    currency = reading.currency or rent.currency
-    try:
-        result = rent_vs_api(volume, rent, prices, kb.catalog.fx_to_cny, currency)
-    except EngineError:
-        return None
-    title, lines = api_lines(lang, result)
-    return Content(title=title, summary=[*lines, locales.t(lang, "money.stated.then_fit")])
+    if reading.api_output_per_million is not None:
+        return [user_price(reading.api_output_per_million)]
+    return list(api_reference().token_apis)
 
 
 def _volume(use: Use) -> TokenVolume | None:
@@ -173,4 +188,4 @@ def _rent_said(kb: Knowledge, reading: MoneyReading) -> Money | None:
     return Money(amount=answer.total, currency=answer.currency)
 
 
-__all__ = ["api_money", "buy_rent_money", "gpu_name", "hours_said", "quote_money"]
+__all__ = ["api_money", "billing_choice", "buy_rent_money", "hours_said", "quote_money"]

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_lines import billing_lines, gpu_name, price_words
-from gpu_advisor.engine.api_compare import RentVsApi
+from gpu_advisor.engine.api_compare import ApiMonth, RentVsApi
 from gpu_advisor.engine.billing import Billing, VendorQuote
 from gpu_advisor.engine.budget import BudgetCheck, Tradeoff
 from gpu_advisor.engine.payback import BuyVsRent
@@ -21,9 +21,11 @@ from gpu_advisor.engine.specs import Knowledge
 
 
 def money_title(lang: str, m: QuoteMoney, kb: Knowledge) -> str:
-    """ "8 张 H100，¥180/小时 或 ¥90,000/月" — the quote as the vendor wrote it, no fit claimed."""
+    """ "8× H100 · ¥180/小时 或 ¥90,000/月" — the quote as the vendor wrote it, no fit claimed
+    (just the prices when no card was named)."""
     gpu = gpu_name(kb, m.gpu) if m.gpu else m.quote.gpu
-    return f"{m.quote.count}× {gpu} · {price_words(lang, m.quote)}"
+    prices = price_words(lang, m.quote)
+    return f"{m.quote.count}× {gpu} · {prices}" if gpu else prices
 
 
 def schedule_lines(lang: str, b: Billing, q: VendorQuote, per_day: float | None) -> list[str]:
@@ -104,6 +106,30 @@ def _rent(lang: str, r: BuyVsRent) -> str:
     return locales.t(lang, "money.buy_rent.rent_month", **cur)
 
 
+def api_rows_lines(
+    lang: str, tokens: float, rows: list[ApiMonth], currency: str, top: int = 4
+) -> tuple[str, list[str]]:
+    """What each API costs a month for the volume when no rent was said, and what to say to compare."""
+    title = locales.t(lang, "money.api_cmp.title_no_rent", tokens=tokens)
+    lines = [_row(lang, r, currency) for r in rows[:top]]
+    return title, [*lines, locales.t(lang, "money.api_cmp.need_rent")]
+
+
+def _row(lang: str, r: ApiMonth, currency: str) -> str:
+    values = {
+        "provider": r.provider,
+        "api": r.api_model,
+        "pin": r.input_per_million,
+        "pout": r.output_per_million,
+        "date": r.price_date.isoformat() if r.price_date else "",
+        "currency": currency,
+    }
+    key = "money.api_cmp.row_user" if r.id == "user" else "money.api_cmp.row"
+    if r.low == r.high:
+        return locales.t(lang, key, month=r.high, **values)
+    return locales.t(lang, f"{key}_range", low=r.low, high=r.high, **values)
+
+
 def api_lines(lang: str, c: RentVsApi, top: int = 4) -> tuple[str, list[str]]:
     """Rent vs every API priced for the volume: the cheapest few, the rent, the break-even."""
     rows = c.apis[:top]
@@ -118,20 +144,7 @@ def api_lines(lang: str, c: RentVsApi, top: int = 4) -> tuple[str, list[str]]:
     title = locales.t(lang, "money.api_cmp.title", tokens=c.tokens_per_day, verdict=verdict)
     cur = {"currency": c.currency}
     lines = [locales.t(lang, "money.api_cmp.rent", rent=c.rent_monthly, **cur)]
-    for r in rows:
-        values = {
-            "provider": r.provider,
-            "api": r.api_model,
-            "pin": r.input_per_million,
-            "pout": r.output_per_million,
-            "date": r.price_date.isoformat() if r.price_date else "",
-            **cur,
-        }
-        key = "money.api_cmp.row_user" if r.id == "user" else "money.api_cmp.row"
-        if r.low == r.high:
-            lines.append(locales.t(lang, key, month=r.high, **values))
-        else:
-            lines.append(locales.t(lang, f"{key}_range", low=r.low, high=r.high, **values))
+    lines += [_row(lang, r, c.currency) for r in rows]
     if best is not None and best.break_even_tokens_per_day:
         api = _api_name(lang, best.id, best.api_model)
         lines.append(
