@@ -156,3 +156,13 @@ def test_more_cards_train_proportionally_more_tokens_a_day(kb: Knowledge) -> Non
 def test_a_verdict_needs_a_card(kb: Knowledge) -> None:
     with pytest.raises(ValueError, match="gpu"):
         verdict(Workload(task="train", params_b=7), kb)
+
+
+def test_a_serving_no_offers_the_changes_that_keep_the_card_before_another_card(dialog: Dialog) -> None:
+    """Issue 45: "Llama 2 7B INT4 on a T4, 4 users, 4k context" is 0.8 GiB short; an FP8 KV
+    cache, fewer full-length streams or a shorter window keep the one T4, and come first."""
+    _, lines, _ = _ask(dialog, "Can one T4 serve Llama 2 7B INT4 to 4 users with 4k context?")
+    fp8 = next(i for i, line in enumerate(lines) if "--kv-cache-dtype fp8" in line)
+    window = next(i for i, line in enumerate(lines) if "--max-model-len 3584" in line)
+    second_card = next(i for i, line in enumerate(lines) if line.startswith("With 2 ×"))
+    assert fp8 < window < second_card

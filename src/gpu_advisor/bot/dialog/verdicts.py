@@ -229,7 +229,9 @@ def _fix_lines(lang: str, v: HardwareVerdict, w: Workload, kb: Knowledge) -> lis
             return [locales.t(lang, "verdict.tight", left_gib=left)]
         return []
     lines: list[str] = _training_knobs(lang, v, w, kb, wanted) if v.task == "train" else []
-    if v.task == "infer" and (shorter := _shorter_context(lang, v, w, kb)) is not None:
+    if v.task == "infer" and v.changes:  # the engine's changes on the same cards, cheapest first
+        lines += [locales.render_finding(lang, c.id, c.values) for c in v.changes]
+    elif v.task == "infer" and (shorter := _shorter_context(lang, v, w, kb)) is not None:
         lines.append(shorter)
     if v.task == "infer" and w.weight_dtype not in (None, "awq", "int4", "gptq", "q4_k_m"):
         four_bit = _try(w.model_copy(update={"weight_dtype": "awq"}), kb)
