@@ -571,11 +571,13 @@ def test_money_8k_is_budget_and_bare_8k_is_context(vocab: Vocabulary) -> None:
 
 
 def test_currency_is_assumed_cny_and_flagged_only_without_a_currency_word(vocab: Vocabulary) -> None:
-    assumed = extract("预算一万一个月", vocab)
+    assumed = extract("budget 10000 a month", vocab)
     assert [(issue.id, issue.values) for issue in assumed.issues] == [
         ("currency_assumed", {"currency": "CNY"})
     ]
     assert extract("每月一万元", vocab).issues == []
+    chinese = extract("预算一万一个月", vocab)  # issue 44: nobody writing Chinese doubts it is yuan
+    assert chinese.slots["budget"] == cny(10000) and chinese.issues == []
     assert extract("$500 a month", vocab).issues == []
 
 

@@ -188,9 +188,11 @@ def _period_of(text: str) -> str | None:
 
 
 def _currency_of(scan: Scan, text: str) -> str:
-    """The currency a sign or word in the span names; CNY, flagged as assumed, otherwise."""
+    """The currency a sign or word in the span names; else CNY, flagged as assumed only in an
+    English message (nobody writing Chinese doubts that "预算 5000" is yuan, issue 44)."""
     for code, mark in CURRENCY_MARKS:
         if mark.search(text):
             return code
-    scan.report("currency_assumed", "budget", currency="CNY")
+    if scan.lang != "zh":
+        scan.report("currency_assumed", "budget", currency="CNY")
     return "CNY"
