@@ -140,3 +140,17 @@ def test_a_year_of_a_node_is_twelve_discounted_months(dialog: Dialog, text: str)
     assert "× 12" in reply and (
         "816,000" in reply or "107,520" in reply
     )  # 12 × ¥80,000 × 0.85; 12 × ¥11,200 × 0.8
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "一张 A100 包月多少钱？CPU 升到 16 核要加多少",
+        "一張 A100 月租多少，CPU 升到 16 核、記憶體 128G 要加多少",
+        "How much is one A100 a month, and how much more with the CPU upgraded to 16 cores?",
+    ],
+)
+def test_the_catalogs_upgrades_are_added_to_the_machines_month(dialog: Dialog, text: str) -> None:
+    reply = said(dialog, text)
+    assert "2,800" in reply and "400" in reply  # seed 000 §三 #1: A100 ¥2,800/月, 16 核 +¥400/月
+    assert "3,200" in reply or "3,800" in reply  # + the ¥600 memory upgrade when it is asked

@@ -117,3 +117,23 @@ def _per_card(per: str, after: str) -> str:
     if per.startswith("card_") or not PER_CARD_AFTER.search(after):
         return per
     return f"card_{per}" if per in ("hour", "day", "month", "year") else per
+
+
+_CPU_UPGRADE = lazy(r"(?P<n>\d{1,3})\s?(?:核|个核|vcpus?|cores?|-core)(?![a-z])")
+_RAM_UPGRADE = lazy(
+    r"(?P<n>\d{2,4})\s?g(?:b|ib)?\s?(?:的\s?)?(?:内存|记忆体|記憶體|ram|memory)"
+    r"|(?:内存|记忆体|記憶體|ram|memory)[^,;，。\d]{0,8}?(?P<m>\d{2,4})\s?g(?:b|ib)?(?![a-z])"
+)
+
+
+def upgrades_asked(text: str) -> list[str]:
+    """The catalog upgrade ids a price question names: "升到 16 核" → cpu-16c, "128G 内存" → ram-128g.
+
+    The ids follow the catalog's naming (``Catalog.addons``: cpu-<cores>c, ram-<GB>g); an id the
+    catalog does not list is said as such by the answer, never priced."""
+    out: list[str] = []
+    if (m := _CPU_UPGRADE.search(text)) is not None:
+        out.append(f"cpu-{int(m['n'])}c")
+    if (m := _RAM_UPGRADE.search(text)) is not None:
+        out.append(f"ram-{int(m['n'] or m['m'])}g")
+    return out

@@ -14,12 +14,21 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
+from gpu_advisor.bot.dialog.stated_lines import addon_lines
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
-from gpu_advisor.engine.price_lookup import PriceAnswer, PriceLine, lookup, total_of, yearly_discounts
+from gpu_advisor.engine.price_lookup import (
+    PriceAnswer,
+    PriceLine,
+    lookup,
+    total_of,
+    with_addons,
+    yearly_discounts,
+)
 from gpu_advisor.reading.dialog_words import SLICE as _SLICE
 from gpu_advisor.reading.dialog_words import SWAP as _SWAP
 from gpu_advisor.reading.message import Message
+from gpu_advisor.reading.money_words import upgrades_asked
 from gpu_advisor.reading.period import HOURS, Period, asks_month_and_year, read_period
 
 _PER_UNIT = {"month": "month", "hour": "hour"}
@@ -53,12 +62,21 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
         lines = [line for a in months for line in _lines(flow, new.lang, a, month)[:1]] + lines
     if per_minute:
         lines += [_per_minute(new.lang, a) for a in answers if a.in_catalog and a.lines]
+    upgrades = upgrades_asked(msg.low)
+    if upgrades and len(answers) == 1 and answers[0].in_catalog:  # "CPU 升到 16 核要加多少"
+        lines += _upgrade_lines(flow, new.lang, answers[0], upgrades)
     total = total_of(answers) if len(answers) > 1 else None
     if total is not None:
         lines.append(locales.t(new.lang, "prices.total", total=locales.money(new.lang, *total)))
     content = Content(title=lines[0], summary=[*lines[1:], locales.t(new.lang, "prices.offer")])
     button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
     return flow.reply(new, "info", content, [button]), new
+
+
+def _upgrade_lines(flow: Tools, lang: str, a: PriceAnswer, upgrades: list[str]) -> list[str]:
+    """The catalog's CPU and memory upgrades added to the machine's month (``Catalog.addons``)."""
+    priced = with_addons(flow.kb, a, upgrades)
+    return addon_lines(lang, priced) if priced is not None else []
 
 
 def _per_minute(lang: str, a: PriceAnswer) -> str:
