@@ -249,3 +249,115 @@ async def test_a_request_the_workers_cannot_reach_before_its_deadline_is_refused
     assert refused.value.reason == "queue_full" and admission.queue_limit == 32  # not the size: the pace
     release.set()
     await asyncio.gather(*held)
+
+
+# --- a latency target, a measured pace, and clients held to their Retry-After (issue 41) -----
+async def test_a_request_the_slots_cannot_answer_within_the_latency_target_is_refused_at_arrival() -> None:
+    clock = Clock()
+    targeted = Admission(slots=1, queue_limit=None, wait_s=5.0, clock=clock, target_s=0.5)
+    await serve(targeted, clock, 100, 0.2)  # 0.2 s a request: two waiting fill the target
+    release = asyncio.Event()
+    held = [asyncio.create_task(holding(targeted, f"client {n}", [], release)) for n in range(3)]
+    assert await eventually(lambda: targeted.depth == 2)
+    with pytest.raises(Overloaded) as refused:
+        targeted.check("late")  # 0.6 s until the slot reaches it: past 0.5 s
+    assert refused.value.reason == "queue_full"
+    release.set()
+    await asyncio.gather(*held)
+
+
+async def test_without_a_latency_target_the_same_request_waits_for_its_deadline() -> None:
+    clock = Clock()
+    admission = Admission(slots=1, queue_limit=None, wait_s=5.0, clock=clock)
+    await serve(admission, clock, 100, 0.2)
+    release = asyncio.Event()
+    held = [asyncio.create_task(holding(admission, f"client {n}", [], release)) for n in range(3)]
+    assert await eventually(lambda: admission.depth == 2)
+    admission.check("late")  # 0.6 s to the slot: well within 5 s
+    release.set()
+    await asyncio.gather(*held)
+
+
+async def test_the_pace_is_the_time_between_completions_while_every_slot_is_busy() -> None:
+    clock = Clock()
+    admission = Admission(slots=2, queue_limit=None, clock=clock)
+    for key in ("a", "b"):  # both slots held: saturated from now
+        await admission.acquire(key)
+    waiters = [asyncio.create_task(admission.acquire(f"c{n}")) for n in range(3)]
+    assert await eventually(lambda: admission.depth == 3)
+    assert admission.pace == pytest.approx(0.025)  # the first guess: 50 ms a slot, two slots
+    for _ in range(100):  # a completion every 30 ms, the slots held 60 ms each
+        clock.now += 0.03
+        admission.holders[0].release()
+        assert await eventually(lambda: admission.running == 2 or admission.depth == 0)
+        if admission.depth == 0:
+            waiters.append(asyncio.create_task(admission.acquire(f"more {len(waiters)}")))
+            assert await eventually(lambda: admission.depth == 1)
+    assert admission.pace == pytest.approx(0.03, rel=0.05)
+    for holder in admission.holders:
+        holder.release()
+    for waiter in waiters:
+        (await waiter).release()
+
+
+async def test_a_waiter_the_slots_have_not_reached_by_the_latency_target_is_refused_then() -> None:
+    loop = asyncio.get_running_loop()
+    admission = Admission(slots=1, queue_limit=None, wait_s=60.0, clock=loop.time, target_s=0.3)
+    holder = await admission.acquire("someone")
+    started = loop.time()
+    with pytest.raises(Overloaded) as refused:
+        await asyncio.wait_for(admission.acquire("waiting"), 30)
+    assert refused.value.reason == "waited_too_long"
+    assert loop.time() - started < 30  # the target's doing, not the 60 s deadline's
+    holder.release()
+
+
+async def test_a_client_that_comes_back_before_its_retry_after_is_held_until_it_is_up() -> None:
+    loop = asyncio.get_running_loop()
+    admission = Admission(slots=1, queue_limit=0, wait_s=1.0, clock=loop.time)
+    holder = await admission.acquire("someone")
+    with pytest.raises(Overloaded) as refused:
+        admission.check("impatient")
+    assert refused.value.retry_after == 1 and admission.early("impatient") > 0
+    assert await admission.hold_early("impatient")
+    assert admission.early("impatient") == 0 and admission.held_early == 1
+    holder.release()
+
+
+async def test_a_client_never_refused_or_back_after_its_retry_after_is_not_held() -> None:
+    clock = Clock()
+    admission = Admission(slots=1, queue_limit=0, clock=clock)
+    holder = await admission.acquire("someone")
+    with pytest.raises(Overloaded) as refused:
+        admission.check("patient")
+    clock.now += refused.value.retry_after  # it waited as told
+    assert not await admission.hold_early("patient")
+    assert not await admission.hold_early("new")
+    assert admission.held_early == 0
+    holder.release()
+
+
+async def test_over_the_web_a_client_back_too_soon_is_held_and_then_served_not_refused_again(
+    tmp_path: Path,
+) -> None:
+    async with serving(tmp_path, queue_limit=0, queue_wait_s=1.0) as client:
+        admission = client.app[CONTEXT].admission
+        holder = await admission.acquire("someone else")  # the one slot
+        session = {"session_id": "s" * 24}
+        refused = await client.post("/api/chat/forget", json=session)
+        holder.release()
+        again = await client.post("/api/chat/forget", json=session)  # at once, not after Retry-After
+    assert refused.status == 503 and refused.headers["Retry-After"] == "1"
+    assert again.status == 204 and admission.held_early == 1
+
+
+async def test_the_ready_made_503_says_the_same_as_the_error_contract(tmp_path: Path) -> None:
+    async with serving(tmp_path, queue_limit=0) as client:
+        holder = await client.app[CONTEXT].admission.acquire("someone else")
+        response = await client.post("/api/chat", json={"text": "hi"}, headers={"Accept-Language": "en"})
+        body = await response.json()
+        holder.release()
+    assert response.status == 503 and response.content_type == "application/json"
+    assert response.headers["Retry-After"] == str(body["error"]["retry_after"])
+    assert body["error"]["code"] == "overloaded" and body["error"]["field"] is None
+    assert body["error"]["message"] == locales.t("en", "hardening.overloaded", seconds=2)

@@ -23,6 +23,19 @@ seconds. The rules, the way a service that shares a scarce resource applies them
   reach before its deadline at that pace is refused at once rather than after waiting.
 - **Deadline from arrival**: a request that has waited ``wait_s`` since it *arrived* is
   refused rather than answered late (the web answers 503 with ``Retry-After``).
+- **A latency target** (``target_s``, the web's 0.8 s): a request is admitted to the queue only
+  when the slots will reach it within the target at the *pace* measured (the
+  interval between completions while every slot is busy, which counts the event loop's own
+  time between turns, not only the workers'); the rest are refused at arrival, at once, rather
+  than answered late (issue 41: p99 of answered turns within a second under a thousand chats);
+  and one that the slots have still not reached by then (the pace slowed: the machine's other
+  work) is refused then, not answered late.
+- **Retry-After is kept for the client** (``hold_early``): a client refused and told to come back
+  in N seconds that sends again sooner is held, on a timer that costs no CPU, until its N seconds
+  are up, and then admitted or refused like any arrival. A client that honours Retry-After is
+  recognisable only by its behaviour; one that does not would otherwise turn each refusal into
+  another request at once, and a thousand of them spend the cores (theirs and ours) on refusals
+  while the workers starve.
 
 **Exactly once** (issue 40). A grant is a ``Holder`` kept in one registry; ``running`` is
 the number of live holders, never a separate count. Whether a waiter is granted, timed out
@@ -78,6 +91,8 @@ FIRST_SERVICE_S = 0.05
 SERVICE_WEIGHT = 0.05
 DRAIN_S = 1.0  # the queue holds what the slots finish in this long (never more than the wait)
 MIN_QUEUE, MAX_QUEUE = 32, 4096
+PACE_WEIGHT = 0.05  # the weight of each new interval between completions, measured while saturated
+MAX_HELD = 4096  # requests held until their Retry-After at once; past it one is refused at once
 
 
 class Overloaded(Exception):
@@ -135,6 +150,7 @@ class Admission:
         wait_s: float = 5.0,
         clock: Callable[[], float] = time.monotonic,
         hard_limit_s: float | None = None,
+        target_s: float | None = None,
     ) -> None:
         self.slots = max(1, slots)
         self.per_client = max(1, self.slots // 2)
@@ -158,6 +174,15 @@ class Admission:
         self._usage: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()  # decayed seconds, as of
         self._timer: asyncio.TimerHandle | None = None
         self.service_s = FIRST_SERVICE_S  # a slot's mean time per request, measured
+        # Admitted to wait only if answered within this at the pace (None: within the deadline).
+        self.target_s = target_s
+        self._pace: float | None = None  # seconds between completions while every slot is busy
+        self._busy_since: float | None = None  # the last completion (or start) of a saturated stretch
+        # Clients told Retry-After: when each may come back (the oldest first), and the requests
+        # held until then now.
+        self._told: OrderedDict[Hashable, float] = OrderedDict()
+        self.holding = 0
+        self.held_early = 0  # requests held until their Retry-After, since start
         self.rejected: dict[str, int] = {}
         self.reclaimed = 0
 
@@ -177,16 +202,22 @@ class Admission:
         return list(self._holders)
 
     @property
+    def pace(self) -> float:
+        """Seconds between completions with every slot busy: measured once the slots have been
+        saturated, until then the service time shared among the slots."""
+        return self._pace if self._pace is not None else self.service_s / self.slots
+
+    @property
     def queue_limit(self) -> int:
         """The most requests that may wait: fixed, or what the slots drain in ``DRAIN_S``."""
         if self.fixed_queue is not None:
             return self.fixed_queue
-        drained = self.slots * min(DRAIN_S, self.wait_s) / max(self.service_s, 1e-4)
+        drained = min(DRAIN_S, self.wait_s) / max(self.pace, 1e-4)
         return int(min(MAX_QUEUE, max(MIN_QUEUE, drained)))
 
     def _drained_in(self) -> float:
-        """Seconds until the slots reach a request queued now, at the service time measured."""
-        return (self.depth + 1) * self.service_s / self.slots
+        """Seconds until the slots reach a request queued now, at the pace measured."""
+        return (self.depth + 1) * self.pace
 
     def stalled(self, held_s: float) -> bool:
         """Every slot has been held longer than ``held_s``: no new request can start (readiness)."""
@@ -207,16 +238,16 @@ class Admission:
         """Raise ``Overloaded`` now if a request of ``key`` would be refused at once: a surface
         calls this before it reads the request, so a refusal costs next to nothing."""
         if (reason := self._refusal(key, self.clock() if arrived is None else arrived)) is not None:
-            raise self._refuse(reason)
+            raise self._refuse(reason, key)
 
     async def acquire(self, key: Hashable, arrived: float | None = None) -> Holder:
         """A slot for ``key``: its holder, to ``release`` when done (``admit`` does it for you)."""
         arrived = self.clock() if arrived is None else arrived
         if (reason := self._refusal(key, arrived)) is not None:
-            raise self._refuse(reason)
+            raise self._refuse(reason, key)
         if self.running < self.slots and self._eligible(key):
             return self._grant(key)  # a free slot means nobody eligible waits (``_dispatch``)
-        return await self._wait(key, arrived + self.wait_s - self.clock())
+        return await self._wait(key, self._budget(key, arrived))
 
     def _refusal(self, key: Hashable, arrived: float) -> Reason | None:
         if arrived + self.wait_s - self.clock() <= 0:
@@ -225,11 +256,59 @@ class Admission:
             return None
         if self.depth >= self.queue_limit:
             return "queue_full"
-        if self.fixed_queue is None and self._drained_in() > arrived + self.wait_s - self.clock():
-            return "queue_full"  # the workers cannot reach it before its deadline: say so now
+        if self.fixed_queue is None and self._drained_in() > self._budget(key, arrived):
+            return "queue_full"  # the workers cannot reach it in time: say so now, not late
         if len(self._waiting.get(key, ())) >= self.per_client_queue:
             return "client_queue_full"
         return None
+
+    def _budget(self, key: Hashable, arrived: float) -> float:
+        """The longest a request that arrived then may still wait for a slot: until its deadline,
+        and no longer than the latency target after it arrived, plus the wait its own client owes
+        for worker time it overspent (that wait is the client's, not the queue's)."""
+        deadline = arrived + self.wait_s
+        if self.target_s is not None:
+            owed = max(0.0, -self._balance(key)) / (DUTY * self.per_client)
+            deadline = min(deadline, arrived + self.target_s + owed)
+        return deadline - self.clock()
+
+    # --- clients that come back before their Retry-After ---------------------------------
+    def early(self, key: Hashable) -> float:
+        """Seconds until ``key`` may come back, if it was refused and told to wait; else 0."""
+        due = self._told.get(key)
+        if due is None:
+            return 0.0
+        left = due - self.clock()
+        if left <= 0:
+            del self._told[key]
+            return 0.0
+        return left
+
+    async def hold_early(self, key: Hashable) -> bool:
+        """Hold a request of a client that came back before its Retry-After until that is up
+        (a timer: no CPU while it waits); True if it was held. Past ``MAX_HELD`` held at once,
+        False: the surface refuses it at once instead."""
+        if self.early(key) <= 0 or self.holding >= MAX_HELD:
+            return False
+        self.holding += 1
+        self.held_early += 1
+        try:
+            while (left := self.early(key)) > 0:  # a timer may ring a hair early
+                await asyncio.sleep(left)
+        finally:
+            self.holding -= 1
+        return True
+
+    def _tell(self, key: Hashable, retry_after: float) -> None:
+        """Remember that ``key`` was told to come back in ``retry_after`` seconds."""
+        now = self.clock()
+        self._told[key] = now + retry_after
+        self._told.move_to_end(key)
+        while self._told:  # forget those whose time is up, oldest first, and past REMEMBERED
+            oldest, due = next(iter(self._told.items()))
+            if due > now and len(self._told) <= REMEMBERED:
+                break
+            del self._told[oldest]
 
     async def _wait(self, key: Hashable, left: float) -> Holder:
         loop = asyncio.get_running_loop()
@@ -261,7 +340,7 @@ class Admission:
         if future.done():
             return
         self._drop(key, future)
-        future.set_exception(self._refuse("waited_too_long"))
+        future.set_exception(self._refuse("waited_too_long", key))
 
     # --- granting and releasing -------------------------------------------------------
     def _grant(self, key: Hashable, queued: bool = False) -> Holder:
@@ -269,6 +348,8 @@ class Admission:
         holder = Holder(self, key, self.clock(), None if queued else asyncio.current_task())
         self._holders[holder] = None
         self._held[key] = self._held.get(key, 0) + 1
+        if self._busy_since is None and self.running >= self.slots:
+            self._busy_since = holder.since  # a saturated stretch begins: completions are paced
         if key in self._turns:
             self._place(key)
         return holder
@@ -282,12 +363,18 @@ class Admission:
             del self._held[key]
         else:
             self._held[key] -= 1
-        held = self.clock() - holder.since
+        now = self.clock()
+        held = now - holder.since
         self._spend(key, held)
         if key in self._turns:
             self._place(key)
         self.service_s += SERVICE_WEIGHT * (held - self.service_s)
+        if self._busy_since is not None:  # every slot was busy since the last completion
+            interval = now - self._busy_since
+            self._pace = self.pace + PACE_WEIGHT * (interval - self.pace)  # from the service time at first
         self._dispatch()
+        # Still saturated: the next completion is timed from this one; otherwise the stretch ends.
+        self._busy_since = now if self.running >= self.slots else None
         return True
 
     def held_by(self, key: Hashable) -> int:
@@ -415,10 +502,12 @@ class Admission:
                 del self._turns[key]
         self._show()
 
-    def _refuse(self, reason: Reason) -> Overloaded:
+    def _refuse(self, reason: Reason, key: Hashable) -> Overloaded:
         self.rejected[reason] = self.rejected.get(reason, 0) + 1
         metrics.ADMISSION_REJECTED.labels(reason).inc()
-        return Overloaded(reason, max(1, math.ceil(min(self.wait_s, RETRY_AFTER_S))))
+        retry_after = max(1, math.ceil(min(self.wait_s, RETRY_AFTER_S)))
+        self._tell(key, retry_after)
+        return Overloaded(reason, retry_after)
 
     def _show(self) -> None:
         metrics.ADMISSION_WAITING.set(self.depth)

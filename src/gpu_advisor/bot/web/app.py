@@ -49,6 +49,7 @@ def build_app(config: WebConfig, dialog: Dialog | None = None, store: Store | No
         min(config.queue_wait_s, config.turn_deadline_s),
         # a turn is killed at its deadline: a slot held well past it was lost, and is taken back
         hard_limit_s=2 * config.turn_deadline_s + config.queue_wait_s,
+        target_s=config.queue_target_s,
     )
     ctx = WebContext(
         config=config,

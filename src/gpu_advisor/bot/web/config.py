@@ -55,9 +55,13 @@ class WebConfig:
     # of the workers (at least one). A client is its network: an IPv4 address is grouped by
     # client_v4_prefix bits (32: each address alone), an IPv6 one by client_v6_prefix (64: one
     # host's /64 is one client, however many addresses it uses).
+    # With the automatic queue, a request is admitted to wait only if the workers, at the pace
+    # measured, will answer it within queue_target_s (None: within queue_wait_s); the rest get
+    # 503 + Retry-After at once, so the turns answered under overload stay within about a second.
     queue_limit: int | None = None
     per_client_queue: int = 4
     queue_wait_s: float = 5.0
+    queue_target_s: float | None = 0.8
     client_v4_prefix: int = 32
     client_v6_prefix: int = 64
     # Idle connections are closed after keepalive_timeout_s; one client address may hold at
@@ -65,6 +69,10 @@ class WebConfig:
     # carries everybody's connections). Both keep an idle-connection flood from using up the file descriptors.
     keepalive_timeout_s: float = 15.0
     connections_per_ip: int = 64
+    # Connections the kernel may hold unaccepted (capped by net.core.somaxconn). asyncio's default
+    # of 100 overflowed when a thousand chats connected within 0.1 s: the dropped SYNs were sent
+    # again after 1 s and 3 s, which a client saw as seconds of latency (issue 41).
+    listen_backlog: int = 2048
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "trusted_proxies", parse_networks(self.trusted_proxies))

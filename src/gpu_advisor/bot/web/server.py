@@ -5,7 +5,8 @@ offers no per-address cap; without one a single client can open idle connections
 the process runs out of file descriptors (1,024 by default) and nobody else gets in.
 ``AddressLimitedHandler`` counts open connections per peer address and closes a new one
 at once past ``connections_per_ip``. It is aiohttp's own ``RequestHandler``, built by a
-protocol factory handed to ``loop.create_server``: everything else is aiohttp's.
+protocol factory handed to ``loop.create_server``: everything else is aiohttp's. The listen
+backlog is ``listen_backlog``, not asyncio's 100, which a burst of connections overflows.
 """
 
 from __future__ import annotations
@@ -95,6 +96,10 @@ async def listen(app: web.Application, config: WebConfig, port: int | None = Non
         )
 
     server = await loop.create_server(
-        handler, config.host, config.port if port is None else port, reuse_port=reuse_port() or None
+        handler,
+        config.host,
+        config.port if port is None else port,
+        reuse_port=reuse_port() or None,
+        backlog=config.listen_backlog,
     )
     return Listening(runner, server)
