@@ -46,10 +46,11 @@ def _too_long(w: Workload, arch: ModelArch, limit: int, output: int) -> EngineEr
     """The error for a request whose prompt + answer exceeds the model's window.
 
     It names ``output_tokens`` with the longest answer that fits beside the prompt,
-    or, when no output length was given and the prompt alone fills the window,
-    ``prompt_tokens`` with the longest prompt that leaves room for the usual answer.
+    or, when the prompt alone fills the window (a 30,000-token prompt for an 8k model:
+    no answer length would help), ``prompt_tokens`` with the longest prompt that leaves
+    room for the answer asked (the usual answer when none was).
     """
-    if w.output_tokens is None:
+    if w.output_tokens is None or (w.prompt_tokens is not None and w.prompt_tokens >= limit):
         assert w.prompt_tokens is not None  # a defaulted prompt always leaves room
         return EngineError(
             "prompt_exceeds_max_context",
@@ -57,7 +58,7 @@ def _too_long(w: Workload, arch: ModelArch, limit: int, output: int) -> EngineEr
             model=arch.name,
             prompt_tokens=w.prompt_tokens,
             max_context=limit,
-            max_prompt=max(1, limit - SERVE_OUTPUT),
+            max_prompt=max(1, limit - (w.output_tokens or SERVE_OUTPUT)),
         )
     prompt = w.prompt_tokens or min(SERVE_PROMPT, limit // 2)
     return EngineError(

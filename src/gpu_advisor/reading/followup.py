@@ -14,6 +14,12 @@ from gpu_advisor.text.lazy import lazy
 
 _WHY_NOT = lazy(r"为什么不|为啥不|为何不|怎么不|干嘛不|why\s+not|why\s+no\b|what\s+about\s+not")
 _SWAP = lazy(r"换成|换用|改用|换.{0,12}呢|用.{0,12}呢|what\s+about|how\s+about|instead|switch\s+to")
+# "用户要等多久", "how long do users wait": a service's answer time, not a job's run time.
+_WAIT = lazy(
+    r"等多久|要等|等待时间|响应时间|多久(?:能)?(?:出|回|返回|回答|答完)|"
+    r"how\s+long\s+(?:do|does|will|would|must)\s+(?:users?|people|customers?|they|i|we|one)\s+(?:have\s+to\s+)?wait|"
+    r"wait(?:ing)?\s+time|response\s+time|how\s+long\s+(?:is|are)\s+the\s+(?:wait|answers?|responses?)"
+)
 _DURATION = lazy(r"(要|需要|得)?跑多久|多久(能)?(跑完|训完|完成|结束)|要多久|多长时间|how\s+long")
 _YEARLY = lazy(r"年付|包年|按年|一年|yearly|annual|per\s+year|a\s+year|for\s+a\s+year")
 _COMMAND = lazy(
@@ -23,7 +29,7 @@ _COMMAND = lazy(
 )
 _WHY = lazy(r"为什么|为啥|为何|凭什么|怎么(选|推荐)|why\b|how\s+come|reasoning")
 
-FOLLOW_UPS = ("why_not", "swap", "yearly", "duration", "cheaper", "faster", "command", "price", "why")
+FOLLOW_UPS = ("why_not", "swap", "yearly", "wait", "duration", "cheaper", "faster", "command", "price", "why")
 
 
 def plan_question(low: str, intent: str, *, names_card: bool, asks_price: bool) -> str | None:
@@ -38,6 +44,8 @@ def plan_question(low: str, intent: str, *, names_card: bool, asks_price: bool) 
         return "swap"
     if _YEARLY.search(low):
         return "yearly"
+    if _WAIT.search(low):
+        return "wait"
     if _DURATION.search(low):
         return "duration"
     if intent in ("cheaper", "faster"):

@@ -24,6 +24,7 @@ from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
+from gpu_advisor.engine.lengths import SERVE_OUTPUT
 from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
@@ -63,6 +64,8 @@ def answer(dialog: Tools, state: ConversationState, intent: str, ext: Extraction
         return dialog.reply(state, "info", dialog.view(state, plan, render.why))
     elif intent == "command":  # "给我启动命令": what /cmd shows
         return dialog.reply(state, "answer", dialog.view(state, plan, launch_view.commands), plan=plan)
+    elif intent == "wait":  # "用户要等多久": the answer time of a service, a job's run time otherwise
+        lines = wait(state.lang, plan, plan.recommendation, _output_tokens(plan, state))
     else:
         lines = HANDLERS[intent](state.lang, plan, plan.recommendation)
     return dialog.reply(state, "info", Content(lead=lines))
@@ -114,6 +117,40 @@ def duration(lang: str, plan: Plan, pick: Option) -> list[str]:
     return [
         locales.t(lang, "followup.duration", hours=pick.training_hours, days=days, pick=_name(lang, pick))
     ]
+
+
+def wait(lang: str, plan: Plan, pick: Option, output_tokens: int) -> list[str]:
+    """How long a user waits for a whole answer: output tokens ÷ per-stream speed + the first token.
+
+    The per-stream speed (not the total of all streams) is what one user sees; the first
+    token is the plan's own, computed for the prompt asked (issue 47). A training plan
+    has no users waiting: its run time is the answer.
+    """
+    per_stream = pick.decode_tokens_per_s
+    ttft_ms = pick.ttft_ms if pick.ttft_ms is not None else pick.ttft_ms_p50  # the figure the card shows
+    if pick.task != "infer" or not per_stream or ttft_ms is None:
+        return duration(lang, plan, pick)
+    ttft_s = ttft_ms / 1000.0
+    return [
+        locales.t(
+            lang,
+            "followup.wait",
+            ttft_s=ttft_s,
+            output=output_tokens,
+            per_stream=per_stream,
+            total_s=output_tokens / per_stream + ttft_s,
+        )
+    ]
+
+
+def _output_tokens(plan: Plan, state: ConversationState) -> int:
+    """The answer length the plan was sized for: said, a reasoning model's, or the engine's default."""
+    said = state.slots.get("output_tokens")
+    thinking = next(
+        (f.values.get("value") for f in plan.assumptions if f.id == "assumed_reasoning_output"), None
+    )
+    value = said or thinking or SERVE_OUTPUT
+    return int(value) if isinstance(value, (int, float, str)) else SERVE_OUTPUT
 
 
 def yearly(lang: str, plan: Plan, pick: Option) -> list[str]:

@@ -361,7 +361,6 @@ def _try(w: Workload, kb: Knowledge) -> HardwareVerdict | None:
 
 def _more_cards(lang: str, v: HardwareVerdict, row: MethodVerdict, kb: Knowledge) -> str:
     """ "加到 2 张 … 就能（AWQ，… GiB/卡）；价目表 ¥…/月" — the count that fits, and its rent."""
-    gpu = kb.gpus[v.gpu]
     price = lookup(kb, v.gpu, v.count, HOURS_PER_MONTH)  # a slice or an unlisted card: not in the catalog
     rent = (
         locales.t(lang, "verdict.fix_rent", price=locales.money(lang, price.total, price.currency or "CNY"))
@@ -370,7 +369,13 @@ def _more_cards(lang: str, v: HardwareVerdict, row: MethodVerdict, kb: Knowledge
     )
     method = _method(lang, row.method)
     return locales.t(
-        lang, "verdict.fix_cards", count=v.count, gpu=gpu.name, method=method, used=row.total_gib, rent=rent
+        lang,
+        "verdict.fix_cards",
+        count=v.count,
+        gpu=_card(lang, v, kb),
+        method=method,
+        used=row.total_gib,
+        rent=rent,
     )
 
 

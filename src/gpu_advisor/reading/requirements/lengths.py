@@ -50,7 +50,15 @@ _OUTPUT_WORD = (
     r"|max[\s_-]*new[\s_-]*tokens|(?:response|answer|reply)\s+length))"
 )
 _PROMPT_WORD = r"(?:输入|提示词?|(?<![a-z])(?:prompts?|inputs?))"
+# "回答 2000 token", "answers of 2000 tokens": an answer's length only with the word token after
+# the number, since "回答" alone is often the verb ("每个回答要在 2 秒内").
+_ANSWER_WORD = r"(?:回答|回复|答案|(?<![a-z])(?:answers?|responses?|replies|reply)(?![a-z]))"
+_ANSWER = lazy(
+    rf"{_ANSWER_WORD}(?:长度|length)?\s*+(?:of|约|大约|是|为|有|:|：)?\s*+(?:约|大约|about|~)?\s*+"
+    rf"{_LEN}\s*+(?:个)?\s*+tokens?(?![a-z])"
+)
 _REQUEST_LENGTHS = (
+    ("output_tokens", _ANSWER),
     (
         "output_tokens",
         lazy(rf"{_OUTPUT_WORD}(?:长度|length|tokens?)?{_NEAR}{_LEN}{_NOT_RATE}{_TOKENS}"),
