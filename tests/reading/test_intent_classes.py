@@ -72,3 +72,17 @@ def test_a_pasted_machine_with_an_ethernet_speed_is_a_sheet(dialog: Dialog) -> N
 
 def test_a_job_and_a_pick_asked_is_sizing_even_with_how_long(dialog: Dialog) -> None:
     assert intent(dialog, "transcribe 3,000 hours of calls with Whisper, which GPU and how long") == "sizing"
+
+
+@pytest.mark.parametrize("text", ["好吧，重新来过", "行 从头开始吧，之前的都不算", "okay, start fresh"])
+def test_a_restart_with_a_filler_word_or_a_tail_is_still_a_restart(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "start_over"
+
+
+@pytest.mark.parametrize("text", ["余额不够了怎么续费", "can we pay by wire transfer for this one"])
+def test_topping_up_or_a_way_to_pay_is_an_order(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "order"
+
+
+def test_one_card_said_faster_than_another_is_a_comparison(dialog: Dialog) -> None:
+    assert intent(dialog, "L40S 比 A10 快多少，跑 Qwen 7B") == "compare"

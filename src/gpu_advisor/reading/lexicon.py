@@ -25,7 +25,7 @@ def word(fragment: str) -> str:
 # --- counts, comparisons, periods, currencies --------------------------------------
 COUNT_UNITS = ("张", "块", "台", "卡", "片", "颗")
 COMPARISON = (
-    r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差距|差多少|差很多|差得多|相比|比起|跟.{0,8}?比",
+    r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差距|差多少|差很多|差得多|不同|差异|相比|比\s*+[^\s，,。？?]{1,12}?\s*+(?:快|慢|强|好|贵|便宜|高|低)|比起|跟.{0,8}?比",
     word(r"vs\.?|versus|compare[sd]?|comparison|difference|better|or"),
 )
 PERIODS: dict[str, tuple[str, ...]] = {
@@ -49,7 +49,8 @@ MONEY = (
     r"(?:包月|包年|包日|按年付?|按月付?|年付|月付|按量)\s*+(?:呢|怎么算|怎么收|咋算)",
     r"(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?",
     r"how\s+much(?!\s+(?:vram|memory|显存))|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)",
-    r"\bprice\b|pricing|in\s+total|altogether",
+    r"\bprice\b|pricing|in\s+total|altogether|(?:总共|合计|total)\s*+[?？]",
+    word(r"(?:monthly|total|the|our|my)\s+bill"),
     r"what(?:'s|\s+is|\s+does)\s+(?:a|an|the)?\s*+[\w\s-]{1,24}?\s+(?:per|an?|by\s+the)\s+(?:hour|day|week|month|year)",
     word(
         r"(?:rent(?:al)?|hourly|monthly|daily|weekly|yearly|annual)\s+(?:cost|price|rate)s?|costs?\s+(?:for|of|per)|prices?\s+(?:for|of)"
@@ -62,7 +63,7 @@ PERIOD_HOW_MUCH = (
 )
 """A period with 多少: a price question only when no speed is asked ("一天能训多少 token")."""
 SPEED = (
-    r"每秒[^。？?！!]{0,8}?(?:多少|几)|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s|多快|快多少|速度|吞吐",
+    r"(?:每|一)秒[^。？?！!]{0,8}?(?:多少|几)|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s|多快|快多少|速度|吞吐",
     r"要多久|多久|多长时间|几秒|几分钟|几个小时|多少天|几天能|能训多少|训多少|多少(?:分钟|秒|小时|帧)|一秒多少",
     r"(?:几|多少)\s*+(?:个\s*+)?(?:天|小时|钟头|分钟|秒|周|星期)(?:能|可以|才|跑完|训完|完成|[？?]|$)",
     r"(?:要|需要|得|跑|训|花|大概|大约)\s*+(?:几|多少)\s*+(?:个\s*+)?(?:天|小时|钟头|分钟|秒|周|星期)",
@@ -78,7 +79,7 @@ SPEED = (
     ),
 )
 CAPACITY = (
-    r"(?:扛|撑|支持|承受|带|服务|处理|接)(?:得住|得了)?[^。？?！!]{0,6}?(?:多少|几)\s*+(?:个|路|位|笔|条)?\s*+(?:qps|并发|人|用户|使用者|请求|查询|路|stream)",
+    r"(?:扛|撑|支持|承受|带|服务|处理|接)(?:得住|得了)?[^。？?！!]{0,6}?(?:多少|几)\s*+(?:十|百|千|万)?\s*+(?:个|路|位|笔|条)?\s*+(?:qps|并发|人|用户|使用者|请求|查询|路|stream)",
     r"同时[^。？?！!]{0,8}?(?:多少|几)|(?:多少|几)\s*+(?:个|位)?\s*+(?:人|用户|使用者)\s*+同时|(?:能|可以)同时",
     r"多少并发|多少个?用户|多少人|几路|多少路|qps\s*+(?:上限|最多|多少)|并发\s*+(?:上限|最多|多少)",
     r"每秒(?:能)?处理多少|一天(?:能|可以|最多)[^。？?！!]{0,4}?(?:出|生成|转写|处理|撑|扛|服务)[^。？?！!]{0,8}?(?:多少|几)|每天(?:能|可以)(?:出|生成|转写|处理)[^。？?！!]{0,8}?多少|最多[^。？?！!]{0,10}?(?:几|多少)",
@@ -86,7 +87,7 @@ CAPACITY = (
         r"how\s+many\s+(?:concurrent|simultaneous|users|requests|qps|streams|rtsp|cameras?|images(?!\s*/\s*s)|hours|[\w-]+\s+clips|\d?\w*\s*camera)"
     ),
     word(
-        r"at\s+(?:once|the\s+same\s+time)|max(?:imum)?\s+(?:qps|concurrency|users|streams)|requests\s+per\s+second\s+can|per\s+day\s+can|clips\s+per\s+day"
+        r"at\s+(?:once|the\s+same\s+time)|max(?:imum)?\s+(?:qps|concurrency|users|streams)|number\s+of\s+(?:concurrent|simultaneous|parallel)|requests\s+per\s+second\s+can|per\s+day\s+can|clips\s+per\s+day"
     ),
 )
 FIT = (
@@ -100,7 +101,7 @@ FIT = (
     word(r"enough|fit\s+on|how\s+many\s+\w+s?\s+do\s+i\s+need"),
 )
 CONCEPT = (
-    r"什么是|是什么|是什么意思|什么意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|有必要吗|有什么区别|有什么差别",
+    r"什么是|是什么|是什么意思|什么意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别",
     r"(?:掉|损失|降)\s*+(?:多少|几个?点)\s*+(?:精度|准确率|效果)|精度(?:损失|下降)多少",
     word(
         r"what\s+is|what\s+does|how\s+does|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
@@ -114,12 +115,14 @@ MYTH = (
     ),
 )
 CLAIM_SOURCE = (
-    r"听说|有人说|据说|网上说|不是说[^。？?！!]{2,30}?(?:吗|么)",
+    r"听说|有人说|据说|(?:网上|网路上|网络上|大家|别人|都)说|不是说[^。？?！!]{2,30}?(?:吗|么)",
     word(r"i\s+heard|someone\s+said|people\s+say"),
 )
 QUOTE_VERDICT = (
     r"贵不贵|贵吗|便宜吗|算便宜|算贵|合理吗|合理|正常吗|值不值|值吗|是不是坑|坑吗|坑|划算吗|是不是亏|亏不亏|亏吗",
-    word(r"good\s+deal|fair|reasonable|worth\s+it|rip[\s-]?off|overpriced|which\s+should\s+i\s+take"),
+    word(
+        r"good\s+deal|fair|reasonable|worth\s+it|rip[\s-]?off|over-?priced|over-?charged|which\s+should\s+i\s+take"
+    ),
 )
 BILLING_CHOICE = (
     r"(?:包月|包年|包日|按量|按分钟|按年|按月|年付|月付)[^。？?！!]{0,20}?(?:和|跟|与|还是|vs)[^。？?！!]{0,20}?"
@@ -129,37 +132,45 @@ BILLING_CHOICE = (
     ),
 )
 BILLING: dict[str, tuple[str, ...]] = {
+    "second": (r"按秒", word(r"per[\s-]second\s+billing|billed\s+per\s+second")),
     "minute": (r"按分钟|每分钟计费|/\s*分钟", word(r"per\s+minute|by\s+the\s+minute")),
+    "spot": (r"竞价|抢占式?|spot", word(r"spot|preemptible|interruptible")),
+    "discount": (r"打[一二三四五六七八九\d.]+折|折扣|优惠价", word(r"discount(?:ed)?")),
     "hour": (
-        r"按量|按小时|按时计费|小时价|卡时|/\s*小时|/\s*h(?![a-z])|/\s*hr",
-        word(r"on-?demand|hourly|per\s+hour|pay(?:ing)?\s+as\s+you\s+go"),
+        r"按量|按需|以量计价|按小时|按时计费|小时价|卡时|/\s*小时|/\s*h(?![a-z])|/\s*hr",
+        word(r"on-?demand|hourly|per[\s-]hour|pay(?:ing)?[\s-]as[\s-]you[\s-]go"),
     ),
     "day": (r"按天|包日|包天|日租", word(r"daily|per\s+day")),
     "week": (r"包周|按周", word(r"weekly")),
-    "month": (r"包月|按月|月付|月租|月卡", word(r"monthly|per\s+month|/\s*mo")),
-    "year": (r"包年|按年|年付", word(r"yearly|annual(?:ly)?|per\s+year|reserved|commitment")),
+    "month": (r"包月|按月|月付|月租|月卡", word(r"monthly|per\s+month|/\s*mo(?:nth)?")),
+    "year": (r"包年|按年|年付|承诺使用|预付费", word(r"yearly|annual(?:ly)?|per\s+year|reserved|commitment")),
 }
 """Ways to be billed (not periods of use: "每天用 4 小时" is usage). Two of them side by
 side with a choice word ask which billing is cheaper: a quote."""
 QUOTE_VALUE = (
-    r"划算|合算|亏了|亏不亏|亏吗|值不值|值得|省钱|哪(?:个|种|样|個|種)?(?:更|比较)?(?:便宜|省|划算)",
+    r"划算|合算|亏了|亏不亏|亏吗|值不值|值得|省钱|哪(?:个|种|样|個|種)?(?:更|比较)?(?:便宜|省|划算)|(?:比较|更|真的)省",
     word(
         r"which\s+(?:one\s+)?(?:is\s+)?cheaper|cheaper\s+overall|worth|better\s+deal|beat\s+(?:that|this|it)|save\s+more"
+        r"|(?:do|would|will)\s+i\s+(?:actually\s+)?save|savings?"
     ),
 )
 """Words that weigh a price for value (cheaper of two ways, worth it, can you beat it)."""
 CHOICE = (r"选哪|哪个|哪种|哪個|哪種|哪样|还是|怎么选", word(r"which(?:\s+one)?|or|vs\.?|versus"))
 PRICE_NUMBER = (
-    r"\d[\d,.]*\s*(?:万|千|k)?\s*(?:元|块|¥)|[¥$]\s*\d|\d[\d,.]*\s*(?:美元|刀)",
+    r"\d[\d,.]*\s*(?:万|千|k)?\s*(?:元|块|¥)|(?:[¥$₹€£]|nt\$|us\$)\s*\d|\d[\d,.]*\s*(?:美元|刀|rupees?|euros?)",
     r"\d[\d.]*\s*/\s*(?:卡时|小时|分钟|h|hr|gpu-hour)|每卡每小时\s*\d",
 )
 BUY = (
     r"(?<!购)买(?!单)|购买|购入|自建|自己买|买卡|二手|(?<![a-z])收\s*+(?:[一两二三四五六七八\d]+)\s*+(?:张|块|台)|回本|电费|闲置",
-    word(r"buy(?:ing)?|purchase|owning|build\s+a\s+(?:\dx\d+\s+)?rig|break-?even|pay\s?back|electricity|kwh"),
+    word(
+        r"buy(?:ing)?|purchase|owning|build\s+a\s+(?:\dx\d+\s+)?rig|break[\s-]?even|pay\s?back|electricity|kwh"
+    ),
 )
 API = (
     r"(?<![a-z])api(?![a-z])|按token|每百万token|百万\s*token|调用.{0,6}接口",
-    word(r"per\s+(?:1m|million)\s+tokens?|per\s+token|openrouter|pay\s+per\s+token"),
+    word(
+        r"per\s+(?:1m|million)(?:\s+(?:input|output))?(?:\s+tokens?)?|per\s+token|openrouter|pay\s+per\s+token"
+    ),
 )
 CHEAPER = (
     r"(?:更|再)便宜|便宜(?:一)?(?:点|些)|再压|压一压|压低|省(?:一)?点|省钱|能不能省|少花点|太贵|有点贵|贵了|降一档|降一些|再降|性价比更高|超预算",
@@ -170,7 +181,9 @@ CHEAPER = (
 FASTER = (r"更快|快(?:一)?(?:点|些)|太慢|快一倍|再快", word(r"faster(?!-)|quicker|too\s+slow"))
 WHY = (
     r"为什么推荐|为啥推荐|为什么选|为啥选|为什么不用|为何不用|为啥不用|为什么不选|为什么是.{1,12}不是|凭什么|依据是什么|为什么推荐这",
-    word(r"why\s+this|why\s+not|how\s+come\s+you|reasoning\s+behind|why\s+did\s+you\s+(?:pick|choose)"),
+    word(
+        r"why\s+this|why\s+not|how\s+come\s+you|reasoning\s+behind|why\s+did\s+you\s+(?:pick|choose|suggest|recommend|go\s+with)"
+    ),
 )
 ABSOLUTE = (
     r"一定|肯定|根本|永远|完全没用|没用|白费|必须",
@@ -189,14 +202,17 @@ CORRECTION = (
     word(r"i\s+meant|correction|sorry,\s|not\s+\d[\w.]*\s*$|^actually,?\s+it'?s\b[^.]{0,60}?,\s*not\s"),
 )
 ORDER = (
-    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款|(?:怎么|如何|找谁|在哪)付款|付款方式|销售(?:的)?(?:微信|电话|联系方式)|有销售|谈(?:个|一下)?(?:年付|价格|合同|折扣)|签合同",
+    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款|(?:怎么|如何|找谁|在哪)(?:付款|充值|续费)|付款方式|付款是|后付款|刷卡|汇款|转账|余额不够|销售(?:的)?(?:微信|电话|联系方式)|有销售|谈(?:个|一下)?(?:年付|价格|合同|折扣)|签合同",
     word(
-        r"(?:order|book|rent)\s+(?:it|this|that)|how\s+do\s+i\s+(?:order|rent|book)|talk\s+to\s+sales|let'?s\s+rent"
+        r"(?:order|book|rent)\s+(?:it|this|that|this\s+one)|how\s+do\s+i\s+(?:order|rent|book|pay)|talk\s+to\s+(?:sales|someone|a\s+(?:person|human))|let'?s\s+rent"
+        r"|payment\s+method|wire\s+transfer|invoice"
     ),
 )
 START_OVER = (
-    r"(?:我们|咱们)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过)[,，。.!！吧]*(?:换个需求)?[。.!！]*",
-    r"(?:let'?s\s+)?(?:start\s+over|start\s+again|reset|new\s+(?:conversation|chat|request)|clear)[.!]*",
+    r"(?:(?:算了|好吧|那|行)[,，\s]*)?(?:我们|咱们)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过)"
+    r"(?:[,，。.!！\s]*(?:吧|重来吧?|换个需求|(?:刚才|前面|之前)(?:说)?的都不算))*[。.!！]*",
+    r"(?:(?:ok|okay|never\s?mind)[,\s]*)?(?:let'?s\s+)?(?:start\s+over|start\s+again|start\s+fresh|restart|reset|clear"
+    r"|(?:start\s+)?(?:a\s+)?new\s+(?:conversation|chat|request))[.!]*",
 )
 SMALL_TALK = (
     r"^(?:你好|您好|哈[啰喽罗]|嗨|在吗|谢谢|多谢|感谢|好的|明白|收到|你是谁|天气)",
@@ -206,7 +222,7 @@ SMALL_TALK = (
     ),
 )
 CONCEPT_FIRST = (
-    r"为什么|为何|为啥|什么是|是什么|原理|怎么省|是怎么|有啥用|有什么用|干嘛用",
+    r"为什么|为何|为啥|什么是|是什么|原理|怎么省|是怎么|有啥用|有什么用|干嘛用|是干什么的|是干嘛的",
     word(
         r"why\s+(?:does|is|do)|how\s+does|explain|what\s+does\s+[\w-]+\s+(?:actually\s+|really\s+)?do|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for|what\s+is\s+(?:a\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:and|in)\b"
     ),
