@@ -262,6 +262,14 @@ def test_cost_panel_draws_the_budget_line_at_the_budget(serve_plan: Plan, kb: Kn
     assert any("预算 ¥1,500" in t for t in _texts(ax))
 
 
+def test_an_hourly_budget_is_drawn_at_the_engines_720_hours_a_month(serve_plan: Plan, kb: Knowledge) -> None:
+    """The bars are the engine's monthly costs (engine.cost.HOURS_PER_MONTH = 720), so is the line."""
+    budget = Cost(amount=10, currency="CNY", per="hour")
+    ax = _panel(lambda ax: draw_cost(ax, serve_plan, "zh", dict(kb.catalog.fx_to_cny), budget))
+    dashed = [line for line in ax.lines if line.get_linestyle() == "--"]
+    assert [np.asarray(line.get_xdata())[0] for line in dashed] == [7200]
+
+
 def test_cost_panel_without_a_budget_has_no_budget_line(serve_plan: Plan, kb: Knowledge) -> None:
     ax = _panel(lambda ax: draw_cost(ax, serve_plan, "zh", dict(kb.catalog.fx_to_cny)))
     assert not [line for line in ax.lines if line.get_linestyle() == "--"]

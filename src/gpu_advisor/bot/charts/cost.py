@@ -9,7 +9,9 @@ the rest in grey, each labelled with the amount in the user's locale
 the catalog's ``fx_to_cny`` rates, so the bars compare like with like; one that
 cannot be converted keeps its own amount and currency in its label. A budget, when
 the workload has one, is a dashed vertical line at its amount (per month on the
-monthly chart, per job on the job chart; an hourly budget counts 730 hours a month).
+monthly chart, per job on the job chart; an hourly budget counts the engine's 720 hours a
+month, ``engine.cost.HOURS_PER_MONTH``, the hours the bars are priced with, so the line and
+the bars compare like with like).
 """
 
 from __future__ import annotations
@@ -19,10 +21,9 @@ from matplotlib.axes import Axes
 from gpu_advisor import locales
 from gpu_advisor.bot.charts import style
 from gpu_advisor.bot.charts.options import Row, row_label, rows
-from gpu_advisor.engine.cost import to_currency
+from gpu_advisor.engine.cost import HOURS_PER_MONTH, to_currency
 from gpu_advisor.engine.results import Cost, Option, Plan
 
-HOURS_PER_MONTH = 730
 BUDGET = "#CC3311"
 
 
