@@ -41,6 +41,8 @@ _NEEDS = lazy(r"要|需|占|用了|needs?|takes?|uses?")
 _MIG = lazy(r"(?<![\d.])(?P<profile>[1-7]g\.\d{1,3}gb)(?![a-z\d])")
 _HALF = lazy(r"半张|半块|半卡|(?<![a-z])half\s+(?:an?\s+)?(?=[a-z0-9])")
 _WINDOW = 24
+# A currency sign or code right before a number makes it an amount (``reading.money`` reads it).
+_PRICE_SIGN = lazy(r"(?:[¥￥$€£]|(?<![a-z])(?:us|hk|nt|s)\$|(?<![a-z])(?:rmb|cny|usd|eur)(?![a-z]))\s*+$")
 _CUE_REACH = 12  # "I have a question about the H100" is not owning one
 
 
@@ -116,6 +118,8 @@ def _read_gpu(scan: Scan, hit: Hit, vocab: Vocabulary) -> tuple[str, float | Non
         gpu_id = vocab.variants.get((hit.id, word), hit.id)
         end = form.end()
     before = _COUNT_BEFORE.search(scan.text, max(0, start - _WINDOW), start)
+    if before is not None and _PRICE_SIGN.search(scan.text, max(0, before.start() - 4), before.start()):
+        before = None  # "¥210 的 A100 切片": a price beside a card is its price, not 210 cards
     if before is not None:
         count = _count_of(before)
         start = before.start() if count is not None else start
