@@ -34,11 +34,16 @@ from gpu_advisor.text.typos import fix_typos
 Lang = Literal["zh", "en"]
 
 
-def client_lang(language_code: str | None) -> Lang:
+def client_lang(language_code: str | None, default: Lang = "en") -> Lang:
     """The one mapping of a client's language setting (Telegram's ``language_code``, Discord's
-    locale, a browser's ``navigator.language``) to ours: any ``zh`` variant is Chinese, the rest
-    English."""
-    return "zh" if (language_code or "").strip().lower().startswith("zh") else "en"
+    locale, a browser's ``navigator.language`` or ``Accept-Language``) to ours: any ``zh``
+    variant is Chinese, any ``en`` variant English, and a missing or other language
+    ``default`` — the caller says what it means: a chat app's user with a German setting
+    reads English, a browser that sends nothing meets the site's Chinese."""
+    code = (language_code or "").strip().lower()
+    if code.startswith("zh"):
+        return "zh"
+    return "en" if code.startswith("en") else default
 
 
 # Width-independent symbols NFKC leaves alone: multiplication signs become "x" (8×H100,

@@ -43,6 +43,7 @@ from gpu_advisor.bot.web.errors import (
     too_large,
     unavailable,
 )
+from gpu_advisor.text.normalize import client_lang
 
 log = logging.getLogger(__name__)
 ADMIN_PREFIX = "/api/admin/"
@@ -202,8 +203,9 @@ def overloaded_response(lang: str, retry_after: int) -> web.Response:
 
 
 def browser_lang(request: web.Request) -> str:
-    """The browser's language (Accept-Language): en or zh, zh by default."""
-    return "en" if request.headers.get("Accept-Language", "").lower().startswith("en") else "zh"
+    """The browser's language (Accept-Language) by the one mapping, ``text.normalize.client_lang``;
+    a browser that says nothing, or another language, meets the site's Chinese."""
+    return client_lang(request.headers.get("Accept-Language"), default="zh")
 
 
 @web.middleware
