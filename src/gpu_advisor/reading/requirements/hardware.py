@@ -41,6 +41,8 @@ _NEEDS = lazy(r"要|需|占|用了|needs?|takes?|uses?")
 _MIG = lazy(r"(?<![\d.])(?P<profile>[1-7]g\.\d{1,3}gb)(?![a-z\d])")
 _HALF = lazy(r"半张|半块|半卡|(?<![a-z])half\s+(?:an?\s+)?(?=[a-z0-9])")
 _WINDOW = 24
+_SMI_HEADER = lazy(r"nvidia-smi\s+[\d.]+|driver\s+version:\s*+[\d.]+")
+_SMI_ROW = lazy(r"\|\s*+(?P<index>\d{1,2})\s++(?P<name>nvidia\s[^|]*?)\s++(?:on|off)\s*+\|")
 # A currency sign or code right before a number makes it an amount (``reading.money`` reads it).
 _PRICE_SIGN = lazy(r"(?:[¥￥$€£]|(?<![a-z])(?:us|hk|nt|s)\$|(?<![a-z])(?:rmb|cny|usd|eur)(?![a-z]))\s*+$")
 _CUE_REACH = 12  # "I have a question about the H100" is not owning one
@@ -82,8 +84,11 @@ def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
     A name written like a card that no card has ("H300", "RTX 5080") is said aloud as an
     ``unknown_gpu`` issue with the closest known card, never dropped silently.
     """
+    listed = _read_smi_table(scan)
     hits = [hit for hit in vocab.gpus.find(scan.text) if scan.is_free(hit.start, hit.end)]
     readings = [_read_gpu(scan, hit, vocab) for hit in hits]
+    if listed is not None:
+        readings = [(gpu_id, float(listed), owned, span) for gpu_id, _, owned, span in readings[:1]]
     scan.gpu_mentions.extend((gpu_id, count) for gpu_id, count, _, _ in readings)
     for gpu_id, count, owned, span in sorted(readings, key=lambda reading: not reading[2]):
         if gpu_id not in scan.gpus:
@@ -102,6 +107,34 @@ def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
             scan.report("unknown_gpu", "gpu", name=match.group(), closest=vocab.closest_gpu(match.group()))
         scan.claim(*match.span(), understood=False)
     _read_bare_counts(scan)
+
+
+def _read_smi_table(scan: Scan) -> int | None:
+    """A pasted ``nvidia-smi`` table: the number of GPU rows, its first card's name left to read.
+
+    Each GPU row starts "| <index>  NVIDIA <name> … On/Off |". A four-card table is four
+    cards, not one (issue 47); its indices, versions, bus ids, watts and MiB are the
+    table's, never a count, a budget or a length, so the whole table is claimed but the
+    first card's name.
+    """
+    rows = list(scan.matches(_SMI_ROW))
+    if not rows or _SMI_HEADER.search(scan.text) is None:
+        return None
+    indices = {row.group("index") for row in rows}
+    start = min(m.start() for m in (_SMI_HEADER.search(scan.text), rows[0]) if m is not None)
+    end = _table_end(scan.text, rows[-1].end())
+    keep = rows[0].span("name")
+    scan.claim(start, keep[0])
+    scan.claim(keep[1], end)
+    return len(indices)
+
+
+def _table_end(text: str, at: int) -> int:
+    """The end of the table's last line from ``at``: lines that start with "|" or "+" belong to it."""
+    end = text.find("\n", at)
+    while end != -1 and text[end + 1 : end + 2] in ("|", "+"):
+        end = text.find("\n", end + 1)
+    return len(text) if end == -1 else end
 
 
 def _read_gpu(scan: Scan, hit: Hit, vocab: Vocabulary) -> tuple[str, float | None, bool, tuple[int, int]]:
