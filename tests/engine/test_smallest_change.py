@@ -12,6 +12,7 @@ import pytest
 
 from gpu_advisor.bot.contract import ContractError, parse_workload
 from gpu_advisor.engine.estimate import estimate
+from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.smallest_change import smallest_changes
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.verdict import verdict
@@ -95,3 +96,15 @@ def test_the_contract_takes_a_memory_share_and_refuses_one_above_the_card(kb: Kn
     with pytest.raises(ContractError) as refused:
         parse_workload(text % "1.5")
     assert refused.value.payload["error"]["field"] == "gpu_memory_utilization"
+
+
+def test_a_plan_names_the_cheapest_change_that_keeps_the_named_card(kb: Knowledge) -> None:
+    """The rental plan for the same request prices other machines, and says the one change that
+    would keep the single T4 (the plan checks' "no" names its cheapest change)."""
+    said = [f.id for f in recommend(T4_CASE, kb).pitfalls]
+    assert [i for i in said if i.startswith("change_")] == ["change_kv_fp8"]
+
+
+def test_a_plan_whose_named_card_fits_names_no_change(kb: Knowledge) -> None:
+    fits = T4_CASE.model_copy(update={"concurrency": 1})
+    assert not [f.id for f in recommend(fits, kb).pitfalls if f.id.startswith("change_")]

@@ -33,6 +33,7 @@ from gpu_advisor.engine.plan_checks import cost_cny, within_budget
 from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.engine.search_context import Context
 from gpu_advisor.engine.serving_curve import serving_curve
+from gpu_advisor.engine.smallest_change import smallest_changes
 from gpu_advisor.engine.specs import Knowledge, ModelArch, Offer
 from gpu_advisor.engine.thinking import with_thinking_output
 from gpu_advisor.engine.usable import usable_bytes
@@ -188,7 +189,11 @@ def _checked(
         extra["named_problems"] = plan_checks.problems(ctx, named)
     elif ctx.workload.gpu is not None:
         extra.update(named_machines(ctx) or _named_need(ctx))
-    return plan_checks.findings(plan_checks.review(ctx, pick, ranked, key, **extra))
+    found = plan_checks.findings(plan_checks.review(ctx, pick, ranked, key, **extra))
+    if ctx.task == "infer" and ctx.workload.gpu is not None and _named_need(ctx):
+        # the named cards at the stated count say "no": name the cheapest change that keeps them
+        found += smallest_changes(ctx.workload, ctx.kb)[:1]
+    return found
 
 
 def _named_need(ctx: Context) -> dict[str, object]:
