@@ -59,9 +59,10 @@ def test_the_first_token_is_computed_for_the_prompt_asked(kb: Knowledge) -> None
 def test_how_long_users_wait_is_the_answer_time(dialog: Dialog, first: str, asked: str, said: str) -> None:
     card, state = talk(dialog, first)
     pick = card.plan.recommendation if card.plan else None
-    assert pick is not None and pick.decode_tokens_per_s and pick.ttft_ms
+    ttft_ms = pick.ttft_ms_p50 or pick.ttft_ms if pick else None
+    assert pick is not None and pick.decode_tokens_per_s and ttft_ms
     reply, _ = talk(dialog, asked, state=state)
-    total = round(2000 / pick.decode_tokens_per_s + pick.ttft_ms / 1000)
+    total = round(2000 / pick.decode_tokens_per_s + ttft_ms / 1000)
     assert said in reply.text and f"{total}" in reply.text.replace(",", "")
 
 

@@ -104,7 +104,8 @@ def test_an_answer_on_an_uncalibrated_card_says_how_sure_its_figures_are(dialog:
     reply, _ = dialog.handle(ConversationState(), "部署 Qwen2.5-14B，并发 16，7×24")
     pick = reply.plan.recommendation if reply.plan else None
     assert pick is not None and not pick.calibrated_card
-    assert any("±" in line for line in reply.footer)
+    # beside the figure it qualifies (issue 47), not under the card
+    assert any("每路" in line and "负载下 ±" in line for line in reply.summary) and not reply.footer
 
 
 def test_a_mixture_of_experts_plan_says_its_wider_band(dialog: Dialog) -> None:
@@ -113,7 +114,9 @@ def test_a_mixture_of_experts_plan_says_its_wider_band(dialog: Dialog) -> None:
     pick = reply.plan.recommendation if reply.plan else None
     assert pick is not None and pick.uncertainty_moe and pick.uncertainty_pct is not None
     band = f"±{pick.uncertainty_pct:.0f}%"
-    assert any(band in line and "mixture-of-experts" in line for line in reply.footer)
+    assert any(
+        band in line and "mixture-of-experts" in line and "per stream" in line for line in reply.summary
+    )
 
 
 @pytest.mark.parametrize(

@@ -127,7 +127,7 @@ def wait(lang: str, plan: Plan, pick: Option, output_tokens: int) -> list[str]:
     has no users waiting: its run time is the answer.
     """
     per_stream = pick.decode_tokens_per_s
-    ttft_ms = pick.ttft_ms if pick.ttft_ms is not None else pick.ttft_ms_p50  # the figure the card shows
+    ttft_ms = pick.ttft_ms_p50 or pick.ttft_ms  # the figure the card shows (words.fit_line)
     if pick.task != "infer" or not per_stream or ttft_ms is None:
         return duration(lang, plan, pick)
     ttft_s = ttft_ms / 1000.0

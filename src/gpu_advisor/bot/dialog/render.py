@@ -110,20 +110,7 @@ def answer(lang: str, plan: Plan) -> Content:
         pick=pick_words(lang, rec),
         price=option_price(lang, rec),
         summary=summary,
-        footer=_how_sure(lang, rec),
     )
-
-
-def _how_sure(lang: str, rec: Option) -> list[str]:
-    """A figure under load that rests on an uncalibrated card, or on a MoE model's fewer
-    published runs, says how wide it may be (issue 29)."""
-    if rec.uncertainty_pct is None:
-        return []
-    if rec.uncertainty_moe:
-        return [locales.t(lang, "serving.uncertainty_moe", pct=rec.uncertainty_pct)]
-    if rec.calibrated_card:
-        return []
-    return [locales.t(lang, "serving.uncertainty_uncalibrated", pct=rec.uncertainty_pct)]
 
 
 def _combined(lang: str, train: Option, serve: Option, key: str) -> list[str]:

@@ -123,13 +123,24 @@ def _serving_words(lang: str, o: Option, facts: Facts) -> list[str]:
         if replicas > 1
         else counted(lang, "words.streams", batch)
     )
-    out = [speed, streams]
+    band = how_sure(lang, o)
+    out = [speed, *([band] if band else []), streams]
     ttft = o.ttft_ms_p50 or o.ttft_ms
     if ttft is not None and (ttft > SLOW_TTFT_MS or facts.ttft_limit_ms is not None):
         key = "words.ttft_limit" if facts.ttft_limit_ms is not None else "words.ttft"
         limit = (facts.ttft_limit_ms or 0.0) / 1000
         out.append(locales.t(lang, key, seconds=ttft / 1000, limit=limit))
     return out
+
+
+def how_sure(lang: str, o: Option) -> str | None:
+    """How wide a figure under load may be, said beside the figure (issue 47: it sat under the
+    card, away from the speed it qualifies): an uncalibrated card, or a MoE model's fewer
+    published runs (issue 29); nothing for a calibrated card."""
+    if o.uncertainty_pct is None or (o.calibrated_card and not o.uncertainty_moe):
+        return None
+    key = "words.band_moe" if o.uncertainty_moe else "words.band"
+    return locales.t(lang, key, pct=o.uncertainty_pct)
 
 
 def offer_words(offer_id: str) -> str:
