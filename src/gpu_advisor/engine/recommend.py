@@ -190,9 +190,13 @@ def _checked(
     elif ctx.workload.gpu is not None:
         extra.update(named_machines(ctx) or _named_need(ctx))
     found = plan_checks.findings(plan_checks.review(ctx, pick, ranked, key, **extra))
-    if ctx.task == "infer" and ctx.workload.gpu is not None and _named_need(ctx):
+    w = ctx.workload
+    stated = w.gpu_count or w.gpus or 1
+    grown = named is not None and named.total_gpus > stated  # the plan needed more of the named card
+    short = "named_need_gib" in extra or (grown and bool(_named_need(ctx)))
+    if ctx.task == "infer" and w.gpu is not None and short:
         # the named cards at the stated count say "no": name the cheapest change that keeps them
-        found += smallest_changes(ctx.workload, ctx.kb)[:1]
+        found += smallest_changes(w, ctx.kb)[:1]
     return found
 
 
