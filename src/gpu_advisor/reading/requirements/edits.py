@@ -12,10 +12,11 @@ Common typos of the intent words are read too ("cheeper", "chaper").
 Factors: 一半/减半/half = 0.5, 翻倍/翻个倍/double = 2, 翻N倍/N倍 = N (colloquial Chinese
 uses 翻三倍 for ×3), triple = 3, 多/加 N% = 1 + N/100, 少/减/降 N% = 1 − N/100.
 
-The same module reads what a message *asks for* (:data:`~reading.requirements.result.Intent`):
-a cheaper or faster pick, or a price question ("一个月多少钱") that must not become a
-one-month job, and the correction cues that make a task word replace the old task
-("不对，是推理不是训练").
+The same module claims the words that *ask* for something — a cheaper or faster pick, a
+price ("一个月多少钱") — so that no slot reader turns them into a job of one month or a
+budget; what the message asks is decided once, in :mod:`gpu_advisor.reading.intent`. It
+also reads the correction cues that make a task word replace the old task ("不对，是推理
+不是训练").
 """
 
 from __future__ import annotations
@@ -73,7 +74,7 @@ _SET = lazy(
     rf"(?P<num>{NUMBER}){_NOT_A_SIZE}(?:\s*+(?P<suf>k|w)(?![a-z]))?(?:\s*+(?:instead|吧|呢))?"
     rf"|(?<![\d.])(?P<num2>{NUMBER}){_NOT_A_SIZE}(?:\s*+(?P<suf2>k|w)(?![a-z]))?\s*+(?:instead|才对)(?![a-z])"
 )
-_INTENTS: tuple[tuple[str, re.Pattern[str]], ...] = (
+_ASKS: tuple[tuple[str, re.Pattern[str]], ...] = (
     (
         "price",
         lazy(
@@ -133,7 +134,7 @@ _CORRECTION = lazy(
 
 
 def read_edits(scan: Scan) -> None:
-    """Scale edits, then "set" edits, then intents; each claims what it read."""
+    """Scale edits, then "set" edits, then the words that ask; each claims what it read."""
     for pattern in _SCALE:
         for match in scan.matches(pattern):
             factor = _factor(match)
@@ -151,13 +152,13 @@ def read_edits(scan: Scan) -> None:
         if value is not None:
             scan.edits.append(Edit(slot=None, op="set", value=value))
             scan.claim(*match.span())
-    read_intent(scan)
+    claim_asks(scan)
 
 
-def read_intent(scan: Scan) -> None:
-    for intent, pattern in _INTENTS:
+def claim_asks(scan: Scan) -> None:
+    """Claim the words that ask for a price, a cheaper or a faster pick: not slots."""
+    for _, pattern in _ASKS:
         for match in scan.matches(pattern):
-            scan.intent = scan.intent or intent  # type: ignore[assignment]
             scan.claim(*match.span())
 
 

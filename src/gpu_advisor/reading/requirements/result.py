@@ -40,8 +40,7 @@ into a sentence in the user's language. Issue ids emitted by this package:
   12 块"); see :attr:`Extraction.budget_per_gpu`
 
 Beyond slots, one message may carry (see :class:`Extraction`): relative :class:`Edit`
-records for the dialog to apply to the slots it already holds, an ``intent`` that asks
-for something rather than describing the job, ``replace`` markers for slots the message
+records for the dialog to apply to the slots it already holds, ``replace`` markers for slots the message
 corrects instead of adds to, and :class:`Constraints` on which cards may be proposed.
 """
 
@@ -88,12 +87,6 @@ class Edit(BaseModel):
     was: float | None = None  # "不是8个，是16个": the value replaced, which finds the slot holding it
 
 
-Intent = Literal["cheaper", "faster", "price"]
-"""What a message asks for rather than describes: "cheaper?" / "便宜点" (a cheaper pick
-for the same job), "faster?" / "快一点", "一个月多少钱" / "how much a month" (a price
-question, which must not become a one-month job)."""
-
-
 class Constraints(BaseModel):
     """Which cards the user rules out or in; echoed back and applied to the search.
 
@@ -132,7 +125,6 @@ class Extraction(BaseModel):
     issues: list[Issue] = Field(default_factory=list)
     matched: list[str] = Field(default_factory=list)  # in normalized spelling: "8xh100", "预算一万"
     edits: list[Edit] = Field(default_factory=list)
-    intent: Intent | None = None
     replace: list[str] = Field(default_factory=list)
     constraints: Constraints = Field(default_factory=Constraints)
     budget_per_gpu: bool = False

@@ -19,7 +19,7 @@ from functools import cache
 from typing import Annotated, Any, get_args, get_origin
 
 from gpu_advisor.engine.workload import Workload
-from gpu_advisor.reading.requirements.result import Constraints, Edit, Extraction, Intent, Issue
+from gpu_advisor.reading.requirements.result import Constraints, Edit, Extraction, Issue
 from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.normalize import Lang
 
@@ -72,7 +72,6 @@ class Scan:
     skip: bool = False
     spans: list[tuple[int, int]] = field(default_factory=list)
     edits: list[Edit] = field(default_factory=list)
-    intent: Intent | None = None
     replace: list[str] = field(default_factory=list)
     constraints: Constraints = field(default_factory=Constraints)
     budget_per_gpu: bool = False
@@ -153,7 +152,6 @@ class Scan:
             issues=self.issues,
             matched=[span for span in matched if span],
             edits=self.edits,
-            intent=self.intent,
             replace=self.replace,
             constraints=self.constraints,
             budget_per_gpu=self.budget_per_gpu,
