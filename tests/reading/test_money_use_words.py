@@ -67,3 +67,10 @@ def test_dollar_api_prices_per_million_in_english() -> None:
 def test_hours_of_audio_a_day_are_minutes_of_audio_not_the_machines_hours() -> None:
     u = use("每天转写3小时录音")
     assert (u.audio_minutes_per_day, u.hours_per_day, u.job_hours) == (180, None, None)
+
+
+def test_a_token_volume_is_priced_against_an_api_only_when_one_is_named() -> None:
+    from gpu_advisor.reading.use_words import mentions_api
+
+    assert mentions_api(normalize("每天2000万token，调DeepSeek API还是租卡"))
+    assert not mentions_api(normalize("8 卡 H100 一天能训 1B token 吗"))  # a training question

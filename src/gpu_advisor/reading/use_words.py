@@ -191,3 +191,15 @@ def _api_prices(low: str) -> dict[str, float | str | None]:
     if i is None or o is None:
         return {}
     return {"api_input_per_million": i, "api_output_per_million": o, "api_currency": "USD" if usd else "CNY"}
+
+
+_API_WORDS = lazy(
+    r"(?<![a-z])api(?![a-z])|调用|接口|按 ?token|per[- ]token|hosted"
+    r"|千问|deepseek|gpt|claude|gemini|kimi|glm|豆包"
+)
+
+
+def mentions_api(low: str) -> bool:
+    """A hosted API is in the question ("调 DeepSeek API", "per-token pricing"), so a token volume
+    is priced against it; "一天能训 1B token 吗" names no API and is a training question."""
+    return _API_WORDS.search(low) is not None

@@ -53,7 +53,7 @@ from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
 from gpu_advisor.reading.intent import intent_of
 from gpu_advisor.reading.message import Message, read_message
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
-from gpu_advisor.reading.use_words import Use, read_use
+from gpu_advisor.reading.use_words import Use, mentions_api, read_use
 from gpu_advisor.text.normalize import normalize
 
 _Answer = Callable[[Knowledge, str, str, Mapping[str, Any], MoneyReading | None], Content | None]
@@ -98,7 +98,7 @@ def ownership_answer(
     ``low`` does not ask it."""
     reading = reading or read_normalized(low, kb)
     use = read_use(low)
-    volume = bool(use.tokens_per_day or use.input_per_day)
+    volume = bool(use.tokens_per_day or use.input_per_day) and mentions_api(low)
     if not (_asks_ownership(low) or reading.about_ownership or volume):
         return None
     w = _workload(slots, reading, quote=False)
