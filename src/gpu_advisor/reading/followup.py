@@ -11,6 +11,7 @@ questions no intent names are heard here, so the dialog's follow-ups read
 from __future__ import annotations
 
 from gpu_advisor.text.lazy import lazy
+from gpu_advisor.text.numbers import COUNT_WORDS, parse_number
 
 _WHY_NOT = lazy(r"为什么不|为啥不|为何不|怎么不|干嘛不|why\s+not|why\s+no\b|what\s+about\s+not")
 _SWAP = lazy(r"换成|换用|改用|换.{0,12}呢|用.{0,12}呢|what\s+about|how\s+about|instead|switch\s+to")
@@ -19,6 +20,11 @@ _WAIT = lazy(
     r"等多久|要等|等待时间|响应时间|多久(?:能)?(?:出|回|返回|回答|答完)|"
     r"how\s+long\s+(?:do|does|will|would|must)\s+(?:users?|people|customers?|they|i|we|one)\s+(?:have\s+to\s+)?wait|"
     r"wait(?:ing)?\s+time|response\s+time|how\s+long\s+(?:is|are)\s+the\s+(?:wait|answers?|responses?)"
+)
+# "what about 2 machines?", "那 2 台机器呢": the pick's machine, that many times.
+_MACHINES = lazy(
+    r"(?P<n>\d{1,2}|[一二两三四五六七八九十]|two|three|four|five|six|eight)\s*+"
+    r"(?:台|个)?\s*+(?:机器|服务器|节点|(?<![a-z])(?:machines?|servers?|nodes?)(?![a-z]))"
 )
 _DURATION = lazy(r"(要|需要|得)?跑多久|多久(能)?(跑完|训完|完成|结束)|要多久|多长时间|how\s+long")
 _YEARLY = lazy(r"年付|包年|按年|一年|yearly|annual|per\s+year|a\s+year|for\s+a\s+year")
@@ -29,7 +35,19 @@ _COMMAND = lazy(
 )
 _WHY = lazy(r"为什么|为啥|为何|凭什么|怎么(选|推荐)|why\b|how\s+come|reasoning")
 
-FOLLOW_UPS = ("why_not", "swap", "yearly", "wait", "duration", "cheaper", "faster", "command", "price", "why")
+FOLLOW_UPS = (
+    "why_not",
+    "swap",
+    "machines",
+    "yearly",
+    "wait",
+    "duration",
+    "cheaper",
+    "faster",
+    "command",
+    "price",
+    "why",
+)
 
 
 def plan_question(low: str, intent: str, *, names_card: bool, asks_price: bool) -> str | None:
@@ -42,6 +60,8 @@ def plan_question(low: str, intent: str, *, names_card: bool, asks_price: bool) 
         return "why_not"
     if names_card and _SWAP.search(low):
         return "swap"
+    if machines_asked(low) is not None:
+        return "machines"
     if _YEARLY.search(low):
         return "yearly"
     if _WAIT.search(low):
@@ -57,3 +77,14 @@ def plan_question(low: str, intent: str, *, names_card: bool, asks_price: bool) 
     if intent == "why" or _WHY.search(low):
         return "why"
     return None
+
+
+def machines_asked(low: str) -> int | None:
+    """How many machines "what about N machines?" asks for (None when it names none)."""
+    match = _MACHINES.search(low)
+    if match is None:
+        return None
+    word = match.group("n")
+    english = {"two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "eight": 8}
+    value = english.get(word) or COUNT_WORDS.get(word) or parse_number(word)
+    return int(value) if value and 1 <= value <= 64 else None

@@ -24,8 +24,11 @@ from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
+from gpu_advisor.bot.dialog.words import card_name, caveat, pick_words
 from gpu_advisor.engine.lengths import SERVE_OUTPUT
 from gpu_advisor.engine.results import Option, Plan
+from gpu_advisor.engine.rules.plans import NAMED_CARD_FINDINGS
+from gpu_advisor.reading.followup import machines_asked
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
 
@@ -44,8 +47,78 @@ def follow_up(flow: Tools, state: ConversationState, msg: Message) -> Answer | N
     shown = state.model_copy(
         update={"lang": msg.lang} if not state.lang_locked and has_words(msg.text) else {}
     )
-    reply = answer(flow, shown, intent, ext)
+    if intent == "machines":  # "what about 2 machines?": the count is the message's, not a slot
+        reply = _on_machines(flow, shown, machines_asked(msg.low))
+    else:
+        reply = answer(flow, shown, intent, ext)
     return (reply, shown) if reply is not None else None
+
+
+def _on_machines(dialog: Tools, state: ConversationState, count: int | None) -> Reply | None:
+    """The pick's machine ``count`` times: a service adds independent replicas (streams and rent
+    scale with the machines); a training job is re-planned on that many machines' GPUs, and a
+    count the catalog cannot join into one job says why (``rules.plans.named_card``)."""
+    plan, _ = dialog.plan_for(state)
+    if plan is None or plan.recommendation is None or count is None:
+        return None
+    pick = plan.recommendation
+    lines = (
+        serving_on(state.lang, pick, count)
+        if pick.task == "infer"
+        else _training_on(dialog, state, pick, count)
+    )
+    return dialog.reply(state, "info", Content(lead=lines))
+
+
+def serving_on(lang: str, pick: Option, count: int) -> list[str]:
+    """Replicas are independent: ``count`` machines hold ``count`` / machines times the streams, at the
+    same speed per stream, for that many times the rent."""
+    machines = max(pick.machines * (pick.machines_per_replica or 1), 1)
+    per_machine = (pick.replicas or 1) * (pick.batch or 1) / machines
+    monthly = pick.monthly_cost.amount / machines
+    return [
+        locales.t(
+            lang,
+            "followup.machines_serving",
+            machines=count,
+            gpus=pick_words(lang, pick.model_copy(update={"machines": 1})),
+            streams=int(per_machine * count),
+            now_streams=int(per_machine * machines),
+            now_machines=machines,
+            tokens_per_s=pick.decode_tokens_per_s,
+            price=locales.money(lang, monthly * count, pick.monthly_cost.currency),
+        )
+    ]
+
+
+def _training_on(dialog: Tools, state: ConversationState, pick: Option, count: int) -> list[str]:
+    """The job re-planned on ``count`` of the pick's machines (their GPUs named, as if the user had)."""
+    trial = state.model_copy(deep=True)
+    loose(trial.slots).update({"gpu": pick.gpu, "gpu_count": pick.count * count})
+    trial.gpu_owned = False
+    plan, _ = dialog.plan_for(trial)
+    other = plan.requested if plan is not None else None
+    if other is None or other.training_hours is None:
+        named = next((f for f in (plan.pitfalls if plan else []) if f.id in NAMED_CARD_FINDINGS), None)
+        reason = caveat(state.lang, named) if named else ""
+        return [
+            locales.t(
+                state.lang, "followup.machines_no", machines=count, gpu=_name(state.lang, pick), reason=reason
+            )
+        ]
+    return [
+        locales.t(
+            state.lang,
+            "followup.machines_training",
+            option=_name(state.lang, other),
+            hours=other.training_hours,
+            price=_price(state.lang, other),
+            pick=_name(state.lang, pick),
+            pick_hours=pick.training_hours,
+            pick_price=_price(state.lang, pick),
+            efficiency=other.scaling_efficiency,
+        )
+    ]
 
 
 def intent_of(msg: Message) -> str | None:
@@ -238,7 +311,8 @@ def _speed(o: Option) -> float:
 
 
 def _name(lang: str, o: Option) -> str:
-    return locales.t(lang, "followup.gpus", count=o.count * o.machines, gpu=o.gpu_name)
+    """The option as the card names it (one name for one card in a conversation, issue 47)."""
+    return locales.t(lang, "followup.gpus", count=o.count * o.machines, gpu=card_name(lang, o.gpu_name))
 
 
 def _price(lang: str, o: Option) -> str:
