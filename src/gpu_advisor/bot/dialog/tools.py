@@ -20,6 +20,7 @@ from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.vocab import vocabulary
+from gpu_advisor.bot.dialog.words import said_gpu
 from gpu_advisor.bot.dialog.workload import to_workload, workload_fields
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.recommend import recommend
@@ -87,11 +88,16 @@ class Tools:
         return named
 
     def gpu_names(self, ids: Any) -> Any:
-        """Card ids ("rtx3090", or a list of them) as their names ("NVIDIA GeForce RTX 3090")."""
+        """Card ids ("rtx3090", or a list of them) as a reply names them ("RTX 3090").
+
+        The same short name the card, the findings and the charts use (``locales.names``):
+        "1 张 RTX 3090" on the card and "1 张 NVIDIA GeForce RTX 3090" in the price answer
+        were two names for one card in one conversation (issue 47).
+        """
         if isinstance(ids, list):
             return [self.gpu_names(i) for i in ids]
         spec = self.kb.gpus.get(str(ids))
-        return spec.name if spec is not None else ids
+        return said_gpu(spec.name) if spec is not None else ids
 
     # --- the conversation steps, which the dialog core (``core.Dialog``) provides ------------
     def advance(self, state: ConversationState, notes: list[str]) -> Answer:

@@ -162,10 +162,10 @@ def finding_values(f: Finding) -> dict[str, Any]:
     The engine carries the catalog's full name (it is data, and the JSON keeps it); the
     sentence beside the card must name the card the way the card does.
     """
-    return {k: _said_gpu(v) if _is_gpu_key(k) and isinstance(v, str) else v for k, v in f.values.items()}
+    return {k: said_gpu(v) if _is_gpu_key(k) and isinstance(v, str) else v for k, v in f.values.items()}
 
 
-def _said_gpu(name: str) -> str:
+def said_gpu(name: str) -> str:
     """A card's name inside a sentence: short, a rebuilt board without the English word."""
     return short_gpu(name).removesuffix(_REBUILT)
 
