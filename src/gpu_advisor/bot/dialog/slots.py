@@ -44,6 +44,8 @@ class Slots(TypedDict, total=False):
     activation_offloading: bool
     selective_checkpointing: bool
     zero_stage: int
+    recipe: str
+    lora_targets: str
     gpus: int
     lora_rank: int
     train_tokens: float
