@@ -44,7 +44,7 @@ def _read_shape(scan: Scan, vocab: Vocabulary, match: re.Match[str]) -> None:
     scan.claim(*match.span(), understood=False)
     if not scan.has_issue("unknown_model"):  # one unknown name said once, not once per repeat
         scan.report("unknown_model", "model", name=name, closest=vocab.closest_model(name))
-    if model_id is None and match.re is _TOTAL_ACTIVE and "model" not in scan.slots:
+    if model_id is None and "total" in match.re.groupindex and "model" not in scan.slots:
         scan.put_number("params_b", float(match.group("total")), match.span())
 
 
