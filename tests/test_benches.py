@@ -23,6 +23,8 @@ BENCHES = {
     "bot_bench": ["--tiny"],
     "catalog_bench": ["--tiny"],
     "chart_bench": ["--tiny"],
+    "diffusion_fit": ["--tiny"],
+    "light_jobs_holdout": [],
     "engine_bench": ["--tiny"],
     "fuzz": ["--tiny"],
     "overload_bench": ["--tiny"],
