@@ -41,7 +41,7 @@ def test_script_prints_one_json_reply_per_line_with_the_contract_fields() -> Non
     replies = script("I want to serve a 13B model", "16 concurrent users", "24/7")
     assert len(replies) == 3
     contract = {"text", "buttons", "lang", "requirements", "plan"}
-    parts = {"lead", "title", "pick", "price", "summary", "sections", "footer", "chart"}
+    parts = {"lead", "title", "pick", "price", "summary", "sections", "footer", "chart", "job"}
     assert all(set(r) == contract | parts for r in replies)
     assert replies[-1]["plan"]["recommendation"]["offer"]
     assert replies[-1]["requirements"] == {

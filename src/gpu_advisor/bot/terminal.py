@@ -43,7 +43,8 @@ def default_db() -> Path:
 
 def reply_json(reply: Reply) -> dict[str, Any]:
     """The script-mode contract: {"text", "buttons", "lang", "requirements", "plan"} and the
-    reply's parts ("lead", "title", "summary", "sections", "footer", "chart")."""
+    reply's parts ("lead", "title", "summary", "sections", "footer", "chart") and "job", a
+    non-LLM job's plan."""
     return {
         "text": reply.text,
         "buttons": [b.model_dump() for b in reply.buttons],
