@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog import render
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Plan
 from gpu_advisor.engine.specs import Knowledge
@@ -39,3 +40,17 @@ def test_a_plan_served_on_transformers_itself_has_no_runtime_note(kb: Knowledge)
     p = recommend(Workload(task="infer", params_b=7, concurrency=1, runtime="transformers"), kb)
     assert p.recommendation is not None and p.recommendation.runtime == "transformers"
     assert "software_stack_matters" not in {f.id for f in p.pitfalls}
+
+
+@pytest.mark.parametrize(("lang", "mark"), [("zh", "不可行"), ("en", "not workable")])
+def test_a_pick_its_own_checks_call_unworkable_is_never_ticked(kb: Knowledge, lang: str, mark: str) -> None:
+    # 70B pretraining: only 4 × 8 H100 over 10 Gbit/s hold it (~7 % scaling), and nothing replaces it.
+    p = recommend(Workload(task="train", params_b=70, pretrain=True, train_tokens=1e9), kb)
+    assert p.status == "below_efficiency_floor"
+    title = render.answer(lang, p).title or ""
+    assert title.startswith("⚠") and "✅" not in title and mark in title
+
+
+def test_a_workable_pick_is_ticked(kb: Knowledge) -> None:
+    p = recommend(Workload(task="infer", params_b=7, concurrency=8), kb)
+    assert (render.answer("zh", p).title or "").startswith("✅")

@@ -30,6 +30,7 @@ from gpu_advisor.bot.dialog.words import (
     pick_words,
     zero_words,
 )
+from gpu_advisor.engine import plan_checks
 from gpu_advisor.engine.cost import HOURS_PER_MONTH  # the month the engine bills: 720 h, one value
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Option, Plan
@@ -84,8 +85,11 @@ def setup_line(lang: str, o: Option, pretraining: bool = False) -> str:
     )
 
 
-def title_line(lang: str, o: Option) -> str:
-    return locales.t(lang, "answer.headline", pick=pick_words(lang, o), price=option_price(lang, o))
+def title_line(lang: str, o: Option, workable: bool = True) -> str:
+    """'✅ 推荐：…' — or, for a pick its own checks call unworkable (nothing workable existed),
+    a ⚠ headline: a plan never ticks what its warning says will not work (issue 47)."""
+    key = "answer.headline" if workable else "answer.headline_unworkable"
+    return locales.t(lang, key, pick=pick_words(lang, o), price=option_price(lang, o))
 
 
 def answer(lang: str, plan: Plan) -> Content:
@@ -106,7 +110,7 @@ def answer(lang: str, plan: Plan) -> Content:
     if len(summary) > MAX_SUMMARY and plan.serving is not None:
         summary.pop(-2 if warning else -1)  # the serving line is in /cost; the caveat is not
     return Content(
-        title=title_line(lang, rec),
+        title=title_line(lang, rec, workable=plan.status not in plan_checks.HARD),
         pick=pick_words(lang, rec),
         price=option_price(lang, rec),
         summary=summary,
