@@ -24,7 +24,9 @@ _VIDEO_SIZES = {"480p": (832, 480), "540p": (960, 544), "720p": (1280, 720), "10
 _WXH = lazy(r"(\d{3,4})x(\d{3,4})")
 _P = lazy(r"(\d{3,4})p")
 _BARE = lazy(
-    rf"\s*(?P<n>{NUMBER})\s*(?P<scale>[kw万千]|thousand|million)?\s*(?:张|幅|个|images?|photos?)?\s*[。.!！]?\s*"
+    rf"\s*(?P<n>{NUMBER})\s*(?P<scale>[kw万千]|thousand|million)?\s*"
+    r"(?:张图片|张图|张|幅|个|篇|路|小时|images?|photos?|documents?|docs|streams?|hours?)?\s*"
+    r"(?:呢|吧|啊|呀|then|instead)?\s*[。.!！?？]?\s*"
 )
 _SCALES = {"k": 1e3, "千": 1e3, "thousand": 1e3, "w": 1e4, "万": 1e4, "million": 1e6}
 
@@ -71,7 +73,7 @@ def pixels(said: object, *, video: bool = False) -> dict[str, int]:
 
 
 def bare_amount(low: str) -> float | None:
-    """The number a bare answer gives ("5000", "2万", "5k 张"), or None when it says more."""
+    """The number a bare answer gives ("5000", "2万", "5k 张", "2 万张呢"), or None when it says more."""
     m = _BARE.fullmatch(low)
     if m is None:
         return None

@@ -183,3 +183,24 @@ def test_numbers_the_contract_refuses_are_said_back_as_read_not_sized_as_a_chatb
 def test_a_number_the_job_does_not_use_is_said_back(dialog: Dialog) -> None:
     reply, _ = dialog.handle(ConversationState(lang="en"), "YOLO detection on 12 RTSP cameras at 25 fps")
     assert reply.job is not None and "25" in reply.lead[1]
+
+
+def test_a_bare_amount_changes_the_jobs_volume(dialog: Dialog) -> None:
+    reply, state = say(dialog, "bge-m3 给 100 万篇文档建索引", "1000万篇呢")
+    assert reply.job is not None and state.job is not None and state.job.slots["documents"] == 10_000_000
+    assert "1000" not in reply.lead[-1] or len(reply.lead) == 1  # the amount was used, not said back
+
+
+def test_a_cards_own_price_while_a_job_is_held_is_the_price_lookup(dialog: Dialog) -> None:
+    reply, state = say(dialog, "每天要出 5000 张 SDXL 图，租什么卡", "一张 4090 包月多少")
+    assert reply.job is None and state.job is not None and state.job.gpu is None
+
+
+def test_a_comparison_while_a_job_is_held_is_the_comparison(dialog: Dialog) -> None:
+    reply, _ = say(dialog, "每天要出 5000 张 SDXL 图，租什么卡", "L40S 和 A6000 哪个好")
+    assert reply.job is None and "L40S" in reply.text and "A6000" in reply.text
+
+
+def test_faster_shows_the_other_options_of_the_job(dialog: Dialog) -> None:
+    reply, _ = say(dialog, "每天要出 5000 张 SDXL 图，租什么卡", "快一点的呢")
+    assert reply.job is not None and any(s.id == "alternatives" for s in reply.sections)

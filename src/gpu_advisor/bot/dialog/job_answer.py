@@ -53,10 +53,17 @@ ASKED: dict[JobFamily, tuple[str, tuple[float, ...]]] = {
 }
 """The one input each family asks for when it is missing, and its buttons' values."""
 
-_FOLLOWS = frozenset(
-    {"cheaper", "faster", "swap", "why", "command", "price", "duration", "yearly", "why_not"}
-)
-_SIZING = frozenset({"sizing", "capacity", "speed", "price", "fit", "cheaper", "faster", "why"})
+_ASKS = frozenset({"cheaper", "faster", "why", "why_not", "command", "price", "duration", "yearly"})
+"""Questions about the plan given (``msg.follow``) that a job's folds answer."""
+
+VOLUME: dict[JobFamily, str] = {
+    "image_gen": "images_per_day",
+    "vision_train": "dataset_images",
+    "speech": "audio_hours",
+    "embedding": "documents",
+    "video_encode": "streams",
+}
+"""The number a bare amount changes in a follow-up ("2 万张呢" after an image service)."""
 _LLM = frozenset({"llm_serve", "llm_train"})
 
 
@@ -81,36 +88,53 @@ def job_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer 
 
 
 def _follow_up(flow: Tools, state: ConversationState, msg: Message, held: HeldJob) -> Answer | None:
-    """A turn about the job already answered: its question's answer, a new number, a card, cheaper."""
-    lang = state.lang
+    """A turn about the job already answered: its question's answer, a new number ("每天 2 万张呢",
+    "2 万张呢"), another card ("换成 4090 呢"), or a question about the plan (cheaper, faster, why,
+    the command, the cost). Anything else — a card's own price, a comparison — is not about the
+    job and passes to the answerers after this one."""
     slots = _units_for(held.family, msg)
-    if state.pending and state.pending.startswith(PENDING) and not slots:
-        slot = state.pending[len(PENDING) :]
-        value = _bare_number(msg)
-        if value is not None:
-            slots = {slot: value}
-    gpu = _gpu(msg)
-    if not slots and gpu is None and msg.follow not in _FOLLOWS and msg.intent not in ("cheaper", "why"):
+    waiting = state.pending[len(PENDING) :] if state.pending and state.pending.startswith(PENDING) else None
+    slot = waiting or VOLUME.get(held.family)
+    bare = not slots and slot is not None and (value := bare_amount(msg.low)) is not None
+    if bare and slot is not None:
+        slots = {slot: value}
+    gpu = _gpu(msg) if msg.follow == "swap" else None
+    asks = msg.follow in _ASKS or msg.intent in ("cheaper", "faster", "why")
+    if msg.follow == "price" and _gpu(msg) is not None:
+        asks = False  # "一张 4090 包月多少": the card's own price (``price_lookup``)
+    if not slots and gpu is None and not asks:
         return None
     job = held.updated(None, slots, gpu)
-    if not slots and gpu is None:
-        plan = _plan(job, flow)
-        if plan is None:
-            return None
-        if msg.follow == "command":
-            return _fold(flow, state, plan, cmd_card)
-        if msg.intent == "why" or msg.follow in ("why", "why_not"):
-            return _fold(flow, state, plan, why_card)
-        if msg.intent == "cheaper" or msg.follow == "cheaper":
-            return _cheaper(flow, state, plan)
-        if msg.follow in ("price", "yearly", "duration"):
-            return _fold(flow, state, plan, cost_card)
-    return _answer(flow, state, msg, job, lang, ask=False)
+    if slots or gpu is not None:
+        return _answer(
+            flow, state, msg, job, state.lang, ask=False, said=not slots
+        )  # its numbers were read here
+    plan = _plan(job, flow)
+    if plan is None:
+        return None
+    if msg.follow == "command":
+        return _fold(flow, state, plan, cmd_card)
+    if msg.intent == "why" or msg.follow in ("why", "why_not"):
+        return _fold(flow, state, plan, why_card)
+    if msg.intent == "cheaper" or msg.follow == "cheaper":
+        return _cheaper(flow, state, plan)
+    if msg.intent == "faster" or msg.follow == "faster":
+        return _fold(flow, state, plan, alt_card)
+    return _fold(flow, state, plan, cost_card)
 
 
 def _answer(
-    flow: Tools, state: ConversationState, msg: Message, job: HeldJob, lang: str, *, ask: bool
+    flow: Tools,
+    state: ConversationState,
+    msg: Message,
+    job: HeldJob,
+    lang: str,
+    *,
+    ask: bool,
+    said: bool = True,
 ) -> Answer:
+    """The job's card (or its one question); ``said``: the numbers the reading left unplaced are
+    said back (not when the message was a bare amount the job took, "2 万张呢")."""
     new = state.model_copy(deep=True)
     new.lang = "en" if lang == "en" else "zh"
     new.job = job
@@ -123,7 +147,7 @@ def _answer(
     if plan is None:  # numbers the contract refuses (a 10-billion-image dataset): said back as read
         return heard_answer(flow, state, msg) or (flow.say(new, "error", "error.invalid_input"), state)
     new.answered = True
-    unplaced = [locales.t(new.lang, "issue.number_unused", value=value) for value in msg.unplaced]
+    unplaced = [locales.t(new.lang, "issue.number_unused", value=v) for v in msg.unplaced if said]
     lead = [_read_line(flow, new.lang, job, plan), *unplaced]  # a number not used is said, never dropped
     content = job_card(new.lang, plan, _names(flow), lead, job.gpu)
     return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
@@ -292,8 +316,3 @@ def _units_for(family: JobFamily, msg: Message) -> dict[str, object]:
     scan = Scan(source=msg.low, lang=msg.lang)
     read_job_units(scan, family)
     return {k: v for k, v in scan.job_slots.items() if k != "price_per"}
-
-
-def _bare_number(msg: Message) -> float | None:
-    """A bare answer to the job's question ("5000", "2万"): the one number the message holds."""
-    return bare_amount(msg.low)
