@@ -19,10 +19,13 @@ processes, once with clients that honour Retry-After (they wait as told after a 
 once with clients that send again at once. Prints turns answered a second (goodput), the p99 of
 the answered turns' latency and the share refused, and verdicts against the goals: p99 ≤ 1 s at
 1,000 backing-off chats; goodput at 1,000 ≥ 0.8 × goodput at 10 without backing off. The load
-runs in its own process, niced (on a real site the clients are other machines).
+runs in its own process, niced (on a real site the clients are other machines); its CPU seconds
+are printed beside each row, so a starved load generator shows. With ``--compare SRC`` each
+process count is measured first with the server from another checkout's ``src`` (the policy
+before a change, e.g. a ``git worktree`` of the previous commit), then with this one, in one run.
 
     python -m bench.overload_bench [--requests 20] [--rounds 3] [--attackers 16] [--processes 2] [--workers 2]
-        [--network] [--clients 10 100 1000] [--seconds 8] [--only attack|goodput] [--tiny]
+        [--network] [--clients 10 100 1000] [--seconds 8] [--only attack|goodput] [--tiny] [--compare SRC]
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import argparse
 import asyncio
 import json
 import os
+import resource
 import subprocess
 import sys
 import tempfile
@@ -92,9 +96,10 @@ def pct(xs: Sequence[float], q: float) -> float:
 
 
 @contextmanager
-def web_servers(db: str, processes: int, workers: int) -> Iterator[int]:
+def web_servers(db: str, processes: int, workers: int, src: str | None = None) -> Iterator[int]:
     """``gpu-advisor web --processes N`` with the per-address limits raised, on a port the kernel
-    picks (``--port 0``), behind a trusted proxy at 127.0.0.1; the port, read back once ready."""
+    picks (``--port 0``), behind a trusted proxy at 127.0.0.1; the port, read back once ready.
+    ``src``: the package from this directory instead (another checkout's ``src``)."""
     argv = ["web", "--db", db, "--port", "0", "--processes", str(processes), "--workers", str(workers)]
     argv += ["--sessions-per-hour", UNLIMITED, "--ip-per-minute", UNLIMITED]  # admission alone protects
     argv += ["--trusted-proxy", PROXY]
@@ -102,6 +107,8 @@ def web_servers(db: str, processes: int, workers: int) -> Iterator[int]:
     metrics_dir = Path(db).with_suffix(".metrics")
     metrics_dir.mkdir(exist_ok=True)
     env = {**os.environ, "PROMETHEUS_MULTIPROC_DIR": str(metrics_dir)}
+    if src is not None:
+        env["PYTHONPATH"] = os.pathsep.join([src, *filter(None, [env.get("PYTHONPATH")])])
     proc = subprocess.Popen([sys.executable, "-m", "gpu_advisor.bot.cli", *argv], stderr=STDERR, env=env)
     try:
         yield asyncio.run(ready(processes, proc, workers))
@@ -226,6 +233,7 @@ class Cell:
     latencies: list[float] = field(default_factory=list)
     refused: int = 0
     failed: int = 0
+    cpu_s: float = 0.0  # the load generator's own CPU seconds
     server: dict[float, float] = field(default_factory=dict)  # the servers' own chat latencies: le -> count
 
     @property
@@ -276,8 +284,8 @@ async def chats(port: int, clients: int, seconds: float, backoff: bool) -> Cell:
                     session = None
             elif status in (429, 503):
                 cell.refused += 1
-                if backoff:  # as told, with a little jitter so the retries do not arrive together
-                    await asyncio.sleep(float(retry) * (0.5 + (i % 10) / 10))
+                if backoff:  # as told, no sooner, with jitter so the retries do not arrive together
+                    await asyncio.sleep(float(retry) * (1.0 + (i % 10) / 20))
             else:
                 cell.failed += 1
 
@@ -295,9 +303,12 @@ def load(port: int, clients: int, seconds: float, backoff: bool, apart: bool = T
         return asyncio.run(chats(port, clients, seconds, backoff))
     argv = [sys.executable, "-m", "bench.overload_bench", "--load", str(port), "--clients", str(clients)]
     argv += ["--seconds", str(seconds)] + (["--backoff"] if backoff else [])
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     done = subprocess.run(argv, capture_output=True, text=True, check=True, timeout=seconds + 120)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
     data = json.loads(done.stdout.strip().splitlines()[-1])
-    return Cell(clients, backoff, seconds, data["latencies"], data["refused"], data["failed"])
+    return Cell(clients, backoff, seconds, data["latencies"], data["refused"], data["failed"], cpu)
 
 
 def server_latencies(port: int) -> dict[float, float]:
@@ -334,13 +345,19 @@ def goodput(
     seconds: float,
     tmp: str,
     apart: bool = True,
+    compare: str | None = None,
 ) -> list[str]:
-    """The table, and a verdict line per goal and process count; every cell in one run."""
-    rows = ["processes  chats  clients          goodput turns/s  p99 ms  server p99 <=  refused"]
+    """The table, and a verdict line per goal, process count and server; every cell in one run.
+
+    ``compare``: another checkout's ``src``, measured first ("before") beside this one ("now")."""
+    head = "server  processes  chats  clients          goodput turns/s  p99 ms  server p99 <=  refused"
+    rows = [f"{head}  load CPU s  load avg"]
     verdicts: list[str] = []
-    for count in processes:
+    servers: list[tuple[str, str | None]] = [("before", compare)] if compare else []
+    for count, (name, src) in ((c, s) for c in processes for s in [*servers, ("now", None)]):
         cells: dict[tuple[int, bool], Cell] = {}
-        with web_servers(str(Path(tmp) / f"goodput{count}.db"), count, workers) as port:
+        db = str(Path(tmp) / f"goodput{count}{name}.db")
+        with web_servers(db, count, workers, src) as port:
             load(port, 4, min(seconds, 1.0), True, apart)  # warm up: the workers have read everything
             for backoff in (True, False):
                 for n in clients:
@@ -352,19 +369,21 @@ def goodput(
                     kind = "back off" if backoff else "no back-off"
                     share = f"{cell.refused_share:6.0%}"
                     bound = f"{server_p99(cell):g} s"
-                    row = f"{count:9d}  {n:5d}  {kind:15s}  {cell.goodput:15.1f}  {p99:6.0f}"
-                    rows.append(f"{row}  {bound:>13s}  {share}")
+                    row = f"{name:6s}  {count:9d}  {n:5d}  {kind:15s}  {cell.goodput:15.1f}  {p99:6.0f}"
+                    rows.append(
+                        f"{row}  {bound:>13s}  {share}  {cell.cpu_s:10.1f}  {os.getloadavg()[0]:8.1f}"
+                    )
                     time.sleep(min(seconds, 1.0))  # the queue drains before the next load
         low, high = min(clients), max(clients)
         backing = cells[high, True]
         p99 = pct(backing.latencies, 0.99) if backing.latencies else float("inf")
         verdicts.append(
-            f"{count} process(es): p99 at {high} backing-off chats {p99:.2f} s as the clients saw it,"
+            f"{name}: {count} process(es): p99 at {high} backing-off chats {p99:.2f} s as the clients saw it,"
             f" <= {server_p99(backing):g} s at the servers (goal <= 1 s): {'PASS' if p99 <= 1.0 else 'MISS'}"
         )
         ratio = cells[high, False].goodput / max(cells[low, False].goodput, 1e-9)
         verdicts.append(
-            f"{count} process(es): goodput at {high} / at {low} chats without back-off {ratio:.2f}"
+            f"{name}: {count} process(es): goodput at {high} / at {low} chats without back-off {ratio:.2f}"
             f" (goal >= 0.8): {'PASS' if ratio >= 0.8 else 'MISS'}"
         )
     return rows + verdicts
@@ -382,6 +401,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--seconds", type=float, default=8.0, help="each goodput load's length")
     p.add_argument("--only", choices=("attack", "goodput"), help="run one half")
     p.add_argument("--tiny", action="store_true", help="a few requests, one round: does the bench still run?")
+    p.add_argument("--compare", metavar="SRC", help="also measure the server from this src directory, first")
     p.add_argument("--attack", type=int, metavar="PORT", help=argparse.SUPPRESS)  # the attacker process
     p.add_argument("--load", type=int, metavar="PORT", help=argparse.SUPPRESS)  # the goodput load process
     p.add_argument("--backoff", action="store_true", help=argparse.SUPPRESS)
@@ -412,7 +432,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             processes = (1,) if args.tiny else (1, 2)
             shared = "this machine is shared with other work"
             print(f"goodput, {args.workers} worker(s) a process, {args.seconds:g} s a load ({shared}):")
-            table = goodput(args.clients, processes, args.workers, args.seconds, tmp, apart=not args.tiny)
+            table = goodput(
+                args.clients, processes, args.workers, args.seconds, tmp, not args.tiny, args.compare
+            )
             print("\n".join(table), flush=True)
     return 0
 

@@ -59,6 +59,7 @@ import heapq
 import itertools
 import logging
 import math
+import random
 import time
 import unicodedata
 from collections import OrderedDict, deque
@@ -180,7 +181,7 @@ class Admission:
         self._busy_since: float | None = None  # the last completion (or start) of a saturated stretch
         # Clients told Retry-After: when each may come back (the oldest first), and the requests
         # held until then now.
-        self._told: OrderedDict[Hashable, float] = OrderedDict()
+        self._told: OrderedDict[Hashable, tuple[float, float]] = OrderedDict()  # (due, held until)
         self.holding = 0
         self.held_early = 0  # requests held until their Retry-After, since start
         self.rejected: dict[str, int] = {}
@@ -274,39 +275,46 @@ class Admission:
 
     # --- clients that come back before their Retry-After ---------------------------------
     def early(self, key: Hashable) -> float:
-        """Seconds until ``key`` may come back, if it was refused and told to wait; else 0."""
-        due = self._told.get(key)
-        if due is None:
+        """Seconds ``key`` is held if it comes now: 0 unless it was refused and its Retry-After
+        is not up yet; then until that is up and a random share of it more (``_tell``)."""
+        told = self._told.get(key)
+        if told is None:
             return 0.0
-        left = due - self.clock()
-        if left <= 0:
+        due, until = told
+        now = self.clock()
+        if now >= due:
             del self._told[key]
             return 0.0
-        return left
+        return until - now
 
     async def hold_early(self, key: Hashable) -> bool:
         """Hold a request of a client that came back before its Retry-After until that is up
         (a timer: no CPU while it waits); True if it was held. Past ``MAX_HELD`` held at once,
         False: the surface refuses it at once instead."""
-        if self.early(key) <= 0 or self.holding >= MAX_HELD:
+        told = self._told.get(key)
+        if told is None or self.early(key) <= 0 or self.holding >= MAX_HELD:
             return False
         self.holding += 1
         self.held_early += 1
         try:
-            while (left := self.early(key)) > 0:  # a timer may ring a hair early
+            while (left := told[1] - self.clock()) > 0:  # a timer may ring a hair early
                 await asyncio.sleep(left)
         finally:
             self.holding -= 1
         return True
 
     def _tell(self, key: Hashable, retry_after: float) -> None:
-        """Remember that ``key`` was told to come back in ``retry_after`` seconds."""
+        """Remember that ``key`` was told to come back in ``retry_after`` seconds, and until when
+        to hold it if it comes sooner: up to half as long again, at random, so that the clients
+        refused together in a burst are not let go together, all but a few to be refused again
+        while the workers, having drained the few, sit idle until the next wave."""
         now = self.clock()
-        self._told[key] = now + retry_after
+        due = now + retry_after
+        self._told[key] = (due, due + retry_after * random.random() / 2)
         self._told.move_to_end(key)
         while self._told:  # forget those whose time is up, oldest first, and past REMEMBERED
-            oldest, due = next(iter(self._told.items()))
-            if due > now and len(self._told) <= REMEMBERED:
+            oldest, (first_due, _) = next(iter(self._told.items()))
+            if first_due > now and len(self._told) <= REMEMBERED:
                 break
             del self._told[oldest]
 
