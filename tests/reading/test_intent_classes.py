@@ -86,3 +86,27 @@ def test_topping_up_or_a_way_to_pay_is_an_order(dialog: Dialog, text: str) -> No
 
 def test_one_card_said_faster_than_another_is_a_comparison(dialog: Dialog) -> None:
     assert intent(dialog, "L40S 比 A10 快多少，跑 Qwen 7B") == "compare"
+
+
+def test_a_measured_speed_complained_of_is_a_speed_question_though_it_says_why(dialog: Dialog) -> None:
+    assert intent(dialog, "L4 跑 Qwen 7B 只有 8 token/s，为啥这么慢") == "speed"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "我们现在每月付 5000 块租两张 A10，跑 13B",
+        "vendor quoted $3 an hour or $1,900 a month for an L40S, which?",
+    ],
+)
+def test_a_price_already_paid_or_quoted_is_a_quote(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "quote"
+
+
+@pytest.mark.parametrize(
+    "text", ["how many A100 cards for llama 3 70b training?", "host mistral 7b on a T4?"]
+)
+def test_how_many_cards_for_a_model_or_a_bare_verb_on_a_card_is_a_fit_question(
+    dialog: Dialog, text: str
+) -> None:
+    assert intent(dialog, text) == "fit"

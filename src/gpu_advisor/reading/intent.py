@@ -82,9 +82,21 @@ _P: dict[str, re.Pattern[str]] = {
         "QUOTE_VALUE",
         "CHOICE",
         "ABSOLUTE",
+        "SPEED_COMPLAINT",
+        "QUOTE_HELD",
     )
 }
 _BILLING = {mode: lx.pattern(*words) for mode, words in lx.BILLING.items()}
+_AMOUNT = lx.PRICE_NUMBER[0]
+_PRICED_PERIOD = {
+    period: lx.pattern(
+        rf"(?:{_AMOUNT})(?:[^,，;；。]|,(?=\d)){{0,16}}?(?:{'|'.join(words)})",
+        rf"(?:{'|'.join(words)})[^,，;；。]{{0,6}}?(?:{_AMOUNT})",
+    )
+    for period, words in lx.PERIODS.items()
+}
+"""A period with an amount beside it ("每小时 180 元", "¥6,000 a month") is a way of being
+billed, though the period word alone ("每天用 4 小时") is only use."""
 _NAMES = lx.pattern(*lx.NAMES)
 _SIDE_BY_SIDE = lx.pattern(lx.COMPARISON[0], lx.word(r"vs\.?|versus|compare[sd]?|comparison|difference"))
 """The comparison words without "or"/"better", for two names the slot readers do not know
@@ -121,7 +133,9 @@ class Reading:
     @property
     def billings(self) -> int:
         """How many ways of being billed the message names (按量, 包月, hourly, yearly...)."""
-        return sum(p.search(self.low) is not None for p in _BILLING.values())
+        modes = {mode for mode, p in _BILLING.items() if p.search(self.low)}
+        modes |= {period for period, p in _PRICED_PERIOD.items() if p.search(self.low)}
+        return len(modes)
 
     @property
     def names(self) -> int:
@@ -147,11 +161,13 @@ def _quote(r: Reading) -> bool:
     applied = r.has("PRICE_NUMBER") and r.billings >= 1 and r.has("MONEY") and _RATE.search(r.low) is not None
     two_ways = r.billings >= 2 and (weighed or (r.has("CHOICE") and not r.has("MONEY")))
     one_way_judged = r.billings >= 1 and r.has("QUOTE_VERDICT")
+    held = r.has("PRICE_NUMBER") and r.has("QUOTE_HELD")
     return (
         offered
         or applied
         or two_ways
         or one_way_judged
+        or held
         or r.has("BILLING_CHOICE")
         or (r.has("QUOTE_VERDICT") and "报价" in r.low)
     )
@@ -211,6 +227,7 @@ TABLE: tuple[Rule, ...] = (
     ("myth", _myth),
     ("compare", _compare),
     ("faster", lambda r: r.has("FASTER")),
+    ("speed", lambda r: r.has("SPEED_COMPLAINT")),
     ("concept", lambda r: r.has("CONCEPT_FIRST") and not r.has("MONEY") and not r.has("CAPACITY")),
     ("sizing", _sizing_asked),
     ("capacity", lambda r: r.has("CAPACITY")),

@@ -62,6 +62,13 @@ PERIOD_HOW_MUCH = (
     r"(?:包月|包年|按月|按年|月付|年付|一个?月|一周|一天|一年|每月|每天|每小时|一小时|几个月|三个月)[^。？?！!]{0,12}?(?:多少|几(?:块|千|万))",
 )
 """A period with 多少: a price question only when no speed is asked ("一天能训多少 token")."""
+SPEED_COMPLAINT = (
+    r"(?:token|tok|it|帧|张)\s*+/\s*+s[^。？?！!]{0,16}?(?:为什么|为啥|怎么)(?:会)?(?:这么|那么)?(?:慢|低)",
+    r"(?:只有|才)[^。？?！!]{0,12}?(?:token|tok|it|fps|帧)[^。？?！!]{0,12}?(?:为什么|为啥|怎么)(?:这么|那么)?(?:慢|低)",
+    word(r"why\s+(?:is\s+it\s+)?so\s+slow|is\s+this\s+(?:speed\s+)?(?:normal|expected)"),
+)
+"""A measured speed complained of ("十几 token/s，为什么这么慢"): a speed question, not a
+why-question about a notion, though it says 为什么."""
 SPEED = (
     r"(?:每|一)秒[^。？?！!]{0,8}?(?:多少|几)|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s|多快|快多少|速度|吞吐",
     r"要多久|多久|多长时间|几秒|几分钟|几个小时|多少天|几天能|能训多少|训多少|多少(?:分钟|秒|小时|帧)|一秒多少",
@@ -69,7 +76,8 @@ SPEED = (
     r"(?:要|需要|得|跑|训|花|大概|大约)\s*+(?:几|多少)\s*+(?:个\s*+)?(?:天|小时|钟头|分钟|秒|周|星期)",
     r"\d[\d.]*\s*+(?:秒|分钟|小时|个小时|天)[^。？?！!]{0,12}?(?:正常吗|正常|合理吗|是不是太慢|算慢|算快)",
     r"it\s*/\s*s|s\s*/\s*it|多少\s*fps|fps\s*多少|what\s+fps|帧率",
-    word(r"how\s+fast|how\s+long|throughput|real[\s-]?time\s+factor|rtf|tokens?\s+per\s+second|tok/s"),
+    word(r"how\s+fast|how\s+long|throughput|real[\s-]?time\s+factor|rtf|tokens?\s+per\s+second|tok/s|tps"),
+    word(r"[\d.]+\s*[kmbt]?\s+tokens?\s+(?:per|a)\s+(?:day|hour|second)\s*\?"),
     word(
         r"(?:takes?|took|taking)\s+[\d.]+\s*(?:s|sec|seconds?|min|minutes?|h|hours?|days?)\b[^.]{0,40}?(?:normal|expected|slow|right)"
     ),
@@ -98,7 +106,11 @@ FIT = (
     word(
         r"(?:can|could|will|would|does|is)\s[^?]{0,80}?(?:run|fit|enough|handle|train|serve|fine-?tune|transcode|do)"
     ),
-    word(r"enough|fit\s+on|how\s+many\s+\w+s?\s+do\s+i\s+need"),
+    word(
+        r"enough|fit\s+on|how\s+many\s+\w+s?\s+do\s+i\s+need|how\s+many\s+(?:[\w.-]+\s+){0,2}(?:cards?|gpus?)\s+(?:for|to|do|does|would)"
+        r"|needs?\s+how\s+many"
+    ),
+    r"^(?:run|serve|train|fine-?tune|host|deploy|load)\s[^?,]{0,80}?\b(?:on|with)\b[^?,]{0,40}\?\s*$",
 )
 CONCEPT = (
     r"什么是|是什么|是什么意思|什么意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别",
@@ -114,6 +126,15 @@ MYTH = (
         r"is\s+it\s+true|true\?|right\?|correct\?|still\s+the\s+case|i\s+heard|someone\s+said|legit\?|myth\??"
     ),
 )
+QUOTE_HELD = (
+    r"(?:目前|现在|一直|我们|我)\s*+(?:每个?月|一个月|每小时)?\s*+(?:付|花|交)\s*+\d",
+    r"报价\s*+[:：]|(?:供应商|厂商|机房|商家|对方|他们|有人)(?:的)?报",
+    word(
+        r"(?:we|i)(?:'re|\s+are|\s+am)?\s+(?:currently\s+)?pay(?:ing)?\s+[$¥€£₹]?\d|(?:was|were|got)\s+(?:quoted|offered)"
+        r"|quote\s+(?:for|of|from)|(?:vendor|provider|they)\s+(?:offers?|quoted?)"
+    ),
+)
+"""A price the writer already pays or was quoted ("目前每月付 3000 块租 A100"): a quote to judge."""
 CLAIM_SOURCE = (
     r"听说|有人说|据说|(?:网上|网路上|网络上|大家|别人|都)说|不是说[^。？?！!]{2,30}?(?:吗|么)",
     word(r"i\s+heard|someone\s+said|people\s+say"),
@@ -138,7 +159,7 @@ BILLING: dict[str, tuple[str, ...]] = {
     "discount": (r"打[一二三四五六七八九\d.]+折|折扣|优惠价", word(r"discount(?:ed)?")),
     "hour": (
         r"按量|按需|以量计价|按小时|按时计费|小时价|卡时|/\s*小时|/\s*h(?![a-z])|/\s*hr",
-        word(r"on-?demand|hourly|per[\s-]hour|pay(?:ing)?[\s-]as[\s-]you[\s-]go"),
+        word(r"on-?demand|hourly|per[\s-]hour|(?:card|gpu)[\s-]hours?|pay(?:ing)?[\s-]as[\s-]you[\s-]go"),
     ),
     "day": (r"按天|包日|包天|日租", word(r"daily|per\s+day")),
     "week": (r"包周|按周", word(r"weekly")),

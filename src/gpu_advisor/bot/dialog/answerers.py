@@ -49,6 +49,9 @@ def typed_button(flow: Tools, state: ConversationState, msg: Message) -> Answer 
 
 
 def vendor_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    """A price someone was offered or pays, judged (``msg.intent`` is ``quote``)."""
+    if msg.intent != "quote":
+        return None
     return money.quote_answerer(flow, state, msg)
 
 
@@ -72,7 +75,14 @@ def price_lookup(flow: Tools, state: ConversationState, msg: Message) -> Answer 
 
 
 def fit_verdict(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    """Whether named hardware runs a job, how fast or for how many: a fit, speed or capacity
+    question, or a claim about one ("听说 405B Q4 单卡 H100 能跑 50 token/s") checked the same way."""
+    if msg.intent not in VERDICT_INTENTS:
+        return None
     return verdicts.answer(flow, state, msg)
+
+
+VERDICT_INTENTS = frozenset({"fit", "speed", "capacity", "myth"})
 
 
 def comparison(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
