@@ -204,3 +204,12 @@ def test_a_comparison_while_a_job_is_held_is_the_comparison(dialog: Dialog) -> N
 def test_faster_shows_the_other_options_of_the_job(dialog: Dialog) -> None:
     reply, _ = say(dialog, "每天要出 5000 张 SDXL 图，租什么卡", "快一点的呢")
     assert reply.job is not None and any(s.id == "alternatives" for s in reply.sections)
+
+
+def test_the_folds_and_the_buttons_stay_traditional_for_a_traditional_writer(dialog: Dialog) -> None:
+    _, state = say(dialog, "SDXL 租什麼卡，要出圖")
+    answer, state = dialog.press(state, "jq:images_per_day:1")
+    why, _ = dialog.handle(state, "/why")
+    assert "張" in answer.text and "张" not in answer.text
+    assert "計算" in why.text or "顯存" in why.text or "張" in why.text
+    assert "张" not in why.text

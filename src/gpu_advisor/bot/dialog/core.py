@@ -56,7 +56,7 @@ class Dialog(Tools):
         if not text:
             return self.say(state, "error", "dialog.empty"), state
         if text.startswith("/"):
-            return commands.run(self, state, text)
+            return _in_script(commands.run(self, state, text))  # /why to a Traditional writer: Traditional
         current = state.lang if state.turns or state.lang_locked else None
         msg = read_message(
             text, self.vocab, expecting=EXPECTS.get(state.pending or ""), current_lang=current, today=today
@@ -77,9 +77,9 @@ class Dialog(Tools):
     def press(self, state: ConversationState, payload: str) -> Answer:
         """A quick-reply button: ``q:<question>:<choice index>`` or ``q:<question>:skip`` or a command."""
         if payload.startswith("/"):
-            return commands.run(self, state, payload)
+            return _in_script(commands.run(self, state, payload))
         if payload.startswith("jq:"):  # a job question's button (``job_answer.press``)
-            return job_answer.press(self, state, payload) or (self._stale(state), state)
+            return _in_script(job_answer.press(self, state, payload) or (self._stale(state), state))
         parts = payload.split(":")
         question = QUESTIONS.get(parts[1]) if len(parts) == 3 and parts[0] == "q" else None
         if question is None or question.id != state.pending:

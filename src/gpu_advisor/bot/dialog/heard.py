@@ -1,11 +1,10 @@
 """A non-LLM job said back as read, never sized as a chatbot.
 
 "每天要出 5000 张 SDXL 图" used to fall through to "train or serve?" — the language-model
-flow's first question. The reading now names the job (``msg.job``) and its numbers by
-role (``msg.job_slots``: images a day, frames, hours of audio, streams, a codec …); until
-the engine's job families are wired to the dialog, the reply says what was understood,
-that it is not a language-model job, and which numbers were read, so nothing is
-silently dropped or misused.
+flow's first question. Such a job is sized by ``job_answer`` with the engine's job
+families; when its numbers are ones the job contract refuses (500 sampling steps), the
+reply here says what was understood (``msg.job``, ``msg.job_slots``), that it is not a
+language-model job, and which numbers were read, so nothing is silently dropped or misused.
 """
 
 from __future__ import annotations

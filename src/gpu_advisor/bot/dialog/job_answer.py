@@ -30,7 +30,7 @@ from gpu_advisor.bot.dialog.job_cards import (
     price_words,
     why_card,
 )
-from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, model_in, request_of
+from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, model_in, model_name, request_of
 from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
@@ -281,7 +281,8 @@ def _plan(job: HeldJob, flow: Tools) -> JobPlan | None:
 def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> str:
     """What was understood: the job, its model and its numbers ("图像生成：SDXL（每天 5,000 张）")."""
     name = locales.t(lang, f"heard.job.{job.family}")
-    model = (plan.model if plan is not None else None) or job.model or "—"
+    named = model_name(job.family, job.model, books()) if job.model else None
+    model = (plan.model if plan is not None else None) or named or locales.t(lang, "jobchat.default_model")
     items = [
         locales.t(lang, f"heard.slot.{slot}", value=number(lang, v) if isinstance(v, int | float) else str(v))
         for slot, v in job.slots.items()

@@ -66,6 +66,11 @@ def model_in(family: JobFamily, low: str, books: JobBooks) -> str | None:
     return job_names.model_in(_names(family, books), low)
 
 
+def model_name(family: JobFamily, model_id: str, books: JobBooks) -> str:
+    """The model's name as its knowledge spells it ("sdxl" → "Stable Diffusion XL 1.0")."""
+    return next((names[1] for mid, names in _names(family, books) if mid == model_id), model_id)
+
+
 def _names(family: JobFamily, books: JobBooks) -> list[tuple[str, list[str]]]:
     light = books.light
     if family in ("image_gen", "image_train", "video_gen"):
