@@ -213,3 +213,9 @@ def test_the_folds_and_the_buttons_stay_traditional_for_a_traditional_writer(dia
     assert "張" in answer.text and "张" not in answer.text
     assert "計算" in why.text or "顯存" in why.text or "張" in why.text
     assert "张" not in why.text
+
+
+def test_a_video_models_memory_question_gets_the_whole_pipelines_memory(dialog: Dialog) -> None:
+    reply, _ = say(dialog, "Wan2.1 14B 720p 生成 5 秒视频要多少显存")
+    assert any("54.8 GiB" in line and "文本编码器" in line for line in reply.summary)
+    assert "每张卡显存" in reply.text

@@ -60,6 +60,10 @@ def job_card(lang: str, plan: JobPlan, names: Names, lead: list[str], named: str
         and f.values.get("gpu") == names.get(named)
     ]
     defaults = " ".join(_said(lang, f) for f in plan.assumptions if f.id.startswith("assumed_"))
+    if (
+        plan.family == "video_gen"
+    ):  # a video model's memory is the first question; per card it hides the whole
+        on_named += [_said(lang, f) for f in plan.findings if f.id == "diffusion_memory"]
     lines = (*on_named, _metric_line(lang, pick), _job_cost(lang, pick), _memory(lang, pick), defaults)
     summary = [line for line in lines if line]
     warnings = [_said(lang, f) for f in plan.findings if f.id in PITFALLS]
