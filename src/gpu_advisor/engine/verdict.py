@@ -28,13 +28,14 @@ from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.rules.china_cards import card_caveats
 from gpu_advisor.engine.smallest_change import smallest_changes
-from gpu_advisor.engine.specs import Knowledge, ModelArch
+from gpu_advisor.engine.specs import GpuSpec, Knowledge, ModelArch
 from gpu_advisor.engine.training import mfu, step_compute_s
 from gpu_advisor.engine.validate import canonical
 from gpu_advisor.engine.workload import Method, Workload
 
 METHODS: tuple[Method, ...] = ("full", "lora", "qlora")
 SERVING_FORMATS = ("bf16", "int8", "awq")  # 2, 1 and ~0.5 bytes per weight
+CUDA_ONLY_FORMATS = frozenset({"awq", "gptq", "nf4", "mxfp4", "nvfp4"})  # kernels built on CUDA
 SECONDS_PER_DAY = 86_400
 
 
@@ -103,7 +104,8 @@ def verdict(w: Workload, kb: Knowledge) -> HardwareVerdict:
     arch = resolve(w, kb.models).arch
     if w.task == "infer":
         # A model shipped in FP8 or MXFP4 is judged in its own format first, never as AWQ
-        formats = (w.weight_dtype,) if w.weight_dtype else verdict_formats(arch)
+        card = kb.gpus[str(w.gpu)]  # named: checked above
+        formats = (w.weight_dtype,) if w.weight_dtype else runnable(verdict_formats(arch), card)
         rows = [_serving_row(w.model_copy(update={"weight_dtype": f}), kb, count) for f in formats]
         changes = _serving_changes(w, kb, count, rows)
     else:
@@ -135,6 +137,14 @@ def _serving_changes(w: Workload, kb: Knowledge, count: int, rows: list[MethodVe
         return []
     closest = min(rows, key=lambda r: r.shortfall_gib)
     return smallest_changes(w.model_copy(update={"weight_dtype": closest.method, "gpu_count": count}), kb)
+
+
+def runnable(formats: tuple[str, ...], gpu: GpuSpec) -> tuple[str, ...]:
+    """The formats the card's stack runs: an Ascend card runs no CUDA kernels, so no AWQ/GPTQ or
+    bitsandbytes rows beside its caveat saying so (``rules.china_cards``, issue 47)."""
+    if gpu.vendor != "huawei":
+        return formats
+    return tuple(f for f in formats if f not in CUDA_ONLY_FORMATS) or formats
 
 
 def verdict_formats(arch: ModelArch) -> tuple[str, ...]:

@@ -65,3 +65,8 @@ def test_the_verdict_reply_says_the_caveat_in_the_users_language(
 def test_the_verdict_names_the_modified_card_as_every_reply_does(dialog: Dialog) -> None:
     text = _said(dialog, "4090 48G 能跑 Qwen2.5-32B 吗")
     assert "RTX 4090 48GB（魔改）" in text and "rebuilt" not in text
+
+
+def test_an_ascend_verdict_has_no_row_in_a_format_its_stack_cannot_run(kb: Knowledge) -> None:
+    v = verdict(Workload(task="infer", model="qwen2.5-72b", gpu="ascend-910b", gpu_count=8), kb)
+    assert [r.method for r in v.rows] == ["bf16", "int8"]
