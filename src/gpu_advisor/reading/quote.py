@@ -26,27 +26,19 @@ from gpu_advisor.engine.billing import PricePer, QuotePrice, VendorQuote
 from gpu_advisor.engine.ownership import OwnershipAsk
 from gpu_advisor.engine.results import Money
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.reading import gpu_count
 from gpu_advisor.reading.money_words import Amount, amounts, period_of
 from gpu_advisor.text.names import index_of
 from gpu_advisor.text.normalize import normalize
-from gpu_advisor.text.numbers import NUMBER, chinese_value, parse_number
+from gpu_advisor.text.numbers import NUMBER, parse_number
 
 MAX_TEXT = 4000
-WHOLE_BOX = 8  # "H100 整机": an HGX/DGX box holds eight
 
 _GPU = re.compile(
     r"(?:(?<=\dx)|(?<![a-z0-9]))(?:(?:nvidia|tesla|geforce|rtx|hgx|dgx) ?)*+"
     r"(?P<name>[a-z]{1,2}\d{1,4}[a-z]?|\d{4}d?|910b)(?![a-z0-9])"
     r"(?: ?(?P<mem>\d{2,3}) ?g(?:b)?(?![a-z]))?(?: ?(?P<form>sxm\d?|pcie|nvl)(?![a-z]))?"
 )
-_COUNT_BEFORE = re.compile(r"(?<![\d.])(?P<n>\d{1,2}) ?(?:x|\*) ?(?:(?:nvidia|tesla|rtx) ?)?$")
-_COUNT_AFTER = re.compile(r"^ ?(?:x|\*) ?(?P<n>\d{1,2})(?![\d.])")
-_COUNT_WORD = re.compile(
-    r"(?<![\d.])(?<!包月)(?<!每)(?P<n>\d{1,2}|[一二两三四五六七八九十]{1,2}) ?(?:卡|张|块|片)(?!时|/)"
-    r"|(?<![\d.])(?P<e>\d{1,2}) ?-? ?(?:gpus?|cards?)(?![a-z])"
-)
-_WHOLE = re.compile(r"整机|整台|whole (?:machine|server|node)|full node")
-_SINGLE = re.compile(r"单卡|一张卡|single (?:gpu|card)")
 _DISCOUNT_ZH = re.compile(
     r"(?:年付|年缴|年繳|包年|年租|按年|一年|年)\s?(?:打\s?)?"
     r"(?P<n>\d{1,2}(?:\.\d)?|[一二三四五六七八九]{1,2}) ?折"
@@ -168,18 +160,11 @@ def _card(t: str, kb: Knowledge, out: MoneyReading) -> None:
 
 
 def _count(t: str, start: int, end: int) -> int | None:
-    """Cards per machine: 8×A800, A800 x8, 8卡/八卡/8 GPUs anywhere, 整机 (8) or 单卡 (1)."""
-    near = _COUNT_BEFORE.search(t[max(0, start - 12) : start]) or _COUNT_AFTER.match(t, end)
-    if near:
-        return int(near["n"])
-    word = _COUNT_WORD.search(t)
-    if word:
-        value = chinese_value(word["n"]) if word["n"] else float(word["e"])
-        if value and 1 <= value <= 64:
-            return int(value)
-    if _SINGLE.search(t):
-        return 1
-    return WHOLE_BOX if _WHOLE.search(t) else None
+    """Cards per machine by the one grammar (``reading.gpu_count``): 8×A800, A800 x8,
+    8卡/八卡/8 GPUs anywhere, 整机 (8) or 单卡 (1)."""
+    near = gpu_count.beside(t, start, end)
+    cards = near.cards if near is not None else gpu_count.elsewhere(t) or gpu_count.whole_or_single(t)
+    return int(cards) if cards else None
 
 
 def _discount(t: str) -> float:

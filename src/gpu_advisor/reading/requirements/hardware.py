@@ -9,22 +9,16 @@ card, not 80 of anything. A count is the number written right next to a GPU name
 
 from __future__ import annotations
 
-import re
-
+from gpu_advisor.reading import gpu_count
 from gpu_advisor.reading.requirements.lexicon import CLAUSE_BREAK, NEGATION, OWNED_CUE
 from gpu_advisor.reading.requirements.scan import Scan
 from gpu_advisor.reading.requirements.vocabulary import Hit, Vocabulary
 from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import COUNT_WORDS, NUMBER, parse_number
 
-_MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs)"
 _COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=lambda w: (-len(w), w)))
 # "a GPU" is not a count ("I don't have a GPU"); "a 4090" is.
 _BARE_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if len(w) > 2), key=lambda w: (-len(w), w)))
-_COUNT_BEFORE = lazy(
-    rf"(?:(?P<num>{NUMBER})|(?<![a-z])(?P<word>{_COUNT_WORD}))\s*+{_MEASURE}?\s*+(?:的|nvidia\s*+|英伟达)?\s*+$"
-)
-_COUNT_AFTER = lazy(rf"\s*+(?:[x*]\s*+(?P<num>\d+)(?![\d.a-z])|(?P<cn>{NUMBER})\s*+(?:张|块|个|台|片|卡))")
 _COUNT_ALONE = lazy(
     rf"(?:(?P<num>{NUMBER})\s*+(?:张|块|个|台|片)?|(?P<word>单|双)(?:张|块)?)\s*+(?:显示卡|显卡|卡(?!顿))"
     rf"|(?<![a-z\d.])(?:(?P<num2>\d+)|(?P<word2>{_BARE_COUNT_WORD}))"
@@ -44,7 +38,6 @@ _WINDOW = 24
 _SMI_HEADER = lazy(r"nvidia-smi\s+[\d.]+|driver\s+version:\s*+[\d.]+")
 _SMI_ROW = lazy(r"\|\s*+(?P<index>\d{1,2})\s++(?P<name>nvidia\s[^|]*?)\s++(?:on|off)\s*+\|")
 # A currency sign or code right before a number makes it an amount (``reading.money`` reads it).
-_PRICE_SIGN = lazy(r"(?:[¥￥$€£]|(?<![a-z])(?:us|hk|nt|s)\$|(?<![a-z])(?:rmb|cny|usd|eur)(?![a-z]))\s*+$")
 _CUE_REACH = 12  # "I have a question about the H100" is not owning one
 
 
@@ -150,23 +143,16 @@ def _read_gpu(scan: Scan, hit: Hit, vocab: Vocabulary) -> tuple[str, float | Non
         word = "sxm" if form.group("form").startswith("sxm") else "pcie"
         gpu_id = vocab.variants.get((hit.id, word), hit.id)
         end = form.end()
-    before = _COUNT_BEFORE.search(scan.text, max(0, start - _WINDOW), start)
-    if before is not None and _PRICE_SIGN.search(scan.text, max(0, before.start() - 4), before.start()):
-        before = None  # "¥210 的 A100 切片": a price beside a card is its price, not 210 cards
-    if before is not None:
-        count = _count_of(before)
-        start = before.start() if count is not None else start
-    after = _COUNT_AFTER.match(scan.text, end) if count is None else None
-    if after is not None:
-        count = parse_number(after.group("num") or after.group("cn"))
-        end = after.end()
+    found = gpu_count.beside(scan.text, start, end)  # the one grammar (reading.gpu_count)
+    if found is not None:
+        count, start, end = found.cards, found.start, found.end
+    elif gpu_count.WHOLE.match(scan.text, end + _gap(scan.text, end)):
+        count = gpu_count.WHOLE_BOX  # "H100 整机": a whole box
     return gpu_id, count, _is_owned(scan.text, start), (start, end)
 
 
-def _count_of(match: re.Match[str]) -> float | None:
-    if match.group("word"):
-        return COUNT_WORDS[match.group("word")]
-    return parse_number(match.group("num"))
+def _gap(text: str, end: int) -> int:
+    return len(text[end:]) - len(text[end:].lstrip())
 
 
 def _is_owned(text: str, start: int) -> bool:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 
 from gpu_advisor.engine.sheet.models import FormFactor
 from gpu_advisor.engine.specs import GpuSpec, Knowledge
+from gpu_advisor.reading import gpu_count
 from gpu_advisor.reading.sheet.draft import Draft
 from gpu_advisor.text.lazy import compiled, lazy
 from gpu_advisor.text.names import NameIndex, index_of
@@ -38,12 +39,7 @@ _MEMORY = lazy(
 )
 MEMORY_RANGE_GB = (8.0, 288.0)
 _GPU_WORD = lazy(r"gpu|显卡|显示卡|加速卡|计算卡|accelerator|graphics card")
-_COUNT_WORD = lazy(
-    r"(?<![\d.])(\d{1,3})\s*(?:卡|张|块|片|颗)(?!\s*(?:网|nic))|(?<![\d.])(\d{1,3})\s*-?\s*(?:gpus?|cards?)\b"
-    r"|(?:gpus?|cards?)\s*x\s*(\d{1,3})(?![\d.])|^(\d{1,3}) x |^(\d{1,2})$"
-)
-_COUNT_BEFORE = lazy(rf"(?<![\d.])(\d{{1,3}}) x {_PREFIX}$")
-_COUNT_AFTER = lazy(r"^[^,]{0,40}?\bx\s*(\d{1,3})(?![\d.])(?!\s*(?:tb|gb|t|g)\b)")
+_LINE_COUNT = lazy(r"^(\d{1,3}) x |^(\d{1,2})$")
 _HINTS = (
     ("large_memory", lazy(r"大显存|large[ -]memory|high[ -]memory|big memory")),
     ("inference_friendly", lazy(r"推理|inference")),
@@ -123,16 +119,17 @@ def _pick(
 def _count(text: str, match: GpuMatch | None) -> tuple[int, int] | None:
     """A GPU count and how sure we are of it (3: beside the card's name, 2: elsewhere in the line)."""
     if match is not None:
-        before = _COUNT_BEFORE.search(text[: match.start])
-        after = _COUNT_AFTER.search(text[match.end :])
-        for m in (before, after):
-            if m and 0 < int(m.group(1)) <= MAX_GPUS:
-                return int(m.group(1)), 3
-    for m in _COUNT_WORD.finditer(text):
-        value = int(next(g for g in m.groups() if g))
-        if 0 < value <= MAX_GPUS:
-            return value, 2
-    return None
+        near = gpu_count.beside(text, match.start, match.end)  # the one grammar (reading.gpu_count)
+        if near is not None:
+            return int(near.cards), 3
+    cards = gpu_count.elsewhere(text)
+    if cards is not None:
+        return int(cards), 2
+    line = _LINE_COUNT.search(text)  # a sheet's own forms: "8 x ..." leading a line, a bare "8"
+    if line is not None and 0 < int(line.group(1) or line.group(2)) <= MAX_GPUS:
+        return int(line.group(1) or line.group(2)), 2
+    whole = gpu_count.whole_or_single(text)
+    return (int(whole), 2) if whole is not None else None
 
 
 def read_gpu_count(seg: Segment, d: Draft) -> bool:
