@@ -181,8 +181,8 @@ def test_numbers_the_contract_refuses_are_said_back_as_read_not_sized_as_a_chatb
 
 
 def test_a_number_the_job_does_not_use_is_said_back(dialog: Dialog) -> None:
-    reply, _ = dialog.handle(ConversationState(lang="en"), "YOLO detection on 12 RTSP cameras at 25 fps")
-    assert reply.job is not None and "25" in reply.lead[1]
+    reply, _ = say(dialog, "whisper 转写 1000 小时音频，分 4 批")
+    assert reply.job is not None and "「4」" in reply.lead[1]
 
 
 def test_a_bare_amount_changes_the_jobs_volume(dialog: Dialog) -> None:
@@ -219,3 +219,16 @@ def test_a_video_models_memory_question_gets_the_whole_pipelines_memory(dialog: 
     reply, _ = say(dialog, "Wan2.1 14B 720p 生成 5 秒视频要多少显存")
     assert any("54.8 GiB" in line and "文本编码器" in line for line in reply.summary)
     assert "每张卡显存" in reply.text
+
+
+def test_cameras_at_a_frame_rate_are_the_images_a_second_to_serve(dialog: Dialog) -> None:
+    reply, state = dialog.handle(ConversationState(lang="en"), "YOLO detection on 12 RTSP cameras at 25 fps")
+    assert reply.job is not None and reply.job.pick is not None and state.job is not None
+    served = reply.job.pick.metrics[0]
+    assert served.id == "images_per_s" and served.value >= 12 * 25
+
+
+def test_a_mig_slice_is_named_a_slice(dialog: Dialog) -> None:
+    reply, _ = say(dialog, "bge-m3 给 100 万篇文档建索引")
+    assert reply.job is not None and reply.job.pick is not None and reply.job.pick.offer_id.endswith("mig-1g")
+    assert "MIG 1g.5gb 切片" in (reply.pick or "")

@@ -297,7 +297,9 @@ def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> st
 
 
 def _names(flow: Tools) -> dict[str, str]:
-    return {gpu_id: spec.name for gpu_id, spec in flow.kb.gpus.items()}
+    names = {gpu_id: spec.name for gpu_id, spec in flow.kb.gpus.items()}
+    slices = {f"mig:{o.id}": o.mig_profile for o in flow.kb.catalog.offers if o.mig_profile}
+    return {**names, **slices}
 
 
 def _family(job: Job) -> JobFamily:

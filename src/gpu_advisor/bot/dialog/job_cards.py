@@ -35,7 +35,8 @@ PITFALLS = frozenset(
 """Findings that warn rather than add up: shown under "watch out", not in the arithmetic."""
 
 Names = Mapping[str, str]
-"""Card id → the card's name as the catalog spells it (``kb.gpus[id].name``)."""
+"""Card id → the card's name as the catalog spells it (``kb.gpus[id].name``); ``mig:<offer id>``
+→ the MIG profile of an offer that rents a slice ("1g.5gb")."""
 
 
 def job_card(lang: str, plan: JobPlan, names: Names, lead: list[str], named: str | None = None) -> Content:
@@ -132,7 +133,10 @@ def cost_card(lang: str, plan: JobPlan, names: Names) -> Content:
 
 def pick_words(lang: str, o: JobOption, names: Names) -> str:
     key = "jobchat.pick_machines" if o.machines > 1 else "jobchat.pick"
-    return locales.t(lang, key, count=o.gpus, gpu=names.get(o.gpu, o.gpu), machines=o.machines)
+    gpu = names.get(o.gpu, o.gpu)
+    if (profile := names.get(f"mig:{o.offer_id}")) is not None:  # a slice is not the whole card
+        gpu = locales.t(lang, "jobchat.mig", gpu=gpu, profile=profile)
+    return locales.t(lang, key, count=o.gpus, gpu=gpu, machines=o.machines)
 
 
 def price_words(lang: str, o: JobOption) -> str:

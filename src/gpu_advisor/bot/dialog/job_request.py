@@ -11,6 +11,7 @@ size a job through one contract.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -88,54 +89,88 @@ def _names(family: JobFamily, books: JobBooks) -> list[tuple[str, list[str]]]:
 
 def request_of(job: HeldJob, kb: Knowledge) -> dict[str, Any]:
     """The engine request (``JobRequest`` JSON) for the held job; defaults are the engine's."""
-    s = job.slots
     out: dict[str, Any] = {"family": job.family}
-    if job.model is not None:
+    if job.model is not None and job.family != "video_encode":
         out["model"] = job.model
     if job.gpu is not None and job.gpu in kb.gpus:
         out["gpu"] = job.gpu
-    if job.family == "image_gen":
-        _put(out, "images_per_day", s.get("images_per_day"), float)
-        _put(out, "steps", s.get("steps"), int)
-        out.update(pixels(s.get("resolution")))
-    elif job.family == "image_train":
-        _put(out, "images", s.get("dataset_images"), int)
-        _put(out, "epochs", s.get("epochs"), int)
-        side = pixels(s.get("resolution")).get("width")
-        if side is not None:
-            out["resolution"] = side
-    elif job.family == "video_gen":
-        _put(out, "frames", s.get("frames"), int)
-        if "frames" not in out:
-            _put(out, "seconds", s.get("clip_seconds"), float)
-        _put(out, "steps", s.get("steps"), int)
-        out.update(pixels(s.get("resolution"), video=True))
-    elif job.family == "speech":
-        _put(out, "audio_hours", s.get("audio_hours"), float)
-        _put(out, "live_streams", s.get("streams"), int)
-    elif job.family == "embedding":
-        _put(out, "documents", s.get("documents"), int)
-    elif job.family == "vision_train":
-        out["images"] = int(_number(s.get("dataset_images")) or 0) or None
-        _put(out, "epochs", s.get("epochs"), int)
-    elif job.family == "vision_infer":
-        _put(out, "images", s.get("dataset_images"), int)
-    elif job.family == "video_encode":
-        out.pop("model", None)
-        codec = _CODECS.get(str(s.get("codec", "")).upper())
-        if codec:
-            out["codec"] = codec
-        source = _CODECS.get(str(s.get("source_codec", "")).upper())
-        if source:
-            out["source_codec"] = source
-        frames = _number(s.get("frames"))
-        if frames is not None and frames <= 240:  # "60帧" of a stream is its frame rate
-            out["fps"] = frames
-        size = _ENCODE_SIZES.get(str(s.get("resolution", "")).lower())
-        if size:
-            out["resolution"] = size
-        _put(out, "streams", s.get("streams"), int)
+    _FIELDS[job.family](out, job.slots)
     return {k: v for k, v in out.items() if v is not None}
+
+
+Slots = dict[str, JobValue]
+
+
+def _image_gen(out: dict[str, Any], s: Slots) -> None:
+    _put(out, "images_per_day", s.get("images_per_day"), float)
+    _put(out, "steps", s.get("steps"), int)
+    out.update(pixels(s.get("resolution")))
+
+
+def _image_train(out: dict[str, Any], s: Slots) -> None:
+    _put(out, "images", s.get("dataset_images"), int)
+    _put(out, "epochs", s.get("epochs"), int)
+    side = pixels(s.get("resolution")).get("width")
+    if side is not None:
+        out["resolution"] = side
+
+
+def _video_gen(out: dict[str, Any], s: Slots) -> None:
+    _put(out, "frames", s.get("frames"), int)
+    if "frames" not in out:
+        _put(out, "seconds", s.get("clip_seconds"), float)
+    _put(out, "steps", s.get("steps"), int)
+    out.update(pixels(s.get("resolution"), video=True))
+
+
+def _speech(out: dict[str, Any], s: Slots) -> None:
+    _put(out, "audio_hours", s.get("audio_hours"), float)
+    _put(out, "live_streams", s.get("streams"), int)
+
+
+def _embedding(out: dict[str, Any], s: Slots) -> None:
+    _put(out, "documents", s.get("documents"), int)
+
+
+def _vision_train(out: dict[str, Any], s: Slots) -> None:
+    out["images"] = int(_number(s.get("dataset_images")) or 0) or None  # required: asked when missing
+    _put(out, "epochs", s.get("epochs"), int)
+
+
+def _vision_infer(out: dict[str, Any], s: Slots) -> None:
+    _put(out, "images", s.get("dataset_images"), int)
+    streams, fps = _number(s.get("streams")), _number(s.get("fps"))
+    if streams is not None and fps is not None:  # 12 cameras at 25 fps: 300 images a second
+        out["images_per_s"] = streams * fps
+
+
+def _video_encode(out: dict[str, Any], s: Slots) -> None:
+    codec = _CODECS.get(str(s.get("codec", "")).upper())
+    if codec:
+        out["codec"] = codec
+    source = _CODECS.get(str(s.get("source_codec", "")).upper())
+    if source:
+        out["source_codec"] = source
+    rate = _number(s.get("fps")) or _number(s.get("frames"))
+    if rate is not None and rate <= 240:  # "60帧" of a stream is its frame rate
+        out["fps"] = rate
+    size = _ENCODE_SIZES.get(str(s.get("resolution", "")).lower())
+    if size:
+        out["resolution"] = size
+    _put(out, "streams", s.get("streams"), int)
+
+
+_FIELDS: dict[JobFamily, Callable[[dict[str, Any], Slots], None]] = {
+    "image_gen": _image_gen,
+    "image_train": _image_train,
+    "video_gen": _video_gen,
+    "speech": _speech,
+    "embedding": _embedding,
+    "vision_train": _vision_train,
+    "vision_infer": _vision_infer,
+    "video_encode": _video_encode,
+}
+"""Each family's request fields from the job's numbers by role (``msg.job_slots``' names)."""
 
 
 def _put(out: dict[str, Any], key: str, value: object, kind: type[int] | type[float]) -> None:

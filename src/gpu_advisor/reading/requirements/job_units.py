@@ -6,7 +6,7 @@ not a 4,096-token context; "30 步" is diffusion steps. Each unit here (``readin
 keeps the words) claims its number and writes it to ``Scan.job_slots`` under the name
 the engine's job families read (``images_per_day``, ``resolution``, ``steps``, ``frames``,
 ``clip_seconds``, ``audio_hours``, ``documents``, ``streams``, ``dataset_images``,
-``epochs``, ``its``, ``codec``), so no later reader can take it for something it is not.
+``epochs``, ``its``, ``codec``, ``fps``), so no later reader can take it for something it is not.
 A rate's unit ("按分钟计费", "per minute price") is claimed as the price's unit
 (``price_per``), never a job of 0.02 hours.
 """
@@ -76,6 +76,7 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     ("steps", lazy(rf"{_number()}\s*+(?:步|steps?(?![a-z]))")),
+    ("fps", lazy(rf"{_number()}\s*+(?:fps|帧\s*/\s*秒|帧每秒)(?![a-z])")),  # a rate, before frames
     ("frames", lazy(rf"{_number()}\s*+(?:帧|frames?(?![a-z]))")),
     (
         "clip_seconds",
