@@ -232,3 +232,10 @@ def test_a_mig_slice_is_named_a_slice(dialog: Dialog) -> None:
     reply, _ = say(dialog, "bge-m3 给 100 万篇文档建索引")
     assert reply.job is not None and reply.job.pick is not None and reply.job.pick.offer_id.endswith("mig-1g")
     assert "MIG 1g.5gb 切片" in (reply.pick or "")
+
+
+@pytest.mark.parametrize("text", ["/order", "那就租这个"])
+def test_ordering_a_job_gives_its_pick_not_a_language_model_error(dialog: Dialog, text: str) -> None:
+    _, state = say(dialog, "每天要出 5000 张 SDXL 图，租什么卡")
+    reply, _ = dialog.handle(state, text)
+    assert reply.kind == "card" and reply.job is not None and "¥2,800/月" in (reply.title or "")

@@ -210,6 +210,7 @@ def press(flow: Tools, state: ConversationState, payload: str) -> Answer | None:
 COMMANDS: dict[str, Callable[..., Content]] = {
     "why": why_card,
     "alt": alt_card,
+    "whatif": alt_card,
     "cmd": cmd_card,
     "cost": cost_card,
 }
@@ -219,7 +220,7 @@ COMMANDS: dict[str, Callable[..., Content]] = {
 def command(flow: Tools, state: ConversationState, name: str) -> Answer | None:
     """``/why``, ``/alt``, ``/cmd``, ``/cost`` (and ``/plan``) for the job held; None without one."""
     job = state.job
-    if job is None or not state.answered or (name not in COMMANDS and name != "plan"):
+    if job is None or not state.answered or (name not in COMMANDS and name not in ("plan", "order")):
         return None
     plan = _plan(job, flow)
     if plan is None:
@@ -227,7 +228,27 @@ def command(flow: Tools, state: ConversationState, name: str) -> Answer | None:
     if name == "plan":
         content = job_card(state.lang, plan, _names(flow), [_read_line(flow, state.lang, job, plan)], job.gpu)
         return _reply(flow, state, "answer", content, plan, _fold_buttons(state.lang)), state
+    if name == "order":
+        return _order(flow, state, plan)
     return _fold(flow, state, plan, COMMANDS[name])
+
+
+def _order(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
+    """/order ("那就租这个"): the pick and the operator's order link, or where to rent it."""
+    pick = plan.pick
+    if pick is None:
+        return _fold(flow, state, plan, why_card)
+    offer = next((o for o in flow.kb.catalog.offers if o.id == pick.offer_id), None)
+    link = offer.order_url if offer is not None else None
+    names = _names(flow)
+    title = locales.t(
+        state.lang,
+        "jobchat.title",
+        pick=pick_words(state.lang, pick, names),
+        price=price_words(state.lang, pick),
+    )
+    content = Content(title=title, summary=[link or locales.t(state.lang, "order.none")])
+    return _reply(flow, state, "card", content, plan, []), state
 
 
 def _fold(flow: Tools, state: ConversationState, plan: JobPlan, view: Callable[..., Content]) -> Answer:
@@ -282,7 +303,8 @@ def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> st
     """What was understood: the job, its model and its numbers ("图像生成：SDXL（每天 5,000 张）")."""
     name = locales.t(lang, f"heard.job.{job.family}")
     named = model_name(job.family, job.model, books()) if job.model else None
-    model = (plan.model if plan is not None else None) or named or locales.t(lang, "jobchat.default_model")
+    planned = model_name(job.family, plan.model, books()) if plan is not None and plan.model else None
+    model = planned or named or locales.t(lang, "jobchat.default_model")
     items = [
         locales.t(lang, f"heard.slot.{slot}", value=number(lang, v) if isinstance(v, int | float) else str(v))
         for slot, v in job.slots.items()
