@@ -37,7 +37,6 @@ _HALF = lazy(r"半张|半块|半卡|(?<![a-z])half\s+(?:an?\s+)?(?=[a-z0-9])")
 _WINDOW = 24
 _SMI_HEADER = lazy(r"nvidia-smi\s+[\d.]+|driver\s+version:\s*+[\d.]+")
 _SMI_ROW = lazy(r"\|\s*+(?P<index>\d{1,2})\s++(?P<name>nvidia\s[^|]*?)\s++(?:on|off)\s*+\|")
-# A currency sign or code right before a number makes it an amount (``reading.money`` reads it).
 _CUE_REACH = 12  # "I have a question about the H100" is not owning one
 
 
