@@ -28,14 +28,18 @@ and their holdout part scored once as it stood:
   sheet, start_over, order, why), collected with their sources after the independent set
   showed how widely people phrase these: 38 held out by ``sha256(text) % 100 < 35``;
   first figure intent 31/38 = 81.6 %, job 35/38 = 92.1 %; after the reader was widened on
-  their 64 ``fit`` lines and the ``tune`` lines, 32/38 and 37/38 (two job labels of held
+  their 64 ``fit`` lines and the ``tune`` lines, 33/38 and 37/38 (two job labels of held
   out lines were set to ``none`` by LABELS.md's rule that a bare "train"/"inference"
   names no job, read from the text alone).
-- 46 money phrasings of issue 44 (17 held out): first figure intent 11/17, job 17/17.
+  (The held-out lines were written by the same hand that widened the reader, so the
+  figures after the first carry that hand's memory of their wording: the first is the
+  clean one.)
+- 46 money phrasings of issue 44 (17 held out): first figure intent 11/17, job 17/17;
+  15/17 now.
 
-So on the whole holdout (218 lines) the reader scores 204/218 = 93.6 % intent and
+So on the whole holdout (218 lines) the reader scores 206/218 = 94.5 % intent and
 216/218 = 99.1 % job: issue 42's 95 % holds on the first 163 lines (158/163, unchanged by
-the widening) but not yet on the 55 added later (46/55). The floor guards what is reached.
+the widening) but not yet on the 55 added later (48/55). The floor guards what is reached.
 
 The report (Rasa's ``rasa test nlu`` intent report in shape) is printed with ``-s``.
 """
