@@ -239,3 +239,9 @@ def test_ordering_a_job_gives_its_pick_not_a_language_model_error(dialog: Dialog
     _, state = say(dialog, "每天要出 5000 张 SDXL 图，租什么卡")
     reply, _ = dialog.handle(state, text)
     assert reply.kind == "card" and reply.job is not None and "¥2,800/月" in (reply.title or "")
+
+
+def test_a_model_swap_while_training_stays_training(dialog: Dialog) -> None:
+    reply, state = say(dialog, "用 kohya 给 SDXL 训练 LoRA，30 张图 10 轮", "换成 Flux 呢")
+    assert reply.job is not None and reply.job.family == "image_train" and reply.job.model == "FLUX.1 [dev]"
+    assert state.job is not None and state.job.slots["dataset_images"] == 30

@@ -65,6 +65,8 @@ VOLUME: dict[JobFamily, str] = {
 }
 """The number a bare amount changes in a follow-up ("2 万张呢" after an image service)."""
 _LLM = frozenset({"llm_serve", "llm_train"})
+_TRAINS: dict[JobFamily, JobFamily] = {"image_gen": "image_train", "vision_infer": "vision_train"}
+"""A family's training twin: a bare model swap while training stays training."""
 
 
 def job_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
@@ -72,6 +74,8 @@ def job_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer 
     held = state.job
     if msg.job in FAMILIES:
         family = _family(msg.job)
+        if held is not None and held.family == _TRAINS.get(family) and not msg.job_slots:
+            family = held.family  # "换成 Flux 呢" after a LoRA run: the same training, another base
         lang = msg.lang if not state.lang_locked else state.lang
         same = held if held is not None and held.family == family else None
         model = model_in(family, msg.low, books())
