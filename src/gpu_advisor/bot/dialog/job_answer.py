@@ -99,9 +99,9 @@ def _follow_up(flow: Tools, state: ConversationState, msg: Message, held: HeldJo
     slots = _units_for(held.family, msg)
     waiting = state.pending[len(PENDING) :] if state.pending and state.pending.startswith(PENDING) else None
     slot = waiting or VOLUME.get(held.family)
-    bare = not slots and slot is not None and (value := bare_amount(msg.low)) is not None
-    if bare and slot is not None:
-        slots = {slot: value}
+    amount = bare_amount(msg.low) if not slots and slot is not None else None
+    if amount is not None and slot is not None:
+        slots = {slot: amount}
     gpu = _gpu(msg) if msg.follow == "swap" else None
     asks = msg.follow in _ASKS or msg.intent in ("cheaper", "faster", "why")
     if msg.follow == "price" and _gpu(msg) is not None:
@@ -110,9 +110,8 @@ def _follow_up(flow: Tools, state: ConversationState, msg: Message, held: HeldJo
         return None
     job = held.updated(None, slots, gpu)
     if slots or gpu is not None:
-        return _answer(
-            flow, state, msg, job, state.lang, ask=False, said=not slots
-        )  # its numbers were read here
+        read_here = bool(slots)  # the numbers the reading left were read here: not said back
+        return _answer(flow, state, msg, job, state.lang, ask=False, said=not read_here)
     plan = _plan(job, flow)
     if plan is None:
         return None
