@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from gpu_advisor.reading.requirements import Vocabulary, extract
-from gpu_advisor.text.numbers import chinese_value, parse_number
+from gpu_advisor.text.numbers import NUMBER, chinese_value, parse_number
 from gpu_advisor.text.sheet_lines import fold
 
 
@@ -73,3 +75,13 @@ def test_the_number_reader_does_not_import_cn2an() -> None:
     code += "print('cn2an' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "False"
+
+
+@pytest.mark.parametrize(
+    ("text", "value"),
+    [("¥200,000, power is ¥0.6/kWh", 200_000.0), ("$1,300, ok", 1_300.0), ("1,024，不多", 1_024.0)],
+)
+def test_a_grouped_number_followed_by_a_comma_keeps_its_groups(text: str, value: float) -> None:
+    """A comma after the last group is punctuation, not another group ("¥200,000, power" is 200,000)."""
+    first = re.search(NUMBER, text)
+    assert first is not None and parse_number(first.group()) == value

@@ -40,7 +40,7 @@ IMAGE = pattern(
     r"stable\s*diffusion|(?<![a-z])sd\s*-?\s*(?:1\.5|15|2\.1|3\.5|3)(?![\d])|sdxl|(?<![a-z])sd(?![a-z])",
     r"flux|kolors|可图|hunyuan-?dit|hunyuandit|混元dit|comfy\s*ui|comfyui|forge|diffusers|midjourney|automatic1111|a1111|webui",
     r"出图|生图|文生图|图生图|张图|张的图|幅图|绘图|画图|电商图|illustrious",
-    word(r"images?\s+(?:a|per)\s+day|text-to-image|image\s+gen(?:eration)?|[\d,k]+\s+images?|s/it"),
+    word(r"images?\s+(?:a|per)\s+day|text-to-image|image\s+gen(?:eration)?|(?<![\d,])[\d,k]+\s+images?|s/it"),
 )
 VIDEO = pattern(
     r"wan\s*2\.[12]|wan2|(?<![a-z])wan(?![a-z])|万相|hunyuan\s*video|hunyuanvideo|混元视频|cogvideo|ltx-?\s*video|ltx",

@@ -178,7 +178,7 @@ QUOTE_VALUE = (
 """Words that weigh a price for value (cheaper of two ways, worth it, can you beat it)."""
 CHOICE = (r"选哪|哪个|哪种|哪個|哪種|哪样|还是|怎么选", word(r"which(?:\s+one)?|or|vs\.?|versus"))
 PRICE_NUMBER = (
-    r"\d[\d,.]*\s*(?:万|千|k)?\s*(?:元|块|¥)|(?:[¥$₹€£]|nt\$|us\$)\s*\d|\d[\d,.]*\s*(?:美元|刀|rupees?|euros?)",
+    r"(?<![\d,.])\d[\d,.]*\s*(?:万|千|k)?\s*(?:元|块|¥)|(?:[¥$₹€£]|nt\$|us\$)\s*\d|(?<![\d,.])\d[\d,.]*\s*(?:美元|刀|rupees?|euros?)",
     r"\d[\d.]*\s*/\s*(?:卡时|小时|分钟|h|hr|gpu-hour)|每卡每小时\s*\d",
 )
 BUY = (

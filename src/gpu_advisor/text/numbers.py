@@ -24,7 +24,7 @@ CHINESE_DIGITS = "零〇一二两三四五六七八九十百千万亿壹贰叁�
 # Thousands separators only from the start of a number (never after a comma), so a
 # long "1,111,111,..." is scanned once, not once per group; and a match never ends
 # just before another digit, so "20 token/s" cannot be re-read as "2".
-_ASCII = r"(?:(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])|(?<![\d.])\d+(?:\.\d+)?|(?<![\d.])\.\d+)(?!\.?\d)"
+_ASCII = r"(?:(?<![\d.,])\d{1,3}(?:,\d{3})+(?!\d|,\d)|(?<![\d.])\d+(?:\.\d+)?|(?<![\d.])\.\d+)(?!\.?\d)"
 
 # A number: Arabic digits (1,024 / 1.5 / .5) optionally followed by Chinese scale words
 # (5千, 1.5万, 70亿, 1万5), or a run of Chinese numerals (七百亿, 两, 两万5). The
