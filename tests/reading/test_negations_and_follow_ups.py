@@ -288,7 +288,7 @@ def test_a_serving_no_short_by_little_says_the_small_change_before_more_cards(di
     """Qwen2.5-32B AWQ on one 4090 is ~0.5 GiB over vLLM's default 90 %: 95 % holds it."""
     reply, _ = talk(dialog, "Can a 4090 run qwen2.5 32b?")
     lines = reply.text.splitlines()
-    close = next(i for i, line in enumerate(lines) if "--gpu-memory-utilization to 95%" in line)
+    close = next(i for i, line in enumerate(lines) if "--gpu-memory-utilization 0.95" in line)
     more = next(i for i, line in enumerate(lines) if line.startswith("With 2 ×"))
     assert close < more
 
