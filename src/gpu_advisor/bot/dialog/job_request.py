@@ -110,6 +110,8 @@ def _image_gen(out: dict[str, Any], s: Slots) -> None:
 def _image_train(out: dict[str, Any], s: Slots) -> None:
     _put(out, "images", s.get("dataset_images"), int)
     _put(out, "epochs", s.get("epochs"), int)
+    _put(out, "repeats", s.get("repeats"), int)  # steps = images × repeats × epochs ÷ batch
+    _put(out, "batch", s.get("batch"), int)
     side = pixels(s.get("resolution")).get("width")
     if side is not None:
         out["resolution"] = side

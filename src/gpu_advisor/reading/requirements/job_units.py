@@ -6,7 +6,8 @@ not a 4,096-token context; "30 步" is diffusion steps. Each unit here (``readin
 keeps the words) claims its number and writes it to ``Scan.job_slots`` under the name
 the engine's job families read (``images_per_day``, ``resolution``, ``steps``, ``frames``,
 ``clip_seconds``, ``audio_hours``, ``documents``, ``streams``, ``dataset_images``,
-``epochs``, ``its``, ``codec``, ``fps``), so no later reader can take it for something it is not.
+``epochs``, ``repeats``, ``batch``, ``its``, ``codec``, ``fps``), so no later reader can
+take it for something it is not.
 A rate's unit ("按分钟计费", "per minute price") is claimed as the price's unit
 (``price_per``), never a job of 0.02 hours.
 """
@@ -75,6 +76,21 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"|(?<=on\s){_number()}\s*+(?:images|photos)"
         ),
     ),
+    (
+        "repeats",  # kohya's num_repeats: "每张重复 10 次", "10 repeats", "repeats 10"
+        lazy(
+            rf"重复\s*+{_number()}\s*+(?:次|遍)|{_number()}\s*+(?:次|遍)\s*+重复"
+            rf"|{_number()}\s*+(?:x\s*+)?repeats?(?![a-z])|(?<![a-z])repeats?\s*+[=:：]?\s*+{_number()}"
+            rf"|(?<![a-z])repeat(?:ed)?\s+{_number()}\s*+times(?![a-z])"
+        ),
+    ),
+    (
+        "batch",  # "batch 2", "batch size 4", "批大小 2", "bs=4"
+        lazy(
+            rf"(?<![a-z])(?:batch(?:[\s_-]*+size)?|bs)\s*+(?:of|is|为|是|=|:|：)?\s*+{_number()}"
+            rf"|批(?:大小|量|次大小)\s*+(?:为|是|=|:|：)?\s*+{_number()}"
+        ),
+    ),
     ("steps", lazy(rf"{_number()}\s*+(?:步|steps?(?![a-z]))")),
     ("fps", lazy(rf"{_number()}\s*+(?:fps|帧\s*/\s*秒|帧每秒)(?![a-z])")),  # a rate, before frames
     ("frames", lazy(rf"{_number()}\s*+(?:帧|frames?(?![a-z]))")),
@@ -107,6 +123,13 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
 _ALWAYS = ("codec", "price_per")
 """Read whatever the job: a codec's name is never a number, a rate's minute never a duration."""
 
+_ONLY: dict[str, frozenset[Job]] = {
+    "repeats": frozenset({"image_train"}),
+    "batch": frozenset({"image_train"}),
+}
+"""Units one family's request takes and no other reads: a LoRA run's repeats and batch
+(elsewhere "batch 32" is a serving batch, read by its own reader)."""
+
 
 def _value(match: re.Match[str]) -> float | None:
     for name, said in match.groupdict().items():
@@ -125,6 +148,8 @@ def read_job_units(scan: Scan, job: Job) -> None:
     """
     for slot, pattern in _UNITS:
         if job in ("llm_serve", "llm_train", "none") and slot not in _ALWAYS:
+            continue
+        if slot in _ONLY and job not in _ONLY[slot]:
             continue
         for match in scan.matches(pattern):
             groups = match.groupdict()
