@@ -26,6 +26,7 @@ from gpu_advisor.bot.dialog.job_cards import (
     cmd_card,
     cost_card,
     job_card,
+    metric_words,
     pick_words,
     price_words,
     why_card,
@@ -36,6 +37,7 @@ from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.jobs.plan import JobFamily, JobPlan
 from gpu_advisor.engine.jobs.request import parse_job, plan_job
+from gpu_advisor.engine.jobs.verdict import on_card
 from gpu_advisor.knowledge.jobs import books
 from gpu_advisor.locales.numbers import number
 from gpu_advisor.reading.job_names import bare_amount
@@ -64,6 +66,13 @@ VOLUME: dict[JobFamily, str] = {
     "video_encode": "streams",
 }
 """The number a bare amount changes in a follow-up ("2 万张呢" after an image service)."""
+RATE_METRIC: dict[JobFamily, str] = {
+    "image_gen": "images_per_hour_per_card",
+    "speech": "live_streams",
+    "video_encode": "streams_per_card",
+    "vision_infer": "images_per_s_per_card",
+}
+"""The metric a fit question's stated rate is measured against: what one card does of it."""
 _LLM = frozenset({"llm_serve", "llm_train"})
 _TRAINS: dict[JobFamily, JobFamily] = {"image_gen": "image_train", "vision_infer": "vision_train"}
 """A family's training twin: a bare model swap while training stays training."""
@@ -151,9 +160,68 @@ def _answer(
         return heard_answer(flow, state, msg) or (flow.say(new, "error", "error.invalid_input"), state)
     new.answered = True
     unplaced = [locales.t(new.lang, "issue.number_unused", value=v) for v in msg.unplaced if said]
-    lead = [_read_line(flow, new.lang, job, plan), *unplaced]  # a number not used is said, never dropped
+    verdict = _verdict(flow, new.lang, job, msg) if msg.intent == "fit" else []
+    lead = [*verdict, _read_line(flow, new.lang, job, plan), *unplaced]  # a number not used is said
     content = job_card(new.lang, plan, _names(flow), lead, job.gpu)
     return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
+
+
+def _verdict(flow: Tools, lang: str, job: HeldJob, msg: Message) -> list[str]:
+    """A fit question's answer on the card it names, before the priced pick: yes or no, the
+    memory the job needs and the card holds, and for a stated rate whether the card keeps up
+    ("一张 3090 能跑 SD3.5 Large 吗" → "不能：… 约需 28.9 GiB，每张卡只有 23.7 GiB")."""
+    if job.gpu is None or job.gpu not in flow.kb.gpus:
+        return []
+    said = msg.slots.get("gpu_count")
+    count = said if isinstance(said, int) and 1 <= said <= 16 else 1
+    try:
+        found = on_card(parse_job(request_of(job, flow.kb)), flow.kb, books(), job.gpu, count)
+    except ValidationError:
+        return []
+    name = flow.kb.gpus[job.gpu].name
+    cards = locales.t(lang, "jobchat.pick", count=count, gpu=name)
+    if not found.runs:
+        if found.need_gib is not None and found.card_gib is not None and found.need_gib > found.card_gib:
+            line = locales.t(
+                lang,
+                "jobchat.verdict.no_memory",
+                cards=cards,
+                need=_gib(lang, found.need_gib),
+                limit=_gib(lang, found.card_gib),
+            )
+            if found.fp8_gib is not None and found.fp8_gib <= found.card_gib:  # FP8 weights do fit
+                line += locales.t(lang, "jobchat.verdict.fp8_fits", need=_gib(lang, found.fp8_gib))
+            return [line]
+        return [locales.t(lang, "jobchat.verdict.no", cards=cards)]
+    lines = []
+    if found.need_gib is not None and found.card_gib is not None:
+        lines.append(
+            locales.t(
+                lang,
+                "jobchat.verdict.yes",
+                cards=cards,
+                need=_gib(lang, found.need_gib),
+                limit=_gib(lang, found.card_gib),
+            )
+        )
+    option = found.option
+    if found.rate_stated and option is not None:
+        wanted = RATE_METRIC.get(job.family)
+        shown = next(
+            (m for m in option.metrics if m.id == wanted), option.metrics[0] if option.metrics else None
+        )
+        if shown is not None and not shown.id.endswith("_per_card"):  # a fleet's total: one card's share
+            shown = shown.model_copy(update={"value": shown.value / (found.machines or 1)})
+        metric = metric_words(lang, shown) if shown is not None else ""
+        key = "jobchat.verdict.keeps_up" if found.keeps_up else "jobchat.verdict.falls_behind"
+        if job.family == "image_gen" and not found.keeps_up:
+            key += "_peak"  # an image service is sized for its busiest hour, not the day's average
+        lines.append(locales.t(lang, key, cards=cards, total=found.machines * count, metric=metric))
+    return lines
+
+
+def _gib(lang: str, value: float) -> str:
+    return number(lang, value, "#,##0.#")
 
 
 def _needs(job: HeldJob, msg: Message) -> bool:
