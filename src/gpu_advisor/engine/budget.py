@@ -16,9 +16,9 @@ import datetime as dt
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from gpu_advisor.engine.cost import to_currency
+from gpu_advisor.engine.cost import monthly, to_currency
 from gpu_advisor.engine.results import Money, Option
-from gpu_advisor.engine.specs import Catalog
+from gpu_advisor.engine.specs import Catalog, Knowledge
 
 
 class BudgetCheck(BaseModel):
@@ -95,3 +95,72 @@ def _cny(o: Option, rates: dict[str, float]) -> float:
 
 def _pair(a: float | None, b: float | None) -> tuple[float, float] | None:
     return (a, b) if a is not None and b is not None else None
+
+
+class CatalogMachine(BaseModel):
+    """One catalog machine priced in the budget's currency (``month``) and in its own (``own``)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    offer: str
+    gpu: str
+    count: int
+    memory_gib: float
+    month: Money
+    own: Money
+
+
+class BudgetCut(BaseModel):
+    """A stated month's budget cut by a share: ``base`` × ``kept`` = ``budget``, and the catalog within it.
+
+    ``within`` holds the machines whose month fits the new budget, most GPU memory first
+    (the most that money rents when no job is known); prices in other currencies are
+    converted at the catalog's ``fx_date``."""
+
+    model_config = ConfigDict(frozen=True)
+
+    base: Money
+    kept: float
+    budget: Money
+    within: list[CatalogMachine]
+    fx_date: dt.date | None = None
+
+
+def cut(base: Money, kept: float, kb: Knowledge, top: int = 3) -> BudgetCut:
+    """``base`` cut to ``kept`` of itself (a cut of 25 % keeps 0.75) and the catalog's
+    biggest machines within it, one per card."""
+    if not 0 < kept < 1 or base.amount <= 0:
+        raise ValueError("a cut keeps between 0 and 100 % of a positive budget")
+    budget = Money(amount=round(base.amount * kept, 2), currency=base.currency)
+    rates = kb.catalog.fx_to_cny
+    fits: list[CatalogMachine] = []
+    converted = False
+    for offer in kb.catalog.offers:
+        if offer.owned or offer.mig_profile or offer.gpu not in kb.gpus:
+            continue
+        own = monthly(offer)
+        month = to_currency(own, offer.currency, base.currency, rates)
+        if month is None or month > budget.amount * 1.000001:
+            continue
+        converted = converted or offer.currency != base.currency
+        fits.append(
+            CatalogMachine(
+                offer=offer.id,
+                gpu=offer.gpu,
+                count=offer.count,
+                memory_gib=kb.gpus[offer.gpu].usable_gib * offer.count,
+                month=Money(amount=round(month, 2), currency=base.currency),
+                own=Money(amount=own, currency=offer.currency),
+            )
+        )
+    fits.sort(key=lambda m: (-m.memory_gib, m.month.amount))
+    best: dict[str, CatalogMachine] = {}
+    for m in fits:  # each card's biggest machine within the money, so the list shows a choice
+        best.setdefault(m.gpu, m)
+    return BudgetCut(
+        base=base,
+        kept=kept,
+        budget=budget,
+        within=list(best.values())[:top],
+        fx_date=kb.catalog.fx_date if converted else None,
+    )

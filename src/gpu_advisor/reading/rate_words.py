@@ -2,7 +2,7 @@
 
 "¥0.08/分钟", "0.08 元每分钟", "$0.002 per second", "每秒 ¥0.001": a rate with its unit, kept
 apart from any month's money so that a per-minute price is never read as a budget.
-"每月 2000 块", "I have ¥3,000 a month", "每月预算 2000 元": the month's money a schedule is
+"每月 2000 块", "I have ¥3,000 a month", "每月预算 2000 元", "每月预算 3 万": the month's money a schedule is
 held against. "24/7", "全天", "24 小时不停", "around the clock": a whole day, every day.
 
 One pass per pattern over text from ``text.normalize`` (Traditional already Simplified).
@@ -23,6 +23,11 @@ _SHORT_UNIT = re.compile(
 _UNIT_FIRST = re.compile(r"(?:(?P<s>每秒钟?|按秒)|(?P<m>每分钟|按分钟))\s?$")
 _HOUR_BEFORE = re.compile(r"(?:一|每|1 ?)小时|an hour|per hour|hourly")
 _MONTH_BEFORE = re.compile(r"每月|每个月|一个月|月预算|月租|预算|budget|i have|我有|手上有|only have|只有")
+_BARE_MONTH = re.compile(
+    r"(?:每月|每个月|月预算|预算|月租|budget)[^,;，。\d]{0,4}?"
+    r"(?P<n>\d{1,4}(?:\.\d+)?) ?(?P<s>万|w|k|千)(?![a-z])"
+)
+_SCALE = {"万": 1e4, "w": 1e4, "k": 1e3, "千": 1e3}
 _ALL_DAY = re.compile(r"24 ?/ ?7|24 ?x ?7|全天|24 ?小时不停|around the clock|all day|nonstop|不停机|一直开")
 _CLAUSE = ",;，。；\n"
 
@@ -64,6 +69,8 @@ def month_budget(low: str) -> Money | None:
         per = period_of(low, a)
         if per == "month" or (per is None and _MONTH_BEFORE.search(_clause_before(low, a))):
             return Money(amount=a.value, currency=a.currency)
+    if m := _BARE_MONTH.search(low):  # "每月预算 3 万": no currency said, a scale word says money
+        return Money(amount=float(m["n"]) * _SCALE[m["s"]], currency="CNY")
     return None
 
 

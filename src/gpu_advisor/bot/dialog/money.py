@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.money_cut import cut_money
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
 from gpu_advisor.bot.dialog.money_rate import rate_money
 from gpu_advisor.bot.dialog.money_stated import (
@@ -99,7 +100,8 @@ def ownership_answer(
     ``low`` does not ask it."""
     reading = reading or read_normalized(low, kb)
     use = read_use(low)
-    rated = rate_money(low, reading, use, lang)
+    # money said outright comes first: a cut of a stated budget, a rate for the hours said
+    rated = cut_money(kb, low, lang) or rate_money(low, reading, use, lang)
     if rated is not None:  # a rate per second/minute/hour for the hours said: the money alone
         return rated
     volume = bool(use.tokens_per_day or use.input_per_day) and mentions_api(low)

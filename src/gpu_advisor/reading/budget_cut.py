@@ -1,0 +1,48 @@
+"""A relative cut of a stated month's budget: "砍 25%", "cut it by a third", "压到八成", "打八折".
+
+Read from normalised text (``text.normalize``: Traditional already Simplified) as the share
+of the budget that is KEPT: a cut of 25 % keeps 0.75, "压到八成" keeps 0.8, "cut it by a
+third" keeps 2/3. A percentage or a fraction is a cut only beside a cutting word, so "25%
+utilisation" or "年付85折" (a yearly discount, ``reading.quote``) is never one. The base is
+the month's money said in the same message (``reading.rate_words.month_budget``).
+"""
+
+from __future__ import annotations
+
+import re
+
+_CUT = r"(?:砍|降|减|減|少|压|壓|省|削|cut|lower|reduce|trim|drop|slash)"
+_DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_BY_PCT = re.compile(rf"{_CUT}[^,;，。\d%]{{0,8}}?(?:by )?(?P<p>\d{{1,2}}(?:\.\d+)?) ?%")
+_TO_PCT = re.compile(rf"{_CUT}[^,;，。\d%]{{0,6}}?(?:到|至|to) ?(?P<p>\d{{1,2}}(?:\.\d+)?) ?%")
+_TO_TENTHS = re.compile(
+    rf"(?:{_CUT}[^,;，。\d]{{0,4}}?(?:到|至)|打) ?"
+    r"(?P<n>[一二三四五六七八九]|\d)(?P<m>[一二三四五六七八九]|\d)? ?(?:成|折)"
+)
+_FRACTION = re.compile(
+    rf"{_CUT}[^,;，。\d]{{0,10}}?(?:by )?"
+    r"(?:(?P<third>三分之一|a third|one third|1/3)|(?P<quarter>四分之一|a quarter|one quarter|1/4)"
+    r"|(?P<half>一半|half|1/2))"
+)
+
+
+def kept_share(low: str) -> float | None:
+    """The share of the budget kept after the cut the text asks for, or None when it asks none."""
+    if m := _TO_PCT.search(low):
+        return _share(float(m["p"]) / 100)
+    if m := _BY_PCT.search(low):
+        return _share(1 - float(m["p"]) / 100)
+    if m := _TO_TENTHS.search(low):
+        tenths = _digit(m["n"]) + (_digit(m["m"]) / 10 if m["m"] else 0)
+        return _share(tenths / 10)
+    if m := _FRACTION.search(low):
+        return 2 / 3 if m["third"] else 3 / 4 if m["quarter"] else 1 / 2
+    return None
+
+
+def _digit(c: str) -> int:
+    return _DIGIT.get(c) or int(c)
+
+
+def _share(kept: float) -> float | None:
+    return kept if 0 < kept < 1 else None
