@@ -31,6 +31,7 @@ from gpu_advisor.bot.dialog.job_cards import (
     price_words,
     why_card,
 )
+from gpu_advisor.bot.dialog.job_rates import rate_lines
 from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, model_in, model_name, request_of
 from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -161,7 +162,8 @@ def _answer(
     new.answered = True
     unplaced = [locales.t(new.lang, "issue.number_unused", value=v) for v in msg.unplaced if said]
     verdict = _verdict(flow, new.lang, job, msg) if msg.intent == "fit" else []
-    lead = [*verdict, _read_line(flow, new.lang, job, plan), *unplaced]  # a number not used is said
+    rates = _rates(flow, new.lang, job, plan)
+    lead = [*verdict, _read_line(flow, new.lang, job, plan), *rates, *unplaced]  # a number not used is said
     content = job_card(new.lang, plan, _names(flow), lead, job.gpu)
     return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
 
@@ -220,6 +222,24 @@ def _verdict(flow: Tools, lang: str, job: HeldJob, msg: Message) -> list[str]:
     return lines
 
 
+def _rates(flow: Tools, lang: str, job: HeldJob, plan: JobPlan) -> list[str]:
+    """The speeds the user stated, worked through beside the engine's on the named card (or the pick)."""
+    if not any(slot in job.slots for slot in RATE_SLOTS):
+        return []
+    try:
+        request = parse_job(request_of(job, flow.kb))
+        named = job.gpu if job.gpu in flow.kb.gpus else None
+        option = on_card(request, flow.kb, books(), named).option if named is not None else plan.pick
+    except ValidationError:
+        return []
+    gpu = option.gpu if option is not None else named
+    return rate_lines(lang, job, request, option, flow.kb.gpus[gpu].name if gpu in flow.kb.gpus else "")
+
+
+RATE_SLOTS = ("s_per_image", "minutes_per_clip", "rtf", "epoch_minutes")
+"""The job slots that are the user's own speed (``job_rates``)."""
+
+
 def _gib(lang: str, value: float) -> str:
     return number(lang, value, "#,##0.#")
 
@@ -230,7 +250,8 @@ def _needs(job: HeldJob, msg: Message) -> bool:
     named, and the message asks for one rather than how fast one image is)."""
     if job.family == "vision_train":
         return True
-    return job.gpu is None and msg.intent == "sizing"
+    own_speed = "s_per_image" in job.slots  # "12 s per image, how many a day?": their speed is the answer
+    return job.gpu is None and msg.intent == "sizing" and not own_speed
 
 
 def _ask(flow: Tools, state: ConversationState, slot: str, values: tuple[float, ...]) -> Answer:

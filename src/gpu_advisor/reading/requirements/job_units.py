@@ -61,6 +61,42 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "s_per_image",  # the user's own speed: "每张 8 秒", "8 秒一张", "8 s per image"
+        lazy(
+            rf"(?:每|一)\s*+张(?:图|图片)?\s*+(?:要|需要|大概|大约|约|得|跑|出)?\s*+{_number()}\s*+(?:秒|s(?![a-z]))"
+            rf"|{_number()}\s*+秒\s*+(?:一|每)\s*+张"
+            rf"|{_number()}\s*+(?:s|secs?|seconds?)\s*+(?:per|an|a|/)\s*+(?:image|picture|img)(?![a-z])"
+            rf"|(?<![a-z])(?:an?|each|one)\s+image\s+takes\s+(?:about\s+|around\s+)?{_number()}\s*+"
+            r"(?:s|secs?|seconds?)(?![a-z])"
+        ),
+    ),
+    (
+        "minutes_per_clip",  # "一条 10 分钟", "a clip takes 10 minutes", "10 min per video"
+        lazy(
+            rf"(?:每|一)\s*+(?:条|段|个)(?:视频|片段)?\s*+(?:要|需要|大概|大约|约|得|跑)?\s*+{_number()}\s*+分钟"
+            rf"|{_number()}\s*+分钟\s*+(?:一|每)\s*+(?:条|段)"
+            rf"|{_number()}\s*+(?:mins?|minutes?)\s*+(?:per|an|a|/)\s*+(?:clip|video)(?![a-z])"
+            rf"|(?<![a-z])(?:an?|each|one)\s+(?:clip|video)\s+takes\s+(?:about\s+|around\s+)?{_number()}\s*+"
+            r"(?:mins?|minutes?)(?![a-z])"
+        ),
+    ),
+    (
+        "rtf",  # the user's real-time factor: "RTF 0.1", "实时率 0.1" (compute time ÷ audio time)
+        lazy(
+            rf"(?<![a-z])(?:rtf|real[\s-]*+time\s+factor|实时率|实时因子)\s*+(?:of|is|为|是|=|:|：|约|大概|大约)?\s*+"
+            rf"{_number()}"
+        ),
+    ),
+    (
+        "epoch_minutes",  # "一个 epoch 要 20 分钟", "每轮 20 分钟", "20 minutes per epoch"
+        lazy(
+            rf"(?:每|一)\s*+(?:个)?\s*+(?:epoch|轮)\s*+(?:要|需要|大概|大约|约|得|跑)?\s*+{_number()}\s*+分钟"
+            rf"|{_number()}\s*+(?:mins?|minutes?)\s*+(?:per|an|a|each|/)\s*+epoch(?![a-z])"
+            rf"|(?<![a-z])(?:an?|each|one)\s+epoch\s+takes\s+(?:about\s+|around\s+)?{_number()}\s*+"
+            r"(?:mins?|minutes?)(?![a-z])"
+        ),
+    ),
+    (
         "images_per_day",
         lazy(
             rf"(?:每天|一天|日均|每日)\s*+(?:要|需要|大概|约)?\s*+(?:出|生成|生)?\s*+{_number()}\s*+张"
@@ -126,9 +162,14 @@ _ALWAYS = ("codec", "price_per")
 _ONLY: dict[str, frozenset[Job]] = {
     "repeats": frozenset({"image_train"}),
     "batch": frozenset({"image_train"}),
+    "s_per_image": frozenset({"image_gen"}),
+    "minutes_per_clip": frozenset({"video_gen"}),
+    "rtf": frozenset({"speech"}),
+    "epoch_minutes": frozenset({"image_train", "vision_train"}),
 }
 """Units one family's request takes and no other reads: a LoRA run's repeats and batch
-(elsewhere "batch 32" is a serving batch, read by its own reader)."""
+(elsewhere "batch 32" is a serving batch, read by its own reader), and the speeds a user
+states for their own job (seconds an image, minutes a clip, an RTF, minutes an epoch)."""
 
 
 def _value(match: re.Match[str]) -> float | None:
