@@ -23,6 +23,7 @@ money comes first and the fit check follows when a model is named.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -31,6 +32,7 @@ from gpu_advisor.engine.billing import Billing, Period, VendorQuote, billing
 from gpu_advisor.engine.cost import HOURS_PER_MONTH, to_currency
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.findings import Finding, finding
+from gpu_advisor.engine.price_lookup import lookup
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Money, Option, Plan
 from gpu_advisor.engine.specs import Catalog, Knowledge
@@ -261,3 +263,53 @@ def _findings(q: VendorQuote, plan: Plan, position: PricePosition, above: float 
     if plan.status == "no_fit":
         out.append(finding("quote_does_not_fit", "warning", gpu=q.gpu, count=q.count))
     return out
+
+
+class CatalogBeside(BaseModel):
+    """A quote's cheapest bill for the hours said beside the catalog's same cards for the same hours.
+
+    ``catalog`` is in the quote's currency, converted from ``catalog_own`` at the catalog's
+    rates of ``fx_date`` (None when no conversion was needed); ``ratio`` is quoted ÷ catalog."""
+
+    model_config = ConfigDict(frozen=True)
+
+    quoted: Money
+    quoted_hours: float
+    catalog: Money
+    catalog_own: Money
+    ratio: float
+    unit: str = Field(description="how the catalog bills these hours: hour or month")
+    billed_units: float
+    share_of: int | None = Field(
+        None, description="cards in the catalog machine shared pro rata, when bigger"
+    )
+    fx_date: dt.date | None = None
+
+
+def beside_catalog(m: QuoteMoney, kb: Knowledge) -> CatalogBeside | None:
+    """The catalog's price of the quote's cards for the quote's hours, or None when the catalog
+    rents no such machine, the quote bills nothing for them, or its currency has no rate."""
+    if m.gpu is None or not m.billing.options:
+        return None
+    found = lookup(kb, m.gpu, m.quote.count, m.billing.hours)
+    if not found.in_catalog or found.total is None or found.currency is None or not found.lines:
+        return None
+    line = found.lines[0]
+    # only a bigger machine rents these cards: the quote's cards' share of it
+    share = m.quote.count / (line.count * line.machines) if line.bigger else 1.0
+    own = Money(amount=round(found.total * share, 2), currency=found.currency)
+    converted = to_currency(own.amount, own.currency, m.quote.currency, kb.catalog.fx_to_cny)
+    if converted is None or converted <= 0:
+        return None
+    quoted = min(o.amount for o in m.billing.options)
+    return CatalogBeside(
+        quoted=Money(amount=quoted, currency=m.quote.currency),
+        quoted_hours=m.billing.hours,
+        catalog=Money(amount=round(converted, 2), currency=m.quote.currency),
+        catalog_own=own,
+        ratio=quoted / converted,
+        unit=line.unit,
+        billed_units=line.billed_units,
+        share_of=line.count if line.bigger else None,
+        fx_date=kb.catalog.fx_date if own.currency != m.quote.currency else None,
+    )

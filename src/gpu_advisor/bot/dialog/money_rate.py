@@ -18,11 +18,13 @@ from gpu_advisor.engine.results import Money
 from gpu_advisor.locales.numbers import currency_symbol, number
 from gpu_advisor.reading.quote import MoneyReading
 from gpu_advisor.reading.rate_words import all_day, hourly_rate, month_budget, short_rate
-from gpu_advisor.reading.use_words import Use
+from gpu_advisor.reading.use_words import Use, mentions_api
 
 
 def rate_money(low: str, reading: MoneyReading, use: Use, lang: str) -> Content | None:
     """The rate's cost for the hours said, and the budget's verdict when a month's money is given."""
+    if mentions_api(low):  # a hosted API's per-minute price is compared with renting, not run alone
+        return None
     budget = month_budget(low)
     short = short_rate(low)
     rate: tuple[Money, RateUnit] | None = short

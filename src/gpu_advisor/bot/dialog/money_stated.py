@@ -12,10 +12,12 @@ is named: ``then_fit`` says so at the end of every answer.
 from __future__ import annotations
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.money_lines import gpu_name
 from gpu_advisor.bot.dialog.reply import Content
 from gpu_advisor.bot.dialog.stated_lines import (
     api_lines,
     api_rows_lines,
+    beside_lines,
     buy_rent_lines,
     money_title,
     schedule_lines,
@@ -26,7 +28,7 @@ from gpu_advisor.engine.billing import Period, QuotePrice, VendorQuote, schedule
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.payback import BuyRentAsk, buy_vs_rent
-from gpu_advisor.engine.quote import money_only
+from gpu_advisor.engine.quote import beside_catalog, money_only
 from gpu_advisor.engine.results import Money
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.knowledge.api_prices import api_reference
@@ -59,6 +61,9 @@ def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Co
     except EngineError:
         return None
     lines = schedule_lines(lang, m.billing, m.quote, per_day)
+    beside = beside_catalog(m, kb)
+    if beside is not None:  # is the quote fair: the catalog's same cards for the same hours
+        lines += beside_lines(lang, beside, m.quote.count, gpu_name(kb, m.gpu or ""))
     if said is None and m.billing.break_even_hours_month is not None:
         even = m.billing.break_even_hours_month
         lines.append(locales.t(lang, "money.stated.break_even_day", per_day=even / 30, hours=even))

@@ -16,7 +16,7 @@ from gpu_advisor.engine.billing import Billing, VendorQuote
 from gpu_advisor.engine.budget import BudgetCheck, Tradeoff
 from gpu_advisor.engine.payback import BuyVsRent
 from gpu_advisor.engine.price_lookup import PriceAnswer, WithAddons
-from gpu_advisor.engine.quote import QuoteMoney
+from gpu_advisor.engine.quote import CatalogBeside, QuoteMoney
 from gpu_advisor.engine.specs import Knowledge
 
 
@@ -230,4 +230,38 @@ def addon_lines(lang: str, w: WithAddons) -> list[str]:
     lines += [locales.t(lang, "money.lookup.addon_unknown", addon=name) for name in w.unknown]
     if w.addons:
         lines.append(locales.t(lang, "money.lookup.with_addons", total=w.monthly, currency=w.currency))
+    return lines
+
+
+def beside_lines(lang: str, b: CatalogBeside, count: int, gpu: str) -> list[str]:
+    """The catalog's same cards for the same hours, in the quote's currency, and the verdict on the quote."""
+    converted = ""
+    if b.catalog_own.currency != b.catalog.currency:
+        converted = locales.t(
+            lang, "money.beside.converted", amount=b.catalog.amount, currency=b.catalog.currency
+        )
+    lines = [
+        locales.t(
+            lang,
+            f"money.beside.{'hour' if b.unit == 'hour' else 'month'}",
+            count=count,
+            gpu=gpu,
+            hours=b.quoted_hours,
+            units=b.billed_units,
+            own=b.catalog_own.amount,
+            currency=b.catalog_own.currency,
+            converted=converted,
+        )
+    ]
+    verdict = "dear" if b.ratio > 1.1 else "cheap" if b.ratio < 0.9 else "even"
+    ratio = round(b.ratio, 2) if verdict == "dear" else b.ratio
+    lines.append(
+        locales.t(
+            lang, f"money.beside.{verdict}", quoted=b.quoted.amount, ratio=ratio, currency=b.quoted.currency
+        )
+    )
+    if b.share_of is not None:
+        lines.insert(1, locales.t(lang, "money.beside.share", count=count, machine=b.share_of))
+    if b.fx_date is not None:
+        lines.append(locales.t(lang, "money.beside.fx", date=b.fx_date.isoformat()))
     return lines
