@@ -109,3 +109,10 @@ def test_the_real_catalog_is_untouched(kb: Knowledge) -> None:
     before = len(kb.catalog.offers)
     on_card(parse_job({"family": "embedding"}), kb, books(), "t4")
     assert len(kb.catalog.offers) == before == len(knowledge.load().catalog.offers)
+
+
+def test_a_daily_volume_with_the_model_between_number_and_images_is_the_rate(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(), "is one H100 enough for 2000 SDXL images a day?")
+    lines = reply.text.splitlines()
+    assert lines[0].startswith("Yes:") and "keeps up" in lines[1]
+    assert "2000" not in reply.text  # read as the volume, not said back as unused

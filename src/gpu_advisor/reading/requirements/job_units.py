@@ -100,7 +100,7 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "images_per_day",
         lazy(
             rf"(?:每天|一天|日均|每日)\s*+(?:要|需要|大概|约)?\s*+(?:出|生成|生)?\s*+{_number()}\s*+张"
-            rf"|{_number()}\s*+(?:images?|pictures?)\s*+(?:a|per|/)\s*+day"
+            rf"|{_number()}\s*+(?:[a-z][a-z\d.\-]*+\s++){{0,2}}(?:images?|pictures?)\s*+(?:a|per|/)\s*+day"
         ),
     ),
     (
