@@ -116,3 +116,12 @@ def test_a_daily_volume_with_the_model_between_number_and_images_is_the_rate(dia
     lines = reply.text.splitlines()
     assert lines[0].startswith("Yes:") and "keeps up" in lines[1]
     assert "2000" not in reply.text  # read as the volume, not said back as unused
+
+
+def test_a_fit_question_after_a_job_is_about_that_job_on_the_card_named(dialog: Dialog) -> None:
+    state = ConversationState()
+    _, state = dialog.handle(state, "SDXL 每天 5000 张图")
+    reply, state = dialog.handle(state, "一张 T4 能跑吗")
+    assert reply.text.startswith("能：1 张 NVIDIA T4")
+    assert "跟不上" in reply.text.splitlines()[1]
+    assert state.job is not None and state.job.gpu == "t4"

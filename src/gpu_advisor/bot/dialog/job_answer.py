@@ -112,7 +112,7 @@ def _follow_up(flow: Tools, state: ConversationState, msg: Message, held: HeldJo
     amount = bare_amount(msg.low) if not slots and slot is not None else None
     if amount is not None and slot is not None:
         slots = {slot: amount}
-    gpu = _gpu(msg) if msg.follow == "swap" else None
+    gpu = _gpu(msg) if msg.follow == "swap" or msg.intent == "fit" else None  # "一张 T4 能跑吗": this job
     asks = msg.follow in _ASKS or msg.intent in ("cheaper", "faster", "why")
     if msg.follow == "price" and _gpu(msg) is not None:
         asks = False  # "一张 4090 包月多少": the card's own price (``price_lookup``)
