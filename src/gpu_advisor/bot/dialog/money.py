@@ -224,7 +224,19 @@ def _answer(flow: Tools, state: ConversationState, msg: Message, answer: _Answer
     content = answer(flow.kb, msg.low, new.lang, new.slots, msg.money(flow.kb))
     if content is None:
         return None
+    content = _name_job(content, new.lang, msg.job)
     return flow.reply(new, "answer", content, [_plan_button(new.lang)]), new
+
+
+def _name_job(content: Content, lang: str, job: str) -> Content:
+    """A named non-LLM job (SDXL, Whisper, YOLO …) is said back instead of asking for a model:
+    the money was answered without one, and the job's own sizing needs its amounts, not an LLM."""
+    if job == "none" or job.startswith("llm") or not locales.has(lang, f"heard.job.{job}"):
+        return content
+    ask = {locales.t(lang, "money.stated.then_fit"), locales.t(lang, "money.quote.need_model")}
+    named = locales.t(lang, "money.stated.job_named", job=locales.t(lang, f"heard.job.{job}"))
+    summary = [named if line in ask else line for line in content.summary]
+    return content.model_copy(update={"summary": summary}) if summary != content.summary else content
 
 
 def _plan_button(lang: str) -> Button:
