@@ -60,8 +60,16 @@ def _diffusers(spec: DiffusionSpec, run: Run) -> str:
     )
 
 
+def wan_task(spec: DiffusionSpec) -> str:
+    """The ``--task`` the model's own repository names it by: its checkpoint's name after the
+    version, the kind lower-cased (``Wan2.1-T2V-1.3B`` is ``t2v-1.3B``, ``Wan2.2-T2V-A14B`` is
+    ``t2v-A14B``, ``Wan2.2-TI2V-5B`` is ``ti2v-5B``; the keys of ``WAN_CONFIGS``)."""
+    kind, _, size = spec.repo.split("/")[-1].split("-", 1)[1].partition("-")
+    return f"{kind.lower()}-{size}"
+
+
 def _wan(spec: DiffusionSpec, run: Run, gpus: int) -> str:
-    task = "t2v-1.3B" if spec.params_b < 2 else ("ti2v-5B" if spec.spatial == 16 else "t2v-14B")
+    task = wan_task(spec)
     size = f"{run.width}*{run.height}"
     common = f"generate.py --task {task} --size {size} --frame_num {run.frames} --sample_steps {run.steps}"
     ckpt = f" --ckpt_dir ./{spec.repo.split('/')[-1]}"

@@ -167,15 +167,29 @@ def tei_image(card: GpuSpec | None) -> str:
     return f"ghcr.io/huggingface/text-embeddings-inference:{prefix}{tag}"
 
 
+# The plain BERT rows are sourced to the paper (their speeds are NVIDIA's BERT benchmarks), so the
+# Hub checkpoint is named here: Google's published uncased releases,
+# https://huggingface.co/google-bert/bert-large-uncased and .../bert-base-uncased. They carry no
+# sentence-transformers pooling config, which TEI then needs as ``--pooling`` (mean, as
+# sentence-transformers pools a bare BERT).
+PAPER_CHECKPOINTS = {
+    "bert-large": "google-bert/bert-large-uncased",
+    "bert-base": "google-bert/bert-base-uncased",
+}
+
+
+def hub_repo(model: EmbeddingModel) -> str:
+    """The Hub repository TEI downloads: the one the model's source names, else its published checkpoint."""
+    if "huggingface.co/" in model.source:
+        return model.source.split("huggingface.co/")[-1].split(" ")[0]
+    return PAPER_CHECKPOINTS.get(model.id, model.id)  # tests/test_job_commands.py catches a bare id
+
+
 def command(model: EmbeddingModel, gpu: str | None, kb: Knowledge) -> str:
     """``docker run`` of text-embeddings-inference for the model on the picked card."""
-    repo = (
-        model.source.split("huggingface.co/")[-1].split(" ")[0]
-        if "huggingface.co/" in model.source
-        else model.id
-    )
     image = tei_image(kb.gpus.get(gpu or ""))
+    pooling = " --pooling mean" if model.id in PAPER_CHECKPOINTS else ""
     return (
         f"docker run --gpus all -p 8080:80 -v $PWD/data:/data {image} "
-        f"--model-id {repo} --max-batch-tokens 16384"
+        f"--model-id {hub_repo(model)}{pooling} --max-batch-tokens 16384"
     )
