@@ -23,6 +23,7 @@ import pytest
 
 from gpu_advisor.engine.jobs import embedding, encoding, image, speech, video, vision
 from gpu_advisor.engine.jobs.diffusion import DiffusionBook
+from gpu_advisor.engine.jobs.diffusion_launch import DIFFUSERS_FORMAT
 from gpu_advisor.engine.jobs.plan import JobPlan
 from gpu_advisor.engine.jobs.speeds import JobKnowledge
 from gpu_advisor.engine.specs import Knowledge
@@ -258,7 +259,8 @@ def test_diffusion_commands_name_a_checkpoint_of_the_models_table(
     for plan in plans:
         command = plan.command or ""
         if plan.tool == "diffusers" and plan.family in ("image_gen", "video_gen"):
-            assert any(f"from_pretrained('{repo}'" in command for repo in repos), command
+            loaded = {DIFFUSERS_FORMAT.get(repo, repo) for repo in repos}
+            assert any(f"from_pretrained('{repo}'" in command for repo in loaded), command
         if plan.tool == "wan":
             ckpt = dict(next(invocations(command)).options)["--ckpt_dir"] or ""
             assert any(repo.endswith("/" + ckpt.removeprefix("./")) for repo in repos), command
@@ -277,3 +279,11 @@ def test_light_commands_name_a_model_of_their_knowledge(plans: list[JobPlan], jo
             weights = {dict(inv.options)["model"] for inv in invocations(command)}
             ids = {m.id for m in jobs.vision.models}
             assert {w.rpartition(".")[0] for w in weights if w} <= ids, command
+
+
+def test_diffusers_never_loads_a_checkpoint_laid_out_for_the_models_own_scripts(
+    plans: list[JobPlan], book: DiffusionBook
+) -> None:
+    own_layout = {s.repo for s in book.models.values() if {"wan", "hunyuanvideo"} & set(s.tools)}
+    loads = [p.command or "" for p in plans if p.tool == "diffusers" and p.family == "video_gen"]
+    assert loads and not [c for c in loads if any(f"from_pretrained('{repo}'" in c for repo in own_layout)]

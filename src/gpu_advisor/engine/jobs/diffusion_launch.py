@@ -7,7 +7,8 @@
   ``comfy/cli_args.py``). GGUF/NF4 checkpoints load through their custom nodes
   (ComfyUI-GGUF), so no flag changes.
 - Forge: ``./webui.sh --listen --port 7860`` (``--always-offload-from-vram`` with offload).
-- diffusers: a one-line script that loads the pipeline in its dtype, with
+- diffusers: a one-line script that loads the pipeline (the diffusers-format release where the
+  model's own checkpoint is not one) in its dtype, with
   ``enable_model_cpu_offload()`` / ``enable_sequential_cpu_offload()`` as asked.
 - Wan / HunyuanVideo repositories: their ``generate.py`` / ``sample_video.py`` with
   ``torchrun --nproc_per_node=N`` and the xDiT Ulysses degree for several cards, as their
@@ -21,6 +22,18 @@ from __future__ import annotations
 from gpu_advisor.engine.jobs.diffusion import DiffusionSpec, Run
 
 COMFY_MEMORY = {"none": "--highvram", "model": "--lowvram", "sequential": "--novram"}
+# Wan's and HunyuanVideo's own checkpoints are laid out for their repositories' scripts (no
+# model_index.json), so DiffusionPipeline.from_pretrained cannot load them; diffusers loads the
+# diffusers-format releases its pipeline pages name: https://huggingface.co/docs/diffusers/api/pipelines/wan
+# (Wan-AI/Wan2.1-T2V-14B-Diffusers, -1.3B-Diffusers, Wan2.2-T2V-A14B-Diffusers, Wan2.2-TI2V-5B-Diffusers)
+# and https://huggingface.co/docs/diffusers/api/pipelines/hunyuan_video (hunyuanvideo-community/HunyuanVideo).
+DIFFUSERS_FORMAT = {
+    "Wan-AI/Wan2.1-T2V-14B": "Wan-AI/Wan2.1-T2V-14B-Diffusers",
+    "Wan-AI/Wan2.1-T2V-1.3B": "Wan-AI/Wan2.1-T2V-1.3B-Diffusers",
+    "Wan-AI/Wan2.2-T2V-A14B": "Wan-AI/Wan2.2-T2V-A14B-Diffusers",
+    "Wan-AI/Wan2.2-TI2V-5B": "Wan-AI/Wan2.2-TI2V-5B-Diffusers",
+    "tencent/HunyuanVideo": "hunyuanvideo-community/HunyuanVideo",
+}
 
 
 def diffusion_command(spec: DiffusionSpec, run: Run, tool: str, gpus: int = 1) -> str:
@@ -55,7 +68,8 @@ def _diffusers(spec: DiffusionSpec, run: Run) -> str:
     call = f"p(prompt, num_inference_steps={run.steps}, height={run.height}, width={run.width}{frames})"
     return (
         'python -c "import torch; from diffusers import DiffusionPipeline; '
-        f"p = DiffusionPipeline.from_pretrained('{spec.repo}', torch_dtype=torch.{dtype}); p{place}; "
+        f"p = DiffusionPipeline.from_pretrained('{DIFFUSERS_FORMAT.get(spec.repo, spec.repo)}', "
+        f"torch_dtype=torch.{dtype}); p{place}; "
         f"prompt = 'a photo of a cat'; out = {call}\""
     )
 
