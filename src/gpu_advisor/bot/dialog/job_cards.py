@@ -17,21 +17,11 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.reply import Content, Section
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.jobs.plan import JobMetric, JobOption, JobPlan
+from gpu_advisor.engine.rules import diffusion_jobs as diffusion_rules
+from gpu_advisor.engine.rules import jobs as light_rules
 from gpu_advisor.locales.numbers import currency_symbol, money, number
 
-PITFALLS = frozenset(
-    {
-        "diffusion_datacenter_overkill",
-        "light_job_on_training_card",
-        "cpu_bound_data_loading",
-        "embedding_truncates",
-        "no_encoder_on_card",
-        "av1_encode_needs_ada",
-        "geforce_session_cap",
-        "video_sequence_parallel_sublinear",
-        "job_card_not_rented",
-    }
-)
+PITFALLS = light_rules.WARNINGS | diffusion_rules.WARNINGS | {"job_card_not_rented"}
 """Findings that warn rather than add up: shown under "watch out", not in the arithmetic."""
 
 Names = Mapping[str, str]

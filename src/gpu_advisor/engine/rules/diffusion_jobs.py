@@ -190,3 +190,8 @@ def pitfalls(c: DiffusionCheck) -> list[Finding]:
         if isinstance(hit, Finding):
             out.append(hit)
     return out
+
+
+WARNINGS: frozenset[str] = frozenset({"diffusion_datacenter_overkill", "video_sequence_parallel_sublinear"})
+"""The rules above that warn rather than add up: a card shows them under "watch out", not
+beside the arithmetic (``bot.dialog.job_cards``)."""

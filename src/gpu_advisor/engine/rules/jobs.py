@@ -347,3 +347,16 @@ RULES: tuple[Rule[JobCheck], ...] = (
         scenarios=(_s("vision_train", model="resnet-50", images=1_281_167, epochs=90),),
     ),
 )
+
+WARNINGS: frozenset[str] = frozenset(
+    {
+        "light_job_on_training_card",
+        "cpu_bound_data_loading",
+        "embedding_truncates",
+        "no_encoder_on_card",
+        "av1_encode_needs_ada",
+        "geforce_session_cap",
+    }
+)
+"""The rules above that warn rather than add up: a card shows them under "watch out", not
+beside the arithmetic (``bot.dialog.job_cards``)."""
