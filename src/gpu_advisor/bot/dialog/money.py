@@ -30,6 +30,7 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_cut import cut_money
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
 from gpu_advisor.bot.dialog.money_rate import rate_money
+from gpu_advisor.bot.dialog.money_speech import speech_api_money
 from gpu_advisor.bot.dialog.money_stated import (
     api_money,
     billing_choice,
@@ -200,8 +201,17 @@ def quote_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answe
 
 
 def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
-    """The answerer: buy vs rent vs API, or an electricity/hosting/purchase price given for it."""
-    return _answer(flow, state, msg, ownership_answer)
+    """The answerer: buy vs rent vs API, or an electricity/hosting/purchase price given for it;
+    a hosted speech API's per-minute price against renting for the same audio comes first."""
+    return _speech_api(flow, state, msg) or _answer(flow, state, msg, ownership_answer)
+
+
+def _speech_api(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    new = remember(state, msg)
+    content = speech_api_money(flow.kb, msg, new.lang)
+    if content is None:
+        return None
+    return flow.reply(new, "answer", content, [_plan_button(new.lang)]), new
 
 
 def quote_cmd(flow: Tools, state: ConversationState, arg: str) -> Answer:
