@@ -38,3 +38,18 @@ def test_a_quote_for_a_named_non_llm_job_gets_its_money_and_names_the_job(
     reply = said(dialog, text)
     assert money in reply and job in reply, reply
     assert "Qwen" not in reply  # the LLM example of "tell me the model" is not asked
+
+
+@pytest.mark.parametrize(
+    ("text", "money", "job"),
+    [
+        ("报价 4090 每小时 2.5 元，跑 SDXL 出图 300 小时，多少钱", "¥750", "图像生成"),  # 300 h × ¥2.5
+        ("報價 A100 每小時 6 元，跑 YOLO 訓練 80 小時，要多少錢", "¥480", "视觉"),  # 80 h × ¥6
+        ("A 4090 at ¥2/hour for Whisper transcription, 100 hours, how much?", "CN¥200", "speech"),
+    ],
+)
+def test_a_card_price_asked_for_a_named_job_is_priced_for_its_hours_before_any_sizing(
+    dialog: Dialog, text: str, money: str, job: str
+) -> None:
+    reply = said(dialog, text)
+    assert money in reply and job in reply, reply

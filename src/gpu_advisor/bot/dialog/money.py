@@ -203,7 +203,24 @@ def quote_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answe
 def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The answerer: buy vs rent vs API, or an electricity/hosting/purchase price given for it;
     a hosted speech API's per-minute price against renting for the same audio comes first."""
-    return _speech_api(flow, state, msg) or _answer(flow, state, msg, ownership_answer)
+    return (
+        _speech_api(flow, state, msg)
+        or _job_quote(flow, state, msg)
+        or _answer(flow, state, msg, ownership_answer)
+    )
+
+
+def _job_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    """A card's price with the hours for a named non-LLM job ("报价 4090 每小时 2.5 元，跑 SDXL 出图
+    300 小时，多少钱"), asked as a price rather than pasted as a quote: the quote's money first."""
+    if msg.intent == "quote" or msg.job == "none" or msg.job.startswith("llm"):
+        return None
+    if "audio_hours" in msg.job_slots:  # "100 hours" of audio is the work, not the rental's hours
+        return None
+    reading = msg.money(flow.kb)
+    if reading.quote() is None or hours_said(read_use(msg.low), reading) is None:
+        return None
+    return _answer(flow, state, msg, quote_answer)
 
 
 def _speech_api(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
