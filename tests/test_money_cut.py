@@ -71,3 +71,8 @@ def test_a_cut_of_a_stated_budget_says_the_new_budget_and_the_catalog_within_it(
     assert budget in reply, reply
     assert "A100" in reply  # the catalog's biggest machine within each of these budgets
     assert "训练" not in reply and "train" not in reply.lower()
+
+
+@pytest.mark.parametrize("text", ["每月预算 2 万，延迟降 30%", "budget $3,000 a month, cut latency by 20%"])
+def test_a_cut_of_something_other_than_money_is_no_cut(text: str) -> None:
+    assert kept_share(normalize(text)) is None

@@ -26,17 +26,36 @@ _FRACTION = re.compile(
 )
 
 
+_OTHER = re.compile(
+    r"延迟|时延|显存|内存|利用率|功耗|耗时|时间|速度|tokens?|latency|memory|vram|utili[sz]ation|power|time|speed"
+)
+_BREAKS = ",;，。；\n"
+
+
 def kept_share(low: str) -> float | None:
-    """The share of the budget kept after the cut the text asks for, or None when it asks none."""
+    """The share of the budget kept after the cut the text asks for, or None when it asks none
+    (a cut of latency, memory or time in the same clause is not a cut of money)."""
+    kept = _read(low)
+    return None if kept is None or _OTHER.search(_clause(low, kept[1])) else kept[0]
+
+
+def _clause(low: str, at: int) -> str:
+    start = max(low.rfind(c, 0, at) for c in _BREAKS) + 1
+    ends = [i for i in (low.find(c, at) for c in _BREAKS) if i >= 0]
+    return low[start : min(ends) if ends else len(low)]
+
+
+def _read(low: str) -> tuple[float | None, int] | None:
+    """The share kept (None when out of range) and where the cut is said."""
     if m := _TO_PCT.search(low):
-        return _share(float(m["p"]) / 100)
+        return _share(float(m["p"]) / 100), m.start()
     if m := _BY_PCT.search(low):
-        return _share(1 - float(m["p"]) / 100)
+        return _share(1 - float(m["p"]) / 100), m.start()
     if m := _TO_TENTHS.search(low):
         tenths = _digit(m["n"]) + (_digit(m["m"]) / 10 if m["m"] else 0)
-        return _share(tenths / 10)
+        return _share(tenths / 10), m.start()
     if m := _FRACTION.search(low):
-        return 2 / 3 if m["third"] else 3 / 4 if m["quarter"] else 1 / 2
+        return (2 / 3 if m["third"] else 3 / 4 if m["quarter"] else 1 / 2), m.start()
     return None
 
 
