@@ -21,7 +21,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from gpu_advisor.engine.jobs import embedding, encoding, image, speech, video, vision
+from gpu_advisor.engine.jobs import embedding, encoding, image, image_train, speech, video, vision
 from gpu_advisor.engine.jobs.diffusion import DiffusionBook
 from gpu_advisor.engine.jobs.diffusion_launch import DIFFUSERS_FORMAT
 from gpu_advisor.engine.jobs.plan import JobPlan
@@ -32,7 +32,9 @@ from gpu_advisor.knowledge.job_speeds import load_jobs
 from gpu_advisor.knowledge.jobs import diffusion
 
 # Commands whose tool has no pinned argument list in knowledge/job_flags.yaml yet (issue 46).
-NOT_PINNED = {"forge", "diffusers", "openai-whisper", "whisper.cpp", "funasr", "torchvision", "tensorrt"}
+# (diffusers is pinned for its DreamBooth training scripts; its generation one-liners are a
+# ``python -c`` of DiffusionPipeline, whose keyword arguments are not checked yet.)
+NOT_PINNED = {"forge", "ai-toolkit", "openai-whisper", "whisper.cpp", "funasr", "torchvision", "tensorrt"}
 
 
 @dataclass(frozen=True)
@@ -88,7 +90,7 @@ def invocations(command: str) -> Iterator[Invocation]:
             yield from _python_calls(tokens[2])
         elif head in ("python", "python3"):
             yield Invocation(tokens[1], _dash_options(tokens[2:]))
-        elif head == "torchrun":
+        elif head in ("torchrun", "accelerate"):  # the launcher's own flags come before the script
             script = next(i for i, t in enumerate(tokens) if t.endswith(".py"))
             yield Invocation(tokens[script], _dash_options(tokens[script + 1 :]))
         elif head == "docker":
@@ -101,25 +103,30 @@ def invocations(command: str) -> Iterator[Invocation]:
             yield Invocation(head, _dash_options(tokens[1:]))
 
 
-def _row(tool: str, inv: Invocation) -> job_flags.JobToolFlags:
-    program = inv.program
+def _program(tool: str, inv: Invocation) -> str:
     if tool == "wan":  # the checkpoint directory names the repository: ./Wan2.1-T2V-14B
         ckpt = dict(inv.options)["--ckpt_dir"] or ""
-        program = f"generate.py ({ckpt.removeprefix('./').split('-')[0]})"
-    return job_flags.load()[(tool, program)]
+        return f"generate.py ({ckpt.removeprefix('./').split('-')[0]})"
+    return inv.program
 
 
 def unknown_options(plan: JobPlan) -> list[str]:
-    """Every option (or listed value) of the plan's command that its tool's release lacks."""
+    """Every option (or listed value) of the plan's command that its tool's release lacks, and
+    every option the program requires that the command leaves out."""
     assert plan.command is not None and plan.tool is not None
     bad: list[str] = []
     for inv in invocations(plan.command):
-        row = _row(plan.tool, inv)
+        row = job_flags.load().get((plan.tool, _program(plan.tool, inv)))
+        if row is None:
+            bad.append(f"{_program(plan.tool, inv)}: no such program in {plan.tool}'s pinned release")
+            continue
         for name, value in inv.options:
             if name not in row.flags and not (row.style == "key=value" and name == "mode"):
                 bad.append(f"{row.program}: {name}")
             elif name in row.choices and value not in row.choices[name]:
                 bad.append(f"{row.program}: {name} {value}")
+        names = {name for name, _ in inv.options}
+        bad += [f"{row.program}: {flag} missing" for flag in sorted(row.required - names)]
         first = row.flags & {"model_size_or_path"}
         if first and inv.positional and inv.positional[0] not in row.choices["model_size_or_path"]:
             bad.append(f"{row.program}: model {inv.positional[0]}")
@@ -162,6 +169,17 @@ def video_plans(kb: Knowledge, book: DiffusionBook) -> Iterator[JobPlan]:
             yield video.plan(video.VideoGenJob(model=spec.id, tool=tool, offload="model"), kb, book)
 
 
+def train_plans(kb: Knowledge, book: DiffusionBook) -> Iterator[JobPlan]:
+    for spec in book.models.values():
+        if spec.kind != "image":
+            continue
+        for tool in ("kohya", "ai-toolkit", "diffusers"):
+            for method in ("lora", "dreambooth", "full"):
+                yield image_train.plan(
+                    image_train.ImageTrainJob(model=spec.id, tool=tool, method=method), kb, book
+                )
+
+
 def light_plans(kb: Knowledge, jobs: JobKnowledge) -> Iterator[JobPlan]:
     for model in jobs.speech.models:
         yield speech.plan(speech.SpeechRequest(model=model.id, audio_hours=100), kb, jobs)
@@ -189,7 +207,7 @@ def light_plans(kb: Knowledge, jobs: JobKnowledge) -> Iterator[JobPlan]:
 
 @pytest.fixture(scope="module")
 def plans(kb: Knowledge, jobs: JobKnowledge, book: DiffusionBook) -> list[JobPlan]:
-    built = [*image_plans(kb, book), *video_plans(kb, book), *light_plans(kb, jobs)]
+    built = [*image_plans(kb, book), *video_plans(kb, book), *train_plans(kb, book), *light_plans(kb, jobs)]
     return [p for p in built if p.command is not None]
 
 
@@ -197,6 +215,8 @@ def test_the_table_loads_with_a_release_and_a_source_for_every_program() -> None
     table = job_flags.load()
     assert {tool for tool, _ in table} == {
         "comfyui",
+        "kohya",
+        "diffusers",
         "wan",
         "hunyuanvideo",
         "text-embeddings-inference",
@@ -210,6 +230,7 @@ def test_the_table_loads_with_a_release_and_a_source_for_every_program() -> None
 def test_every_family_is_in_the_spread(plans: list[JobPlan]) -> None:
     assert {p.family for p in plans} >= {
         "image_gen",
+        "image_train",
         "video_gen",
         "speech",
         "embedding",
@@ -239,6 +260,12 @@ def test_an_option_the_release_lacks_is_caught() -> None:
         family="image_gen", model="sdxl", sized=False, command="python main.py --vram-low", tool="comfyui"
     )
     assert unknown_options(plan) == ["main.py: --vram-low"]
+
+
+def test_a_script_the_release_does_not_ship_is_caught() -> None:
+    command = "accelerate launch --mixed_precision bf16 train.py --config_file config.toml"
+    plan = JobPlan(family="image_train", model="sd15", sized=False, command=command, tool="kohya")
+    assert unknown_options(plan) == ["train.py: no such program in kohya's pinned release"]
 
 
 def test_a_value_outside_the_tools_list_is_caught() -> None:
@@ -287,3 +314,19 @@ def test_diffusers_never_loads_a_checkpoint_laid_out_for_the_models_own_scripts(
     own_layout = {s.repo for s in book.models.values() if {"wan", "hunyuanvideo"} & set(s.tools)}
     loads = [p.command or "" for p in plans if p.tool == "diffusers" and p.family == "video_gen"]
     assert loads and not [c for c in loads if any(f"from_pretrained('{repo}'" in c for repo in own_layout)]
+
+
+def test_an_option_the_script_requires_is_caught_when_left_out() -> None:
+    command = "accelerate launch train_dreambooth_lora_sd3.py --pretrained_model_name_or_path=x/y"
+    plan = JobPlan(family="image_train", model="sd35-large", sized=False, command=command, tool="diffusers")
+    assert unknown_options(plan) == ["train_dreambooth_lora_sd3.py: --instance_prompt missing"]
+
+
+def test_sd35_trains_with_the_sd3_scripts_not_flux(plans: list[JobPlan]) -> None:
+    sd35 = [
+        p.command or ""
+        for p in plans
+        if p.family == "image_train" and (p.model or "").startswith("Stable Diffusion 3.5")
+    ]
+    kohya_or_diffusers = [c for c in sd35 if "accelerate launch" in c]
+    assert kohya_or_diffusers and all("sd3" in c and "flux" not in c for c in kohya_or_diffusers)

@@ -20,8 +20,8 @@ Three spellings, one per kind of tool (``style``):
 - ``keyword``: a Python call's keyword arguments (faster-whisper's ``WhisperModel(...)`` and
   ``.transcribe(...)``), the parameter names of that function (``keyword_args``).
 
-``python -m gpu_advisor.knowledge.job_flags rust|yaml|keyword[:Class.method] FILE`` prints the
-sorted list for the YAML.
+``python -m gpu_advisor.knowledge.job_flags rust|yaml|required|keyword:Class.method FILE`` prints
+the sorted list for the YAML (``required``: the argparse options marked ``required=True``).
 """
 
 from __future__ import annotations
@@ -59,6 +59,9 @@ class JobToolFlags(BaseModel):
     choices: dict[str, frozenset[str]] = Field(
         default_factory=dict, description="the values an option accepts, where the tool checks a list"
     )
+    required: frozenset[str] = Field(
+        default_factory=frozenset, description="options the program exits without (argparse required=True)"
+    )
 
     @model_validator(mode="after")
     def _spelled_for_style(self) -> JobToolFlags:
@@ -68,10 +71,34 @@ class JobToolFlags(BaseModel):
             odd = sorted(f for f in self.flags if not _IDENTIFIER.match(f))
         if odd:
             raise ValueError(f"{self.tool} {self.program}: not {self.style} options: {odd[:3]}")
-        unknown = sorted(set(self.choices) - self.flags)
+        unknown = sorted((set(self.choices) | self.required) - self.flags)
         if unknown:
-            raise ValueError(f"{self.tool} {self.program}: choices for options it lacks: {unknown}")
+            raise ValueError(
+                f"{self.tool} {self.program}: choices or requirements of options it lacks: {unknown}"
+            )
         return self
+
+
+def _is_required(node: ast.AST) -> bool:
+    return (
+        isinstance(node, ast.Call)
+        and getattr(node.func, "attr", None) == "add_argument"
+        and any(
+            k.arg == "required" and isinstance(k.value, ast.Constant) and k.value.value is True
+            for k in node.keywords
+        )
+    )
+
+
+def required_flags(text: str) -> set[str]:
+    """The options of ``add_argument(..., required=True)`` calls (a script exits without them)."""
+    return {
+        a.value
+        for node in ast.walk(ast.parse(text))
+        if _is_required(node) and isinstance(node, ast.Call)
+        for a in node.args
+        if isinstance(a, ast.Constant) and isinstance(a.value, str)
+    }
 
 
 def rust_flags(text: str) -> set[str]:
@@ -115,6 +142,8 @@ def main(args: list[str]) -> None:
     text = Path(path).read_text(encoding="utf-8")
     if kind == "rust":
         found = rust_flags(text)
+    elif kind == "required":
+        found = required_flags(text)
     elif kind == "yaml":
         found = yaml_keys(text)
     else:

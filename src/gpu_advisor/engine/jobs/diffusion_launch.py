@@ -104,22 +104,43 @@ def _hunyuan(run: Run, gpus: int) -> str:
     return f"python3 {args}{offload}"
 
 
+# The training script of each model line, (network/LoRA, full): kohya-ss sd-scripts' top-level
+# scripts (https://github.com/kohya-ss/sd-scripts: train_network.py, fine_tune.py,
+# sdxl_train_network.py, sdxl_train.py, sd3_train_network.py, sd3_train.py, flux_train_network.py,
+# flux_train.py) and diffusers' examples/dreambooth (train_dreambooth_lora.py,
+# train_dreambooth.py, train_dreambooth_lora_sdxl.py, train_dreambooth_lora_sd3.py,
+# train_dreambooth_sd3.py, train_dreambooth_lora_flux.py, train_dreambooth_flux.py). SD 3.5 has
+# its own scripts; it is not Flux.
+KOHYA_SCRIPTS = {
+    "sd15": ("train_network.py", "fine_tune.py"),
+    "sdxl": ("sdxl_train_network.py", "sdxl_train.py"),
+    "sd35-medium": ("sd3_train_network.py", "sd3_train.py"),
+    "sd35-large": ("sd3_train_network.py", "sd3_train.py"),
+}
+KOHYA_FLUX = ("flux_train_network.py", "flux_train.py")
+DIFFUSERS_SCRIPTS = {
+    "sd15": ("train_dreambooth_lora.py", "train_dreambooth.py"),
+    "sdxl": ("train_dreambooth_lora_sdxl.py", "train_dreambooth_lora_sdxl.py"),
+    "sd35-medium": ("train_dreambooth_lora_sd3.py", "train_dreambooth_sd3.py"),
+    "sd35-large": ("train_dreambooth_lora_sd3.py", "train_dreambooth_sd3.py"),
+}
+DIFFUSERS_FLUX = ("train_dreambooth_lora_flux.py", "train_dreambooth_flux.py")
+
+
 def trainer_command(spec: DiffusionSpec, tool: str, method: str, config: str = "config.toml") -> str:
-    """The trainer's launch line: kohya-ss sd-scripts, ai-toolkit or a diffusers example."""
+    """The trainer's launch line: kohya-ss sd-scripts, ai-toolkit or a diffusers example. The
+    diffusers DreamBooth scripts require the images and the instance prompt (``--instance_prompt``
+    is required by their parsers), so the line names both. diffusers has no full-weight SDXL
+    DreamBooth script; SDXL trains its LoRA there."""
+    full = 1 if method == "full" else 0
     if tool == "ai-toolkit":
         return "python run.py config/train_lora.yaml"
     if tool == "diffusers":
-        script = {"sd15": "train_dreambooth_lora.py", "sdxl": "train_dreambooth_lora_sdxl.py"}.get(
-            spec.id, "train_dreambooth_lora_flux.py"
-        )
-        if method == "full":
-            script = script.replace("_lora", "")
+        script = DIFFUSERS_SCRIPTS.get(spec.id, DIFFUSERS_FLUX)[full]
         return (
-            f"accelerate launch {script} --pretrained_model_name_or_path={spec.repo} --mixed_precision=bf16"
+            f"accelerate launch {script} --pretrained_model_name_or_path={spec.repo} "
+            "--instance_data_dir=./images --instance_prompt='a photo of sks' --output_dir=./output "
+            "--mixed_precision=bf16"
         )
-    script = {"sd15": "train_network.py", "sdxl": "sdxl_train_network.py"}.get(
-        spec.id, "flux_train_network.py"
-    )
-    if method == "full":
-        script = script.replace("_network", "")
+    script = KOHYA_SCRIPTS.get(spec.id, KOHYA_FLUX)[full]
     return f"accelerate launch --mixed_precision bf16 {script} --config_file {config}"
