@@ -167,6 +167,8 @@ def video_plans(kb: Knowledge, book: DiffusionBook) -> Iterator[JobPlan]:
             for gpus in (None, 2, 8):
                 yield video.plan(video.VideoGenJob(model=spec.id, tool=tool, gpus=gpus), kb, book)
             yield video.plan(video.VideoGenJob(model=spec.id, tool=tool, offload="model"), kb, book)
+        for other in ("wan", "hunyuanvideo"):  # another model's repository asked for by name
+            yield video.plan(video.VideoGenJob(model=spec.id, tool=other), kb, book)
 
 
 def train_plans(kb: Knowledge, book: DiffusionBook) -> Iterator[JobPlan]:

@@ -131,9 +131,14 @@ def _rate(book: d.DiffusionBook, spec: d.DiffusionSpec, run: d.Run, asked: int |
 
 
 def own_tool(spec: d.DiffusionSpec, asked: str, gpus: int) -> str:
-    """The model's own repository when a clip spans several cards (ComfyUI runs one card a clip)."""
+    """The model's own repository when a clip spans several cards (ComfyUI runs one card a clip),
+    or when the tool asked for is another model's repository (Wan's generate.py cannot load
+    HunyuanVideo)."""
+    own = next((t for t in ("wan", "hunyuanvideo") if t in spec.tools), "diffusers")
     if gpus > 1 and asked == "comfyui":
-        return next((t for t in ("wan", "hunyuanvideo") if t in spec.tools), "diffusers")
+        return own
+    if asked in ("wan", "hunyuanvideo") and asked not in spec.tools:
+        return own
     return asked
 
 
