@@ -30,7 +30,9 @@ def said(dialog: Dialog, text: str) -> str:
         ("能不能再降个 10%", 0.9),
         ("cut it to 70%", 0.7),
         ("壓到八成", 0.8),
-        ("打八五折", 0.85),
+        ("預算打八五折", 0.85),
+        ("月租 12 萬，降三成", 0.7),
+        ("management wants a 25% cut", 0.75),
         ("cut it by a third", 2 / 3),
         ("減掉一半", 0.5),
     ],
@@ -39,7 +41,9 @@ def test_a_cut_is_read_as_the_share_kept(text: str, kept: float) -> None:
     assert kept_share(normalize(text)) == pytest.approx(kept)
 
 
-@pytest.mark.parametrize("text", ["年付85折", "GPU 利用率 25%", "25% of the time"])
+@pytest.mark.parametrize(
+    "text", ["年付85折", "年付打85折", "15% off yearly", "GPU 利用率 25%", "25% of the time"]
+)
 def test_a_percentage_without_a_cutting_word_is_no_cut(text: str) -> None:
     assert kept_share(normalize(text)) is None
 

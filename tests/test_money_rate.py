@@ -68,3 +68,16 @@ def test_a_month_budget_against_an_hourly_price_and_a_schedule_gets_a_verdict(
     reply = said(dialog, text)
     assert total in reply and verdict in reply, reply
     assert "以内" in reply or "超出" in reply or "within" in reply or "over" in reply
+
+
+@pytest.mark.parametrize(
+    ("text", "total"),
+    [
+        ("按分钟计费 0.1 元，跑 3 个小时多少钱", "¥18"),  # 60 × ¥0.1 × 3 h
+        ("一个月只有 500 块，A100 一小时 1.8，每天开 8 小时够吗", "432"),  # 240 h × ¥1.8, within ¥500
+    ],
+)
+def test_a_rate_whose_unit_or_currency_is_said_first_or_not_at_all_is_still_a_rate(
+    dialog: Dialog, text: str, total: str
+) -> None:
+    assert total in said(dialog, text)

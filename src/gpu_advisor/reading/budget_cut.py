@@ -1,9 +1,10 @@
-"""A relative cut of a stated month's budget: "砍 25%", "cut it by a third", "压到八成", "打八折".
+"""A relative cut of a stated month's budget: "砍 25%", "cut it by a third", "压到八成", "预算打八折" (a
+yearly "年付打85折" is a discount, not a cut).
 
 Read from normalised text (``text.normalize``: Traditional already Simplified) as the share
 of the budget that is KEPT: a cut of 25 % keeps 0.75, "压到八成" keeps 0.8, "cut it by a
 third" keeps 2/3. A percentage or a fraction is a cut only beside a cutting word, so "25%
-utilisation" or "年付85折" (a yearly discount, ``reading.quote``) is never one. The base is
+utilisation", "年付85折" or "15% off yearly" (a yearly discount, ``reading.quote``) is never one. The base is
 the month's money said in the same message (``reading.rate_words.month_budget``).
 """
 
@@ -16,9 +17,11 @@ _DIGIT = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, 
 _BY_PCT = re.compile(rf"{_CUT}[^,;，。\d%]{{0,8}}?(?:by )?(?P<p>\d{{1,2}}(?:\.\d+)?) ?%")
 _TO_PCT = re.compile(rf"{_CUT}[^,;，。\d%]{{0,6}}?(?:到|至|to) ?(?P<p>\d{{1,2}}(?:\.\d+)?) ?%")
 _TO_TENTHS = re.compile(
-    rf"(?:{_CUT}[^,;，。\d]{{0,4}}?(?:到|至)|打) ?"
+    rf"(?:{_CUT}[^,;，。\d]{{0,4}}?(?:到|至)|预算 ?打) ?"
     r"(?P<n>[一二三四五六七八九]|\d)(?P<m>[一二三四五六七八九]|\d)? ?(?:成|折)"
 )
+_BY_TENTHS = re.compile(rf"{_CUT}[^,;，。\d]{{0,4}}?(?P<n>[一二三四五六七八九]|\d) ?成")
+_PCT_CUT = re.compile(r"(?P<p>\d{1,2}(?:\.\d+)?) ?% ?(?:cut|reduction)(?![a-z])")
 _FRACTION = re.compile(
     rf"{_CUT}[^,;，。\d]{{0,10}}?(?:by )?"
     r"(?:(?P<third>三分之一|a third|one third|1/3)|(?P<quarter>四分之一|a quarter|one quarter|1/4)"
@@ -54,6 +57,10 @@ def _read(low: str) -> tuple[float | None, int] | None:
     if m := _TO_TENTHS.search(low):
         tenths = _digit(m["n"]) + (_digit(m["m"]) / 10 if m["m"] else 0)
         return _share(tenths / 10), m.start()
+    if m := _BY_TENTHS.search(low):  # "降三成": three tenths off
+        return _share(1 - _digit(m["n"]) / 10), m.start()
+    if m := _PCT_CUT.search(low):  # "a 25% cut"
+        return _share(1 - float(m["p"]) / 100), m.start()
     if m := _FRACTION.search(low):
         return (2 / 3 if m["third"] else 3 / 4 if m["quarter"] else 1 / 2), m.start()
     return None

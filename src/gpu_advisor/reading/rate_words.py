@@ -20,8 +20,11 @@ _PER = r"(?:/|每|per|a|an|一)"
 _SHORT_UNIT = re.compile(
     rf"\s?{_PER}\s?(?:(?P<s>秒钟?|seconds?|secs?|s)|(?P<m>分钟|分|minutes?|mins?))(?![a-z])"
 )
-_UNIT_FIRST = re.compile(r"(?:(?P<s>每秒钟?|按秒)|(?P<m>每分钟|按分钟))\s?$")
+_UNIT_FIRST = re.compile(r"(?:(?P<s>每秒钟?|按秒)|(?P<m>每分钟|按分钟))(?:计费|收费)?\s?$")
 _HOUR_BEFORE = re.compile(r"(?:一|每|1 ?)小时|an hour|per hour|hourly")
+_BARE_HOURLY = re.compile(
+    r"(?:一|每|1 ?)(?:个)?小时 ?(?P<n>\d{1,4}(?:\.\d+)?)(?! ?(?:\d|\.|小时|个|h|天|张|卡|台|%|万|w|k|g))"
+)
 _MONTH_BEFORE = re.compile(r"每月|每个月|一个月|月预算|月租|预算|budget|i have|我有|手上有|only have|只有")
 _BARE_MONTH = re.compile(
     r"(?:每月|每个月|月预算|预算|月租|budget)[^,;，。\d]{0,4}?"
@@ -58,6 +61,8 @@ def hourly_rate(low: str, cards: int | None) -> Money | None:
             return Money(amount=a.value * (cards or 1), currency=a.currency)
         if per is None and _HOUR_BEFORE.search(_clause_before(low, a)):  # "4090 一小时 3 块"
             return Money(amount=a.value, currency=a.currency)
+    if m := _BARE_HOURLY.search(low):  # "A100 一小时 1.8": no currency said, yuan
+        return Money(amount=float(m["n"]), currency="CNY")
     return None
 
 
