@@ -44,6 +44,7 @@ class Invocation:
     program: str
     options: tuple[tuple[str, str | None], ...]
     positional: tuple[str, ...] = ()
+    tool: str | None = None  # a launcher's own row (accelerate), else the plan's tool
 
 
 def _dash_options(tokens: list[str]) -> tuple[tuple[str, str | None], ...]:
@@ -92,6 +93,8 @@ def invocations(command: str) -> Iterator[Invocation]:
             yield Invocation(tokens[1], _dash_options(tokens[2:]))
         elif head in ("torchrun", "accelerate"):  # the launcher's own flags come before the script
             script = next(i for i, t in enumerate(tokens) if t.endswith(".py"))
+            if head == "accelerate":
+                yield Invocation("accelerate launch", _dash_options(tokens[2:script]), tool="accelerate")
             yield Invocation(tokens[script], _dash_options(tokens[script + 1 :]))
         elif head == "docker":
             image_at = next(i for i, t in enumerate(tokens) if "text-embeddings-inference:" in t)
@@ -116,9 +119,10 @@ def unknown_options(plan: JobPlan) -> list[str]:
     assert plan.command is not None and plan.tool is not None
     bad: list[str] = []
     for inv in invocations(plan.command):
-        row = job_flags.load().get((plan.tool, _program(plan.tool, inv)))
+        tool = inv.tool or plan.tool
+        row = job_flags.load().get((tool, _program(tool, inv)))
         if row is None:
-            bad.append(f"{_program(plan.tool, inv)}: no such program in {plan.tool}'s pinned release")
+            bad.append(f"{_program(tool, inv)}: no such program in {tool}'s pinned release")
             continue
         for name, value in inv.options:
             if name not in row.flags and not (row.style == "key=value" and name == "mode"):
@@ -217,6 +221,7 @@ def test_the_table_loads_with_a_release_and_a_source_for_every_program() -> None
     table = job_flags.load()
     assert {tool for tool, _ in table} == {
         "comfyui",
+        "accelerate",
         "kohya",
         "diffusers",
         "wan",
@@ -248,7 +253,8 @@ def test_every_tool_is_pinned_or_named_as_not_yet(plans: list[JobPlan]) -> None:
 
 
 def test_every_pinned_tool_is_checked_by_some_plan(plans: list[JobPlan]) -> None:
-    assert {tool for tool, _ in job_flags.load()} <= {p.tool for p in plans}
+    launchers = {inv.tool for p in plans if p.command for inv in invocations(p.command)} - {None}
+    assert {tool for tool, _ in job_flags.load()} <= {p.tool for p in plans} | launchers
 
 
 def test_every_option_of_every_command_exists_in_its_tools_release(plans: list[JobPlan]) -> None:
