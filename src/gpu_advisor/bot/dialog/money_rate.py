@@ -56,7 +56,8 @@ def _hours(low: str, use: Use) -> tuple[float, Period, float | None] | None:
 
 def _title(lang: str, c: RateCost) -> str:
     if c.fits is None:
-        return locales.t(lang, "money.rate.title", total=c.total.amount, currency=c.total.currency)
+        key = "money.rate.title_month" if c.period == "month" else "money.rate.title"
+        return locales.t(lang, key, total=c.total.amount, currency=c.total.currency)
     key = "money.rate.title_fits" if c.fits else "money.rate.title_over"
     return locales.t(
         lang,
