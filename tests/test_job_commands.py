@@ -3,10 +3,12 @@ that exist (issue 46, "Flags the runtime knows", for the non-LLM families).
 
 The options are read out of each tool's own source at a pinned release
 (``knowledge/job_flags.yaml``): ComfyUI's ``cli_args.py``, Wan's and HunyuanVideo's argparse,
+kohya sd-scripts, diffusers' DreamBooth trainers and ``accelerate launch``,
 text-embeddings-inference's clap ``Args``, Ultralytics' ``default.yaml`` keys, faster-whisper's
 ``WhisperModel``/``transcribe`` parameters and ffmpeg's NVENC AVOptions. A plan is built for a
 spread of requests of every family, each command is split into the programs it runs, and every
-option (with its value, where the tool checks a list) is looked up in its program's row.
+option (with its value, where the tool checks a list) is looked up in its program's row; the
+options a program requires must be there too.
 
 Tools whose argument lists are not pinned yet are listed in ``NOT_PINNED``; a plan whose tool is
 in neither table fails, so a new tool cannot slip past the check.

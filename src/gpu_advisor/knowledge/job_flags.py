@@ -10,11 +10,13 @@ file's URL; ``tests/test_job_commands.py`` checks every job command against them
 Three spellings, one per kind of tool (``style``):
 
 - ``dash``: command-line flags (``--lowvram``, ``-c:v``). argparse scripts (ComfyUI
-  ``comfy/cli_args.py``, Wan ``generate.py``, HunyuanVideo ``hyvideo/config.py``) go through
-  ``runtime_flags.python_flags``; a clap ``struct Args`` (text-embeddings-inference
-  ``router/src/main.rs``) makes each field ``--field-name`` (``rust_flags``); ffmpeg's are its
-  AVOption tables (``libavcodec/nvenc_*.c`` for the encoder's private options) and
-  ``fftools/ffmpeg_opt.c`` for the general ones.
+  ``comfy/cli_args.py``, Wan ``generate.py``, HunyuanVideo ``hyvideo/config.py``, kohya
+  sd-scripts and diffusers' DreamBooth trainers, ``accelerate launch``) go through
+  ``runtime_flags.python_flags``, and their ``required=True`` options become ``required``
+  (``required_flags``: the diffusers trainers exit without ``--instance_prompt``); a clap
+  ``struct Args`` (text-embeddings-inference ``router/src/main.rs``) makes each field
+  ``--field-name`` (``rust_flags``); ffmpeg's are its AVOption tables (``libavcodec/nvenc_*.c``
+  for the encoder's private options) and ``fftools/ffmpeg_opt.c`` for the general ones.
 - ``key=value``: Ultralytics' ``yolo MODE key=value``; the keys are the top-level keys of
   ``ultralytics/cfg/default.yaml`` (``yaml_keys``), with the mode as a choice.
 - ``keyword``: a Python call's keyword arguments (faster-whisper's ``WhisperModel(...)`` and
