@@ -81,3 +81,22 @@ def test_a_rate_whose_unit_or_currency_is_said_first_or_not_at_all_is_still_a_ra
     dialog: Dialog, text: str, total: str
 ) -> None:
     assert total in said(dialog, text)
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "A100 每小时 8 元，包月 4000，每天 6 小时，怎么租",
+        "3090 hourly ¥2.5 or ¥1,500 a month, I use it 10 hours a day",
+    ],
+)
+def test_a_vendors_monthly_price_beside_an_hourly_one_is_a_way_of_paying_not_a_budget(
+    dialog: Dialog, text: str
+) -> None:
+    reply = said(dialog, text)
+    assert "以内" not in reply and "within" not in reply and "budget" not in reply, reply
+
+
+def test_two_ways_of_paying_asked_with_a_schedule_are_billed_for_its_hours(dialog: Dialog) -> None:
+    reply = said(dialog, "A100 每小時 8 元，包月 4000，每天 6 小時，怎麼租")
+    assert "1,440" in reply and "4,000" in reply  # 6 h × 30 days × ¥8 against the month

@@ -25,6 +25,7 @@ _HOUR_BEFORE = re.compile(r"(?:一|每|1 ?)小时|an hour|per hour|hourly")
 _BARE_HOURLY = re.compile(
     r"(?:一|每|1 ?)(?:个)?小时 ?(?P<n>\d{1,4}(?:\.\d+)?)(?! ?(?:\d|\.|小时|个|h|天|张|卡|台|%|万|w|k|g))"
 )
+_VENDOR_MONTH = re.compile(r"包月|月租|按月|月付|monthly|(?<![a-z])or(?![a-z])|或")
 _MONTH_BEFORE = re.compile(r"每月|每个月|一个月|月预算|月租|预算|budget|i have|我有|手上有|only have|只有")
 _BARE_MONTH = re.compile(
     r"(?:每月|每个月|月预算|预算|月租|budget)[^,;，。\d]{0,4}?"
@@ -66,10 +67,15 @@ def hourly_rate(low: str, cards: int | None) -> Money | None:
     return None
 
 
-def month_budget(low: str) -> Money | None:
-    """The month's money a schedule is held against: an amount per month, or one after 预算/"I have"."""
+def month_budget(low: str, vendor: bool = True) -> Money | None:
+    """The month's money a schedule is held against: an amount per month, or one after 预算/"I have".
+
+    ``vendor=False`` leaves out a vendor's monthly price ("包月 4000", "or ¥1,500 a month"): beside
+    an hourly price it is the other way of paying (``money_stated.billing_choice``), not a budget."""
     for a in amounts(low):
         if _short_unit(low, a) is not None:
+            continue
+        if not vendor and _VENDOR_MONTH.search(_clause_before(low, a)):
             continue
         per = period_of(low, a)
         if per == "month" or (per is None and _MONTH_BEFORE.search(_clause_before(low, a))):

@@ -56,6 +56,7 @@ from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
 from gpu_advisor.reading.intent import intent_of
 from gpu_advisor.reading.message import Message, read_message
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
+from gpu_advisor.reading.rate_words import month_budget
 from gpu_advisor.reading.use_words import Use, mentions_api, read_use
 from gpu_advisor.text.normalize import normalize
 
@@ -212,13 +213,17 @@ def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> A
 
 def _job_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """A card's price with the hours for a named non-LLM job ("报价 4090 每小时 2.5 元，跑 SDXL 出图
-    300 小时，多少钱"), asked as a price rather than pasted as a quote: the quote's money first."""
-    if msg.intent == "quote" or msg.job == "none" or msg.job.startswith("llm"):
-        return None
-    if "audio_hours" in msg.job_slots:  # "100 hours" of audio is the work, not the rental's hours
+    300 小时，多少钱"), or two ways of paying with the hours ("A100 每小时 8 元，包月 4000，每天 6
+    小时，怎么租"), asked rather than pasted as a quote: the quote's money first."""
+    if msg.intent == "quote" or "audio_hours" in msg.job_slots:  # audio hours are the work, not the rent's
         return None
     reading = msg.money(flow.kb)
-    if reading.quote() is None or hours_said(read_use(msg.low), reading) is None:
+    named_job = msg.job != "none" and not msg.job.startswith("llm")
+    # "每小时 8 元，包月 4000": which is cheaper; "每月 2000 块 … 每小时 2.5" is a budget (``money_rate``)
+    two_ways = len({p.per for p in reading.prices}) >= 2 and month_budget(msg.low, vendor=False) is None
+    if not (named_job or two_ways) or reading.quote() is None:
+        return None
+    if hours_said(read_use(msg.low), reading) is None:
         return None
     return _answer(flow, state, msg, quote_answer)
 

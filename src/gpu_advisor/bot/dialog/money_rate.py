@@ -25,7 +25,7 @@ def rate_money(low: str, reading: MoneyReading, use: Use, lang: str) -> Content 
     """The rate's cost for the hours said, and the budget's verdict when a month's money is given."""
     if mentions_api(low):  # a hosted API's per-minute price is compared with renting, not run alone
         return None
-    budget = month_budget(low)
+    budget = month_budget(low, vendor=False)
     short = short_rate(low)
     rate: tuple[Money, RateUnit] | None = short
     if rate is None:
