@@ -20,13 +20,14 @@ import ast
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import get_args
 
 import pytest
 
 from gpu_advisor.engine.jobs import embedding, encoding, image, image_train, speech, video, vision
 from gpu_advisor.engine.jobs.diffusion import DiffusionBook
 from gpu_advisor.engine.jobs.diffusion_launch import DIFFUSERS_FORMAT
-from gpu_advisor.engine.jobs.plan import JobPlan
+from gpu_advisor.engine.jobs.plan import JobFamily, JobPlan
 from gpu_advisor.engine.jobs.speeds import JobKnowledge
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.knowledge import job_flags
@@ -237,16 +238,7 @@ def test_the_table_loads_with_a_release_and_a_source_for_every_program() -> None
 
 
 def test_every_family_is_in_the_spread(plans: list[JobPlan]) -> None:
-    assert {p.family for p in plans} >= {
-        "image_gen",
-        "image_train",
-        "video_gen",
-        "speech",
-        "embedding",
-        "vision_train",
-        "vision_infer",
-        "video_encode",
-    }
+    assert {p.family for p in plans} >= set(get_args(JobFamily))
 
 
 def test_every_tool_is_pinned_or_named_as_not_yet(plans: list[JobPlan]) -> None:

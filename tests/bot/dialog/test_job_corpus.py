@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
+from typing import Any, get_args
 
 import pytest
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.engine.jobs.plan import JobFamily
 from gpu_advisor.engine.specs import Knowledge
 
 CORPUS = Path(__file__).parents[2] / "corpus" / "phrasings.jsonl"
@@ -34,16 +35,7 @@ QUESTIONS = rows()
 
 
 def test_the_corpus_holds_every_family() -> None:
-    assert {r["job"] for r in QUESTIONS} == {
-        "image_gen",
-        "image_train",
-        "video_gen",
-        "speech",
-        "embedding",
-        "vision_train",
-        "vision_infer",
-        "video_encode",
-    }
+    assert {r["job"] for r in QUESTIONS} == set(get_args(JobFamily))
 
 
 @pytest.mark.parametrize("row", QUESTIONS, ids=[r["text"][:40] for r in QUESTIONS])

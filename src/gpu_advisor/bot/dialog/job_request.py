@@ -12,7 +12,7 @@ size a job through one contract.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -22,16 +22,7 @@ from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading import job_names
 from gpu_advisor.reading.job_names import pixels
 
-FAMILIES: tuple[JobFamily, ...] = (
-    "image_gen",
-    "image_train",
-    "video_gen",
-    "speech",
-    "embedding",
-    "vision_train",
-    "vision_infer",
-    "video_encode",
-)
+FAMILIES: tuple[JobFamily, ...] = get_args(JobFamily)
 
 _ENCODE_SIZES = {
     "480p": "480p",
