@@ -9,25 +9,17 @@ language-model job, and which numbers were read, so nothing is silently dropped 
 
 from __future__ import annotations
 
+from typing import get_args
+
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.reply import Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
+from gpu_advisor.engine.jobs.plan import JobFamily
 from gpu_advisor.locales.numbers import number
 from gpu_advisor.reading.message import Message
 
-NOT_LLM = frozenset(
-    {
-        "image_gen",
-        "image_train",
-        "video_gen",
-        "video_encode",
-        "speech",
-        "embedding",
-        "vision_train",
-        "vision_infer",
-    }
-)
+NOT_LLM = frozenset(get_args(JobFamily))
 _LLM_SLOTS = ("model", "params_b", "task")
 
 
