@@ -10,7 +10,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.cost import HOURS_PER_MONTH, Quote
 from gpu_advisor.engine.findings import Finding
-from gpu_advisor.engine.launch import LaunchSpec
+from gpu_advisor.engine.launch.spec import LaunchSpec
 from gpu_advisor.engine.units import GiB
 
 
