@@ -52,6 +52,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, PositiveFloat, PositiveInt
 
+from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.specs import GpuSpec
 
 Denoiser = Literal["unet", "dit"]
@@ -399,6 +400,24 @@ def sp_speedup(sp: SequenceParallel, gpus: int) -> float:
             return s0 + (s1 - s0) * (gpus - g0) / (g1 - g0)
     g_last, s_last = known[-1]
     return s_last * gpus / g_last  # past the table: the last measured efficiency held
+
+
+def memory_finding(spec: DiffusionSpec, run: Run, total_gib: float) -> Finding:
+    """The pipeline's memory as ``/why`` shows it: each part in the format run, and the total
+    a card must hold (``memory_gib``, or a clip's sharded need), for image and video alike."""
+    parts = resident_gib(spec, run.format)
+    return finding(
+        "diffusion_memory",
+        model=spec.name,
+        format=run.format,
+        denoiser_gib=parts["denoiser"],
+        text_encoders_gib=parts["text_encoders"],
+        vae_gib=parts["vae"],
+        total_gib=total_gib,
+        width=run.width,
+        height=run.height,
+        batch=run.batch,
+    )
 
 
 def memory_gib(book: DiffusionBook, spec: DiffusionSpec, run: Run, gpus: int = 1) -> float:

@@ -132,21 +132,7 @@ def why(
     book: d.DiffusionBook, spec: d.DiffusionSpec, run: d.Run, card: GpuSpec | None, job: ImageGenJob
 ) -> list[Finding]:
     """The arithmetic ``/why`` shows: the parts' memory, one image's seconds, the fleet."""
-    parts = d.resident_gib(spec, run.format)
-    out = [
-        finding(
-            "diffusion_memory",
-            model=spec.name,
-            format=run.format,
-            denoiser_gib=parts["denoiser"],
-            text_encoders_gib=parts["text_encoders"],
-            vae_gib=parts["vae"],
-            total_gib=d.memory_gib(book, spec, run),
-            width=run.width,
-            height=run.height,
-            batch=run.batch,
-        )
-    ]
+    out = [d.memory_finding(spec, run, d.memory_gib(book, spec, run))]
     if card is not None:
         t = d.timing(book, spec, card, run)
         out.append(

@@ -163,21 +163,7 @@ def why(
     book: d.DiffusionBook, spec: d.DiffusionSpec, run: d.Run, card: GpuSpec | None, gpus: int, need: float
 ) -> list[Finding]:
     """The arithmetic ``/why`` shows: the tokens, memory, one pass, one clip, the parallel speed-up."""
-    parts = d.resident_gib(spec, run.format)
-    out = [
-        finding(
-            "diffusion_memory",
-            model=spec.name,
-            format=run.format,
-            denoiser_gib=parts["denoiser"],
-            text_encoders_gib=parts["text_encoders"],
-            vae_gib=parts["vae"],
-            total_gib=need,
-            width=run.width,
-            height=run.height,
-            batch=run.batch,
-        )
-    ]
+    out = [d.memory_finding(spec, run, need)]
     if card is None:
         return out
     t = d.timing(book, spec, card, run)

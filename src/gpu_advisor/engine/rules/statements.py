@@ -167,7 +167,12 @@ STATEMENTS: tuple[Statements, ...] = (
         ),
     ),
     Statements(
-        ("engine/jobs/image.py", "engine/jobs/image_train.py", "engine/jobs/video.py"),
+        (
+            "engine/jobs/diffusion.py",
+            "engine/jobs/image.py",
+            "engine/jobs/image_train.py",
+            "engine/jobs/video.py",
+        ),
         "diffusion",
         "finding.",
         (
