@@ -52,8 +52,8 @@ ENCODE = pattern(
     word(r"transcod(?:e|es|ing)|encod(?:e|es|ing)|handbrake|jellyfin|plex"),
 )
 SPEECH = pattern(
-    r"whisper|paraformer|sensevoice|funasr|语音|转写|转录|录音|音频|音讯|(?<![a-z])asr(?![a-z])|(?<![a-z])tts(?![a-z])|cosyvoice|说话人",
-    word(r"transcri(?:be|bes|bing|ption)|speech|audio|recordings?|call-center|voice"),
+    r"whisper|paraformer|sensevoice|funasr|语音|转写|转录|录音|音频|音讯|播客|转文字|转成文字|(?<![a-z])asr(?![a-z])|(?<![a-z])tts(?![a-z])|cosyvoice|说话人",
+    word(r"transcri(?:be|bes|bing|ption)|speech|audio|recordings?|call-center|voice|podcasts?"),
 )
 EMBEDDING = pattern(
     r"(?<![a-z])bge|(?<![a-z])e5-|(?<![a-z])gte-|embedding|向量化|向量索引|rerank|重排|minilm|text-embeddings-inference",

@@ -30,6 +30,12 @@ def _number() -> str:
     return rf"(?P<n{i}>{NUMBER})\s*+(?P<scale{i}>million|thousand|[kmw万](?![a-z]))?"
 
 
+_AUDIO = (
+    r"(?:audio|recordings?|speech|calls?|podcasts?|interviews?|meetings?|lectures?|sermons?|voicemails?"
+    r"|voice\s+(?:notes|memos)|broadcasts?|radio)(?![a-z])"
+)
+"""What an hour of recorded sound is called: "hours of podcasts" is audio to transcribe, not a rental."""
+
 _SCALES = {"k": 1e3, "m": 1e6, "w": 1e4, "万": 1e4, "million": 1e6, "thousand": 1e3}
 
 # (slot, pattern): the first that claims a number keeps it.
@@ -137,11 +143,14 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
-        "audio_hours",
+        "audio_hours",  # what was recorded, not a rental: "2,000 hours of podcasts", "3000小时会议录音"
         lazy(
-            rf"{_number()}\s*+(?:个)?\s*+小时(?:的)?\s*+(?:音频|录音|语音|音讯)"
+            rf"{_number()}\s*+(?:个)?\s*+小时(?:的)?\s*+(?:[\u4e00-\u9fff]{{0,4}}?(?:音频|录音|语音|音讯)"
+            r"|播客|访谈|采访|通话|会议|课程|讲座|电话)"
             rf"|(?:转写|转录|识别)\s*+{_number()}\s*+(?:个)?\s*+小时"
-            rf"|{_number()}\s*+hours?\s+of\s+(?:audio|recordings?|speech|calls?)"
+            rf"|{_number()}\s*+(?:hours?|hrs?)\s+of\s+(?:[a-z]+\s+){{0,2}}?{_AUDIO}"
+            rf"|{_number()}\s*+-?\s*+(?:hours?|hrs?)\s+(?:of\s+)?(?:[a-z]+\s+)?(?:audio|recordings?)\s+backlog"
+            rf"|(?:audio|recordings?|transcription)\s+backlog\s+of\s+{_number()}\s*+(?:hours?|hrs?)(?![a-z])"
         ),
     ),
     (
