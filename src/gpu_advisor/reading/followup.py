@@ -21,10 +21,12 @@ _WAIT = lazy(
     r"how\s+long\s+(?:do|does|will|would|must)\s+(?:users?|people|customers?|they|i|we|one)\s+(?:have\s+to\s+)?wait|"
     r"wait(?:ing)?\s+time|response\s+time|how\s+long\s+(?:is|are)\s+the\s+(?:wait|answers?|responses?)"
 )
-# "what about 2 machines?", "那 2 台机器呢": the pick's machine, that many times.
+# "what about 2 machines?", "那 2 台机器呢", "那 2 台呢": the pick's machine, that many times
+# (a bare "台" only where the question ends, so "2 台 4090" stays cards).
 _MACHINES = lazy(
     r"(?P<n>\d{1,2}|[一二两三四五六七八九十]|two|three|four|five|six|eight)\s*+"
-    r"(?:台|个)?\s*+(?:机器|服务器|节点|(?<![a-z])(?:machines?|servers?|nodes?)(?![a-z]))"
+    r"(?:(?:台|个)?\s*+(?:机器|服务器|节点|(?<![a-z])(?:machines?|servers?|nodes?)(?![a-z]))"
+    r"|台\s*+(?=呢|吗|嘛|怎么样|如何|行不行|[?？。!！]|$))"
 )
 _DURATION = lazy(r"(要|需要|得)?跑多久|多久(能)?(跑完|训完|完成|结束)|要多久|多长时间|how\s+long")
 _YEARLY = lazy(r"年付|包年|按年|一年|yearly|annual|per\s+year|a\s+year|for\s+a\s+year")

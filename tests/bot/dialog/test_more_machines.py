@@ -23,6 +23,8 @@ from tests.dialogs import talk
         ("那 2 台机器呢？", 2),
         ("两台机器呢", 2),
         ("what about four servers", 4),
+        ("那 2 台呢？", 2),
+        ("两台呢", 2),
     ],
 )
 def test_a_machine_count_is_heard(said: str, count: int) -> None:
@@ -31,6 +33,16 @@ def test_a_machine_count_is_heard(said: str, count: int) -> None:
 
 def test_eight_cards_are_not_machines() -> None:
     assert machines_asked("8 张 a100") is None
+
+
+def test_a_bare_tai_before_a_card_counts_cards_not_machines() -> None:
+    assert machines_asked("换成 2 台 4090") is None
+
+
+def test_a_bare_two_tai_after_a_card_is_answered_with_two_machines(dialog: Dialog) -> None:
+    _, state = talk(dialog, "部署 Qwen2.5-14B，并发 16，7×24")
+    reply, _ = talk(dialog, "那 2 台呢？", state=state)
+    assert "约 32 路并发" in reply.text and "没用上" not in reply.text
 
 
 @pytest.mark.parametrize(

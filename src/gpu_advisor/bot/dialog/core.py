@@ -173,7 +173,11 @@ def _led_by(reply: Reply, lead: list[str]) -> Reply:
 
     A one-shot answer runs the message, then ``/plan``; the notes of the first turn (an
     unknown card or model said aloud, a cut message) must reach the user all the same.
+    The answer's own confirmation line confirms the whole request, so the first turn's
+    (what that message added) gives way to it: one "收到：" line, never two.
     """
+    if reply.structured and any(is_ack(reply.lang, line) for line in reply.lead):
+        lead = [line for line in lead if not is_ack(reply.lang, line)]
     if not lead or not reply.structured:
         return reply
     led = reply.model_copy(update={"lead": [*lead, *reply.lead]})
