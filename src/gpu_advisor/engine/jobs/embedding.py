@@ -123,14 +123,11 @@ def plan(req: EmbeddingRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         offers.option(p, _metrics(p, req, model, doc_tokens), _unit_costs(p, doc_tokens)) for p in ranked
     ]
     ctx = JobContext("embedding", req, kb, jobs, ranked, model.name)
-    return JobPlan(
-        family="embedding",
-        model=model.id,
-        sized=bool(options),
-        pick=options[0] if options else None,
-        alternatives=options[1:4],
-        findings=[*not_rented, *job_rules.findings(ctx)],
-        assumptions=job_rules.explain(ctx),
+    return job_rules.light_plan(
+        ctx,
+        model.id,
+        options,
+        not_rented,
         command=command(model, options[0].gpu if options else None, kb),
         tool="text-embeddings-inference",
     )

@@ -149,15 +149,15 @@ def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         for p in ranked
     ]
     ctx = JobContext("video_encode", req, kb, jobs, ranked, req.codec)
-    return JobPlan(
-        family="video_encode",
-        model=req.codec,
-        sized=bool(options),
-        pick=options[0] if options else None,
-        alternatives=options[1:4],
-        findings=[*not_rented, *job_rules.findings(ctx), *_streams(ranked, jobs, req)],
+    return job_rules.light_plan(
+        ctx,
+        req.codec,
+        options,
+        not_rented,
         command=command(req),
         tool="ffmpeg",
+        extra=_streams(ranked, jobs, req),
+        explained=False,  # the streams' arithmetic is the finding ``_streams`` adds
     )
 
 

@@ -149,16 +149,8 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     )
     options = [offers.option(p, _metrics(p), [offers.unit_cost(p, 1.0, "per_audio_hour")]) for p in ranked]
     ctx = JobContext("speech", req, kb, jobs, ranked, model.name)
-    return JobPlan(
-        family="speech",
-        model=model.id,
-        sized=bool(options),
-        pick=options[0] if options else None,
-        alternatives=options[1:4],
-        findings=[*not_rented, *job_rules.findings(ctx)],
-        assumptions=job_rules.explain(ctx),
-        command=command(model, runtime),
-        tool=_tool(runtime),
+    return job_rules.light_plan(
+        ctx, model.id, options, not_rented, command=command(model, runtime), tool=_tool(runtime)
     )
 
 

@@ -233,19 +233,16 @@ def _plan(
         offers.option(p, _metrics(p, batch), [offers.unit_cost(p, 1e6, "per_million_images")]) for p in ranked
     ]
     ctx = JobContext(family, req, kb, jobs, ranked, model.name)
-    return JobPlan(
-        family=family,
-        model=model.id,
-        sized=bool(options),
-        pick=options[0] if options else None,
-        alternatives=options[1:4],
-        findings=[*not_rented, *job_rules.findings(ctx)],
-        assumptions=job_rules.explain(ctx),
-        command=command,
-        tool="ultralytics"
-        if model.id.startswith("yolo")
-        else ("torchvision" if family == "vision_train" else "tensorrt"),
+    return job_rules.light_plan(
+        ctx, model.id, options, not_rented, command=command, tool=_tool(family, model)
     )
+
+
+def _tool(family: JobFamily, model: VisionModel) -> str:
+    """Ultralytics for YOLO; torchvision's references to train a classifier, TensorRT to serve one."""
+    if model.id.startswith("yolo"):
+        return "ultralytics"
+    return "torchvision" if family == "vision_train" else "tensorrt"
 
 
 def _metrics(p: Priced, batch: int) -> list[JobMetric]:

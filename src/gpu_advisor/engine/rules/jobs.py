@@ -13,7 +13,7 @@ on concurrent encode sessions. Layout: see ``engine/rules/__init__.py``.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Priced
-from gpu_advisor.engine.jobs.plan import JobFamily, JobPlan
+from gpu_advisor.engine.jobs.plan import JobFamily, JobOption, JobPlan
 from gpu_advisor.engine.jobs.speeds import JobKnowledge
 from gpu_advisor.engine.rules.declaration import Rule, Scenario
 from gpu_advisor.engine.specs import Knowledge
@@ -283,6 +283,35 @@ def refused(
     if not why:
         return None
     return JobPlan(family=family, model=getattr(request, "model", model), sized=False, findings=why)
+
+
+def light_plan(
+    ctx: JobContext,
+    model: str,
+    options: Sequence[JobOption],
+    not_rented: Sequence[Finding],
+    *,
+    command: str,
+    tool: str,
+    extra: Sequence[Finding] = (),
+    explained: bool = True,
+) -> JobPlan:
+    """A light family's plan from its ranked, priced options: the pick and three others, the
+    rules' findings after what ``rank_for`` said of a named card not for rent, ``extra``
+    findings the family works out itself (encoding's streams per card), and — ``explained`` —
+    the arithmetic for /why. One assembly for speech, embeddings, vision and encoding, so a
+    field added to ``JobPlan`` reaches every family at once."""
+    return JobPlan(
+        family=ctx.family,
+        model=model,
+        sized=bool(options),
+        pick=options[0] if options else None,
+        alternatives=list(options[1:4]),
+        findings=[*not_rented, *findings(ctx), *extra],
+        assumptions=explain(ctx) if explained else [],
+        command=command,
+        tool=tool,
+    )
 
 
 def _s(family: str, **workload: Any) -> Scenario:
