@@ -10,6 +10,10 @@ Figures on the 19 held-out rows (median |error|, share within ±10 %):
 - the engine before recipes (commit 9899185, requests without ``recipe``): 6.2 %, 63 %;
 - with recipe defaults: 8.0 %, 63 % (ms-swift 15 rows 8.0 %, LLaMA-Factory 2 rows 6.6 %,
   torchtune 1 row 5.5 %, DeepSpeed ZeRO-3 1 row 30.3 %); fit rows 9.4 % → 7.0 %.
+- with the materialised-attention class (engine.train_terms, ChatGLM3 and Baichuan2 remote
+  code holding 22 bytes per score element): 7.4 %, 74 % (ms-swift 15 rows 7.4 %, 73 %); fit
+  rows 7.0 %, 56 %. These holdout rows had been seen (the previous report named their
+  misses), so the figure is not a fresh one.
 Recipes fix what they decide — a full fine-tune's state dtypes and optimizer step (the
 ms-swift Qwen2.5-7B full run: +82 % → -1 %) — but the held-out rows are nearly all LoRA,
 where states are a rounding error, and their misses lie outside any recipe default:
@@ -38,8 +42,8 @@ from tests.calibration.training_recipes import (
     validate,
 )
 
-HOLDOUT_MEDIAN = 0.085
-HOLDOUT_WITHIN_10 = 0.60
+HOLDOUT_MEDIAN = 0.08
+HOLDOUT_WITHIN_10 = 0.70
 FIT_MEDIAN = 0.075
 
 
@@ -65,12 +69,12 @@ def test_the_split_follows_the_fixed_rule_of_each_source() -> None:
         assert splits == ["holdout" if i % 2 == 0 else "fit" for i in range(len(splits))]
 
 
-def test_held_out_median_error_is_under_eight_and_a_half_percent(kb: Knowledge) -> None:
+def test_held_out_median_error_is_under_eight_percent(kb: Knowledge) -> None:
     median, _ = summary([relative_error(r, kb) for r in rows("holdout")])
     assert median < HOLDOUT_MEDIAN
 
 
-def test_three_fifths_of_held_out_rows_are_within_ten_percent(kb: Knowledge) -> None:
+def test_seven_tenths_of_held_out_rows_are_within_ten_percent(kb: Knowledge) -> None:
     _, within = summary([relative_error(r, kb) for r in rows("holdout")])
     assert within >= HOLDOUT_WITHIN_10
 
@@ -91,3 +95,12 @@ def test_the_ms_swift_full_fine_tune_is_sized_as_bf16_states_with_a_foreach_step
     masters = {**row, "request": {**row["request"], "master_weights": True}}
     assert abs(relative_error(row, kb)) < 0.05
     assert relative_error(masters, kb) > 0.5
+
+
+def test_chatglm3_at_8k_tokens_holds_its_attention_scores_whole(kb: Knowledge) -> None:
+    """ms-swift's benchmark: 66.8 GiB at 8,192 tokens; read with a fused attention kernel, -68 %."""
+    row = next(r for r in ROWS if r["id"] == "swift_bench_chatglm3_6b_lora_8192")
+    fused = kb.models["chatglm3-6b"].model_copy(update={"materialises_attention": False})
+    as_fused = Knowledge.model_copy(kb, update={"models": {**kb.models, "chatglm3-6b": fused}})
+    assert abs(relative_error(row, kb)) < 0.10
+    assert relative_error(row, as_fused) < -0.5

@@ -49,7 +49,7 @@ logits of the running batch.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from gpu_advisor.engine.dtypes import FORMATS, KV_BYTES, weight_bytes
 from gpu_advisor.engine.param_count import lora_trainable_params, routed_expert_params
@@ -63,6 +63,7 @@ from gpu_advisor.engine.train_terms import (
     largest_tensor_params,
     loss_buffer_bytes,
     offloaded_checkpoint_bytes,
+    score_peak_bytes,
     selective_layer_bytes,
     state_bytes_per_param,
     step_workspace_bytes,
@@ -218,7 +219,9 @@ def layer_activation_bytes(arch: ModelArch, s: TrainSetup, tokens: float) -> flo
 
 def activations(arch: ModelArch, s: TrainSetup, checkpointing: bool | None = None) -> float:
     tokens = float(s.batch_size * s.seq_len)
-    one_layer = layer_activation_bytes(arch, s, tokens)
+    # a model that materialises its attention scores holds them whole in the layer being
+    # differentiated, flash attention requested or not (engine.train_terms)
+    one_layer = max(layer_activation_bytes(arch, s, tokens), _fused_layer(arch, s, tokens) + _scores(arch, s))
     if s.gradient_checkpointing if checkpointing is None else checkpointing:
         inputs = arch.layers * 2.0 * arch.hidden_size * tokens
         if s.activation_offloading:
@@ -231,6 +234,14 @@ def activations(arch: ModelArch, s: TrainSetup, checkpointing: bool | None = Non
         return arch.layers * saved + transient + dequant_workspace_bytes(arch, s)
     # Without recomputation every layer's activations are alive when the loss is taken.
     return arch.layers * one_layer + logits_bytes(arch, s, tokens) + dequant_workspace_bytes(arch, s)
+
+
+def _fused_layer(arch: ModelArch, s: TrainSetup, tokens: float) -> float:
+    return layer_activation_bytes(arch, replace(s, flash_attention=True), tokens)
+
+
+def _scores(arch: ModelArch, s: TrainSetup) -> float:
+    return score_peak_bytes(arch, s.seq_len, float(s.batch_size * s.seq_len))
 
 
 def logits_bytes(arch: ModelArch, s: TrainSetup, tokens: float) -> float:

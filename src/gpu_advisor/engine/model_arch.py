@@ -35,7 +35,9 @@ class ModelArch(Record):
     tokens (all layers when only ``sliding_window`` is given); ``linear_attention_layers``
     keep a fixed-size state instead of a KV cache. ``native_dtype`` is the precision the
     weights ship in, applied to all linear weights or only to the expert weights
-    (``native_dtype_scope``).
+    (``native_dtype_scope``). ``materialises_attention``: the model's own modelling code
+    (``trust_remote_code``) computes the whole score matrix whatever attention kernel the
+    trainer asks for, so fine-tuning it holds seq² scores per head (``engine.train_terms``).
     """
 
     id: str
@@ -70,6 +72,7 @@ class ModelArch(Record):
     native_dtype: NativeDtype = "bf16"
     native_dtype_scope: Literal["linear", "experts"] = "linear"
     max_context: PositiveInt = 4096
+    materialises_attention: bool = False
     release: int | None = Field(None, ge=2017, le=2030)
     source: str = Field(min_length=8)
 

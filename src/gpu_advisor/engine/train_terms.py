@@ -45,6 +45,14 @@ every constant here is a count of buffers, not a fitted factor.
   block (q, k, v, o, then w1, w3, w2) that is the block input 2h, q 2q, v 2kv, the
   attention output 2q, w1 2i and w2 2h bytes per token, about a third of the whole.
   The loss buffers are taken while every layer's saved set is alive.
+- Materialised attention: a model whose own modelling code computes the whole score
+  matrix (``ModelArch.materialises_attention``: ChatGLM3's and Baichuan2's remote code,
+  which no flash flag reaches) holds, in the layer being recomputed and differentiated,
+  per score element (heads × seq × tokens): the bf16 scores 2, the masked scores 2, the
+  fp32 softmax 4 and its bf16 cast 2 from the forward, then the bf16 gradient of the
+  probabilities 2, its fp32 upcast 4, the fp32 gradient of the scores 4 and its bf16 cast
+  2 — 22 bytes. Counted, not fitted: the ms-swift benchmark's fit rows for these models
+  are best matched at 22-26 (tests/calibration/training_recipes.yaml, source 5).
 - Activation offloading (torchtune ``enable_activation_offloading``) moves the
   checkpointed layer inputs to host RAM; one is in flight each way.
 - Framework overhead, one constant: the CUDA context and library workspaces, which
@@ -96,6 +104,7 @@ CE_CHUNKS = 8  # torchtune CEWithChunkedOutputLoss(num_output_chunks=8)
 LOSS_BYTES_PER_LOGIT = 2.0 + 4.0 + 4.0 + 4.0  # bf16 logits, fp32 upcast, log-softmax, its gradient
 CHUNK_TRANSIENT_BYTES = 2.0  # one chunk's bf16 gradient (compiled: nothing fp32 of that size)
 FUSED_LOSS_BYTES_PER_HIDDEN = 8.0
+SCORE_PEAK_BYTES = 2.0 + 2.0 + 4.0 + 2.0 + 2.0 + 4.0 + 4.0 + 2.0  # per score element, module docstring
 FSDP_LIVE_LAYERS = 2  # the layer in use and the one prefetched
 PAGED = frozenset({"paged_adamw", "paged_adamw_8bit"})
 # Adam moments per parameter and the bytes of each when not held at the parameter's own width.
@@ -192,3 +201,13 @@ def selective_layer_bytes(arch: ModelArch, tokens: float) -> float:
     i = arch.intermediate_size
     mlp = 2 * i + (2 * h if arch.gated_mlp else 0)  # w1 saved, w3 not, w2 saved (gated); w1 only otherwise
     return (2 * h + 2 * q + 2 * kv + 2 * q + mlp) * tokens
+
+
+def score_peak_bytes(arch: ModelArch, seq_len: int, tokens: float) -> float:
+    """A materialised-attention layer's scores at the peak of its backward (module docstring).
+
+    Zero for models whose attention runs a fused kernel: their scores never exist whole.
+    """
+    if not arch.materialises_attention:
+        return 0.0
+    return SCORE_PEAK_BYTES * arch.num_heads * seq_len * tokens
