@@ -46,6 +46,9 @@ class Candidate:
     scaling_efficiency: float | None = None
     meets_latency: bool = True
     extras: dict[str, float] = field(default_factory=dict)
+    # figures left out of ``extras`` until an option shows them (``settled``): a serving
+    # candidate's break-point QPS, whose exact search only the shown few need
+    deferred: Callable[[], dict[str, float]] | None = field(default=None, repr=False, compare=False)
 
     @property
     def cost(self) -> Quote:
@@ -59,6 +62,18 @@ class Candidate:
     @property
     def headroom_bytes(self) -> float:
         return self.capacity_bytes - self.memory.total
+
+
+def settled(c: Candidate) -> Candidate:
+    """``c`` with its ``deferred`` figures worked out into ``extras``: what an option shows.
+
+    Ranking, pruning and every check read the fields sizing settled; the break-point
+    QPS is searched to its end only for the few candidates a plan turns into options
+    (``engine.recommend``), the same float it would have been had it been searched first.
+    """
+    if c.deferred is None:
+        return c
+    return replace(c, extras=c.extras | c.deferred(), deferred=None)
 
 
 def repriced(c: Candidate, offer: Offer, held_hours: float | None) -> Candidate:

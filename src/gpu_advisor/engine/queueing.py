@@ -44,7 +44,7 @@ k_q the quantile of the Poisson number of prefills that interrupt one answer.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass, field
 
 from gpu_advisor.engine import break_points
@@ -70,7 +70,7 @@ class ReplicaShape:
     # a prompt's share of replica time beside ``b`` running sequences (a closed loop of b users);
     # None: ``prefill_s``, the share at ``slots``, at any b. Open-loop latency keeps ``prefill_s``.
     prompt_share: Callable[[int], float] | None = None
-    memo: dict[tuple[float | None, float | None], float] = field(
+    memo: dict[tuple[float | None, float | None], BreakPoint] = field(
         default_factory=dict, compare=False, repr=False
     )
     # the object ``step_s`` is a pure function of (a ``throughput.ReplicaModel``): shapes with equal
@@ -400,24 +400,134 @@ def break_qps(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float |
     the shape, so what-ifs that reuse a layout ask the queue once, and, for a shape with
     an ``identity``, across plans (``engine.break_points``).
     """
+    return break_point(shape, ttft_p99_s, tpot_p99_s).value()
+
+
+def break_point(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float | None) -> BreakPoint:
+    """``break_qps``'s search, run only as far as its caller needs (``BreakPoint``).
+
+    A plan sizes every layout in the catalog, and the replica count only needs to know
+    which side of the utilisation target the break point falls, or between which two
+    replica counts (``serving_capacity.size``): the bracket often says so after two or
+    three evaluations of the queue where the whole search takes ~10. The exact float is
+    searched to the end only for the options a plan shows. One search per shape and
+    targets (``ReplicaShape.memo``); a finished one is shared across plans.
+    """
     key = (ttft_p99_s, tpot_p99_s)
     got = shape.memo.get(key)
     if got is None:
-        got = shape.memo[key] = _shared_break(shape, ttft_p99_s, tpot_p99_s)
+        got = shape.memo[key] = _shared_point(shape, ttft_p99_s, tpot_p99_s)
     return got
 
 
-def _shared_break(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float | None) -> float:
-    """``_break``, looked up first among the break points other plans searched."""
+class BreakPoint:
+    """The break-point search, one evaluation of the queue at a time.
+
+    ``bounds`` is the bracket so far: the finished search returns a rate in
+    [lo, hi] (every point it moves ``lo`` to lies inside the bracket, and it returns
+    ``lo``), so a caller that only needs a monotone function of the answer can stop as
+    soon as the function agrees at both ends. ``value`` runs the search to its end: the
+    same operations in the same order as one uninterrupted search (``_break``), so the
+    same float.
+    """
+
+    __slots__ = (
+        "_cap",
+        "_done",
+        "_f_hi",
+        "_f_lo",
+        "_hi",
+        "_key",
+        "_left",
+        "_lo",
+        "_shape",
+        "_side",
+        "_tpot",
+        "_ttft",
+    )
+
+    def __init__(
+        self,
+        shape: ReplicaShape,
+        ttft_p99_s: float | None,
+        tpot_p99_s: float | None,
+        key: Hashable | None = None,
+    ) -> None:
+        self._shape, self._ttft, self._tpot, self._key = shape, ttft_p99_s, tpot_p99_s, key
+        cap = self._cap = capacity_qps(shape)
+        self._side, self._left, self._f_hi = 0, 60, math.inf
+        if ttft_p99_s is None and tpot_p99_s is None:
+            self._settle(cap * (1.0 - 1e-4))
+            return
+        self._lo, self._hi = cap * 1e-6, cap
+        self._f_lo = _margin(shape, self._lo, ttft_p99_s, tpot_p99_s)
+        self._done = False
+        if self._f_lo > 0:
+            self._settle(0.0)
+
+    @classmethod
+    def known(cls, value: float) -> BreakPoint:
+        """A break point already found (``engine.break_points``): nothing left to search."""
+        point = cls.__new__(cls)
+        point._key = None
+        point._settle(value)
+        return point
+
+    def _settle(self, value: float) -> None:
+        self._lo = self._hi = value
+        self._done = True
+        if self._key is not None:
+            break_points.store(self._key, value)
+
+    @property
+    def done(self) -> bool:
+        return self._done
+
+    def bounds(self) -> tuple[float, float]:
+        """(lo, hi): the search's answer lies in this range; lo == hi once it is found."""
+        return self._lo, self._hi
+
+    def refine(self) -> None:
+        """One more evaluation of the queue (at most; none once the search is done)."""
+        if self._done:
+            return
+        lo, hi, f_lo, f_hi, cap = self._lo, self._hi, self._f_lo, self._f_hi, self._cap
+        if self._left == 0 or hi - lo <= 1e-4 * cap:
+            self._settle(lo)
+            return
+        self._left -= 1
+        if math.isinf(f_hi) or math.isinf(f_lo):
+            mid = (lo + hi) / 2.0
+        else:
+            mid = lo - f_lo * (hi - lo) / (f_hi - f_lo)
+            mid = min(max(mid, lo + 1e-5 * cap), hi - 1e-5 * cap)
+        f = _margin(self._shape, mid, self._ttft, self._tpot)
+        if f <= 0:
+            self._lo, self._f_lo = mid, f
+            self._f_hi = f_hi / 2.0 if self._side == -1 else f_hi
+            self._side = -1
+        else:
+            self._hi, self._f_hi = mid, f
+            self._f_lo = f_lo / 2.0 if self._side == 1 else f_lo
+            self._side = 1
+
+    def value(self) -> float:
+        """The break point itself: the search run to its end."""
+        while not self._done:
+            self.refine()
+        return self._lo
+
+
+def _shared_point(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float | None) -> BreakPoint:
+    """A search of ``shape``'s break point, or the one other plans already found."""
     identity = break_points.model_identity(shape.step_model) if break_points.SHARED else None
     if identity is None:
-        return _break(shape, ttft_p99_s, tpot_p99_s)
+        return BreakPoint(shape, ttft_p99_s, tpot_p99_s)
     key = (identity, *_numbers(shape), ttft_p99_s, tpot_p99_s)
     got = break_points.lookup(key)
-    if got is None:
-        got = _break(shape, ttft_p99_s, tpot_p99_s)
-        break_points.store(key, got)
-    return got
+    if got is not None:
+        return BreakPoint.known(got)
+    return BreakPoint(shape, ttft_p99_s, tpot_p99_s, key)
 
 
 def _numbers(shape: ReplicaShape) -> tuple[float | int | None, ...]:
@@ -447,29 +557,5 @@ def _margin(shape: ReplicaShape, qps: float, ttft_p99_s: float | None, tpot_p99_
 
 
 def _break(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float | None) -> float:
-    cap = capacity_qps(shape)
-    if ttft_p99_s is None and tpot_p99_s is None:
-        return cap * (1.0 - 1e-4)
-    lo, hi = cap * 1e-6, cap
-    f_lo, f_hi = _margin(shape, lo, ttft_p99_s, tpot_p99_s), math.inf
-    if f_lo > 0:
-        return 0.0
-    side = 0
-    for _ in range(60):
-        if hi - lo <= 1e-4 * cap:
-            break
-        if math.isinf(f_hi) or math.isinf(f_lo):
-            mid = (lo + hi) / 2.0
-        else:
-            mid = lo - f_lo * (hi - lo) / (f_hi - f_lo)
-            mid = min(max(mid, lo + 1e-5 * cap), hi - 1e-5 * cap)
-        f = _margin(shape, mid, ttft_p99_s, tpot_p99_s)
-        if f <= 0:
-            lo, f_lo = mid, f
-            f_hi = f_hi / 2.0 if side == -1 else f_hi
-            side = -1
-        else:
-            hi, f_hi = mid, f
-            f_lo = f_lo / 2.0 if side == 1 else f_lo
-            side = 1
-    return lo
+    """The break point searched afresh, start to end, shared with no other plan."""
+    return BreakPoint(shape, ttft_p99_s, tpot_p99_s).value()

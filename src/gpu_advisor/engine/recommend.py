@@ -22,7 +22,7 @@ from gpu_advisor.engine import (
     whatifs,
 )
 from gpu_advisor.engine.architecture import resolve
-from gpu_advisor.engine.candidates import Candidate
+from gpu_advisor.engine.candidates import Candidate, settled
 from gpu_advisor.engine.defaults import names_zero_stage, serve_setup, train_setup
 from gpu_advisor.engine.dtypes import QUALITY_RANK
 from gpu_advisor.engine.errors import EngineError
@@ -124,7 +124,7 @@ def _plan(ctx: Context) -> Plan:
         what_ifs=whatifs.for_pick(ctx, pick),
         assumptions=ctx.assumed,
         serving_curve=serving_curve(ctx.arch, ctx.serve, pick, ctx.kb) if ctx.serve else [],
-        launch=_launch(Option.of(pick, "pick"), ctx),
+        launch=_launch(Option.of(settled(pick), "pick"), ctx),
         pretraining=plan_checks.is_pretraining(ctx.workload, ctx.arch),
     )
 
@@ -142,7 +142,7 @@ def _option(ctx: Context, c: Candidate, kind: str, priced: bool = True) -> Optio
         if rt is not None and ctx.serve is not None:
             rt, group = ctx.serve.configured(rt, c.gpu), (c.tensor_parallel, ctx.serve.attention_dp)
         c = replace(c, capacity_bytes=usable_bytes(c.gpu, rt, c.offer.slice_memory_gib, group))
-    return Option.of(c, kind, within_budget(c, ctx), priced)
+    return Option.of(settled(c), kind, within_budget(c, ctx), priced)
 
 
 def _for_method(ctx: Context, pick: Candidate) -> Context:

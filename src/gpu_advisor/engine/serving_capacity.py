@@ -28,7 +28,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from gpu_advisor.engine.defaults import ServeSetup
-from gpu_advisor.engine.queueing import Latency, ReplicaShape, break_qps, capacity_qps, closed_loop, latency
+from gpu_advisor.engine.queueing import (
+    BreakPoint,
+    Latency,
+    ReplicaShape,
+    break_point,
+    capacity_qps,
+    closed_loop,
+    latency,
+)
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
 from gpu_advisor.engine.throughput import ReplicaModel
 
@@ -37,13 +45,22 @@ MAX_REPLICAS = 256
 
 @dataclass(frozen=True, slots=True)
 class Load:
-    """Replicas, the batch each runs, its latency at its share of the traffic, its break-point rate."""
+    """Replicas, the batch each runs, its latency at its share of the traffic, its break-point rate.
+
+    ``point`` is one replica's break point, searched only as far as the replica count
+    needed (``queueing.break_point``); ``break_qps`` finishes the search.
+    """
 
     replicas: int
     batch: int
     latency: Latency | None
-    break_qps: float
+    point: BreakPoint
     meets_p99: bool
+
+    @property
+    def break_qps(self) -> float:
+        """The rate one replica takes before a p99 target breaks (its capacity without targets)."""
+        return self.point.value()
 
 
 def replica_shape(
@@ -88,13 +105,11 @@ def _cached_steps(model: ReplicaModel) -> Callable[[int], float]:
 
 def size(shape: ReplicaShape, s: ServeSetup) -> Load | None:
     """Replicas for ``s.qps`` (or ``s.concurrency`` alone) and the latency each then sees."""
-    cap = capacity_qps(shape)
     targets = s.ttft_p99_s is not None or s.tpot_p99_s is not None
     brk = _break(shape, s)
     replicas = math.ceil(s.concurrency / shape.slots)
     if s.qps is not None:
-        per = min(s.utilisation * cap, brk) if brk > 0 else s.utilisation * cap
-        replicas = max(replicas, math.ceil(s.qps / per - 1e-9))
+        replicas = _replicas_for_rate(brk, s, capacity_qps(shape), replicas)
     if replicas > MAX_REPLICAS:
         return None
     if s.qps is None:  # a closed group of users: the rate is what they send
@@ -107,10 +122,32 @@ def size(shape: ReplicaShape, s: ServeSetup) -> Load | None:
     return Load(replicas, batch, lat, brk, not targets or _holds(lat, s))
 
 
+def _replicas_for_rate(brk: BreakPoint, s: ServeSetup, cap: float, fewest: int) -> int:
+    """Replicas for ``s.qps``: each at no more than the utilisation target nor its break point.
+
+    The count is a step function of the break point that never rises with it, and the
+    search's answer lies in its bracket (``BreakPoint.bounds``), so the search goes on only
+    while the two ends of the bracket give different counts: the count is then exactly
+    the one the finished search gives, mostly after two or three evaluations of the queue.
+    """
+    assert s.qps is not None
+    qps, most = s.qps, s.utilisation * cap
+
+    def replicas(rate: float) -> int:
+        per = min(most, rate) if rate > 0 else most
+        return max(fewest, math.ceil(qps / per - 1e-9))
+
+    while True:
+        lo, hi = brk.bounds()
+        if brk.done or replicas(lo) == replicas(hi):
+            return replicas(lo)
+        brk.refine()
+
+
 GROUP_REPLICA_TRIES = 32  # replicas added, one at a time, before a group's p99 targets count as unmet
 
 
-def _closed_group(shape: ReplicaShape, s: ServeSetup, replicas: int, brk: float) -> Load:
+def _closed_group(shape: ReplicaShape, s: ServeSetup, replicas: int, brk: BreakPoint) -> Load:
     """A group of users with p99 targets ("10 个人用，首 token 1 秒内"): each replica's users send
     requests as fast as answers come back (``queueing.closed_loop``); that rate, as a Poisson
     stream, gives the tails the targets are held to. Replicas are added until they hold; when
@@ -128,11 +165,11 @@ def _closed_group(shape: ReplicaShape, s: ServeSetup, replicas: int, brk: float)
     return first
 
 
-def _break(shape: ReplicaShape, s: ServeSetup) -> float:
+def _break(shape: ReplicaShape, s: ServeSetup) -> BreakPoint:
     """The largest rate one replica takes: under the p99 targets when given, else its capacity."""
     if s.ttft_p99_s is None and s.tpot_p99_s is None:
-        return capacity_qps(shape)
-    return break_qps(shape, s.ttft_p99_s, s.tpot_p99_s)
+        return BreakPoint.known(capacity_qps(shape))
+    return break_point(shape, s.ttft_p99_s, s.tpot_p99_s)
 
 
 def one_group(shape: ReplicaShape, s: ServeSetup, replicas: int = 1) -> dict[str, float]:
@@ -159,7 +196,17 @@ def _holds(lat: Latency | None, s: ServeSetup) -> bool:
 
 def extras(load: Load, s: ServeSetup, aggregate_tokens_per_s: float) -> dict[str, float]:
     """Figures an option reports under load (milliseconds, requests/s, output tokens/s)."""
-    out: dict[str, float] = {"break_qps": load.break_qps * load.replicas}
+    return break_extras(load) | under_load(load, s, aggregate_tokens_per_s)
+
+
+def break_extras(load: Load) -> dict[str, float]:
+    """``extras``' break point of all the replicas together: the search run to its end."""
+    return {"break_qps": load.break_qps * load.replicas}
+
+
+def under_load(load: Load, s: ServeSetup, aggregate_tokens_per_s: float) -> dict[str, float]:
+    """``extras`` but the break point: what sizing already worked out, no more search."""
+    out: dict[str, float] = {}
     if s.qps is not None:
         out["output_tokens_per_s"] = s.qps * s.output_tokens
     else:

@@ -17,6 +17,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 from gpu_advisor.engine import cost, replica, serving_capacity
 from gpu_advisor.engine.candidates import Candidate
@@ -155,6 +156,7 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
     if load is None:
         return None
     replicas, batch = load.replicas, load.batch
+    searched = load.point.done  # else the break point is searched to its end when an option shows it
     point = layout.model.point(batch)
     offer = layout.offer
     machines = _machines(layout, replicas)
@@ -183,9 +185,11 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
         requests_per_s=point.requests_per_s * replicas,
         bound=point.bound,
         meets_latency=(s.ttft_ms_max is None or point.ttft_ms <= s.ttft_ms_max) and load.meets_p99,
-        extras=serving_capacity.extras(load, s, point.tokens_per_s * replicas)
+        extras=(serving_capacity.break_extras(load) if searched else {})
+        | serving_capacity.under_load(load, s, point.tokens_per_s * replicas)
         | {"output_tokens_per_s_full_load": _full_load(layout, s, replicas)}
         | serving_capacity.confidence(layout.rt, layout.gpu, layout.model.arch),
+        deferred=None if searched else partial(serving_capacity.break_extras, load),
     )
 
 

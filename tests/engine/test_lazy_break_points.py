@@ -1,0 +1,128 @@
+"""A plan searches a layout's break point only as far as its replica count needs (issue 41).
+
+Sizing every layout of the catalog needs each one's replica count, and that count only
+changes where the break point crosses a step of ceil(QPS / rate): the search stops once
+both ends of its bracket give one count. The exact break-point QPS is searched to the
+end for the options a plan shows. Every figure must be the one a finished search gives.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+import pytest
+
+from gpu_advisor.engine import break_points, queueing, replica, serving_capacity
+from gpu_advisor.engine.architecture import resolve
+from gpu_advisor.engine.candidates import settled
+from gpu_advisor.engine.defaults import ServeSetup, serve_setup
+from gpu_advisor.engine.offer_search import Searches
+from gpu_advisor.engine.queueing import BreakPoint, ReplicaShape, break_point
+from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.engine.units import GiB
+from gpu_advisor.engine.workload import Workload
+
+P99_WORKLOAD = Workload(task="infer", model="llama-3.1-8b", qps=20, ttft_ms_p99=500)
+TARGETS = [(0.5, None), (0.8, 0.04), (None, 0.03), (2.0, None)]
+
+
+@pytest.fixture(autouse=True)
+def nothing_shared(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each shape searches for itself: no break point comes from another test's plan."""
+    monkeypatch.setattr(break_points, "SHARED", False)
+
+
+def _setup(kb: Knowledge, qps: float, ttft_ms: float | None = 500) -> ServeSetup:
+    w = Workload(task="infer", model="llama-3.1-8b", qps=qps, ttft_ms_p99=ttft_ms)
+    return serve_setup(w, kb.models["llama-3.1-8b"])[0]
+
+
+def _shape(kb: Knowledge, card: str, s: ServeSetup) -> ReplicaShape:
+    """A freshly built 8B replica on one ``card`` (a new object, its searches not begun)."""
+    arch, gpu = kb.models["llama-3.1-8b"], kb.gpus[card]
+    got = replica.place(
+        arch, s, (gpu, s.configured(kb.runtimes["vllm"], gpu), "bf16", 1), gpu.usable_gib * GiB, "none"
+    )
+    assert got is not None
+    return got.shape
+
+
+@pytest.mark.parametrize("card", ["l4", "a10", "l40s", "h100-sxm"])
+@pytest.mark.parametrize("targets", TARGETS, ids=str)
+def test_every_bracket_holds_the_answer_the_finished_search_gives(
+    kb: Knowledge, card: str, targets: tuple[float | None, float | None]
+) -> None:
+    answer = BreakPoint(_shape(kb, card, _setup(kb, 20)), *targets).value()
+    point = BreakPoint(_shape(kb, card, _setup(kb, 20)), *targets)
+    steps = 0
+    while not point.done:
+        lo, hi = point.bounds()
+        assert lo <= answer <= hi
+        point.refine()
+        steps += 1
+    assert point.bounds() == (answer, answer)
+    assert point.value().hex() == answer.hex()
+    assert steps > 1 or answer == 0.0
+
+
+def test_a_search_stopped_and_resumed_ends_on_the_same_float(kb: Knowledge) -> None:
+    s = _setup(kb, 20)
+    whole = queueing._break(_shape(kb, "l4", s), 0.5, None)
+    point = break_point(_shape(kb, "l4", s), 0.5, None)
+    point.refine()
+    point.refine()
+    assert point.value().hex() == whole.hex()
+
+
+@pytest.mark.parametrize("card", ["l4", "a10", "l40s", "h100-sxm"])
+@pytest.mark.parametrize("qps", [0.5, 3, 7, 20, 55, 140, 400])
+@pytest.mark.parametrize("ttft_ms", [150, 500, 3000])
+def test_a_replica_count_from_a_part_searched_break_point_is_the_finished_ones(
+    kb: Knowledge, card: str, qps: float, ttft_ms: float
+) -> None:
+    s = _setup(kb, qps, ttft_ms)
+    finished = _shape(kb, card, s)
+    break_point(finished, s.ttft_p99_s, s.tpot_p99_s).value()  # searched to the end before sizing
+    lazy, full = serving_capacity.size(_shape(kb, card, s), s), serving_capacity.size(finished, s)
+    assert (lazy is None) == (full is None)
+    if lazy is not None and full is not None:
+        assert (lazy.replicas, lazy.batch, lazy.latency, lazy.meets_p99) == (
+            full.replicas,
+            full.batch,
+            full.latency,
+            full.meets_p99,
+        )
+        assert lazy.break_qps.hex() == full.break_qps.hex()
+
+
+def test_most_candidates_leave_the_break_point_unsearched(kb: Knowledge) -> None:
+    arch = resolve(P99_WORKLOAD, kb.models).arch
+    s = serve_setup(P99_WORKLOAD, arch)[0]
+    found = Searches(arch, kb).serve(s, None)
+    waiting = [c for c in found if c.deferred is not None]
+    assert len(waiting) > len(found) / 2
+    assert all("break_qps" not in c.extras for c in waiting)
+
+
+def test_a_settled_candidate_carries_the_finished_break_point_of_all_its_replicas(kb: Knowledge) -> None:
+    arch = resolve(P99_WORKLOAD, kb.models).arch
+    s = serve_setup(P99_WORKLOAD, arch)[0]
+    searches = Searches(arch, kb)
+    c = next(c for c in searches.serve(s, None) if c.deferred is not None)
+    layout = next(
+        lay
+        for lay in searches.layouts(s)
+        if (lay.offer, lay.fmt, lay.tp) == (c.offer, c.weight_dtype, c.tensor_parallel)
+    )
+    fresh = replace(layout, built=None).shape  # the same replica, built afresh: its search not begun
+    expected = queueing._break(fresh, s.ttft_p99_s, s.tpot_p99_s) * c.replicas
+    got = settled(c)
+    assert got.deferred is None
+    assert got.extras["break_qps"].hex() == expected.hex()
+
+
+def test_every_option_a_plan_shows_carries_its_break_point(kb: Knowledge) -> None:
+    plan = recommend(P99_WORKLOAD, kb)
+    shown = [o for o in [plan.recommendation, *plan.alternatives] if o is not None]
+    assert shown and all(o.break_qps is not None and o.break_qps > 0 for o in shown)
