@@ -10,7 +10,7 @@ is wrong with it:
   nothing workable exists, and the plan's status then says so;
 - soft problems (``late``, ``over_budget``) are the user's limits: a candidate within
   them always ranks first, and when none is, ``rules.plans.limit_to_move`` says which
-  limit to move and by how much.
+  limit to move and by how much; a pick that still misses the deadline has status ``late``.
 
 The thresholds and the findings that explain each decision are in ``engine/rules/plans.py``.
 Pretraining is read from ``Workload.pretrain`` or, unset, from a token count of at least
@@ -149,9 +149,17 @@ def _late_within_budget(ctx: Context, key: Key) -> Candidate | None:
 
 
 def status(ctx: Context, pick: Candidate) -> str | None:
-    """The plan's status when its pick has a hard problem (nothing workable exists), else None."""
-    hard = [p for p in problems(ctx, pick) if p in HARD]
-    return hard[0] if hard else None
+    """The plan's status when its pick has a hard problem (nothing workable exists) or misses the
+    deadline (nothing finishes in time: ``late``, beside the ``deadline_missed`` finding), else None.
+
+    A late pick is never "ok": the user's deadline is a constraint, and a plan that breaks it
+    must say so where a program reads it, not only in a sentence (issue 47).
+    """
+    found = problems(ctx, pick)
+    hard = [p for p in found if p in HARD]
+    if hard:
+        return hard[0]
+    return "late" if "late" in found else None
 
 
 def findings(r: Review) -> list[Finding]:

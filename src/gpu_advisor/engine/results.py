@@ -317,7 +317,8 @@ class Estimate(_Out):
 
 class Plan(_Out):
     status: str = Field(
-        description="ok, over_budget, latency_not_met, no_fit; or the problem of a pick nothing "
+        description="ok, over_budget, latency_not_met, no_fit, late (a training pick that misses "
+        "the deadline: nothing finishes in time); or the problem of a pick nothing "
         "workable replaced (engine.plan_checks.HARD: out_of_reach, method_unfit, "
         "below_efficiency_floor, network_short)"
     )

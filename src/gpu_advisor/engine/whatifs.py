@@ -16,6 +16,7 @@ from gpu_advisor.engine.candidates import Candidate
 from gpu_advisor.engine.findings import Finding, Value, finding
 from gpu_advisor.engine.offer_search import Searches
 from gpu_advisor.engine.reasoning import limits_rule_out_everything
+from gpu_advisor.engine.rules.deadline import finishes_by
 from gpu_advisor.engine.search_context import Context
 
 
@@ -35,17 +36,34 @@ def _serve_variant(ctx: Context, **changes: object) -> Candidate | None:
 
 
 def _train_variant(ctx: Context, **changes: object) -> Candidate | None:
+    """The cheapest workable training candidate with ``changes``; with a deadline, the cheapest
+    that meets it, else (none does) the cheapest, which ``_moved`` then says is late."""
     assert ctx.train is not None
     assert ctx.searches is not None
     base = replace(ctx.train, **changes)  # type: ignore[arg-type]
     w = ctx.workload
     found = ctx.searches.train(base, w.gpus, w.train_tokens, w.duration_hours, ctx.fixed)
-    return _cheapest(found, ctx.kb.catalog.fx_to_cny, ctx)
+    deadline = w.deadline_hours
+    in_time = [c for c in found if deadline is None or finishes_by(c, deadline)]
+    return _cheapest(in_time, ctx.kb.catalog.fx_to_cny, ctx) or _cheapest(
+        found, ctx.kb.catalog.fx_to_cny, ctx
+    )
 
 
-def _moved(id_: str, alt: Candidate | None, pick: Candidate, **values: Value) -> Finding:
+def _moved(id_: str, alt: Candidate | None, pick: Candidate, ctx: Context, **values: Value) -> Finding:
+    """A what-if's finding; a training option that misses the user's deadline is ``<id>_late``,
+    with its hours beside the deadline, so an offer of fewer machines never hides that it is
+    too slow (issue 47: "1 machine is enough" for a job that needs 4 to finish in time)."""
+    deadline = ctx.workload.deadline_hours
+    late = alt is not None and deadline is not None and alt.task == "train" and not finishes_by(alt, deadline)
+    if late and alt is not None and deadline is not None:
+        values = {
+            **values,
+            "hours": round(alt.training_hours or 0.0, 1),
+            "deadline_hours": round(deadline, 1),
+        }
     return finding(
-        id_,
+        f"{id_}_late" if late else id_,
         gpu=alt.gpu.name if alt else None,
         gpus=alt.total_gpus if alt else None,
         amount=round(alt.cost.amount) if alt else None,
@@ -74,7 +92,9 @@ def _all_for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
         assert ctx.serve is not None
         s = ctx.serve
         if s.qps:
-            out.append(_moved("what_if_double_qps", _serve_variant(ctx, qps=s.qps * 2), pick, qps=s.qps * 2))
+            out.append(
+                _moved("what_if_double_qps", _serve_variant(ctx, qps=s.qps * 2), pick, ctx, qps=s.qps * 2)
+            )
         else:
             doubled = s.concurrency * 2
             out.append(
@@ -82,6 +102,7 @@ def _all_for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
                     "what_if_double_concurrency",
                     _serve_variant(ctx, concurrency=doubled),
                     pick,
+                    ctx,
                     concurrency=doubled,
                 )
             )
@@ -91,15 +112,20 @@ def _all_for_pick(ctx: Context, pick: Candidate) -> list[Finding]:
                 "what_if_longer_context",
                 _serve_variant(ctx, context_len=longer, prompt_tokens=min(longer // 2, s.prompt_tokens * 4)),
                 pick,
+                ctx,
                 context_len=longer,
             )
         )
     else:
         assert ctx.train is not None
         longer = ctx.train.seq_len * 2
-        out.append(_moved("what_if_longer_seq", _train_variant(ctx, seq_len=longer), pick, seq_len=longer))
+        out.append(
+            _moved("what_if_longer_seq", _train_variant(ctx, seq_len=longer), pick, ctx, seq_len=longer)
+        )
         if ctx.train.method == "full" and ctx.train.optimizer == "adamw":
-            out.append(_moved("what_if_8bit_optimizer", _train_variant(ctx, optimizer="adamw_8bit"), pick))
+            out.append(
+                _moved("what_if_8bit_optimizer", _train_variant(ctx, optimizer="adamw_8bit"), pick, ctx)
+            )
     if pick.monthly.yearly_monthly and (ctx.workload.always_on or pick.job is None):
         out.append(
             finding(
