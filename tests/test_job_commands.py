@@ -5,13 +5,16 @@ The options are read out of each tool's own source at a pinned release
 (``knowledge/job_flags.yaml``): ComfyUI's ``cli_args.py``, Wan's and HunyuanVideo's argparse,
 kohya sd-scripts, diffusers' DreamBooth trainers and ``accelerate launch``,
 text-embeddings-inference's clap ``Args``, Ultralytics' ``default.yaml`` keys, faster-whisper's
-``WhisperModel``/``transcribe`` parameters and ffmpeg's NVENC AVOptions. A plan is built for a
+``WhisperModel``/``transcribe`` parameters, ffmpeg's NVENC AVOptions, Forge's ``cmd_args.py``,
+ai-toolkit's ``run.py``, whisper.cpp's ``whisper-cli``, openai-whisper's CLI, FunASR's
+``AutoModel``, ``trtexec``, ``torchrun``, torchvision's reference ``train.py`` and the keyword
+arguments of the diffusers one-liner's calls (the pipeline class each repository loads is in
+``knowledge/diffusers_pipelines.yaml``). A plan is built for a
 spread of requests of every family, each command is split into the programs it runs, and every
 option (with its value, where the tool checks a list) is looked up in its program's row; the
 options a program requires must be there too.
 
-Tools whose argument lists are not pinned yet are listed in ``NOT_PINNED``; a plan whose tool is
-in neither table fails, so a new tool cannot slip past the check.
+Every tool a plan names must have a row: a new tool cannot slip past the check.
 """
 
 from __future__ import annotations
@@ -20,24 +23,26 @@ import ast
 import shlex
 from collections.abc import Iterator
 from dataclasses import dataclass
+from importlib import resources
 from typing import get_args
 
 import pytest
 
 from gpu_advisor.engine.jobs import embedding, encoding, image, image_train, speech, video, vision
 from gpu_advisor.engine.jobs.diffusion import DiffusionBook
-from gpu_advisor.engine.jobs.diffusion_launch import DIFFUSERS_FORMAT
+from gpu_advisor.engine.jobs.diffusion_launch import AI_TOOLKIT_EXAMPLES, DIFFUSERS_FORMAT, trainer_command
 from gpu_advisor.engine.jobs.plan import JobFamily, JobPlan
 from gpu_advisor.engine.jobs.speeds import JobKnowledge
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.knowledge import job_flags
 from gpu_advisor.knowledge.job_speeds import load_jobs
 from gpu_advisor.knowledge.jobs import diffusion
+from gpu_advisor.knowledge.reading import yaml_load
 
-# Commands whose tool has no pinned argument list in knowledge/job_flags.yaml yet (issue 46).
-# (diffusers is pinned for its DreamBooth training scripts; its generation one-liners are a
-# ``python -c`` of DiffusionPipeline, whose keyword arguments are not checked yet.)
-NOT_PINNED = {"forge", "ai-toolkit", "openai-whisper", "whisper.cpp", "funasr", "torchvision", "tensorrt"}
+# Shell steps around a tool's own program (ai-toolkit copies its example config and edits it).
+SHELL_STEPS = {"cp", "sed"}
+# The launchers whose own options come before the script they run, by the row they are checked in.
+LAUNCHERS = {"accelerate": ("accelerate", "accelerate launch"), "torchrun": ("torchrun", "torchrun")}
 
 
 @dataclass(frozen=True)
@@ -61,23 +66,48 @@ def _dash_options(tokens: list[str]) -> tuple[tuple[str, str | None], ...]:
     return tuple(out)
 
 
+def _pipelines() -> dict[str, str]:
+    """The diffusers pipeline class each repository's ``model_index.json`` names."""
+    text = resources.files("gpu_advisor.knowledge").joinpath("diffusers_pipelines.yaml").read_text("utf-8")
+    return {row["repo"]: row["pipeline"] for row in yaml_load(text)}
+
+
+def _class_of(node: ast.expr) -> str | None:
+    """``Class`` for ``Class(...)`` or ``Class.from_pretrained(...)`` (a capitalised name)."""
+    if isinstance(node, ast.Attribute):
+        node = node.value
+    return node.id if isinstance(node, ast.Name) and node.id[:1].isupper() else None
+
+
 def _python_calls(code: str) -> Iterator[Invocation]:
-    """The faster-whisper calls of a ``python -c`` one-liner, by class and method."""
+    """The library calls of a ``python -c`` one-liner, each named ``Class`` or ``Class.method``.
+
+    A variable bound to ``Class(...)`` or ``Class.from_pretrained(...)`` is of that class; calling
+    a diffusers pipeline is its ``__call__``, of the class its repository loads as."""
     classes: dict[str, str] = {}
-    for node in ast.walk(ast.parse(code)):
+    called: dict[str, str] = {}
+    tree = ast.parse(code)
+    for node in ast.walk(tree):
         if isinstance(node, ast.Assign) and isinstance(node.value, ast.Call):
-            func = node.value.func
-            if isinstance(func, ast.Name) and isinstance(node.targets[0], ast.Name):
-                classes[node.targets[0].id] = func.id
+            target, cls = node.targets[0], _class_of(node.value.func)
+            if isinstance(target, ast.Name) and cls:
+                classes[target.id] = cls
+                first = node.value.args[0] if node.value.args else None
+                repo = str(first.value) if isinstance(first, ast.Constant) else ""
+                called[target.id] = _pipelines().get(repo, cls)
+    for node in ast.walk(tree):
         if not isinstance(node, ast.Call):
             continue
         func = node.func
-        if isinstance(func, ast.Name) and func.id in ("WhisperModel", "BatchedInferencePipeline"):
+        owner = func.value if isinstance(func, ast.Attribute) else None
+        if isinstance(func, ast.Name) and func.id in called:
+            program = f"{called[func.id]}.__call__"
+        elif isinstance(func, ast.Name) and _class_of(func):
             program = func.id
-        elif (
-            isinstance(func, ast.Attribute) and isinstance(func.value, ast.Name) and func.value.id in classes
-        ):
-            program = f"{classes[func.value.id]}.{func.attr}"
+        elif isinstance(func, ast.Attribute) and isinstance(owner, ast.Name) and owner.id in classes:
+            program = f"{classes[owner.id]}.{func.attr}"
+        elif isinstance(func, ast.Attribute) and _class_of(func):
+            program = f"{_class_of(func)}.{func.attr}"
         else:
             continue
         options = tuple((k.arg or "**", ast.unparse(k.value).strip("'")) for k in node.keywords)
@@ -90,14 +120,17 @@ def invocations(command: str) -> Iterator[Invocation]:
     for part in command.split(" && "):
         tokens = shlex.split(part)
         head = tokens[0]
+        if head in SHELL_STEPS:
+            continue
         if head in ("python", "python3") and tokens[1] == "-c":
             yield from _python_calls(tokens[2])
         elif head in ("python", "python3"):
             yield Invocation(tokens[1], _dash_options(tokens[2:]))
-        elif head in ("torchrun", "accelerate"):  # the launcher's own flags come before the script
+        elif head in LAUNCHERS:  # the launcher's own flags come before the script
             script = next(i for i, t in enumerate(tokens) if t.endswith(".py"))
-            if head == "accelerate":
-                yield Invocation("accelerate launch", _dash_options(tokens[2:script]), tool="accelerate")
+            tool, program = LAUNCHERS[head]
+            own = tokens[2:script] if head == "accelerate" else tokens[1:script]
+            yield Invocation(program, _dash_options(own), tool=tool)
             yield Invocation(tokens[script], _dash_options(tokens[script + 1 :]))
         elif head == "docker":
             image_at = next(i for i, t in enumerate(tokens) if "text-embeddings-inference:" in t)
@@ -105,8 +138,8 @@ def invocations(command: str) -> Iterator[Invocation]:
         elif head == "yolo":
             pairs = tuple((k, v) for k, _, v in (t.partition("=") for t in tokens[2:]))
             yield Invocation("yolo", (("mode", tokens[1]), *pairs))
-        else:
-            yield Invocation(head, _dash_options(tokens[1:]))
+        else:  # a binary or script run by path: ./webui.sh, ./build/bin/whisper-cli
+            yield Invocation(head.rpartition("/")[2], _dash_options(tokens[1:]))
 
 
 def _program(tool: str, inv: Invocation) -> str:
@@ -233,6 +266,14 @@ def test_the_table_loads_with_a_release_and_a_source_for_every_program() -> None
         "ultralytics",
         "faster-whisper",
         "ffmpeg",
+        "forge",
+        "ai-toolkit",
+        "whisper.cpp",
+        "openai-whisper",
+        "funasr",
+        "tensorrt",
+        "torchrun",
+        "torchvision",
     }
     assert all(row.release and "https://" in row.source for row in table.values())
 
@@ -241,9 +282,8 @@ def test_every_family_is_in_the_spread(plans: list[JobPlan]) -> None:
     assert {p.family for p in plans} >= set(get_args(JobFamily))
 
 
-def test_every_tool_is_pinned_or_named_as_not_yet(plans: list[JobPlan]) -> None:
-    pinned = {tool for tool, _ in job_flags.load()}
-    assert {p.tool for p in plans} - pinned - NOT_PINNED == set()
+def test_every_tool_a_plan_names_is_pinned(plans: list[JobPlan]) -> None:
+    assert {p.tool for p in plans} - {tool for tool, _ in job_flags.load()} == set()
 
 
 def test_every_pinned_tool_is_checked_by_some_plan(plans: list[JobPlan]) -> None:
@@ -291,7 +331,8 @@ def test_diffusion_commands_name_a_checkpoint_of_the_models_table(
             loaded = {DIFFUSERS_FORMAT.get(repo, repo) for repo in repos}
             assert any(f"from_pretrained('{repo}'" in command for repo in loaded), command
         if plan.tool == "wan":
-            ckpt = dict(next(invocations(command)).options)["--ckpt_dir"] or ""
+            script = next(inv for inv in invocations(command) if inv.program == "generate.py")
+            ckpt = dict(script.options)["--ckpt_dir"] or ""
             assert any(repo.endswith("/" + ckpt.removeprefix("./")) for repo in repos), command
 
 
@@ -332,3 +373,57 @@ def test_sd35_trains_with_the_sd3_scripts_not_flux(plans: list[JobPlan]) -> None
     ]
     kohya_or_diffusers = [c for c in sd35 if "accelerate launch" in c]
     assert kohya_or_diffusers and all("sd3" in c and "flux" not in c for c in kohya_or_diffusers)
+
+
+def test_every_diffusers_pipeline_call_is_checked_against_the_class_its_repository_loads(
+    plans: list[JobPlan],
+) -> None:
+    one_liners = [
+        p.command or "" for p in plans if p.tool == "diffusers" and "python -c" in (p.command or "")
+    ]
+    called = {inv.program for c in one_liners for inv in invocations(c) if inv.program.endswith(".__call__")}
+    assert one_liners and "DiffusionPipeline.__call__" not in called
+    assert called <= {program for _, program in job_flags.load()}
+
+
+def test_a_pipeline_keyword_the_class_lacks_is_caught() -> None:
+    command = (
+        'python -c "from diffusers import DiffusionPipeline; '
+        "p = DiffusionPipeline.from_pretrained('black-forest-labs/FLUX.1-dev'); p('x', num_frames=49)\""
+    )
+    plan = JobPlan(family="image_gen", model="flux1-dev", sized=False, command=command, tool="diffusers")
+    assert unknown_options(plan) == ["FluxPipeline.__call__: num_frames"]
+
+
+def test_a_whisper_cpp_model_its_download_script_lacks_is_caught() -> None:
+    command = "./build/bin/whisper-cli -m models/ggml-turbo.bin -f audio.wav"
+    plan = JobPlan(family="speech", model="whisper-turbo", sized=False, command=command, tool="whisper.cpp")
+    assert unknown_options(plan) == ["whisper-cli: -m models/ggml-turbo.bin"]
+
+
+def test_fp16_is_a_trtexec_option_of_the_pinned_tensorrt_10() -> None:
+    command = "trtexec --onnx=resnet-50.onnx --fp16 --shapes=input:8x3x224x224 --int16"
+    plan = JobPlan(family="vision_infer", model="resnet-50", sized=False, command=command, tool="tensorrt")
+    assert unknown_options(plan) == ["trtexec: --int16"]
+
+
+def test_torchruns_own_options_are_checked_before_the_script() -> None:
+    command = "torchrun --nproc_per_node=2 --nodes=2 train.py --model resnet50 --amp"
+    plan = JobPlan(family="vision_train", model="resnet-50", sized=False, command=command, tool="torchvision")
+    assert unknown_options(plan) == ["torchrun: --nodes"]
+
+
+def test_ai_toolkit_runs_a_copy_of_an_example_config_its_release_ships(plans: list[JobPlan]) -> None:
+    lines = [p.command or "" for p in plans if p.tool == "ai-toolkit"]
+    copied = {shlex.split(c)[1].removeprefix("config/examples/") for c in lines}
+    assert lines and all(c.startswith("cp config/examples/") for c in lines)
+    assert copied <= {example for example, _ in AI_TOOLKIT_EXAMPLES.values()}
+
+
+def test_a_model_no_trainer_ships_a_script_for_gets_no_command(book: DiffusionBook) -> None:
+    kolors = book.models["kolors"]
+    assert {tool: trainer_command(kolors, tool, "lora") for tool in ("kohya", "diffusers", "ai-toolkit")} == {
+        "kohya": None,
+        "diffusers": None,
+        "ai-toolkit": None,
+    }

@@ -14,7 +14,7 @@
   ``torchrun --nproc_per_node=N`` and the xDiT Ulysses degree for several cards, as their
   READMEs show.
 - Trainers: kohya-ss sd-scripts' ``accelerate launch`` of the model's LoRA script, or
-  ai-toolkit's ``python run.py config.yaml``.
+  ai-toolkit's ``python run.py`` on a copy of its example config for the model.
 """
 
 from __future__ import annotations
@@ -111,36 +111,70 @@ def _hunyuan(run: Run, gpus: int) -> str:
 # train_dreambooth.py, train_dreambooth_lora_sdxl.py, train_dreambooth_lora_sd3.py,
 # train_dreambooth_sd3.py, train_dreambooth_lora_flux.py, train_dreambooth_flux.py). SD 3.5 has
 # its own scripts; it is not Flux.
+KOHYA_FLUX = ("flux_train_network.py", "flux_train.py")
+DIFFUSERS_FLUX = ("train_dreambooth_lora_flux.py", "train_dreambooth_flux.py")
 KOHYA_SCRIPTS = {
     "sd15": ("train_network.py", "fine_tune.py"),
     "sdxl": ("sdxl_train_network.py", "sdxl_train.py"),
     "sd35-medium": ("sd3_train_network.py", "sd3_train.py"),
     "sd35-large": ("sd3_train_network.py", "sd3_train.py"),
+    "flux1-dev": KOHYA_FLUX,
+    "flux1-schnell": KOHYA_FLUX,
 }
-KOHYA_FLUX = ("flux_train_network.py", "flux_train.py")
 DIFFUSERS_SCRIPTS = {
     "sd15": ("train_dreambooth_lora.py", "train_dreambooth.py"),
     "sdxl": ("train_dreambooth_lora_sdxl.py", "train_dreambooth_lora_sdxl.py"),
     "sd35-medium": ("train_dreambooth_lora_sd3.py", "train_dreambooth_sd3.py"),
     "sd35-large": ("train_dreambooth_lora_sd3.py", "train_dreambooth_sd3.py"),
+    "flux1-dev": DIFFUSERS_FLUX,
+    "flux1-schnell": DIFFUSERS_FLUX,
 }
-DIFFUSERS_FLUX = ("train_dreambooth_lora_flux.py", "train_dreambooth_flux.py")
+# ai-toolkit trains from a YAML config; the README's way is to copy one of config/examples/ and
+# edit it (https://github.com/ostris/ai-toolkit at 27a03a9, knowledge/job_flags.yaml). The example
+# each model starts from, and the model id it is switched to where the example is its sibling's
+# (SD 3.5 Medium from the Large example: same architecture, same keys). Its examples are LoRA
+# configs; its full fine-tune examples are for Flex and Lumina only.
+AI_TOOLKIT_EXAMPLES = {
+    "flux1-dev": ("train_lora_flux_24gb.yaml", None),
+    "flux1-schnell": ("train_lora_flux_schnell_24gb.yaml", None),
+    "sd35-large": ("train_lora_sd35_large_24gb.yaml", None),
+    "sd35-medium": (
+        "train_lora_sd35_large_24gb.yaml",
+        ("stabilityai/stable-diffusion-3.5-large", "stabilityai/stable-diffusion-3.5-medium"),
+    ),
+}
 
 
-def trainer_command(spec: DiffusionSpec, tool: str, method: str, config: str = "config.toml") -> str:
-    """The trainer's launch line: kohya-ss sd-scripts, ai-toolkit or a diffusers example. The
-    diffusers DreamBooth scripts require the images and the instance prompt (``--instance_prompt``
-    is required by their parsers), so the line names both. diffusers has no full-weight SDXL
-    DreamBooth script; SDXL trains its LoRA there."""
+def trainer_command(spec: DiffusionSpec, tool: str, method: str, config: str = "config.toml") -> str | None:
+    """The trainer's launch line: kohya-ss sd-scripts, ai-toolkit or a diffusers example; None
+    where the trainer ships nothing for the model (Kolors and HunyuanDiT have no script in
+    sd-scripts, diffusers' examples/dreambooth or ai-toolkit; ai-toolkit's configs are LoRA and
+    cover Flux and SD 3.5) rather than another model's script, which would load the wrong
+    architecture. The diffusers DreamBooth scripts require the images and the instance prompt
+    (``--instance_prompt`` is required by their parsers), so the line names both. diffusers has no
+    full-weight SDXL DreamBooth script; SDXL trains its LoRA there."""
     full = 1 if method == "full" else 0
     if tool == "ai-toolkit":
-        return "python run.py config/train_lora.yaml"
+        return _ai_toolkit(spec) if not full else None
     if tool == "diffusers":
-        script = DIFFUSERS_SCRIPTS.get(spec.id, DIFFUSERS_FLUX)[full]
+        if spec.id not in DIFFUSERS_SCRIPTS:
+            return None
         return (
-            f"accelerate launch {script} --pretrained_model_name_or_path={spec.repo} "
-            "--instance_data_dir=./images --instance_prompt='a photo of sks' --output_dir=./output "
-            "--mixed_precision=bf16"
+            f"accelerate launch {DIFFUSERS_SCRIPTS[spec.id][full]} "
+            f"--pretrained_model_name_or_path={spec.repo} --instance_data_dir=./images "
+            "--instance_prompt='a photo of sks' --output_dir=./output --mixed_precision=bf16"
         )
-    script = KOHYA_SCRIPTS.get(spec.id, KOHYA_FLUX)[full]
-    return f"accelerate launch --mixed_precision bf16 {script} --config_file {config}"
+    if spec.id not in KOHYA_SCRIPTS:
+        return None
+    return f"accelerate launch --mixed_precision bf16 {KOHYA_SCRIPTS[spec.id][full]} --config_file {config}"
+
+
+def _ai_toolkit(spec: DiffusionSpec) -> str | None:
+    """Copy the model's example config, switch its model id where needed, run it."""
+    if spec.id not in AI_TOOLKIT_EXAMPLES:
+        return None
+    example, switch = AI_TOOLKIT_EXAMPLES[spec.id]
+    steps = [f"cp config/examples/{example} config/train_lora.yaml"]
+    if switch:
+        steps.append(f"sed -i 's#{switch[0]}#{switch[1]}#' config/train_lora.yaml")
+    return " && ".join([*steps, "python run.py config/train_lora.yaml"])

@@ -181,8 +181,9 @@ def command(model: SpeechModel, runtime: str) -> str:
         )
     if runtime == "openai-whisper":
         return f"whisper audio.wav --model {name} --device cuda"
-    if runtime == "whisper.cpp":
-        return f"./build/bin/whisper-cli -m models/ggml-{name}.bin -f audio.wav"
+    if runtime == "whisper.cpp":  # its download script names turbo by its full name
+        ggml = {"turbo": "large-v3-turbo"}.get(name, name)
+        return f"./build/bin/whisper-cli -m models/ggml-{ggml}.bin -f audio.wav"
     if runtime == "faster-whisper":
         return (
             'python -c "from faster_whisper import WhisperModel; '
