@@ -15,6 +15,7 @@ from pydantic import BaseModel, ConfigDict, Field, RootModel, ValidationError
 
 from gpu_advisor import locales
 from gpu_advisor.bot.contract import validation_payload
+from gpu_advisor.bot.dialog.job_cards import unit_cost_words
 from gpu_advisor.bot.errors import InputError, error_body, read_json_object
 from gpu_advisor.engine.jobs.plan import JobPlan
 from gpu_advisor.engine.jobs.request import JobRequest, families, parse_job, plan_job
@@ -26,6 +27,19 @@ class JobRequestBody(RootModel[JobRequest]):
     """The request body of ``POST /api/job``: one family's request, chosen by ``family``."""
 
 
+class UnitPrice(BaseModel):
+    """What one unit of the job's work costs on the pick, the figure a renter compares first."""
+
+    model_config = ConfigDict(frozen=True)
+
+    id: str = Field(
+        description="per_1000_images, per_clip, per_audio_hour, per_million_tokens, per_stream_month…"
+    )
+    value: float
+    currency: str
+    text: str | None = Field(None, description='the price in words in ``lang`` ("¥4.18 per 1,000 images")')
+
+
 class JobAnswer(BaseModel):
     """A job's answer: the request as understood (defaults filled), the plan, its sentences."""
 
@@ -35,6 +49,9 @@ class JobAnswer(BaseModel):
     plan: JobPlan
     lang: str | None = None
     text: list[str] = Field(default_factory=list, description="each finding's sentence in ``lang``")
+    unit_price: UnitPrice | None = Field(
+        None, description="the pick's first cost per unit of work (``plan.pick.unit_costs[0]``), None unsized"
+    )
 
 
 def read_job(text: str) -> JobRequest:
@@ -59,7 +76,23 @@ def job_from(data: dict[str, Any]) -> JobRequest:
 def answer(request: JobRequest, kb: Knowledge, lang: str | None = None) -> JobAnswer:
     """The plan, with ``text`` (the findings' sentences) in ``lang`` when one is asked."""
     plan = plan_job(request, kb, books())
-    return JobAnswer(request=request, plan=plan, lang=lang, text=sentences(plan, lang) if lang else [])
+    return JobAnswer(
+        request=request,
+        plan=plan,
+        lang=lang,
+        text=sentences(plan, lang) if lang else [],
+        unit_price=unit_price(plan, lang),
+    )
+
+
+def unit_price(plan: JobPlan, lang: str | None) -> UnitPrice | None:
+    """The pick's headline unit cost, worded in ``lang`` when one is asked."""
+    pick = plan.pick
+    if pick is None or not pick.unit_costs:
+        return None
+    first = pick.unit_costs[0]
+    text = unit_cost_words(lang, first, pick.currency) if lang else None
+    return UnitPrice(id=first.id, value=first.value, currency=pick.currency, text=text)
 
 
 def sentences(plan: JobPlan, lang: str) -> list[str]:

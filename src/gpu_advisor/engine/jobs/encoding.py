@@ -32,6 +32,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.engine import cost
 from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
@@ -144,10 +145,7 @@ def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         return Fit(units_per_hour=float(per_machine), memory_gib=SESSION_MEMORY_GIB, cards=offer.count)
 
     ranked, not_rented = offers.rank_for(kb, rate, per_hour=req.streams or 1, gpu=req.gpu)  # no count: one
-    options = [
-        offers.option(p, _metrics(p, jobs, req), [offers.unit_cost(p, 1.0, "per_stream_hour")])
-        for p in ranked
-    ]
+    options = [offers.option(p, _metrics(p, jobs, req), _unit_costs(p)) for p in ranked]
     ctx = JobContext("video_encode", req, kb, jobs, ranked, req.codec)
     return job_rules.light_plan(
         ctx,
@@ -159,6 +157,14 @@ def plan(req: EncodeRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         extra=_streams(ranked, jobs, req),
         explained=False,  # the streams' arithmetic is the finding ``_streams`` adds
     )
+
+
+def _unit_costs(p: Priced) -> list[JobMetric]:
+    """A stream's month first (a live channel is rented by the month), then its hour."""
+    return [
+        offers.unit_cost(p, cost.HOURS_PER_MONTH, "per_stream_month"),
+        offers.unit_cost(p, 1.0, "per_stream_hour"),
+    ]
 
 
 def _geforce(jobs: JobKnowledge, gpu: str) -> bool:
