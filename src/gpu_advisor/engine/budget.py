@@ -13,6 +13,7 @@ fewer tokens a second, a longer job — each as the pick's number and the cheape
 from __future__ import annotations
 
 import datetime as dt
+from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -164,3 +165,111 @@ def cut(base: Money, kept: float, kb: Knowledge, top: int = 3) -> BudgetCut:
         within=list(best.values())[:top],
         fx_date=kb.catalog.fx_date if converted else None,
     )
+
+
+CutWay = Literal["fits", "cheaper", "yearly", "none"]
+
+
+class PlanCut(BaseModel):
+    """A cut asked of a plan already given ("预算再压一压", "再砍 20%", "cut the budget by a third").
+
+    ``budget`` is the new month's money the conversation keeps (None: a bare "再压一压" with
+    nothing cheaper to name, so no amount can be set). ``way`` says what answers it:
+    ``fits`` the pick already costs no more; ``cheaper`` the next cheaper option (``tradeoff``:
+    what it gives up); ``yearly`` the same pick paid a year ahead (``yearly``, its month);
+    ``none`` nothing the plan holds is that cheap (the pick is the cheapest it runs on)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    base: Money | None = Field(None, description="what was cut: the stated budget, else the pick's month")
+    kept: float | None = Field(None, description="the share kept; None for a cut with no amount")
+    budget: Money | None
+    way: CutWay
+    pick: Money
+    tradeoff: Tradeoff | None = None
+    yearly: Money | None = Field(None, description="the pick's month paid yearly, in the pick's currency")
+    budget_in_pick: Money | None = Field(None, description="the new budget in the pick's currency")
+    fx_date: dt.date | None = None
+
+
+def cut_plan(
+    pick: Option, options: list[Option], catalog: Catalog, budget: Money | None, kept: float | None
+) -> PlanCut:
+    """The new budget after a cut of ``budget`` (else of the pick's month) to ``kept`` of itself,
+    and what meets it; ``kept`` None is a cut with no amount: the next cheaper thing, priced.
+
+    Cheaper means cheaper a month: another option of the plan first (``next_cheaper``), else
+    the pick paid yearly (the offer's ``yearly_discount``), else nothing."""
+    rates = catalog.fx_to_cny
+    month = Money(amount=pick.monthly_cost.amount, currency=pick.monthly_cost.currency)
+    yearly = pick.monthly_cost.yearly_monthly
+    year = Money(amount=yearly, currency=month.currency) if yearly and yearly < month.amount else None
+    if kept is None:
+        return _cheaper_step(pick, options, catalog, budget, month, year)
+    base = budget or month
+    new = Money(amount=round(base.amount * kept, 2), currency=base.currency)
+    limit = to_currency(new.amount, new.currency, month.currency, rates)
+    fx = catalog.fx_date if new.currency != month.currency else None
+    converted = Money(amount=round(limit, 2), currency=month.currency) if limit is not None else None
+    common = {
+        "base": base,
+        "kept": kept,
+        "budget": new,
+        "pick": month,
+        "yearly": year,
+        "fx_date": fx,
+        "budget_in_pick": converted,
+    }
+    if limit is None or month.amount <= limit * 1.000001:
+        return PlanCut(way="fits", **common)
+    within = [o for o in options if _in(o, month.currency, rates) <= limit * 1.000001]
+    step = next_cheaper(pick, within, catalog)
+    if step is not None:
+        return PlanCut(way="cheaper", tradeoff=step, **common)
+    if year is not None and year.amount <= limit * 1.000001:
+        return PlanCut(way="yearly", **common)
+    return PlanCut(way="none", **common)
+
+
+def _cheaper_step(
+    pick: Option,
+    options: list[Option],
+    catalog: Catalog,
+    budget: Money | None,
+    month: Money,
+    year: Money | None,
+) -> PlanCut:
+    """A cut with no amount: the next cheaper option's month (or the yearly month) becomes the
+    budget. Cheaper is below the pick and below the budget already held, so a second "再压一压"
+    goes a step further or says nothing is left, never the same step again."""
+    rates = catalog.fx_to_cny
+    held = to_currency(budget.amount, budget.currency, month.currency, rates) if budget is not None else None
+    limit = min(month.amount, held) if held is not None else month.amount
+    below = [o for o in options if _in(o, month.currency, rates) < limit * 0.995]
+    step = next_cheaper(pick, below, catalog)
+    target = (
+        Money(amount=step.cheaper.monthly_cost.amount, currency=step.cheaper.monthly_cost.currency)
+        if step is not None
+        else year
+        if year is not None and year.amount < limit * 0.995
+        else None
+    )
+    if target is None:
+        return PlanCut(budget=None, way="none", pick=month, base=budget, yearly=year)
+    said = budget.currency if budget is not None else target.currency
+    amount = to_currency(target.amount, target.currency, said, rates)
+    new = Money(amount=round(amount, 2), currency=said) if amount is not None else target
+    return PlanCut(
+        base=budget,
+        budget=new,
+        way="cheaper" if step is not None else "yearly",
+        pick=month,
+        tradeoff=step,
+        yearly=year,
+        fx_date=catalog.fx_date if new.currency != target.currency else None,
+    )
+
+
+def _in(o: Option, currency: str, rates: dict[str, float]) -> float:
+    amount = to_currency(o.monthly_cost.amount, o.monthly_cost.currency, currency, rates)
+    return float("inf") if amount is None else amount

@@ -23,7 +23,7 @@ _TO_TENTHS = re.compile(
 _BY_TENTHS = re.compile(rf"{_CUT}[^,;，。\d]{{0,4}}?(?P<n>[一二三四五六七八九]|\d) ?成")
 _PCT_CUT = re.compile(r"(?P<p>\d{1,2}(?:\.\d+)?) ?% ?(?:cut|reduction)(?![a-z])")
 _FRACTION = re.compile(
-    rf"{_CUT}[^,;，。\d]{{0,10}}?(?:by )?"
+    rf"{_CUT}[^,;，。\d]{{0,16}}?(?:by )?"
     r"(?:(?P<third>三分之一|a third|one third|1/3)|(?P<quarter>四分之一|a quarter|one quarter|1/4)"
     r"|(?P<half>一半|half|1/2))"
 )
@@ -64,6 +64,26 @@ def _read(low: str) -> tuple[float | None, int] | None:
     if m := _FRACTION.search(low):
         return (2 / 3 if m["third"] else 3 / 4 if m["quarter"] else 1 / 2), m.start()
     return None
+
+
+# A cut asked with no amount: "预算再压一压", "再便宜点", "预算少一点", "lower the budget a bit".
+_VAGUE = re.compile(
+    r"(?:预算|价格|价钱|费用|成本|月租)[^,;，。\d]{0,4}?(?:再|能|可以)?(?:压|砍|降|减|少|省|低)"
+    r"|(?:再|能|可以)(?:压|砍|降|省)(?:一压|一点|一些|点|些|一下|下)"
+    r"|(?:再|更)?便宜(?:一)?(?:点|些)(?!的)"
+    r"|(?:cut|lower|reduce|trim|shrink|squeeze) (?:the |my |our )?(?:budget|cost|price|bill)"
+    r"|(?:budget|cost|price)s? (?:lower|down)|(?:a bit|a little|something) cheaper|cheaper,? please"
+)
+_ASKS = re.compile(r"有没有|有无|哪个|哪张|is there|are there|any |which ")
+
+
+def vague_cut(low: str) -> bool:
+    """A cut of the money with no amount ("预算再压一压", "便宜点", "lower the budget a bit"):
+    asked, not a question of what exists ("有没有更便宜的" is a plan follow-up), and never a cut
+    of latency, memory or time."""
+    if kept_share(low) is not None or _ASKS.search(low) or _OTHER.search(low):
+        return False
+    return bool(_VAGUE.search(low))
 
 
 def _digit(c: str) -> int:

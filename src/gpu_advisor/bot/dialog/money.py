@@ -27,6 +27,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.money_budget import budget_cut_answerer
 from gpu_advisor.bot.dialog.money_cut import cut_money
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
 from gpu_advisor.bot.dialog.money_rate import rate_money
@@ -203,9 +204,11 @@ def quote_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answe
 
 def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The answerer: buy vs rent vs API, or an electricity/hosting/purchase price given for it;
-    a hosted speech API's per-minute price against renting for the same audio comes first."""
+    a cut of a plan's money ("预算再压一压", ``money_budget``) comes first, then a hosted speech
+    API's per-minute price against renting for the same audio."""
     return (
-        _speech_api(flow, state, msg)
+        budget_cut_answerer(flow, state, msg)
+        or _speech_api(flow, state, msg)
         or _job_quote(flow, state, msg)
         or _answer(flow, state, msg, ownership_answer)
     )
