@@ -9,7 +9,8 @@ offer the same candidate at its own prices (``engine.catalog_index``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
+from operator import attrgetter
 
 from gpu_advisor.engine import cost
 from gpu_advisor.engine.catalog_index import EngineKey, engine_key
@@ -86,9 +87,21 @@ def _quotes(offer: Offer, machines: int, held_hours: float | None) -> tuple[Quot
     return monthly, cost.job(offer, held_hours, machines) if held_hours else None
 
 
+_FIELDS = tuple(f.name for f in fields(Candidate))
+_ALL = attrgetter(*_FIELDS)
+_OFFER, _MONTHLY, _JOB = (_FIELDS.index(name) for name in ("offer", "monthly", "job"))
+
+
 def _on(c: Candidate, offer: Offer, monthly: Quote, job: Quote | None) -> Candidate:
+    """``c`` on ``offer`` at these quotes: ``dataclasses.replace`` by position, ~8x quicker.
+
+    A plan at 10,000 offers re-prices ~1,000 candidates; ``replace`` looks up the fields
+    and builds keyword arguments for each, which was a tenth of such a plan's time.
+    """
     assert engine_key(offer) == engine_key(c.offer), "repricing needs the same machine"
-    return replace(c, offer=offer, monthly=monthly, job=job)
+    values = list(_ALL(c))
+    values[_OFFER], values[_MONTHLY], values[_JOB] = offer, monthly, job
+    return Candidate(*values)
 
 
 def fan_out(

@@ -221,7 +221,11 @@ def _launch(o: Option, ctx: Context) -> list[launch.LaunchSpec]:
 def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> list[Option]:
     out: list[Option] = []
     seen = {_identity(pick)}
-    ranked = [c for c in ranked if plan_checks.workable(ctx, c)]
+
+    def first(wanted: Callable[[Candidate], bool]) -> Candidate | None:
+        """The first workable candidate in rank order that is ``wanted`` (each alternative
+        is one such; the checks run on the few candidates read, not on every one)."""
+        return next((c for c in ranked if wanted(c) and plan_checks.workable(ctx, c)), None)
 
     def add(c: Candidate | None, kind: str) -> None:
         if c is not None and _identity(c) not in seen:
@@ -230,19 +234,17 @@ def _alternatives(pick: Candidate, ranked: list[Candidate], ctx: Context) -> lis
 
     add(_asked_method_best(pick, ctx), "asked_method")
     pick_cost = cost_cny(pick, ctx)
-    add(next((c for c in ranked if cost_cny(c, ctx) < pick_cost), None), "cheaper")
-    add(
-        next((c for c in ranked if QUALITY_RANK[c.weight_dtype] < QUALITY_RANK[pick.weight_dtype]), None),
-        "higher_precision",
-    )
-    add(_faster(pick, ranked), "faster")
+    add(first(lambda c: cost_cny(c, ctx) < pick_cost), "cheaper")
+    add(first(lambda c: QUALITY_RANK[c.weight_dtype] < QUALITY_RANK[pick.weight_dtype]), "higher_precision")
+    add(first(lambda c: _speed(c) >= 1.5 * _speed(pick) and c.meets_latency), "faster")
     if (
         ctx.task == "train"
         and pick.method != "qlora"
         and not plan_checks.is_pretraining(ctx.workload, ctx.arch)
     ):
         lighter = [c for m in plan_checks.LIGHTER if m != pick.method and (c := _best_with_method(ctx, m))]
-        cheapest = min([*lighter, *ranked[:1]], key=lambda c: cost_cny(c, ctx))
+        best = first(lambda _: True)
+        cheapest = min([*lighter, *([best] if best else [])], key=lambda c: cost_cny(c, ctx))
         if cost_cny(cheapest, ctx) < pick_cost and cheapest.method != pick.method:
             add(cheapest, "cheapest")
         for c in lighter:
@@ -271,12 +273,6 @@ def _speed(c: Candidate) -> float:
     if c.task == "infer":
         return c.decode_tokens_per_s or 0.0
     return c.extras.get("tokens_per_s", 0.0)
-
-
-def _faster(pick: Candidate, ranked: list[Candidate]) -> Candidate | None:
-    """The cheapest candidate at least 1.5× faster than the pick."""
-    quicker = [c for c in ranked if _speed(c) >= 1.5 * _speed(pick) and c.meets_latency]
-    return quicker[0] if quicker else None
 
 
 def _best_with_method(ctx: Context, method: str) -> Candidate | None:
