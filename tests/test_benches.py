@@ -27,6 +27,7 @@ BENCHES = {
     "light_jobs_holdout": [],
     "engine_bench": ["--tiny"],
     "fuzz": ["--tiny"],
+    "launch_smoke": ["--tiny"],
     "overload_bench": ["--tiny"],
     "startup_bench": ["--tiny"],
     "storage_bench": ["--tiny"],
