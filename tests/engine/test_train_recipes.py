@@ -78,9 +78,28 @@ def test_the_plan_says_which_recipe_defaults_it_took(kb: Knowledge) -> None:
     assert recipe.values["recipe"] == "torchtune" and recipe.values["states"] == "bf16"
 
 
-def test_without_a_recipe_no_recipe_default_is_claimed(kb: Knowledge) -> None:
-    _, said = _setup(kb, method="lora")
-    assert all(f.id != "assumed_recipe_defaults" for f in said)
+def test_without_a_recipe_one_gpu_is_sized_with_llamafactory_defaults_and_says_so(kb: Knowledge) -> None:
+    setup, said = _setup(kb, method="lora")
+    recipe = next(f for f in said if f.id == "assumed_recipe_defaults")
+    assert recipe.values["recipe"] == "llamafactory"
+    assert (setup.lora_rank, setup.foreach_step, setup.gradient_checkpointing) == (8, True, True)
+
+
+def test_without_a_recipe_a_full_fine_tune_on_several_gpus_is_sized_as_deepspeed_zero3(kb: Knowledge) -> None:
+    """LLaMA-Factory's full-SFT example runs ds_z3_config.json: a billion gathered parameters live."""
+    setup, said = _setup(kb, gpus=4, method="full")
+    assert next(f for f in said if f.id == "assumed_recipe_defaults").values["recipe"] == "deepspeed_zero3"
+    assert (setup.zero_stage, setup.live_params, setup.autocast) == (3, 1e9, False)
+
+
+def test_the_default_recipe_leaves_the_zero_stage_to_the_search(kb: Knowledge) -> None:
+    w = Workload(task="train", model="qwen2.5-7b", gpus=4, method="full")
+    assert not names_zero_stage(w, kb.training_recipes)
+
+
+def test_a_stated_setting_wins_over_the_default_recipe(kb: Knowledge) -> None:
+    setup, _ = _setup(kb, method="lora", lora_rank=64, gradient_checkpointing=False)
+    assert (setup.lora_rank, setup.gradient_checkpointing) == (64, False)
 
 
 def test_a_foreach_step_adds_a_bf16_moment_beyond_the_activations(kb: Knowledge) -> None:

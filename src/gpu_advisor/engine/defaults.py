@@ -167,7 +167,7 @@ def train_setup(
     if dtype is None:
         dtype = "bf16" if gpu is None or gpu.supports("bf16") else "fp16"
     seq = w.seq_len or w.context_len or min(TRAIN_SEQ, arch.max_context)
-    r = (recipes or {}).get(w.recipe) if w.recipe else None
+    r = (recipes or {}).get(w.recipe or default_recipe(method, gpus))
     d = _recipe_defaults(r, method, gpus)
     for name, given, default in (
         ("seq_len", w.seq_len or w.context_len, seq),
@@ -204,6 +204,19 @@ def train_setup(
     if r is not None:
         assumed.append(_recipe_finding(r, setup))
     return setup, assumed
+
+
+def default_recipe(method: str, gpus: int) -> str:
+    """The framework a fine-tune is sized for when the user names none (issue 45).
+
+    LLaMA-Factory, the most-run of the recipes the knowledge holds, on one GPU and for
+    adapters on several (its LoRA examples run plain data parallel); a full fine-tune on
+    several GPUs under DeepSpeed ZeRO-3, the config LLaMA-Factory's full-SFT example
+    names (examples/train_full/llama3_full_sft.yaml: ds_z3_config.json). The plan says
+    which it took (finding ``assumed_recipe_defaults``); the ZeRO stage stays the
+    search's to choose unless the user states one.
+    """
+    return "deepspeed_zero3" if method == "full" and gpus > 1 else "llamafactory"
 
 
 def _stated(given: bool | None, default: bool) -> bool:
