@@ -17,7 +17,7 @@ from gpu_advisor import locales
 from gpu_advisor.bot.dialog import commands, job_answer, render
 from gpu_advisor.bot.dialog.ack import ack_line, is_ack
 from gpu_advisor.bot.dialog.answerers import ANSWERERS
-from gpu_advisor.bot.dialog.current_cost import current_cost_line
+from gpu_advisor.bot.dialog.current_cost import budget_fit_line, current_cost_line
 from gpu_advisor.bot.dialog.honest import assumed_items
 from gpu_advisor.bot.dialog.labels import label_slot
 from gpu_advisor.bot.dialog.limits import clean
@@ -124,8 +124,9 @@ class Dialog(Tools):
             ]
         )
         lead = [ack, *(n for n in notes if not is_ack(state.lang, n))]
-        if (paid := current_cost_line(self.kb, state.lang, loose(state.slots), plan)) is not None:
-            lead.append(paid)
+        for said in (current_cost_line, budget_fit_line):  # what is paid now; a budget in US$/NT$
+            if (line := said(self.kb, state.lang, loose(state.slots), plan)) is not None:
+                lead.append(line)
         content = self._owned(state, plan, self.view(state, plan, render.answer).around(lead=lead))
         return self.reply(state, "answer", content, render.answer_buttons(state.lang, plan), plan), state
 

@@ -1,5 +1,9 @@
 """What the user pays now, held against the plan: "你现在每月 ¥5,600，推荐的方案 ¥1,750，每月省 ¥3,850".
 
+A month's budget said in another currency than the pick's ("$300 a month", "每月 NT$3,000")
+is held against it the same way (``budget_fit_line``): the card says whether the pick fits,
+at which rate of which date, and by how much it is over.
+
 "现在两张 A100 一个月 5600" is the cost to beat, read by ``reading.requirements.money``
 as ``current_cost``. The comparison is made in one currency (the catalog's dated rates,
 ``engine.cost.to_currency``) and said in the user's.
@@ -10,8 +14,10 @@ from __future__ import annotations
 from typing import Any
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.stated_lines import budget_line
+from gpu_advisor.engine.budget import check
 from gpu_advisor.engine.cost import to_currency
-from gpu_advisor.engine.results import Plan
+from gpu_advisor.engine.results import Money, Plan
 from gpu_advisor.engine.specs import Knowledge
 
 
@@ -34,3 +40,17 @@ def current_cost_line(kb: Knowledge, lang: str, slots: dict[str, Any], plan: Pla
         "delta": locales.money(lang, abs(paid - planned), currency),
     }
     return locales.t(lang, "current_cost.saves" if planned <= paid else "current_cost.dearer", **values)
+
+
+def budget_fit_line(kb: Knowledge, lang: str, slots: dict[str, Any], plan: Plan) -> str | None:
+    """Whether the pick fits a month's budget said in another currency, or None (a budget in the
+    pick's own currency is judged by the plan's status; an hourly or whole-job one is not a month)."""
+    held = slots.get("budget")
+    pick = plan.recommendation
+    if not isinstance(held, dict) or pick is None or held.get("per", "month") != "month":
+        return None
+    budget = Money(amount=float(held["amount"]), currency=str(held.get("currency", "CNY")))
+    if budget.currency == pick.monthly_cost.currency or budget.amount <= 0:
+        return None
+    month = Money(amount=pick.monthly_cost.amount, currency=pick.monthly_cost.currency)
+    return budget_line(lang, check(budget, month, kb.catalog))

@@ -65,6 +65,20 @@ def _fit(lang: str, v: QuoteVerdict) -> str:
     )
 
 
+def per_million_lines(lang: str, o: Option) -> list[str]:
+    """A serving option's price per million output tokens, at the planned load and at full load
+    (the month's price over a month of those tokens); one line, said the same on every surface
+    (the quote, the plan's cost fold). Empty for training or when the engine gave no speed."""
+    planned, full = o.cost_per_million_output_tokens, o.cost_per_million_output_tokens_full_load
+    if o.task != "infer" or planned is None:
+        return []
+    if full is None:
+        values = {"planned": planned.amount, "currency": planned.currency}
+        return [locales.t(lang, "money.quote.per_token_planned", **values)]
+    both = {"planned": planned.amount, "full": full.amount, "currency": planned.currency}
+    return [locales.t(lang, "money.quote.per_token", **both)]
+
+
 def _use(lang: str, o: Option, days: float | None) -> list[str]:
     if o.task == "infer":
         out = [
@@ -76,11 +90,7 @@ def _use(lang: str, o: Option, days: float | None) -> list[str]:
                 machines=o.machines,
             )
         ]
-        planned, full = o.cost_per_million_output_tokens, o.cost_per_million_output_tokens_full_load
-        if planned is not None and full is not None:
-            values = {"planned": planned.amount, "full": full.amount, "currency": planned.currency}
-            out.append(locales.t(lang, "money.quote.per_token", **values))
-        return out
+        return out + per_million_lines(lang, o)
     if o.training_hours is None or days is None:
         return []  # no hours to say: the line is left out rather than printed with "?"
     job = o.job_cost or o.cost

@@ -15,6 +15,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.money_lines import per_million_lines
 from gpu_advisor.bot.dialog.reply import Button, Content, Section
 from gpu_advisor.bot.dialog.words import (
     Facts,
@@ -371,6 +372,7 @@ def _cost_lines(lang: str, o: Option) -> list[str]:
                 currency=monthly.currency,
             )
         )
+    lines += per_million_lines(lang, o)  # a serving plan's ¥ per million tokens, as the quote says it
     billed = o.job_cost or o.cost
     lines.append(locales.t(lang, f"cost.billed_{billed.unit or 'month'}"))
     if o.job_cost is not None:
