@@ -22,4 +22,4 @@ async def test_an_image_service_is_asked_its_volume_and_answered_with_its_own_mo
         click = await fake.click(alice, question, buttons(question)[1])
         (answer,) = await fake.replies(click)
     assert "¥" in title(answer) and "/月" in title(answer)
-    assert "Stable Diffusion XL" in shown_text(answer) and "Llama" not in shown_text(answer)
+    assert "SDXL" in shown_text(answer) and "Llama" not in shown_text(answer)  # the name as written

@@ -22,5 +22,5 @@ async def test_an_image_service_is_asked_its_volume_and_answered_with_its_own_mo
         tg.press(alice, question, data)
         (edit,) = await tg.wait_for("editMessageText")
     answer = str(edit.params["text"])
-    assert "Stable Diffusion XL" in answer and "¥" in answer and "/月" in answer
+    assert "SDXL" in answer and "¥" in answer and "/月" in answer  # the model named as the user wrote it
     assert "Llama" not in answer and "Qwen" not in answer

@@ -10,6 +10,7 @@ engine takes; a bare answer to a job's question ("5000", "2万", "5k") becomes i
 
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable
 
 from gpu_advisor.text.lazy import lazy
@@ -33,23 +34,43 @@ _SCALES = {"k": 1e3, "千": 1e3, "thousand": 1e3, "w": 1e4, "万": 1e4, "million
 
 def model_in(models: Iterable[tuple[str, list[str]]], low: str) -> str | None:
     """The id of the model whose name (id, name or alias) ``low`` names; the longest name wins."""
-    best: tuple[int, str] | None = None
+    found = said_in(models, low, low)
+    return found[0] if found else None
+
+
+def said_in(models: Iterable[tuple[str, list[str]]], low: str, text: str) -> tuple[str, str] | None:
+    """(model id, the name as the user wrote it) for the model ``low`` names, or None.
+
+    Why: a reply echoes the user's own word ("SDXL", "Flux dev") rather than the catalog's
+    "Stable Diffusion XL 1.0"; ``text`` is the message as typed, ``low`` its normalised form.
+    The name is cut from ``text`` where it is found there, else from ``low``."""
+    best: tuple[int, str, str] | None = None
     for model_id, names in models:
         for name in names:
             key = name.lower()
             if key in WHISPER_ONLY and "whisper" not in low:
                 continue
             if _named(key, low) and (best is None or len(key) > best[0]):
-                best = (len(key), model_id)
-    return best[1] if best else None
+                best = (len(key), model_id, key)
+    if best is None:
+        return None
+    pattern = _pattern(best[2])
+    typed = pattern.search(text.lower())
+    if typed is not None:
+        return best[1], text[typed.start() : typed.end()].strip()
+    match = pattern.search(low)
+    return best[1], (match.group().strip() if match else best[2])
+
+
+def _pattern(name: str) -> re.Pattern[str]:
+    body = r"[\s\-_]*".join(_escape(p) for p in name.split() if p)
+    return lazy(r"(?<![a-z0-9])" + body + r"(?![a-z0-9])")
 
 
 def _named(name: str, low: str) -> bool:
-    parts = [p for p in name.split() if p]
-    if not parts:
+    if not name.split():
         return False
-    body = r"[\s\-_]*".join(_escape(p) for p in parts)
-    return lazy(r"(?<![a-z0-9])" + body + r"(?![a-z0-9])").search(low) is not None
+    return _pattern(name).search(low) is not None
 
 
 def _escape(text: str) -> str:

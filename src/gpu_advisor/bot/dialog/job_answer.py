@@ -32,7 +32,7 @@ from gpu_advisor.bot.dialog.job_cards import (
     why_card,
 )
 from gpu_advisor.bot.dialog.job_rates import rate_lines
-from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, model_in, model_name, request_of
+from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, model_name, model_said, request_of
 from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
@@ -88,12 +88,13 @@ def job_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer 
             family = held.family  # "换成 Flux 呢" after a LoRA run: the same training, another base
         lang = msg.lang if not state.lang_locked else state.lang
         same = held if held is not None and held.family == family else None
-        model = model_in(family, msg.low, books())
+        found = model_said(family, msg.low, msg.text, books())
+        model, said = found if found is not None else (None, None)
         gpu = _gpu(msg)
         job = (
-            same.updated(model, msg.job_slots, gpu)
+            same.updated(model, msg.job_slots, gpu, said)
             if same is not None
-            else HeldJob(family=family, model=model, slots=dict(msg.job_slots), gpu=gpu)
+            else HeldJob(family=family, model=model, slots=dict(msg.job_slots), gpu=gpu, said=said)
         )
         return _answer(flow, state, msg, job, lang, ask=same is None)
     if held is None or msg.job in _LLM:
@@ -164,7 +165,7 @@ def _answer(
     verdict = _verdict(flow, new.lang, job, msg) if msg.intent == "fit" else []
     rates = _rates(flow, new.lang, job, plan)
     lead = [*verdict, _read_line(flow, new.lang, job, plan), *rates, *unplaced]  # a number not used is said
-    content = job_card(new.lang, plan, _names(flow), lead, job.gpu)
+    content = job_card(new.lang, plan, _names(flow, job, plan), lead, job.gpu)
     return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
 
 
@@ -295,7 +296,8 @@ def press(flow: Tools, state: ConversationState, payload: str) -> Answer | None:
     if plan is None:
         return flow.say(new, "error", "error.invalid_input"), state
     new.job, new.answered = held, True
-    content = job_card(new.lang, plan, _names(flow), [_read_line(flow, new.lang, held, plan)], held.gpu)
+    names = _names(flow, held, plan)
+    content = job_card(new.lang, plan, names, [_read_line(flow, new.lang, held, plan)], held.gpu)
     return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
 
 
@@ -318,7 +320,8 @@ def command(flow: Tools, state: ConversationState, name: str) -> Answer | None:
     if plan is None:
         return None
     if name == "plan":
-        content = job_card(state.lang, plan, _names(flow), [_read_line(flow, state.lang, job, plan)], job.gpu)
+        names = _names(flow, job, plan)
+        content = job_card(state.lang, plan, names, [_read_line(flow, state.lang, job, plan)], job.gpu)
         return _reply(flow, state, "answer", content, plan, _fold_buttons(state.lang)), state
     if name == "order":
         return _order(flow, state, plan)
@@ -332,7 +335,7 @@ def _order(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
         return _fold(flow, state, plan, why_card)
     offer = next((o for o in flow.kb.catalog.offers if o.id == pick.offer_id), None)
     link = offer.order_url if offer is not None else None
-    names = _names(flow)
+    names = _names(flow, state.job, plan)
     title = locales.t(
         state.lang,
         "jobchat.title",
@@ -344,12 +347,12 @@ def _order(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
 
 
 def _fold(flow: Tools, state: ConversationState, plan: JobPlan, view: Callable[..., Content]) -> Answer:
-    return _reply(flow, state, "card", view(state.lang, plan, _names(flow)), plan, []), state
+    return _reply(flow, state, "card", view(state.lang, plan, _names(flow, state.job, plan)), plan, []), state
 
 
 def _cheaper(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
     """ "cheaper?": the options that cost less a month than the pick, or that the pick is the cheapest."""
-    names = _names(flow)
+    names = _names(flow, state.job, plan)
     pick = plan.pick
     price = pick.price_month if pick and pick.price_month is not None else None
     cheaper = [o for o in plan.alternatives if price is not None and (o.price_month or price) < price]
@@ -396,7 +399,8 @@ def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> st
     name = locales.t(lang, f"heard.job.{job.family}")
     named = model_name(job.family, job.model, books()) if job.model else None
     planned = model_name(job.family, plan.model, books()) if plan is not None and plan.model else None
-    model = planned or named or locales.t(lang, "jobchat.default_model")
+    echoed = _said_names(job, plan).get(f"model:{planned}") if plan is not None else job.said
+    model = echoed or planned or named or locales.t(lang, "jobchat.default_model")
     items = [
         locales.t(lang, f"heard.slot.{slot}", value=number(lang, v) if isinstance(v, int | float) else str(v))
         for slot, v in job.slots.items()
@@ -410,10 +414,21 @@ def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> st
     return locales.t(lang, "jobchat.read_items", job=name, model=model, items=separator.join(items))
 
 
-def _names(flow: Tools) -> dict[str, str]:
+def _names(flow: Tools, job: HeldJob | None, plan: JobPlan | None) -> dict[str, str]:
+    """Cards by id, MIG slices by offer, and the model's knowledge name → the user's word for it
+    (``model:<name>``), so findings that name the model echo "SDXL" where the user wrote it."""
     names = {gpu_id: spec.name for gpu_id, spec in flow.kb.gpus.items()}
     slices = {f"mig:{o.id}": o.mig_profile for o in flow.kb.catalog.offers if o.mig_profile}
-    return {**names, **slices}
+    return {**names, **slices, **_said_names(job, plan)}
+
+
+def _said_names(job: HeldJob | None, plan: JobPlan | None) -> dict[str, str]:
+    if job is None or job.said is None or job.model is None or plan is None or plan.model is None:
+        return {}
+    known = model_name(job.family, job.model, books())
+    if model_name(job.family, plan.model, books()) != known:
+        return {}  # the plan sized another model than the one named: no echo
+    return {f"model:{known}": job.said, f"model:{plan.model}": job.said, f"model:{job.model}": job.said}
 
 
 def _family(job: Job) -> JobFamily:
