@@ -10,6 +10,7 @@ import pytest
 
 from gpu_advisor.engine.launch import RELEASES
 from gpu_advisor.engine.recommend import recommend
+from gpu_advisor.engine.results import Plan
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.knowledge import KnowledgeError, published, runtime_flags
@@ -100,3 +101,36 @@ def test_a_plan_on_amd_cards_says_its_commands_run_on_the_rocm_builds(kb: Knowle
     plan = recommend(w, kb)
     assert plan.recommendation is not None and plan.recommendation.gpu == "mi300x"
     assert plan.launch and all("rocm_build" in s.needs for s in plan.launch)
+
+
+def _ascend_plans(kb: Knowledge, formats: tuple[str | None, ...]) -> list[tuple[str | None, Plan]]:
+    """Every model in each format on one 910B, where the plan stays on the Ascend card."""
+    out: list[tuple[str | None, Plan]] = []
+    for model in kb.models:
+        for fmt in formats:
+            w = {"task": "infer", "model": model, "gpu": "ascend-910b", "gpu_count": 1, "gpu_owned": True}
+            plan = recommend(Workload.model_validate({**w, **({"weight_dtype": fmt} if fmt else {})}), kb)
+            if plan.recommendation is not None and plan.recommendation.gpu == "ascend-910b":
+                out.append((plan.recommendation.weight_dtype, plan))
+    return out
+
+
+def test_every_ascend_serving_plan_runs_vllm_ascend_and_a_quantized_one_says_it_is_for_nvidia(
+    kb: Knowledge,
+) -> None:
+    plans = _ascend_plans(kb, (None, "bf16", "int8", "awq", "gptq", "fp8", "mxfp4"))
+    assert {dtype for dtype, _ in plans} >= {"bf16", "int8"}
+    for dtype, plan in plans:
+        serving = [s for s in plan.launch if s.role == "serve"]
+        published = any(n.startswith("served_as_published") for s in serving for n in s.needs)
+        sixteen_bit = dtype in ("fp16", "bf16") and not published
+        assert serving and {s.runtime for s in serving} == {"vllm"}
+        assert all({"cann_toolkit", "vllm_ascend"} <= set(s.needs) for s in serving)
+        assert all(("ascend_format" in s.needs) != sixteen_bit for s in serving), (dtype, serving[0].shell)
+
+
+def test_a_16_bit_ascend_plan_does_not_say_its_command_is_for_nvidia(kb: Knowledge) -> None:
+    w = Workload(task="infer", model="qwen2.5-7b", weight_dtype="bf16", gpu="ascend-910b", gpu_owned=True)
+    plan = recommend(w, kb)
+    assert plan.recommendation is not None and plan.recommendation.gpu == "ascend-910b"
+    assert plan.launch and not [s for s in plan.launch if "ascend_format" in s.needs]

@@ -67,7 +67,7 @@ def for_option(
         util = usable.share(gpu, serve.configured(rt, gpu), group=group) if rt else DEFAULT_SHARE
         specs = serving(o, arch, serve, util, weights)
         if gpu.vendor == "huawei":
-            specs = _on_ascend(specs)
+            specs = _on_ascend(specs, o)
     elif o.task == "train" and train is not None:
         specs = training(o, arch, train)
     vendor_need = {"huawei": "nvidia_only", "amd": "rocm_build"}.get(gpu.vendor)
@@ -77,20 +77,29 @@ def for_option(
     return [s.model_copy(update={"needs": [*first, *s.needs]}) for s in specs] if first else specs
 
 
-def _on_ascend(specs: list[LaunchSpec]) -> list[LaunchSpec]:
+def _on_ascend(specs: list[LaunchSpec], o: Option) -> list[LaunchSpec]:
     """An Ascend card runs no CUDA: vLLM through the vLLM-Ascend plugin on CANN, nothing else.
 
-    vLLM-Ascend keeps ``vllm serve``'s arguments (docs.vllm.ai/projects/ascend); the cards are
-    chosen with ``ASCEND_RT_VISIBLE_DEVICES``; SGLang's and llama.cpp's CUDA builds do not run
-    (MindIE is Huawei's own server for the same weights). A quantize step stays: llm-compressor
-    runs on any machine with the memory, the result is served by vLLM-Ascend.
+    vLLM-Ascend 0.11.0 is the plugin release for vLLM 0.11.0 (CANN >= 8.3.RC1, torch-npu 2.7.1;
+    its docs/source/installation.md) and keeps ``vllm serve``'s arguments; the cards are chosen
+    with ``ASCEND_RT_VISIBLE_DEVICES``; SGLang's and llama.cpp's CUDA builds do not run (MindIE is
+    Huawei's own server for the same weights). Its only quantization is its own W8A8 made by
+    ModelSlim (``--quantization ascend``, docs/source/user_guide/feature_guide/quantization.md at
+    v0.11.0): AWQ/GPTQ, llm-compressor's W8A8, FP8 and MXFP4 weights are CUDA kernels' formats, so
+    a plan in one of them says its command is for NVIDIA cards (``ascend_format``) rather than
+    print a command that fails on the NPU. A quantize step stays: it runs on any machine.
     """
+    sixteen_bit = o.weight_dtype in ("fp16", "bf16") and not any(
+        n.startswith("served_as_published") for s in specs for n in s.needs
+    )
     out = []
     for spec in specs:
         if spec.role == "serve" and spec.runtime != "vllm":
             continue
         rename = {"CUDA_VISIBLE_DEVICES": "ASCEND_RT_VISIBLE_DEVICES"}
         env = {rename.get(k, k): v for k, v in spec.env.items()}
-        needs = [*spec.needs, "cann_toolkit", "vllm_ascend"] if spec.role == "serve" else spec.needs
+        needs = spec.needs
+        if spec.role == "serve":
+            needs = [*needs, "cann_toolkit", "vllm_ascend", *([] if sixteen_bit else ["ascend_format"])]
         out.append(LaunchSpec(**{**spec.model_dump(), "env": env, "needs": needs, "shell": ""}))
     return out
