@@ -164,7 +164,10 @@ def _api_month(v: TokenVolume, p: TokenPrice, rent: float, fx: dict[str, float],
         )
     else:
         low, high = (DAYS_PER_MONTH * v.total_per_day * x / 1e6 for x in sorted((pin, pout)))
-        even = None
+        # one price for every token: the split cannot move the month, so the break-even is known
+        even = (
+            round(rent / DAYS_PER_MONTH / pin * 1e6) if pin == pout and pin and math.isfinite(rent) else None
+        )
     verdict: Verdict = "api" if high < rent else "rent" if low > rent else "depends"
     return ApiMonth(
         id=p.id,

@@ -137,3 +137,23 @@ def upgrades_asked(text: str) -> list[str]:
     if (m := _RAM_UPGRADE.search(text)) is not None:
         out.append(f"ram-{int(m['n'] or m['m'])}g")
     return out
+
+
+# The hosted-API providers a message names, as knowledge/api_prices.yaml spells ``provider``.
+_PROVIDERS: tuple[tuple[str, re.Pattern[str]], ...] = (
+    ("OpenAI", lazy(r"openai|chatgpt|gpt-?\d|(?<![a-z])o[34](?:-mini)?(?![a-z0-9])")),
+    ("Anthropic", lazy(r"anthropic|claude")),
+    ("Google", lazy(r"gemini|google")),
+    ("DeepSeek", lazy(r"deepseek|深度求索")),
+    ("Alibaba Bailian", lazy(r"百炼|通义|qwen-?(?:plus|turbo|max)|bailian|dashscope|阿里云 ?api")),
+    ("Zhipu", lazy(r"智谱|zhipu|glm-?\d|bigmodel")),
+    ("Moonshot Kimi", lazy(r"kimi|moonshot|月之暗面")),
+)
+
+
+def providers_named(text: str) -> list[str]:
+    """The API providers normalised ``text`` names ("比 OpenAI 的 API 便宜吗" → OpenAI), in table order.
+
+    A model the user would run themselves ("跑 Qwen2.5-72B") is no provider: only a hosted
+    API's own names (qwen-plus, 通义, 百炼) count for Alibaba."""
+    return [name for name, pattern in _PROVIDERS if pattern.search(text)]

@@ -51,7 +51,7 @@ _TOKENS_A_MONTH = lazy(
 _SPLIT = lazy(
     rf"(?:输入|input|in)\s?(?P<i>{NUMBER})\s?(?P<si>[kmb]|million)?[^\d]{{0,6}}?"
     rf"(?:输出|output|out)\s?(?P<o>{NUMBER})\s?(?P<so>[kmb]|million)?"
-    rf"|(?P<i2>{NUMBER})\s?(?P<si2>[kmb]|million)?\s?(?:in|input)[, ]+"
+    rf"|(?P<i2>{NUMBER})\s?(?P<si2>[kmb]|million)?\s?(?:in|input)(?: tokens?)?(?:,? and |,? & |[, ]+)"
     rf"(?P<o2>{NUMBER})\s?(?P<so2>[kmb]|million)?\s?(?:out|output)"
 )
 _AUDIO = lazy(

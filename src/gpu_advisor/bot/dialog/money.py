@@ -56,6 +56,7 @@ from gpu_advisor.knowledge.prices import reference
 from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
 from gpu_advisor.reading.intent import intent_of
 from gpu_advisor.reading.message import Message, read_message
+from gpu_advisor.reading.money_words import providers_named
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 from gpu_advisor.reading.rate_words import month_budget
 from gpu_advisor.reading.use_words import Use, mentions_api, read_use
@@ -112,7 +113,8 @@ def ownership_answer(
         return None
     w = _workload(slots, reading, quote=False)
     if volume:  # a daily volume: priced against the APIs, against the rent said or the plan's pick
-        stated = api_money(kb, reading, use, lang, _pick_rent(kb, w))
+        named = providers_named(low)
+        stated = api_money(kb, reading, use, lang, _pick_rent(kb, w), named, model_known=w is not None)
         if stated is not None:
             return stated
     if w is None:  # no model: buy vs rent from the stated price, else the model question

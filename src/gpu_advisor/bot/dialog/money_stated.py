@@ -11,6 +11,8 @@ is named: ``then_fit`` says so at the end of every answer.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_lines import gpu_name
 from gpu_advisor.bot.dialog.reply import Content
@@ -130,14 +132,24 @@ def _per_machine_hour(price: QuotePrice | None, count: int) -> Money | None:
 
 
 def api_money(
-    kb: Knowledge, reading: MoneyReading, use: Use, lang: str, fallback: Money | None
+    kb: Knowledge,
+    reading: MoneyReading,
+    use: Use,
+    lang: str,
+    fallback: Money | None,
+    named: Sequence[str] = (),
+    model_known: bool = False,
 ) -> Content | None:
     """Rent against the APIs for the daily volume said: the user's own prices, or the reference
-    table; the rent is the one said, else ``fallback`` (the plan's pick), else the APIs alone."""
+    table (only the providers ``named`` when the message names some: "比 OpenAI 便宜吗" is
+    answered with OpenAI's prices); the rent is the one said, else ``fallback`` (the plan's
+    pick), else the APIs alone. The fit question follows unless the model is known."""
     volume = _volume(use)
     if volume is None:
         return None
     prices = _prices(reading, use)
+    asked = [p for p in prices if p.provider in named]
+    prices = asked or prices
     rent = _rent_said(kb, reading) or fallback
     currency = reading.currency or (rent.currency if rent else kb.catalog.currency)
     rates = kb.catalog.fx_to_cny
@@ -150,7 +162,8 @@ def api_money(
     except EngineError:
         return None
     title, lines = api_lines(lang, result)
-    return Content(title=title, summary=[*lines, locales.t(lang, "money.stated.then_fit")])
+    then = [] if model_known else [locales.t(lang, "money.stated.then_fit")]
+    return Content(title=title, summary=[*lines, *then])
 
 
 def _prices(reading: MoneyReading, use: Use) -> list[TokenPrice]:

@@ -137,6 +137,8 @@ def api_lines(lang: str, c: RentVsApi, top: int = 4) -> tuple[str, list[str]]:
     if c.cheapest == "rent":
         key = "verdict_rent" if all(r.verdict == "rent" for r in rows) or c.split else "verdict_depends"
         verdict = locales.t(lang, f"money.api_cmp.{key}")
+    elif best is not None and best.id == "user":
+        verdict = locales.t(lang, "money.api_cmp.verdict_user")
     else:
         verdict = locales.t(
             lang, "money.api_cmp.verdict_api", api=_api_name(lang, best.id, best.api_model) if best else ""
@@ -150,7 +152,7 @@ def api_lines(lang: str, c: RentVsApi, top: int = 4) -> tuple[str, list[str]]:
         lines.append(
             locales.t(lang, "money.api_cmp.break_even", tokens=best.break_even_tokens_per_day, api=api)
         )
-    if not c.split:
+    if not c.split and any(r.low != r.high for r in rows):  # one price for all tokens needs no split
         lines.append(locales.t(lang, "money.api_cmp.need_split"))
     sources = "; ".join(sorted({r.source.split(" ")[0] for r in rows if r.source.startswith("http")}))
     if sources:
