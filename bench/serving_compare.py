@@ -41,6 +41,7 @@ Run ``python -m bench.serving_compare [--rows] [--fit tensorrt_llm]``.
 from __future__ import annotations
 
 import argparse
+import functools
 import importlib.util
 import math
 import statistics
@@ -75,8 +76,16 @@ METRICS = (
 
 
 def rows() -> list[dict[str, Any]]:
+    """The measured rows, each a fresh copy: callers may annotate them."""
+    return [dict(r) for r in _parsed()]
+
+
+@functools.cache
+def _parsed() -> tuple[dict[str, Any], ...]:
+    """Parsed once a process: the tests ask for the rows once per row, and the file takes a
+    second to parse with PyYAML's pure-Python loader."""
     text = resources.files("gpu_advisor.knowledge").joinpath("serving_measurements.yaml").read_text("utf-8")
-    return list(yaml.safe_load(text))
+    return tuple(yaml.load(text, Loader=getattr(yaml, "CSafeLoader", yaml.SafeLoader)))
 
 
 @dataclass(frozen=True, slots=True)
