@@ -52,7 +52,7 @@ _ELECTRICITY = re.compile(r"电费|电价|工业电|商业电|民用电|一度�
 _KWH_AFTER = re.compile(r"^ ?(?:/|每|一|per|a)? ?(?:度|kwh|kw·h|kw/h|kilowatt)")
 _PUE = re.compile(rf"pue ?(?:=|:|是|为|of)? ?(?P<num>{NUMBER})")
 _HOSTING = re.compile(r"托管|机柜|机位|hosting|colo(?:cation)?|rack")
-_BUY = re.compile(r"买|购|采购|入手|buy|purchase|own")
+_BUY = re.compile(r"买|购|采购|入手|售价|buy|purchase|own|costs?(?! (?:per|an? (?:hour|month)))")
 _API = re.compile(
     r"^ ?(?:/|每|per)? ?(?:百万|1m|m|million|1 million) ?tokens?|^ ?(?:/|每|per) ?(?:百万|1m|m)(?![a-z])"
 )

@@ -27,7 +27,7 @@ from gpu_advisor.bot.dialog.stated_lines import (
 from gpu_advisor.engine import price_lookup
 from gpu_advisor.engine.api_compare import TokenPrice, TokenVolume, api_months, rent_vs_api, user_price
 from gpu_advisor.engine.billing import Period, QuotePrice, VendorQuote, schedule_hours
-from gpu_advisor.engine.cost import HOURS_PER_MONTH
+from gpu_advisor.engine.cost import HOURS_PER_MONTH, to_currency
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.payback import BuyRentAsk, buy_vs_rent
 from gpu_advisor.engine.quote import beside_catalog, money_only
@@ -109,9 +109,43 @@ def buy_rent_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) ->
     )
     try:
         result = buy_vs_rent(ask, kb, reference())
-    except EngineError:
-        return None
+    except EngineError as exc:
+        return _no_rent(kb, reading, count, lang) if exc.code == "no_rent_price" else None
     title, lines = buy_rent_lines(lang, result, kb)
+    return Content(title=title, summary=lines)
+
+
+def _no_rent(kb: Knowledge, reading: MoneyReading, count: int, lang: str) -> Content:
+    """A purchase price for cards the catalog does not rent: the price against the dated reference
+    purchase price where one is listed, and the one number still needed — what renting them costs."""
+    assert reading.purchase is not None
+    assert reading.gpu is not None
+    price, gpu = reading.purchase, gpu_name(kb, reading.gpu)
+    title = locales.t(
+        lang, "money.own.bought", count=count, gpu=gpu, price=price.amount, currency=price.currency
+    )
+    lines: list[str] = []
+    ref = reference()
+    listed = (
+        ref.server_price(reading.gpu, count) if count > 1 else ref.card_price(reading.gpu, price.currency)
+    )
+    if listed is not None:
+        same = to_currency(
+            listed.price * (1 if count > 1 else count), listed.currency, price.currency, kb.catalog.fx_to_cny
+        )
+        if same is not None:
+            values = {
+                "ref": listed.price * (1 if count > 1 else count),
+                "ref_currency": listed.currency,
+                "converted": same,
+                "currency": price.currency,
+                "ratio": price.amount / same,
+                "date": listed.date.isoformat(),
+                "source": listed.source.split(" (")[0].split(": ")[0],  # its title; the row keeps the rest
+            }
+            key = "against_reference" if listed.currency != price.currency else "against_reference_same"
+            lines.append(locales.t(lang, f"money.own.{key}", **values))
+    lines.append(locales.t(lang, "money.own.no_rent", count=count, gpu=gpu))
     return Content(title=title, summary=lines)
 
 
