@@ -423,12 +423,15 @@ def break_point(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: float
 class BreakPoint:
     """The break-point search, one evaluation of the queue at a time.
 
-    ``bounds`` is the bracket so far: the finished search returns a rate in
+    ``bounds`` is the bracket so far: the finished search returns 0.0 (the targets fail
+    even at the lowest rate, ``may_be_zero`` until that rate is evaluated) or a rate in
     [lo, hi] (every point it moves ``lo`` to lies inside the bracket, and it returns
     ``lo``), so a caller that only needs a monotone function of the answer can stop as
-    soon as the function agrees at both ends. ``value`` runs the search to its end: the
-    same operations in the same order as one uninterrupted search (``_break``), so the
-    same float.
+    soon as the function agrees at both ends (and at 0.0 while that is possible).
+    ``value`` runs the search to its end: the same evaluations as one uninterrupted search
+    (``_break``), each a pure function of its rate, so the same float. Only their order
+    differs: the lowest rate's margin is read by the search when a secant step needs it
+    or at the end, so the first bisection steps, which never read it, come first.
     """
 
     __slots__ = (
@@ -444,6 +447,7 @@ class BreakPoint:
         "_side",
         "_tpot",
         "_ttft",
+        "_zero",
     )
 
     def __init__(
@@ -455,27 +459,25 @@ class BreakPoint:
     ) -> None:
         self._shape, self._ttft, self._tpot, self._key = shape, ttft_p99_s, tpot_p99_s, key
         cap = self._cap = capacity_qps(shape)
-        self._side, self._left, self._f_hi = 0, 60, math.inf
+        self._side, self._left, self._f_hi, self._f_lo = 0, 60, math.inf, math.nan
+        self._done = self._zero = False
         if ttft_p99_s is None and tpot_p99_s is None:
             self._settle(cap * (1.0 - 1e-4))
             return
         self._lo, self._hi = cap * 1e-6, cap
-        self._f_lo = _margin(shape, self._lo, ttft_p99_s, tpot_p99_s)
-        self._done = False
-        if self._f_lo > 0:
-            self._settle(0.0)
+        self._zero = True  # the lowest rate (``_lo`` now) not yet evaluated; ``_f_lo`` is NaN
 
     @classmethod
     def known(cls, value: float) -> BreakPoint:
         """A break point already found (``engine.break_points``): nothing left to search."""
         point = cls.__new__(cls)
-        point._key = None
+        point._key, point._zero = None, False
         point._settle(value)
         return point
 
     def _settle(self, value: float) -> None:
         self._lo = self._hi = value
-        self._done = True
+        self._done, self._zero = True, False
         if self._key is not None:
             break_points.store(self._key, value)
 
@@ -483,18 +485,39 @@ class BreakPoint:
     def done(self) -> bool:
         return self._done
 
+    @property
+    def may_be_zero(self) -> bool:
+        """Whether the answer may still be 0.0 (the lowest rate's margin not yet read)."""
+        return self._zero
+
     def bounds(self) -> tuple[float, float]:
-        """(lo, hi): the search's answer lies in this range; lo == hi once it is found."""
+        """(lo, hi): the search's answer lies in this range (or is 0.0, ``may_be_zero``)."""
         return self._lo, self._hi
+
+    def _lowest(self) -> bool:
+        """Evaluate the lowest rate, as the search does first; True when the targets fail there."""
+        f = _margin(self._shape, self._cap * 1e-6, self._ttft, self._tpot)
+        self._zero = False
+        if f > 0:
+            self._settle(0.0)
+            return True
+        if math.isnan(self._f_lo):  # ``_lo`` is still the lowest rate: its margin is ``_f_lo``
+            self._f_lo = f
+        return False
 
     def refine(self) -> None:
         """One more evaluation of the queue (at most; none once the search is done)."""
         if self._done:
             return
-        lo, hi, f_lo, f_hi, cap = self._lo, self._hi, self._f_lo, self._f_hi, self._cap
+        lo, hi, f_hi, cap = self._lo, self._hi, self._f_hi, self._cap
         if self._left == 0 or hi - lo <= 1e-4 * cap:
-            self._settle(lo)
+            if not (self._zero and self._lowest()):
+                self._settle(lo)
             return
+        if not math.isinf(f_hi) and math.isnan(self._f_lo):  # a secant step reads the lowest rate's margin
+            self._lowest()
+            return
+        f_lo = self._f_lo
         self._left -= 1
         if math.isinf(f_hi) or math.isinf(f_lo):
             mid = (lo + hi) / 2.0

@@ -126,9 +126,10 @@ def _replicas_for_rate(brk: BreakPoint, s: ServeSetup, cap: float, fewest: int) 
     """Replicas for ``s.qps``: each at no more than the utilisation target nor its break point.
 
     The count is a step function of the break point that never rises with it, and the
-    search's answer lies in its bracket (``BreakPoint.bounds``), so the search goes on only
-    while the two ends of the bracket give different counts: the count is then exactly
-    the one the finished search gives, mostly after two or three evaluations of the queue.
+    search's answer lies in its bracket (``BreakPoint.bounds``, or is 0.0 while
+    ``may_be_zero``: a replica held to the utilisation target alone), so the search goes
+    on only while the bracket's ends (and 0.0) give different counts: the count is then
+    exactly the one the finished search gives, mostly after two evaluations of the queue.
     """
     assert s.qps is not None
     qps, most = s.qps, s.utilisation * cap
@@ -139,8 +140,9 @@ def _replicas_for_rate(brk: BreakPoint, s: ServeSetup, cap: float, fewest: int) 
 
     while True:
         lo, hi = brk.bounds()
-        if brk.done or replicas(lo) == replicas(hi):
-            return replicas(lo)
+        count = replicas(lo)
+        if brk.done or (count == replicas(hi) and not (brk.may_be_zero and count != replicas(0.0))):
+            return count
         brk.refine()
 
 
