@@ -29,7 +29,7 @@ PRODUCTS = {
     "NVMe", "InfiniBand", "RoCE", "IB", "RDMA", "MIG", "NVENC", "NVDEC", "AV1", "H.264", "HEVC", "CUDA",
     "ROCm", "HIP", "CANN", "MindIE", "MindSpeed", "MindSpore", "NCCL", "DALI", "PyTorch", "DataLoader",
     "DeepSpeed", "ZeRO", "ZeRO-1", "ZeRO-2", "ZeRO-3", "FSDP", "vLLM", "vLLM-Ascend", "vllm", "vllm-ascend",
-    "SGLang", "TensorRT", "TensorRT-LLM", "ModelOpt", "llama.cpp", "llama-server", "llama-quantize",
+    "SGLang", "TensorRT", "TensorRT-LLM", "ModelOpt", "llama.cpp", "llama-server", "llama-quantize", "Ollama",
     "llm-compressor", "llmcompressor", "trtllm-serve", "transformers", "bitsandbytes", "FlashAttention",
     "PagedAttention",
     "Liger", "Unsloth", "torchtune", "torchrun", "LLaMA-Factory", "ms-swift", "swift", "sft", "kohya", "xDiT",
