@@ -106,7 +106,9 @@ def serving_commands(plan: Plan) -> list[tuple[LaunchSpec, Option]]:
 
 def server_args(spec: LaunchSpec) -> list[str]:
     """The arguments the server parses: after ``vllm serve MODEL``, ``python -m sglang.launch_server``."""
-    return spec.argv[{"llama_cpp": 1, "tensorrt_llm": 2, "ms_swift": 2}.get(spec.runtime, 3) :]
+    return spec.argv[
+        {"llama_cpp": 1, "tensorrt_llm": 2, "ms_swift": 2}.get(spec.runtime, 3) :
+    ]  # ollama create NAME
 
 
 def flags(argv: list[str]) -> dict[str, str]:
@@ -126,6 +128,7 @@ def test_the_plans_cover_every_serving_runtime_and_a_quantize_step(plans: list[t
         "sglang",
         "tensorrt_llm",
         "llama_cpp",
+        "ollama",
         "llm_compressor",
         "gguf_convert",
         "llama_factory",
@@ -144,7 +147,24 @@ def test_every_flag_of_every_command_exists_in_its_pinned_release(plans: list[tu
             known = table[(spec.runtime, spec.release)].flags
             unknown = sorted(set(flags(server_args(spec))) - known)
             assert not unknown, f"{spec.runtime} {spec.release} has no {unknown}: {spec.shell}"
-    assert checked == {"vllm", "sglang", "tensorrt_llm", "llama_cpp", "ms_swift", "llama_factory"}
+    assert checked == {"vllm", "sglang", "tensorrt_llm", "llama_cpp", "ollama", "ms_swift", "llama_factory"}
+
+
+def test_every_ollama_command_uses_names_its_release_knows_and_the_plans_numbers(
+    plans: list[tuple[Any, Plan]],
+) -> None:
+    known = runtime_flags.load()[("ollama", RELEASES["ollama"])]
+    ollama = [(s, o) for _, p in plans for s, o in serving_commands(p) if s.runtime == "ollama"]
+    assert ollama
+    for spec, o in ollama:
+        modelfile = spec.config_files["Modelfile"].splitlines()
+        parameters = dict(line.split()[1:3] for line in modelfile if line.startswith("PARAMETER "))
+        assert set(parameters) <= known.choices["PARAMETER"]
+        assert set(spec.env) - {"CUDA_VISIBLE_DEVICES"} <= known.choices["env"]
+        assert modelfile[0] == f"FROM ./{spec.settings['weights']}"
+        assert int(parameters["num_ctx"]) == spec.settings["context_len"]
+        assert int(spec.env["OLLAMA_NUM_PARALLEL"]) == (o.batch or 1) * int(spec.settings["data_parallel"])
+        assert spec.shell.endswith(" ".join(spec.argv)) and " ollama serve & " in spec.shell
 
 
 def test_every_llama_factory_config_key_and_template_exists_in_its_pinned_release(
@@ -210,6 +230,8 @@ def test_llama_server_gives_each_slot_the_plans_context(plans: list[tuple[Any, P
 
 
 def served_path(spec: LaunchSpec) -> str:
+    if spec.runtime == "ollama":  # the Modelfile's FROM ./file.gguf
+        return spec.config_files["Modelfile"].splitlines()[0].removeprefix("FROM ./")
     if spec.runtime in ("vllm", "tensorrt_llm"):
         return spec.argv[2 if spec.runtime == "vllm" else 1]
     return flags(spec.argv)["--model-path" if spec.runtime == "sglang" else "-m"]

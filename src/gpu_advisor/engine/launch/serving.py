@@ -22,10 +22,17 @@ parsers, ``knowledge/runtime_flags.yaml``):
   and says so (its ModelOpt checkpoints are not in the table).
 - llama.cpp ``llama-server`` (tools/server/README.md): ``-m``, ``-c`` (shared by the ``-np``
   slots, ggml-org/llama.cpp#11681, so context × slots), ``-ngl 99``, ``--split-mode layer``.
+- Ollama (a GGUF plan's other server; its cmd/cmd.go, api/types.go and docs/faq.mdx at v0.32.15):
+  ``ollama serve`` takes its settings from the environment — ``OLLAMA_NUM_PARALLEL`` requests at
+  once, each with the Modelfile's ``PARAMETER num_ctx`` tokens (the FAQ: memory scales with
+  parallel × context, so num_ctx is the per-sequence context, unlike llama-server's ``-c``) —
+  and ``ollama create NAME -f Modelfile`` registers the GGUF file (``FROM ./file.gguf``) with the
+  running server, which then answers on port 11434 (OpenAI-compatible ``/v1``).
 """
 
 from __future__ import annotations
 
+import shlex
 from typing import TYPE_CHECKING
 
 from gpu_advisor.engine.defaults import GGUF_FORMATS
@@ -38,7 +45,7 @@ if TYPE_CHECKING:
     from gpu_advisor.engine.results import Option
     from gpu_advisor.engine.specs import ModelArch
 
-PORTS = {"vllm": "8000", "sglang": "30000", "llama_cpp": "8080", "tensorrt_llm": "8000"}
+PORTS = {"vllm": "8000", "sglang": "30000", "llama_cpp": "8080", "tensorrt_llm": "8000", "ollama": "11434"}
 
 
 def layout(o: Option, serve: ServeSetup) -> dict[str, Setting]:
@@ -81,7 +88,7 @@ def serving(
 
 def _gguf(o: Option, arch: ModelArch, s: dict[str, Setting], table: Checkpoints) -> list[LaunchSpec]:
     path, step = gguf_step(o, chat_repo(arch, table))
-    return [step, llama_cpp(o, s, path, primary=True)]
+    return [step, llama_cpp(o, s, path, primary=True), ollama(o, s, path)]
 
 
 def _llama_cpp_other(o: Option, arch: ModelArch, s: dict[str, Setting], table: Checkpoints) -> LaunchSpec:
@@ -177,6 +184,31 @@ def llama_cpp(o: Option, s: dict[str, Setting], path: str, primary: bool) -> Lau
         env=env,
         settings=settings,
         release=RELEASES["llama_cpp"],
+    )
+
+
+def ollama(o: Option, s: dict[str, Setting], path: str) -> LaunchSpec:
+    """The same GGUF file under Ollama: the server with the plan's slots (one server holds what
+    llama-server's replicas on the machine would), then the model with its context. The server
+    is started in the background first: ``ollama create`` talks to it."""
+    name = path.removesuffix(".gguf").lower()
+    slots, context = int(s["max_seqs"]) * int(s["data_parallel"]), int(s["context_len"])
+    env = {"OLLAMA_HOST": f"0.0.0.0:{PORTS['ollama']}", "OLLAMA_NUM_PARALLEL": str(slots)}
+    if o.count > 1:
+        env["CUDA_VISIBLE_DEVICES"] = ",".join(str(i) for i in range(o.count))
+    argv = ["ollama", "create", name, "-f", "Modelfile"]
+    serve = " ".join([*(f"{k}={v}" for k, v in env.items()), "ollama", "serve"])
+    return LaunchSpec(
+        runtime="ollama",
+        role="serve",
+        option=o.kind,
+        primary=False,
+        argv=argv,
+        env=env,
+        config_files={"Modelfile": f"FROM ./{path}\nPARAMETER num_ctx {context}\n"},
+        settings={**s, "weights": path, "weights_form": "gguf", "ollama_model": name},
+        release=RELEASES["ollama"],
+        shell=f"{serve} & sleep 5 && {shlex.join(argv)}",
     )
 
 

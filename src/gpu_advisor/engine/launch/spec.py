@@ -29,6 +29,7 @@ RELEASES = {
     "llama_cpp": "llama-cpp-python-0.3.16",
     "ms_swift": "3.8.1",
     "llama_factory": "0.9.3",
+    "ollama": "v0.32.15",
 }
 HF_REPO = re.compile(r"huggingface\.co/([^/\s]+/[^/\s]+)")
 # Stands for a model with no published repository (one sized from "13B" or a pasted config.json):
@@ -42,7 +43,7 @@ class LaunchSpec(BaseModel):
     model_config = ConfigDict(frozen=True)
 
     runtime: str = Field(
-        description="vllm | sglang | llama_cpp | torchrun_deepspeed | llama_factory "
+        description="vllm | sglang | llama_cpp | ollama | torchrun_deepspeed | llama_factory "
         "| llm_compressor | gguf_convert"
     )
     role: str = Field(description="serve | train | prepare (makes the weights the next command serves)")
