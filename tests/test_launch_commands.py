@@ -30,7 +30,7 @@ from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
-from gpu_advisor.knowledge import runtime_flags
+from gpu_advisor.knowledge import job_flags, runtime_flags
 
 ROOT = Path(__file__).resolve().parent
 # Workloads of tests/test_scenarios.py and tests/test_launch.py, and the plans issue 46 names.
@@ -351,3 +351,16 @@ def test_a_16_bit_plan_of_a_model_published_in_fp8_serves_the_published_weights_
     plan = recommend(Workload(task="infer", model="deepseek-v3", weight_dtype="bf16"), kb)
     vllm = next(s for s in plan.launch if s.runtime == "vllm")
     assert vllm.argv[2] == "deepseek-ai/DeepSeek-V3" and "served_as_published_fp8" in vllm.needs
+
+
+def test_torchruns_own_options_exist_in_its_pinned_release(plans: list[tuple[Any, Plan]]) -> None:
+    """The explicit full fine-tune line: torchrun's options (knowledge/job_flags.yaml's torchrun
+    row, read from torch/distributed/run.py) and a module LLaMA-Factory 0.9.3 ships
+    (llamafactory/launcher.py, the one llamafactory-cli hands torchrun)."""
+    known = job_flags.load()[("torchrun", "torchrun")].flags
+    lines = [s for _, p in plans for s in p.launch if s.runtime == "torchrun_deepspeed"]
+    assert lines
+    for spec in lines:
+        module_at = spec.argv.index("-m")
+        assert spec.argv[module_at + 1 : module_at + 3] == ["llamafactory.launcher", "train.yaml"]
+        assert set(flags(spec.argv[1:module_at])) <= known, spec.shell
