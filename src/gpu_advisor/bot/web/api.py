@@ -35,6 +35,7 @@ from gpu_advisor.bot.turn_calls import Chat, Quota, QuotaExceeded, UseCatalog
 from gpu_advisor.bot.web.context import ARRIVED, CONTEXT, WebContext
 from gpu_advisor.bot.web.errors import ApiError, error, overloaded, rate_limited, unavailable
 from gpu_advisor.bot.web.guard import browser_lang, client_key, read_body
+from gpu_advisor.bot.web.replies import REPLIES, update_key
 from gpu_advisor.bot.web.schemas import AnalyzeRequest, CatalogUploaded, ChatRequest, ChatResponse
 from gpu_advisor.bot.web.uploads import ParseUpload
 from gpu_advisor.engine.errors import EngineError
@@ -137,7 +138,11 @@ async def chat(request: web.Request) -> web.Response:
     if ctx.per_session.retry_after((session, session)) > 0:  # before it could count as a new session
         raise rate_limited("conversation")
     check_cost(body.text, lang_of(request, body.lang))  # a 422 that names the cost (the turn checks it too)
-    return await _take_turn(request, ctx, body, session)
+    replies = request.app.get(REPLIES)
+    if body.message_id is None or replies is None:
+        return await _take_turn(request, ctx, body, session)
+    key = body.message_id  # a repeat of this message gets the first send's reply (bot.web.replies)
+    return await replies.once(session, key, lambda: _take_turn(request, ctx, body, session))
 
 
 async def _take_turn(request: web.Request, ctx: WebContext, body: ChatRequest, session: str) -> web.Response:
@@ -145,7 +150,9 @@ async def _take_turn(request: web.Request, ctx: WebContext, body: ChatRequest, s
     against its network's hourly quota, in the database (several server processes share one
     count) and by the turn itself, which knows whether the session is stored from the state it
     loads anyway."""
-    chat_ = Chat(session, session, body.lang)
+    chat_ = Chat(
+        session, session, body.lang, update_key(session, body.message_id) if body.message_id else None
+    )
     client = client_key(request)
     quota = Quota(f"new-session:{client}", ctx.config.sessions_per_ip_per_hour, HOUR_S)
     try:
@@ -164,7 +171,9 @@ async def _take_turn(request: web.Request, ctx: WebContext, body: ChatRequest, s
         minutes = max(1, math.ceil(exc.wait_s / 60))
         text = locales.t(body.lang or "zh", "web.too_many_sessions", minutes=minutes)
         raise rate_limited("address", exc.wait_s, text) from None
-    if shown is None:  # web turns carry no update id, so none is ever redelivered
+    if shown is None and body.message_id is not None:  # answered before, by a process that kept the reply
+        raise error(409, locales.t(body.lang or "zh", "web.duplicate"), field="message_id", code="duplicate")
+    if shown is None:  # a web turn without a message key carries no update id: never a repeat
         raise unavailable(locales.t(body.lang or "zh", "dialog.storage_unavailable"))
     return shown
 

@@ -20,6 +20,7 @@ from gpu_advisor.engine.results import Plan
 __all__ = ["AnalyzeRequest", "CatalogUploaded", "ChatRequest", "ChatResponse", "ErrorResponse"]
 
 SESSION_ID = r"^[A-Za-z0-9_-]{16,64}$"
+MESSAGE_ID = r"^[A-Za-z0-9_-]{8,64}$"
 
 
 class ChatRequest(BaseModel):
@@ -31,6 +32,13 @@ class ChatRequest(BaseModel):
     text: str | None = None
     button: str | None = Field(None, max_length=MAX_PAYLOAD_BYTES)
     lang: Literal["zh", "en"] | None = Field(None, description="the site's language, used on the first turn")
+    message_id: str | None = Field(
+        None,
+        pattern=MESSAGE_ID,
+        description="the client's key for this message: a repeat of it (a resend after a reload or "
+        "a 429/503) gets the first send's reply instead of a second turn (409 duplicate where this "
+        "server process never saw that reply)",
+    )
 
     @model_validator(mode="after")
     def _one_input(self) -> ChatRequest:

@@ -20,6 +20,7 @@ from gpu_advisor.bot.turn_calls import Chart, Chat
 from gpu_advisor.bot.web.api import PLATFORM, admitted, lang_of, read_model
 from gpu_advisor.bot.web.context import CONTEXT
 from gpu_advisor.bot.web.errors import error, rate_limited
+from gpu_advisor.bot.web.replies import REPLIES, Replies
 from gpu_advisor.bot.web.schemas import SessionRequest
 
 
@@ -54,5 +55,6 @@ async def forget(request: web.Request) -> web.Response:
 
 
 def add_routes(app: web.Application) -> None:
+    app[REPLIES] = Replies()  # a chat message's repeat answered from memory (bot.web.replies)
     app.router.add_post("/api/chat/chart", chart)
     app.router.add_post("/api/chat/forget", forget)

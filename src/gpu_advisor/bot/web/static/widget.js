@@ -19,6 +19,11 @@
  * sent in the order they were written, one at a time, when the network is back (or a retry is
  * pressed); a message written meanwhile joins the end of the outbox, never overtakes it. The
  * outbox is kept with the history, so a reload carries on where it stopped, in order.
+ * Each message carries a key made here (message_id), kept with it in the outbox from the moment
+ * it is sent until its reply is shown: a reload while it is in flight resends it with the same
+ * key, and the server answers a repeated key with the first send's reply instead of a second
+ * turn (bot/web/replies.py), so nothing is asked or shown twice. A 429 or 503 (busy, too many
+ * messages) keeps the message queued, marked "waiting", and sends it again after Retry-After.
  * The hand-over chip (with a human link) appears once the user has said something; it
  * copies what the team needs: the requirements as the dialog confirmed them (its "收到："
  * line, from answers), the pick and its price (the reply's own fields) and the questions
@@ -69,9 +74,18 @@
 
   const CSS = /*CSS*/ "";
 
-  function t(key) {
+  function t(key, values) {
     const table = STRINGS[lang === "zh" && hant ? "zh-TW" : lang] || {};
-    return table[key] || (STRINGS[LANG] || {})[key] || key;
+    const text = table[key] || (STRINGS[LANG] || {})[key] || key;
+    return values ? text.replace(/\{(\w+)\}/g, (all, name) => (name in values ? values[name] : all)) : text;
+  }
+
+  // A message's key (22 characters of base64url): its repeat is answered, never run again.
+  function messageId() {
+    const bytes = new Uint8Array(16);
+    if (window.crypto && window.crypto.getRandomValues) window.crypto.getRandomValues(bytes);
+    else for (let i = 0; i < bytes.length; i++) bytes[i] = Math.floor(Math.random() * 256);
+    return btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
   }
 
   // As the dialog decides (bot/dialog/script.py): a character only one script has settles it;
@@ -84,9 +98,10 @@
   }
 
   // A piece of the widget's own words: relabelled when the language or script changes.
-  function word(tag, className, key) {
-    const node = el(tag, className, t(key));
+  function word(tag, className, key, values) {
+    const node = el(tag, className, t(key, values));
     node.dataset.key = key;
+    if (values) node.dataset.values = JSON.stringify(values);
     return node;
   }
 
@@ -285,7 +300,9 @@
       if (ui.close) ui.close.setAttribute("aria-label", t("close"));
       if (ui.bubble) ui.bubble.setAttribute("aria-label", t("open"));
       if (ui.human) ui.human.textContent = t("human");
-      for (const node of ui.root.querySelectorAll("[data-key]")) node.textContent = t(node.dataset.key);
+      for (const node of ui.root.querySelectorAll("[data-key]")) {
+        node.textContent = t(node.dataset.key, node.dataset.values ? JSON.parse(node.dataset.values) : undefined);
+      }
       fitPlaceholder();
     }
 
@@ -506,6 +523,7 @@
     async function ask(body, shown, how) {
       how = how || {};
       if (busy && !how.resend) return;
+      if (!body.message_id) body = Object.assign({ message_id: messageId() }, body);
       let entry = how.entry || null;
       let node = how.node || null;
       if (shown && !entry) {
@@ -526,21 +544,31 @@
         return flush(false);
       }
       setBusy(true);
+      if (entry) entry.unsent = body; // in flight: a reload now resends it, under the same key
+      remember();
       const waiting = say("bot busy", t("thinking"));
       let sent = false;
       let answer = null;
       try {
         const { response, data } = await call(body);
         waiting.remove();
+        const code = data && data.error ? data.error.code : null;
+        if (response.status === 429 || response.status === 503) {
+          // Busy, or too many messages: not an error; it waits its turn and goes again by itself.
+          hold(body, entry, node, how.tries || 0, true, true, retryAfter(response, data));
+          return;
+        }
         sent = true;
         if (entry) delete entry.unsent;
         if (response.ok && data) {
           answer = received(data);
+        } else if (response.status === 409 && code === "duplicate") {
+          say("bot", t("answered_before"), true); // answered before a reload; its reply went with the old page
         } else if (response.status === 422 && data && data.error && data.error.field === "session_id") {
           state.session = null;
           say("bot error", t("error"));
         } else {
-          say("bot error", t(response.status === 429 ? "rate_limited" : "error"));
+          say("bot error", t("error"));
         }
       } catch (e) {
         waiting.remove();
@@ -557,21 +585,35 @@
     // the outbox; ``first`` puts it back at the head (it was the one being sent). ``auto``: this
     // tab resends it by itself (one restored from another tab's history waits for a press, so
     // two tabs never both send it).
-    function hold(body, entry, node, tries, first, auto) {
+    // ``wait``: the server asked for that many seconds (429/503): "waiting", not "unsent".
+    function hold(body, entry, node, tries, first, auto, wait) {
       if (entry) entry.unsent = body;
-      if (!node) node = say("bot error", t("network_error"));
-      node.classList.add("unsent");
-      const note = el("div", "unsent-note");
-      note.dataset.role = "unsent";
+      const busyServer = wait !== undefined;
+      if (!node) node = say(busyServer ? "bot busy" : "bot error", t(busyServer ? "thinking" : "network_error"));
+      node.classList.add(busyServer ? "waiting" : "unsent");
+      const note = el("div", busyServer ? "unsent-note waiting" : "unsent-note");
+      note.dataset.role = busyServer ? "waiting" : "unsent";
       const retry = button("retry", null, "retry", "retry");
       retry.addEventListener("click", () => flush(true));
-      note.append(word("span", "", first || !outbox.length ? "unsent" : "pending"), retry); // or waiting its turn
+      const says = busyServer ? word("span", "", "waiting", { seconds: wait }) : word("span", "", first || !outbox.length ? "unsent" : "pending");
+      note.append(says, retry); // or waiting its turn
       node.after(note);
-      const item = { body, entry, node, note, tries, auto };
+      const item = { body, entry, node, note, tries, auto, wait };
       if (first) outbox.unshift(item);
       else outbox.push(item);
       clearTimeout(timer);
-      timer = setTimeout(() => flush(false), RETRY_MS[Math.min(outbox[0].tries, RETRY_MS.length - 1)]);
+      const head = outbox[0];
+      const ms = head.wait !== undefined ? head.wait * 1000 : RETRY_MS[Math.min(head.tries, RETRY_MS.length - 1)];
+      timer = setTimeout(() => flush(false), ms);
+    }
+
+    // The seconds a 429/503 asks to wait: its Retry-After header (when the page may read it), else
+    // the error body's retry_after, else 5; at least 1, at most 5 minutes.
+    function retryAfter(response, data) {
+      const header = Number(response.headers.get("Retry-After"));
+      const body = data && data.error ? Number(data.error.retry_after) : NaN;
+      const seconds = header > 0 ? header : body > 0 ? body : 5;
+      return Math.min(300, Math.max(1, Math.ceil(seconds)));
     }
 
     // Send the oldest unsent message (the rest follow it, one at a time, as each gets through).
@@ -584,7 +626,7 @@
       }
       const p = outbox.shift();
       p.note.remove();
-      p.node.classList.remove("unsent");
+      p.node.classList.remove("unsent", "waiting");
       if (!p.entry) p.node.remove(); // an error line stood for a message the user never wrote (the welcome)
       ask(p.body, null, { entry: p.entry, node: p.entry ? p.node : null, tries: p.tries + 1, resend: true });
     }
@@ -609,6 +651,7 @@
         const node = draw(entry);
         if (entry.unsent) hold(entry.unsent, entry, node, 0, false, auto !== false); // in the order written
       }
+      if (auto !== false && outbox.length) setTimeout(() => flush(false), 0); // cut off by a reload: resent now, same key
       buttons(state.buttons);
       started = state.entries.length > 0;
       relabel();
