@@ -18,6 +18,15 @@ message during the bursts: the Application and its fake server share this proces
 saturate it, so that figure compares the applications without the hypervisor's steal.
 Cold start (process start to first reply) and bytes per stored conversation close the
 report.
+
+``--rss`` measures instead whether the process's memory is bounded (issue 41: a server
+grew 84 → 98 MB over 10,000 conversations and kept growing): 10,000 conversations
+through the dialog core in this process, each with other numbers (model size,
+concurrency, training tokens) so every cache sees new keys, and the resident set
+(/proc/self/statm) and Python's live allocated blocks after 1,000, 5,000 and 10,000 of
+them, printed side by side with their ratios. It levels when the last 5,000
+conversations add under ``RSS_LEVEL`` (5 %) to what the first 5,000 left. ``--tiny``
+also runs it over 20/50/100 conversations, to show it still runs.
 """
 
 from __future__ import annotations
@@ -25,6 +34,8 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import gc
+import itertools
 import os
 import platform
 import statistics
@@ -40,10 +51,11 @@ from telegram import Update
 from telegram.ext import Application, ContextTypes, MessageHandler, filters
 
 from gpu_advisor import knowledge
-from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.bot.dialog import ConversationState, Dialog
 from gpu_advisor.bot.execution import auto_workers
 from gpu_advisor.bot.store import Store
 from gpu_advisor.bot.telegram.app import TelegramConfig, application_builder, build_application
+from gpu_advisor.engine.specs import Knowledge
 from tests.fakes.telegram_api import FakeTelegram
 
 TOKEN = "4242:BENCH"
@@ -445,15 +457,109 @@ async def main_async(chats: int, rounds: int) -> int:
     return 0 if all(r.lost == r.duplicated == 0 for r in ours) else 1
 
 
+RSS_AT = (1_000, 5_000, 10_000)  # conversations after which memory is read
+TINY_RSS_AT = (20, 50, 100)
+RSS_LEVEL = 0.05  # the last half of the conversations may add at most this share to the resident set
+
+
+def conversation(i: int) -> tuple[str, ...]:
+    """The ``i``-th conversation: serving (two in three) or LoRA training, its numbers varied so
+    that plans, rendered views and the engine's tables see new keys, as many users would."""
+    if i % 3 == 2:
+        return (f"微调 {3 + i % 67}B", "LoRA", f"{1 + i % 9}亿 token")
+    return (f"部署 {1 + i % 113}B 模型", f"并发 {1 + i % 41}", "7×24", "/why", "/cost")
+
+
+def rss_mib() -> float:
+    """This process's resident set in MiB (Linux /proc; elsewhere the peak, from getrusage)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as f:
+            return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except OSError:
+        import resource
+
+        return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Memory:
+    """What the process held after ``conversations`` conversations."""
+
+    conversations: int
+    rss_mib: float
+    blocks: int  # sys.getallocatedblocks(): live Python objects, whatever the allocator keeps
+    cpu_s: float  # CPU spent on the conversations so far
+
+
+def memory_growth(kb: Knowledge, at: tuple[int, ...]) -> list[Memory]:
+    """Run conversations through one dialog core, reading memory at each of ``at`` (and before any)."""
+    dialog = Dialog(kb)
+    gc.collect()
+    rows = [Memory(0, rss_mib(), sys.getallocatedblocks(), 0.0)]
+    done, start = 0, time.process_time()
+    for stop in at:
+        while done < stop:
+            state = ConversationState()
+            for text in conversation(done):
+                _, state = dialog.handle(state, text)
+            done += 1
+        gc.collect()
+        rows.append(Memory(done, rss_mib(), sys.getallocatedblocks(), time.process_time() - start))
+    return rows
+
+
+def memory_report(rows: list[Memory]) -> bool:
+    """Print the memory table and its ratios; True when the resident set levels off."""
+    cells: list[tuple[str, ...]] = [
+        ("conversations", "RSS MiB", "alloc blocks", "MiB per 1k since last", "CPU s")
+    ]
+    for before, row in itertools.pairwise(rows):
+        per_k = (row.rss_mib - before.rss_mib) / max(row.conversations - before.conversations, 1) * 1000
+        cells.append(
+            (
+                f"{row.conversations:,}",
+                f"{row.rss_mib:.1f}",
+                f"{row.blocks:,}",
+                f"{per_k:+.2f}",
+                f"{row.cpu_s:.1f}",
+            )
+        )
+    print(
+        f"memory over conversations through the dialog core (one process; at start {rows[0].rss_mib:.1f} MiB)"
+    )
+    print(table(cells))
+    first, mid, last = rows[1], rows[-2], rows[-1]
+    print(
+        f"RSS {last.conversations:,} / {first.conversations:,}: {last.rss_mib / first.rss_mib:.3f}x;"
+        f" {last.conversations:,} / {mid.conversations:,}: {last.rss_mib / mid.rss_mib:.3f}x;"
+        f" blocks {last.conversations:,} / {first.conversations:,}: {last.blocks / first.blocks:.3f}x,"
+        f" {last.conversations:,} / {mid.conversations:,}: {last.blocks / mid.blocks:.3f}x"
+    )
+    level = last.rss_mib <= mid.rss_mib * (1 + RSS_LEVEL)
+    said = "levels off" if level else "still growing"
+    print(
+        f"the last {last.conversations - mid.conversations:,} conversations added"
+        f" {last.rss_mib - mid.rss_mib:+.1f} MiB ({last.rss_mib / mid.rss_mib - 1:+.1%}; bound"
+        f" {RSS_LEVEL:.0%}): {said}: {'PASS' if level else 'FAIL'}"
+    )
+    return level
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--chats", type=int, default=100)
     parser.add_argument("--rounds", type=int, default=30, help="bursts of every application")
     parser.add_argument("--tiny", action="store_true", help="a few chats, one round: does it still run?")
+    parser.add_argument("--rss", action="store_true", help="memory over 10,000 conversations, nothing else")
     args = parser.parse_args()
+    if args.rss:
+        return 0 if memory_report(memory_growth(knowledge.load(), RSS_AT)) else 1
     if args.tiny:
         args.chats, args.rounds = 4, 1
-    return asyncio.run(main_async(args.chats, args.rounds))
+    code = asyncio.run(main_async(args.chats, args.rounds))
+    if args.tiny:  # too few conversations for a verdict: the measurement still runs
+        memory_report(memory_growth(knowledge.load(), TINY_RSS_AT))
+    return code
 
 
 if __name__ == "__main__":

@@ -27,6 +27,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import contextlib
+import itertools
 import json
 import os
 import signal
@@ -171,9 +172,10 @@ async def say(http: aiohttp.ClientSession, port: int, client: int, session: str 
 
 
 async def converse(
-    port: int, sessions: int, concurrency: int, midway: Midway | None = None
+    port: int, sessions: int, concurrency: int, midway: Midway | None = None, first: int = 0
 ) -> tuple[Load, list[str]]:
-    """``sessions`` conversations of ``SCRIPT``; with ``midway``, all of them pause halfway for it."""
+    """``sessions`` conversations of ``SCRIPT`` from client addresses ``first``, ``first + 1``, …;
+    with ``midway``, all of them pause halfway for it."""
     gate = asyncio.Semaphore(concurrency)
     failed = 0
     ids: list[str] = []
@@ -199,7 +201,7 @@ async def converse(
     connector = aiohttp.TCPConnector(force_close=True, limit=0)  # a new connection a turn
     async with aiohttp.ClientSession(connector=connector, timeout=aiohttp.ClientTimeout(total=60)) as http:
         start = time.perf_counter()
-        await asyncio.gather(*(one(c) for c in range(sessions)))
+        await asyncio.gather(*(one(first + c) for c in range(sessions)))
         seconds = time.perf_counter() - start
     for error in sorted(set(errors))[:3]:
         print("  failed:", error[:200], file=sys.stderr)
@@ -368,6 +370,120 @@ def report(setups: list[Setup]) -> None:
         print(f"{line}; lost {lost}, duplicated {dup}")
 
 
+RSS_AT = (1_000, 5_000, 10_000)  # conversations after which the server's memory is read
+TINY_RSS_AT = (10, 20, 40)
+RSS_LEVEL = 0.05  # the last half of the conversations may add at most this share
+RSS_CONCURRENCY = 4  # within what one process admits (its queue), so no conversation is turned away
+
+
+def rss_mib(pid: int) -> float:
+    """Resident set of process ``pid`` in MiB (/proc); 0.0 once it has exited."""
+    try:
+        return int(Path(f"/proc/{pid}/statm").read_text().split()[1]) * os.sysconf("SC_PAGE_SIZE") / 2**20
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process below ``pid`` (its turn workers), from /proc."""
+    out, todo = [], [pid]
+    while todo:
+        with contextlib.suppress(OSError, ValueError):
+            found = [
+                int(c)
+                for t in Path(f"/proc/{todo.pop()}/task").iterdir()
+                for c in (t / "children").read_text().split()
+            ]
+            out += found
+            todo += found
+    return out
+
+
+@dataclass(frozen=True, slots=True)
+class Held:
+    """The server's memory after ``conversations`` conversations."""
+
+    conversations: int
+    server_mib: float  # the process that takes the requests and keeps the sessions
+    workers_mib: float  # its turn workers together
+    failed: int
+
+
+def server_memory(url: str, at: Sequence[int], concurrency: int) -> list[Held]:
+    """One SQLite server process (one turn worker): ``SCRIPT`` conversations, each from its own
+    client address, and the server's resident set before any and after each of ``at``."""
+    with servers(url, 1) as (proc, port):
+
+        def held(done: int, failed: int) -> Held:
+            return Held(done, rss_mib(proc.pid), sum(rss_mib(p) for p in descendants(proc.pid)), failed)
+
+        rows, done, failed = [held(0, 0)], 0, 0
+        for stop in at:
+            failed += asyncio.run(patient_conversations(port, stop - done, concurrency, first=done))
+            done = stop
+            rows.append(held(done, failed))
+    return rows
+
+
+PATIENCE = 30  # tries of one turn turned away (503), a second apart, before it counts as failed
+
+
+async def patient_conversations(port: int, sessions: int, concurrency: int, first: int) -> int:
+    """``sessions`` conversations of ``SCRIPT`` whose clients wait and retry a turn the server
+    turns away (503, as its Retry-After asks): every turn is served, so each conversation
+    leaves what a whole one does. Returns the conversations that still failed."""
+    gate = asyncio.Semaphore(concurrency)
+    failed = 0
+
+    async def one(client: int) -> None:
+        nonlocal failed
+        session: str | None = None
+        for text in SCRIPT:
+            for attempt in range(PATIENCE):
+                try:
+                    async with gate:
+                        session = await say(http, port, client, session, text)
+                    break
+                except RuntimeError as exc:
+                    if not str(exc).startswith("HTTP 503") or attempt == PATIENCE - 1:
+                        failed += 1
+                        return
+                await asyncio.sleep(1.0)
+
+    async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=60)) as http:
+        await asyncio.gather(*(one(first + c) for c in range(sessions)))
+    return failed
+
+
+def memory_report(rows: list[Held]) -> bool:
+    """The server's memory side by side with its ratios; True when it levels off."""
+    print(f"server memory over conversations (one SQLite process, one turn worker; {len(SCRIPT)} turns each)")
+    print(
+        f"{'conversations':>13}  {'server MiB':>10}  {'workers MiB':>11}  {'server MiB per 1k':>17}  failed"
+    )
+    for before, row in itertools.pairwise(rows):
+        per_k = (row.server_mib - before.server_mib) / (row.conversations - before.conversations) * 1000
+        print(
+            f"{row.conversations:>13,}  {row.server_mib:>10.1f}  {row.workers_mib:>11.1f}  {per_k:>+17.2f}"
+            f"  {row.failed}"
+        )
+    first, mid, last = rows[1], rows[-2], rows[-1]
+    total = [r.server_mib + r.workers_mib for r in (first, mid, last)]
+    n = [f"{r.conversations:,}" for r in (first, mid, last)]
+    print(
+        f"server RSS {n[2]} / {n[0]}: {last.server_mib / first.server_mib:.3f}x,"
+        f" {n[2]} / {n[1]}: {last.server_mib / mid.server_mib:.3f}x;"
+        f" server + workers: {total[2] / total[0]:.3f}x, {total[2] / total[1]:.3f}x"
+    )
+    level = total[2] <= total[1] * (1 + RSS_LEVEL)
+    said = "levels off: PASS" if level else "still growing: FAIL"
+    print(
+        f"the last {last.conversations - mid.conversations:,} conversations added"
+        f" {total[2] - total[1]:+.1f} MiB to server + workers (bound {RSS_LEVEL:.0%}): {said}"
+    )
+    return level and last.failed == 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     from tests.pg import running_cluster
 
@@ -377,7 +493,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--processes", type=int, nargs="+", default=[1, 2, 4])
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--tiny", action="store_true", help="a few conversations: does the bench still run?")
+    p.add_argument("--rss", action="store_true", help="one server's memory over 10,000 conversations, only")
     args = p.parse_args(argv)
+    if args.rss:
+        with tempfile.TemporaryDirectory() as tmp:
+            at = TINY_RSS_AT if args.tiny else RSS_AT
+            level = memory_report(server_memory(f"sqlite:///{tmp}/rss.db", at, RSS_CONCURRENCY))
+        return 0 if level or args.tiny else 1
     if args.tiny:
         args.sessions, args.concurrency, args.processes, args.rounds = 4, 2, [1], 1
     print(f"{os.cpu_count()} cores; load average {os.getloadavg()[0]:.2f} before the run")
