@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from bench.serving_compare import predict, summary
-from bench.serving_fresh import FIRST_FIGURE, rows, score
+from bench.serving_fresh import FIRST_FIGURE, prefill_limit_s, rows, score
 from gpu_advisor.engine.specs import Knowledge
 
 CALIBRATION = Path(__file__).parent
@@ -58,3 +58,16 @@ def test_the_set_holds_dense_and_moe_rows_and_single_stream_moe_decode(kb: Knowl
 def test_held_out_error_is_no_worse_than_the_first_figure(kb: Knowledge, group: str) -> None:
     median, _ = summary(score(kb)[group])
     assert median <= FIRST_FIGURE[group][0] + 0.005, (group, median)
+
+
+def test_a_ttft_shorter_than_a_full_pass_over_the_prompt_is_read_as_a_cache_hit(kb: Knowledge) -> None:
+    """Qwen3-4B on an RTX 4090, 2,048 prompt tokens in 77.7 ms: 16 TFLOP need 107 ms at the card's peak."""
+    row = next(r for r in rows() if r["id"] == "tt394_vllm_rtx4090_x1_qwen3-4b_bf16_2048_128_c1")
+    assert prefill_limit_s(row, kb) > row["ttft_ms"] / 1e3
+    assert len(score(kb)["ttft_one_user/full_prefill"]) == len(score(kb)["ttft_one_user"]) - 2
+
+
+def test_a_moe_prompt_pass_is_at_least_the_time_to_read_the_experts_it_touches(kb: Knowledge) -> None:
+    """Qwen3-30B-A3B on an A100: 128 tokens route to nearly every expert, ~61 GB read at 2 TB/s."""
+    row = next(r for r in rows() if r["id"] == "tt340_vllm_a100_x1_qwen3-30b-a3b_bf16_128_128_c1")
+    assert prefill_limit_s(row, kb) == pytest.approx(0.030, rel=0.05)
