@@ -32,9 +32,9 @@ KEY = "k3y-0f-the-first-message"
 
 
 @asynccontextmanager
-async def serving(db: Path) -> AsyncIterator[tuple[TestClient[Any, Any], list[str]]]:
+async def serving(db: Path, **config: Any) -> AsyncIterator[tuple[TestClient[Any, Any], list[str]]]:
     """A server over ``db``, and the texts of the turns it took (counted where the turn is taken)."""
-    app = build_app(WebConfig(db_path=str(db)))
+    app = build_app(WebConfig(db_path=str(db), **config))
     ran: list[str] = []
     async with TestClient(TestServer(app, host="127.0.0.1")) as client:
         turn = app[CONTEXT].turn
@@ -78,6 +78,17 @@ async def test_a_repeat_that_arrives_while_the_first_runs_waits_for_its_reply(tm
             send(client, session_id=session, text="其实是 70B", message_id=KEY),
         )
     assert both[0][0] == 200 and both[0] == both[1]
+    assert ran.count("其实是 70B") == 1
+
+
+async def test_a_repeat_is_answered_even_past_the_conversations_rate_limit(tmp_path: Path) -> None:
+    async with serving(tmp_path / "web.db", session_per_minute=2) as (client, ran):
+        session = await started(client)
+        first = await send(client, session_id=session, text="其实是 70B", message_id=KEY)
+        refused, _ = await send(client, session_id=session, text="预算 5000", message_id=KEY + "-2")
+        again = await send(client, session_id=session, text="其实是 70B", message_id=KEY)
+    assert refused == 429  # a new message waits…
+    assert first[0] == 200 and again == first  # …a repeat asks nothing new: its reply, at once
     assert ran.count("其实是 70B") == 1
 
 

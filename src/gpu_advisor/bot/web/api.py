@@ -135,14 +135,22 @@ async def chat(request: web.Request) -> web.Response:
     ctx = request.app[CONTEXT]
     body = await read_model(request, ChatRequest)
     session = body.session_id or secrets.token_urlsafe(18)
+    replies = request.app.get(REPLIES)
+    if body.message_id is None or replies is None:
+        return await _checked_turn(request, ctx, body, session)
+    # A repeat of this message gets the first send's reply (bot.web.replies), limits or not: it
+    # asks nothing new. The limits are checked only before a turn runs.
+    return await replies.once(session, body.message_id, lambda: _checked_turn(request, ctx, body, session))
+
+
+async def _checked_turn(
+    request: web.Request, ctx: WebContext, body: ChatRequest, session: str
+) -> web.Response:
+    """The conversation's rate limit and the message's cost, then its turn."""
     if ctx.per_session.retry_after((session, session)) > 0:  # before it could count as a new session
         raise rate_limited("conversation")
     check_cost(body.text, lang_of(request, body.lang))  # a 422 that names the cost (the turn checks it too)
-    replies = request.app.get(REPLIES)
-    if body.message_id is None or replies is None:
-        return await _take_turn(request, ctx, body, session)
-    key = body.message_id  # a repeat of this message gets the first send's reply (bot.web.replies)
-    return await replies.once(session, key, lambda: _take_turn(request, ctx, body, session))
+    return await _take_turn(request, ctx, body, session)
 
 
 async def _take_turn(request: web.Request, ctx: WebContext, body: ChatRequest, session: str) -> web.Response:
