@@ -98,9 +98,9 @@ async def test_a_busy_server_keeps_the_message_waiting_and_sends_it_after_retry_
         await route.fulfill(status=status, headers={"Retry-After": "2"}, json=body)
 
     waiting = f"""() => {{
-      const root = {SHADOW};
+      const root = {SHADOW}, question = {json.dumps(QUESTION)};
       const note = root.querySelector('[data-role=waiting]');
-      const bubble = [...root.querySelectorAll('[data-role=user]')].find((b) => b.textContent === {json.dumps(QUESTION)});
+      const bubble = [...root.querySelectorAll('[data-role=user]')].find((b) => b.textContent === question);
       return note && bubble && bubble.classList.contains('waiting') && !bubble.classList.contains('unsent')
         ? [note.textContent, root.querySelectorAll('[data-role=error], [data-role=unsent]').length] : null;
     }}"""
