@@ -49,7 +49,8 @@ async def advisor(tmp_path: Path) -> AsyncIterator[tuple[str, list[str]]]:
 
 def sent_text(route: Any) -> str | None:
     body = json.loads(route.request.post_data or "{}")
-    return body.get("text")
+    text = body.get("text")
+    return text if isinstance(text, str) else None
 
 
 async def test_a_reload_while_a_message_is_in_flight_never_asks_or_shows_it_twice(tmp_path: Path) -> None:
@@ -58,10 +59,12 @@ async def test_a_reload_while_a_message_is_in_flight_never_asks_or_shows_it_twic
 
     async def cut_after_the_server_answers(route: Any) -> None:
         if sent_text(route) != QUESTION:
-            return await route.continue_()
+            await route.continue_()
+            return
         keys.append(json.loads(route.request.post_data)["message_id"])
         if len(keys) > 1:
-            return await route.continue_()  # the resend after the reload goes through
+            await route.continue_()  # the resend after the reload goes through
+            return
         await route.fetch()  # the server ran the turn; its response never reaches the page
         answered.set()
 
@@ -92,7 +95,8 @@ async def test_a_busy_server_keeps_the_message_waiting_and_sends_it_after_retry_
 
     async def busy_once(route: Any) -> None:
         if sent_text(route) != QUESTION or refused:
-            return await route.continue_()
+            await route.continue_()
+            return
         refused.append(asyncio.get_running_loop().time())
         body = {"error": {"code": "overloaded", "message": "busy", "retry_after": 2}}
         await route.fulfill(status=status, headers={"Retry-After": "2"}, json=body)
