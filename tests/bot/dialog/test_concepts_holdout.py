@@ -17,6 +17,7 @@ import pytest
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog import ConversationState, Dialog, faq
+from gpu_advisor.bot.dialog.spelling import llm_spellings, respelled
 from gpu_advisor.engine.concepts import BY_ID
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.message import read_message
@@ -208,7 +209,9 @@ def _expected(dialog: Dialog, kind: str, ident: str, text: str, lang: str) -> st
 def answered(dialog: Dialog, kind: str, ident: str, text: str) -> bool:
     """Whether the reply opens with the expected answer (its stem within the first 250 characters)."""
     reply, _ = dialog.handle(ConversationState(), text)
-    expected = _expected(dialog, kind, ident, text, reply.lang)
+    # a model the question names is said back as the user wrote it (bot.dialog.spelling)
+    said = llm_spellings(text, dialog.vocab, dialog.kb)
+    expected = respelled(_expected(dialog, kind, ident, text, reply.lang), said)
     return expected[:STEM] in simplified(reply.as_text())[:SHOWN]
 
 

@@ -25,6 +25,7 @@ from gpu_advisor.bot.dialog.questions import EXPECTS, QUESTIONS, Question, next_
 from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.script import in_traditional, script_after
 from gpu_advisor.bot.dialog.slots import loose
+from gpu_advisor.bot.dialog.spelling import as_written, llm_spellings
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.bot.dialog.words import fit_line
@@ -47,7 +48,7 @@ class Dialog(Tools):
         if first.kind != "question" or {"task", "model"} & set(first.missing):
             return first
         reply, state = self.handle(state, "/plan")
-        return _led_by(reply, first.lead)
+        return as_written(_led_by(reply, first.lead), llm_spellings(text, self.vocab, self.kb))
 
     # --- entry points -------------------------------------------------------------
     def handle(self, state: ConversationState, text: str, today: date | None = None) -> Answer:
@@ -68,10 +69,11 @@ class Dialog(Tools):
         msg = dataclasses.replace(msg, cut=cut)
         if has_hanzi(text):
             state = state.model_copy(update={"hant": script_after(text, state.hant)})
+        spellings = llm_spellings(text, self.vocab, self.kb, msg.low)  # a model named is said back as written
         for answerer in ANSWERERS:
             answered = answerer(self, state, msg)
             if answered is not None:
-                return _in_script(answered)
+                return _in_script((as_written(answered[0], spellings), answered[1]))
         raise AssertionError("the requirements answerer always answers")  # pragma: no cover
 
     def press(self, state: ConversationState, payload: str) -> Answer:

@@ -12,6 +12,7 @@ other users pay nothing for it.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import cache
 from typing import TYPE_CHECKING, Any
 
@@ -61,23 +62,36 @@ def traditional(text: str) -> str:
 
 def in_traditional(reply: Reply) -> Reply:
     """Every word of ``reply`` in Traditional: its parts, its plain text and its button labels."""
+    return rewritten(reply, traditional)
+
+
+def rewritten(reply: Reply, change: Callable[[str], str]) -> Reply:
+    """``reply`` with ``change`` applied to every line people read, code sections excepted.
+
+    One walker for every whole-reply rewrite (the Traditional script here, the user's
+    spelling of a model in ``bot.dialog.spelling``), so a part added to ``Reply`` later is
+    rewritten by all of them or by none. Commands are copied verbatim: never rewritten.
+    """
     sections = [
         s.model_copy(
-            update={"heading": traditional(s.heading) if s.heading else s.heading}
-            | ({} if s.code else {"lines": [traditional(line) for line in s.lines]})
+            update={"heading": change(s.heading) if s.heading else s.heading}
+            | ({} if s.code else {"lines": [change(line) for line in s.lines]})
         )
         for s in reply.sections
     ]
-    return reply.model_copy(
+    new = reply.model_copy(
         update={
-            "lead": [traditional(x) for x in reply.lead],
-            "title": traditional(reply.title) if reply.title else reply.title,
-            "pick": traditional(reply.pick) if reply.pick else reply.pick,
-            "price": traditional(reply.price) if reply.price else reply.price,
-            "summary": [traditional(x) for x in reply.summary],
+            "lead": [change(x) for x in reply.lead],
+            "title": change(reply.title) if reply.title else reply.title,
+            "pick": change(reply.pick) if reply.pick else reply.pick,
+            "price": change(reply.price) if reply.price else reply.price,
+            "summary": [change(x) for x in reply.summary],
             "sections": sections,
-            "footer": [traditional(x) for x in reply.footer],
-            "text": traditional(reply.text),
-            "buttons": [b.model_copy(update={"label": traditional(b.label)}) for b in reply.buttons],
+            "footer": [change(x) for x in reply.footer],
+            "text": "" if reply.structured else change(reply.text),
+            "buttons": [b.model_copy(update={"label": change(b.label)}) for b in reply.buttons],
         }
     )
+    if new.structured:
+        new.text = new.as_text()  # from the parts, so a code line in it stays as it was
+    return new

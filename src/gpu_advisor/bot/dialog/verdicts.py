@@ -65,6 +65,7 @@ def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | No
         result = verdict(workload, kb)
     except (EngineError, ValueError):
         return None  # an unknown model or card: the ordinary flow says what was not understood
+    result = asked_first(result, ext.slots.get("method" if workload.task == "train" else "weight_dtype"))
     new = remember(state, msg)
     new.slots["task"] = workload.task
     lang = new.lang
@@ -82,6 +83,15 @@ def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | No
     content = Content(title=_title(lang, result, kb), summary=lines)
     button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
     return dialog.reply(new, "answer", content, [button]), new
+
+
+def asked_first(v: HardwareVerdict, asked: object) -> HardwareVerdict:
+    """The verdict with the way the user asked about first ("QLoRA 微调 … 行不行": QLoRA's
+    yes leads the title and the lines), the other ways after it in the engine's order."""
+    first = [r for r in v.rows if r.method == asked]
+    if not first or v.rows[0].method == asked:
+        return v
+    return v.model_copy(update={"rows": [*first, *(r for r in v.rows if r.method != asked)]})
 
 
 def card_for(
