@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pydantic import ValidationError
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog import job_cards
 from gpu_advisor.bot.dialog.heard import heard_answer
 from gpu_advisor.bot.dialog.job_cards import (
     alt_card,
@@ -36,9 +37,10 @@ from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, model_name, mo
 from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
-from gpu_advisor.engine.jobs.plan import JobFamily, JobPlan
+from gpu_advisor.engine.jobs.plan import JobFamily, JobOption, JobPlan
 from gpu_advisor.engine.jobs.request import parse_job, plan_job
 from gpu_advisor.engine.jobs.verdict import on_card
+from gpu_advisor.engine.rules.diffusion_jobs import LOWER_FORMAT
 from gpu_advisor.knowledge.jobs import books
 from gpu_advisor.locales.numbers import number
 from gpu_advisor.reading.job_names import bare_amount
@@ -351,24 +353,57 @@ def _fold(flow: Tools, state: ConversationState, plan: JobPlan, view: Callable[.
 
 
 def _cheaper(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
-    """ "cheaper?": the options that cost less a month than the pick, or that the pick is the cheapest."""
+    """ "cheaper?": the next option that costs less a month than the pick and what it gives up
+    (a lower weight format, a longer job, a slower figure), or that the pick is the cheapest —
+    with what the pick itself already gives up (its lower format) when it does."""
     names = _names(flow, state.job, plan)
     pick = plan.pick
-    price = pick.price_month if pick and pick.price_month is not None else None
-    cheaper = [o for o in plan.alternatives if price is not None and (o.price_month or price) < price]
     if pick is None:
         return _fold(flow, state, plan, why_card)
-    if cheaper:
-        best = min(cheaper, key=lambda o: o.price_month or 0.0)
-        line = locales.t(
-            state.lang,
-            "jobchat.cheaper",
-            pick=pick_words(state.lang, best, names),
-            price=price_words(state.lang, best),
-        )
+    lang = state.lang
+    shown = plan
+    if plan.cheaper:
+        best = plan.cheaper[0]  # the next step down, not the floor
+        given = gives_up(lang, pick, best)
+        key = "jobchat.cheaper_gives_up" if given else "jobchat.cheaper"
+        lines = [
+            locales.t(
+                lang,
+                key,
+                pick=pick_words(lang, best, names),
+                price=price_words(lang, best),
+                what="；".join(given) if lang == "zh" else "; ".join(given),
+            )
+        ]
+        shown = plan.model_copy(update={"alternatives": plan.cheaper})
     else:
-        line = locales.t(state.lang, "jobchat.cheapest", pick=pick_words(state.lang, pick, names))
-    return _reply(flow, state, "card", alt_card(state.lang, plan, names, [line]), plan, []), state
+        lines = [locales.t(lang, "jobchat.cheapest", pick=pick_words(lang, pick, names))]
+        lowered = next((f for f in plan.findings if f.id == LOWER_FORMAT), None)
+        if lowered is not None:  # the cheapest already runs below the model's own format: say so
+            lines.append(job_cards.said(lang, lowered, names))
+    return _reply(flow, state, "card", alt_card(lang, shown, names, lines), plan, []), state
+
+
+def gives_up(lang: str, pick: JobOption, other: JobOption) -> list[str]:
+    """What ``other`` gives up against ``pick``: a lower weight format (and its quality tier),
+    more hours for the stated job, a worse deciding figure (the first metric)."""
+    out = []
+    tiers = books().diffusion.format_quality
+    if other.format and pick.format and other.format != pick.format:
+        tier = tiers.get(other.format)  # type: ignore[call-overload]
+        quality = locales.t(lang, f"label.quality_{tier.tier if tier else 'unknown'}")
+        out.append(
+            locales.t(lang, "jobchat.gives_up.format", format=other.format, was=pick.format, quality=quality)
+        )
+    if other.job_hours is not None and pick.job_hours is not None and other.job_hours > pick.job_hours:
+        hours = (number(lang, other.job_hours, "#,##0.#"), number(lang, pick.job_hours, "#,##0.#"))
+        out.append(locales.t(lang, "jobchat.gives_up.hours", hours=hours[0], was=hours[1]))
+    if other.metrics and pick.metrics and other.metrics[0].value != pick.metrics[0].value:
+        first = metric_words(lang, other.metrics[0])
+        out.append(
+            locales.t(lang, "jobchat.gives_up.metric", metric=first, was=metric_words(lang, pick.metrics[0]))
+        )
+    return out
 
 
 def _reply(

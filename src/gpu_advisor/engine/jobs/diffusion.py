@@ -221,12 +221,35 @@ class Training(BaseModel):
     source: str = Field(min_length=8)
 
 
+class FormatQuality(BaseModel):
+    """What running the weights in a lower format costs in images, as its sources describe it:
+    ``near`` (8-bit: close to the 16-bit output, small detail differences) or ``lossy``
+    (4-bit: detail loss to check on one's own prompts)."""
+
+    model_config = ConfigDict(frozen=True, extra="forbid")
+
+    tier: Literal["near", "lossy"]
+    source: str = Field(min_length=8)
+
+
+SEARCHED_FORMATS: tuple[WeightFormat, ...] = ("fp8", "nf4")
+"""The lower formats a job that names none may run in where its own does not fit: FP8 (ComfyUI's
+and diffusers' 8-bit path) and NF4 (Forge's and diffusers' bitsandbytes 4-bit path). GGUF Q8/Q4
+take the same or more memory than these and run no faster on the cards the catalog rents."""
+
+
+def format_ladder(native: WeightFormat) -> tuple[WeightFormat, ...]:
+    """The model's own format, then each searched format that holds fewer bytes, best first."""
+    return (native, *(f for f in SEARCHED_FORMATS if BYTES[f] < BYTES[native]))
+
+
 class DiffusionBook(BaseModel):
     """``knowledge/diffusion.yaml``: model specs, measured speeds and the fitted constants."""
 
     model_config = ConfigDict(frozen=True, extra="forbid")
 
     models: dict[str, DiffusionSpec]
+    format_quality: dict[WeightFormat, FormatQuality] = Field(default_factory=dict)
     speeds: list[SpeedRow]
     memory: list[MemoryRow] = Field(default_factory=list)
     fits: dict[Denoiser, ClassFit]

@@ -20,11 +20,12 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.engine import cost
 from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.jobs import diffusion as d
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.diffusion_launch import diffusion_command
-from gpu_advisor.engine.jobs.plan import JobFamily, JobMetric, JobPlan
+from gpu_advisor.engine.jobs.plan import JobFamily, JobMetric, JobOption, JobPlan, cheaper_than
 from gpu_advisor.engine.rules.diffusion_jobs import DiffusionCheck, pitfalls
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer
 
@@ -45,6 +46,11 @@ class ImageGenJob(BaseModel):
     steps: int | None = Field(None, ge=1, le=200, description="sampling steps; the model's default if absent")
     batch: int = Field(1, ge=1, le=64, description="images per pass")
     format: d.WeightFormat | None = Field(None, description="bf16, fp16, fp8, gguf_q8, nf4, gguf_q4")
+    format_search: bool = Field(
+        True,
+        description="with no format given: a card that cannot hold the model's own format runs it in "
+        "FP8 or NF4 (the quality cost is said); false keeps every card to the model's own format",
+    )
     offload: d.Offload = "none"
     guidance: bool | None = Field(None, description="force classifier-free guidance on or off")
     images_per_day: float | None = Field(None, gt=0, le=1e9)
@@ -70,28 +76,87 @@ def run_of(job: ImageGenJob, spec: d.DiffusionSpec) -> d.Run:
 
 
 def plan(job: ImageGenJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
-    """The priced answer for an image job, or ``sized=False`` with the reason."""
+    """The priced answer for an image job, or ``sized=False`` with the reason.
+
+    With no format asked, each offer runs the best format its card holds (:func:`ladder`):
+    the model's own where it fits, else FP8, else NF4 — so "Flux dev, 3,000 a day" can land on
+    24 GB cards in FP8 when that costs less than 40 GB cards in BF16, as the LLM path weighs a
+    quantised build. A lower format is never taken where the higher one fits (its speed figure
+    is always at the best quality the card holds), and the plan says what it gives up
+    (``diffusion_lower_format``)."""
     spec = book.find(job.model)
     if spec is None or spec.kind != "image":
         return unknown_model(job.model, book, "image_gen")
     if job.gpu is not None and job.gpu not in kb.gpus:
         return unknown_card(job.gpu, kb, "image_gen", spec.name)
     run = run_of(job, spec)
-    peak_hour = per_hour_needed(job)
-    ranked, not_rented = offers.rank_for(kb, _rate(book, spec, run), per_hour=peak_hour, gpu=job.gpu)
+    runs = ladder(job, spec, run)
+    rate = _rate(book, spec, runs)
+    ranked, not_rented = offers.rank_for(kb, rate, per_hour=per_hour_needed(job), gpu=job.gpu)
     card = kb.gpus[job.gpu] if job.gpu else (ranked[0].gpu if ranked else None)
-    findings = why(book, spec, run, card, job)
-    check = checked(book, spec, run, card, offers.rank(kb, _rate(book, spec, run)))
-    options = [offers.option(p, _metrics(book, spec, run, p.gpu), _unit_costs(p)) for p in ranked[:4]]
+    card_run = (_fitting(book, spec, runs, card.usable_gib) if card else None) or run
+    per_image = offers.rank(kb, rate)
+    check = checked(book, spec, card_run, card, per_image)
+    if card_run.format != run.format:
+        check = _lowered(check, book, spec, run, ranked or per_image, kb)
+    options = [_option(book, spec, runs, p, kb) for p in ranked]
     return JobPlan(
         family="image_gen",
         model=spec.name,
         pick=options[0] if options else None,
-        alternatives=options[1:],
-        findings=[*not_rented, *findings, *pitfalls(check)],
-        assumptions=assumptions(job, spec, run),
-        command=diffusion_command(spec, run, job.tool),
+        alternatives=options[1:4],
+        findings=[*not_rented, *why(book, spec, card_run, card, job), *pitfalls(check)],
+        assumptions=assumptions(job, spec, card_run),
+        command=diffusion_command(spec, card_run, job.tool),
         tool=job.tool,
+        cheaper=cheaper_than(options),
+    )
+
+
+def ladder(job: ImageGenJob, spec: d.DiffusionSpec, run: d.Run) -> list[d.Run]:
+    """The runs an offer may take, best quality first: the one asked, or the model's own format
+    then the searched lower ones (``diffusion.format_ladder``)."""
+    if job.format is not None or not job.format_search:
+        return [run]
+    return [replace(run, format=f) for f in d.format_ladder(run.format)]
+
+
+def _fitting(book: d.DiffusionBook, spec: d.DiffusionSpec, runs: list[d.Run], gib: float) -> d.Run | None:
+    """The best-quality run whose memory a card of ``gib`` holds, None where none does."""
+    return next((r for r in runs if d.memory_gib(book, spec, r) <= gib), None)
+
+
+def _option(
+    book: d.DiffusionBook, spec: d.DiffusionSpec, runs: list[d.Run], p: offers.Priced, kb: Knowledge
+) -> JobOption:
+    run = _fitting(book, spec, runs, offers.card_memory_gib(kb, p.offer)) or runs[0]
+    option = offers.option(p, _metrics(book, spec, run, p.gpu), _unit_costs(p))
+    return option.model_copy(update={"format": run.format})
+
+
+def _lowered(
+    check: DiffusionCheck,
+    book: d.DiffusionBook,
+    spec: d.DiffusionSpec,
+    native: d.Run,
+    ranked: list[offers.Priced],
+    kb: Knowledge,
+) -> DiffusionCheck:
+    """The check of a card run below the model's own format, told the format's quality tier,
+    the native need, and the cheapest ranked option that runs the native format."""
+    need = d.memory_gib(book, spec, native)
+    at_native = next((p for p in ranked if need <= offers.card_memory_gib(kb, p.offer)), None)
+    quality = book.format_quality.get(check.run.format)
+    fx = kb.catalog.fx_to_cny
+    return replace(
+        check,
+        native_format=native.format,
+        native_gib=need,
+        quality=quality.tier if quality else None,
+        native_gpu=at_native.gpu.name if at_native else None,
+        native_machines=at_native.machines * at_native.fit.cards if at_native else None,
+        native_month=cost.in_cny(at_native.month, fx) if at_native else None,
+        pick_month=cost.in_cny(ranked[0].month, fx) if ranked else None,
     )
 
 
@@ -102,12 +167,14 @@ def per_hour_needed(job: ImageGenJob) -> float | None:
     return job.images_per_day * (job.peak_share or PEAK_SHARE) / job.utilisation
 
 
-def _rate(book: d.DiffusionBook, spec: d.DiffusionSpec, run: d.Run) -> offers.Rate:
-    need = d.memory_gib(book, spec, run)
+def _rate(book: d.DiffusionBook, spec: d.DiffusionSpec, runs: list[d.Run]) -> offers.Rate:
+    """Each offer at the best run its card holds (``runs`` best first)."""
 
     def rate(offer: Offer, gpu: GpuSpec, memory_gib: float) -> offers.Fit | None:
-        if need > memory_gib:
+        run = _fitting(book, spec, runs, memory_gib)
+        if run is None:
             return None
+        need = d.memory_gib(book, spec, run)
         seconds = d.timing(book, spec, gpu, run).total_s
         per_hour = 3600.0 / seconds * offer.count * offers.compute_share(offer)
         return offers.Fit(units_per_hour=per_hour, memory_gib=need, cards=offer.count)

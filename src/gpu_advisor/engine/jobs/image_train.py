@@ -38,7 +38,7 @@ from gpu_advisor.engine.jobs import diffusion as d
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.diffusion_launch import trainer_command
 from gpu_advisor.engine.jobs.image import unknown_card, unknown_model
-from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan
+from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan, cheaper_than
 from gpu_advisor.engine.rules.diffusion_jobs import DiffusionCheck, pitfalls
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer
 
@@ -135,7 +135,7 @@ def plan(job: ImageTrainJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         kb, _rate(book, spec, job, side, need), units=samples(job), gpu=job.gpu
     )
     card = kb.gpus[job.gpu] if job.gpu else (ranked[0].gpu if ranked else None)
-    options = [offers.option(p, _metrics(book, spec, job, side, p), [_per_step(p, job)]) for p in ranked[:4]]
+    options = [offers.option(p, _metrics(book, spec, job, side, p), [_per_step(p, job)]) for p in ranked]
     run = d.Run(width=side, height=side, steps=steps(job), batch=job.batch, format=fmt)
     check = DiffusionCheck(
         spec=spec,
@@ -150,7 +150,8 @@ def plan(job: ImageTrainJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         family="image_train",
         model=spec.name,
         pick=options[0] if options else None,
-        alternatives=options[1:],
+        alternatives=options[1:4],
+        cheaper=cheaper_than(options),
         findings=[*not_rented, *why(book, spec, job, side, fmt, card, need), *pitfalls(check)],
         assumptions=_assumptions(job, side, fmt),
         command=trainer_command(spec, job.tool, job.method),

@@ -9,6 +9,7 @@ the figure that decides the job (``metrics``) and what one unit of work costs
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
@@ -55,6 +56,9 @@ class JobOption(BaseModel):
     unit_costs: list[JobMetric] = Field(default_factory=list, description="cost per unit of work")
     memory_gib: float | None = None
     memory_limit_gib: float | None = None
+    format: str | None = Field(
+        None, description="the weights' format this option runs in (image generation: bf16, fp8, nf4…)"
+    )
 
 
 class JobPlan(BaseModel):
@@ -73,3 +77,27 @@ class JobPlan(BaseModel):
     tool: str | None = Field(
         None, description="the program the command runs: comfyui, faster-whisper, ffmpeg..."
     )
+    cheaper: list[JobOption] = Field(
+        default_factory=list,
+        description="options that cost less than the pick (the stated job, else a month), the next "
+        "step down first: what 'cheaper?' offers, with what each gives up",
+    )
+
+
+def spend(o: JobOption) -> float | None:
+    """What an option costs the user: the stated job where it has an end, else a month."""
+    return o.job_cost if o.job_cost is not None else o.price_month
+
+
+def cheaper_than(options: Sequence[JobOption], limit: int = 3) -> list[JobOption]:
+    """The options after the first (the pick) that cost less than it in its currency, the
+    dearest of them first — the next step down, then the ones below it.
+
+    Why: the pick ranks on the job's own measure (the peak's month, the backlog's cost, one
+    image's cost), so a machine that is cheaper to rent but slower per unit sits outside the top
+    alternatives; "cheaper?" must still find it and say what it gives up."""
+    if not options or (top := spend(options[0])) is None:
+        return []
+    pick = options[0]
+    below = [o for o in options[1:] if o.currency == pick.currency and (spend(o) or top) < top]
+    return sorted(below, key=lambda o: -(spend(o) or 0.0))[:limit]

@@ -64,7 +64,7 @@ def own_card(kb: Knowledge, gpu: str, count: int = 1) -> Knowledge:
 
 def on_card(request: JobRequest, kb: Knowledge, books: JobBooks, gpu: str, count: int = 1) -> CardVerdict:
     """The verdict for ``count`` × ``gpu`` (a card ``kb.gpus`` knows) on the job ``request`` asks."""
-    job = request.model_copy(update={"gpu": gpu})
+    job = request.model_copy(update={"gpu": gpu, **_own_format(request)})
     plan = plan_job(job, own_card(kb, gpu, count), books)
     pick = plan.pick if plan.sized else None
     fields: dict[str, Any] = job.model_dump()
@@ -77,6 +77,12 @@ def on_card(request: JobRequest, kb: Knowledge, books: JobBooks, gpu: str, count
     if fp8 is not None and not _runs_in_fp8(job, kb, books, gpu, count):
         fp8 = None  # FP8 weights would fit, but the card still cannot do the job (Flux training on a T4)
     return CardVerdict(gpu, count, False, need, card or kb.gpus[gpu].usable_gib, 0, rate, None, fp8)
+
+
+def _own_format(request: JobRequest) -> dict[str, Any]:
+    """A fit question is judged in the model's own format (the FP8 figure is said beside a no):
+    an image request's format search is turned off."""
+    return {"format_search": False} if "format_search" in type(request).model_fields else {}
 
 
 FORMAT_FIELDS = ("format", "base_format")

@@ -23,7 +23,7 @@ from gpu_advisor.engine.jobs import diffusion as d
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.diffusion_launch import diffusion_command
 from gpu_advisor.engine.jobs.image import unknown_card, unknown_model
-from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan
+from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan, cheaper_than
 from gpu_advisor.engine.rules.diffusion_jobs import DiffusionCheck, pitfalls
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer
 
@@ -87,7 +87,7 @@ def plan(job: VideoGenJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
     )
     card = kb.gpus[job.gpu] if job.gpu else (ranked[0].gpu if ranked else None)
     sp = _cards_per_clip(ranked[0]) if ranked and not job.gpu else (job.gpus or 1)
-    options = [offers.option(p, _metrics(book, spec, run, p), [_per_clip(p)]) for p in ranked[:4]]
+    options = [offers.option(p, _metrics(book, spec, run, p), [_per_clip(p)]) for p in ranked]
     need = d.memory_gib(book, spec, run)
     check = DiffusionCheck(
         spec=spec,
@@ -105,7 +105,8 @@ def plan(job: VideoGenJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         family="video_gen",
         model=spec.name,
         pick=options[0] if options else None,
-        alternatives=options[1:],
+        alternatives=options[1:4],
+        cheaper=cheaper_than(options),
         findings=[*not_rented, *why(book, spec, run, card, sp, need), *pitfalls(check)],
         assumptions=assumptions(job, run),
         command=diffusion_command(spec, run, tool, sp),

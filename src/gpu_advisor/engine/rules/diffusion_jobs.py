@@ -43,6 +43,13 @@ class DiffusionCheck:
     card_per_1000: float | None = None  # the card's cheapest offer: cost per 1,000 images (CNY)
     consumer_per_1000: float | None = None  # the cheapest consumer-card offer's
     consumer_gpu: str | None = None
+    native_format: str | None = None  # set where the card runs the model below its own format
+    native_gib: float | None = None  # the memory in the model's own format
+    quality: str | None = None  # the lower format's quality tier (diffusion.yaml format_quality)
+    native_gpu: str | None = None  # the cheapest option in the model's own format, its card
+    native_machines: int | None = None  # and its cards
+    native_month: float | None = None  # and what they cost a month (CNY)
+    pick_month: float | None = None  # what the pick costs a month (CNY)
 
 
 def exceeds_card(c: DiffusionCheck) -> Finding | None:
@@ -128,11 +135,45 @@ def offload_costs_time(c: DiffusionCheck) -> Finding | None:
     return finding("diffusion_offload_costs_time", "info", offload=c.run.offload, offload_s=c.offload_s)
 
 
+LOWER_FORMAT = "diffusion_lower_format"
+"""The finding of a card run below the model's own format; "cheaper?" repeats it when the pick is
+already the cheapest (``bot.dialog.job_answer``)."""
+
+
+def lower_format(c: DiffusionCheck) -> Finding | None:
+    """The card runs the model below its own format (the search took FP8 or NF4 where BF16 does
+    not fit): what the format saves, what it costs in images, and the native-format option."""
+    if c.gpu is None or c.native_format is None or c.native_format == c.run.format:
+        return None
+    return finding(
+        LOWER_FORMAT,
+        "warn",
+        model=c.spec.name,
+        format=c.run.format,
+        native_format=c.native_format,
+        gpu=c.gpu.name,
+        need_gib=c.need_gib,
+        native_gib=c.native_gib,
+        card_gib=c.card_gib,
+        quality=f"quality_{c.quality or 'unknown'}",
+        native_gpu=c.native_gpu,
+        native_cards=c.native_machines,
+        native_month=c.native_month,
+        pick_month=c.pick_month,
+    )
+
+
 def _job(**values: object) -> dict[str, object]:
     return values
 
 
 RULES: tuple[Rule[object], ...] = (
+    Rule(
+        id=LOWER_FORMAT,
+        check=lower_format,
+        scenarios=(Scenario(workload=_job(family="image_gen", model="flux1-dev", images_per_day=3000.0)),),
+        rank=0,
+    ),
     Rule(
         id="diffusion_exceeds_card",
         check=exceeds_card,
@@ -192,6 +233,8 @@ def pitfalls(c: DiffusionCheck) -> list[Finding]:
     return out
 
 
-WARNINGS: frozenset[str] = frozenset({"diffusion_datacenter_overkill", "video_sequence_parallel_sublinear"})
+WARNINGS: frozenset[str] = frozenset(
+    {LOWER_FORMAT, "diffusion_datacenter_overkill", "video_sequence_parallel_sublinear"}
+)
 """The rules above that warn rather than add up: a card shows them under "watch out", not
 beside the arithmetic (``bot.dialog.job_cards``)."""

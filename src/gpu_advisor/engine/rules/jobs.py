@@ -22,7 +22,7 @@ from pydantic import BaseModel
 from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Priced
-from gpu_advisor.engine.jobs.plan import JobFamily, JobOption, JobPlan
+from gpu_advisor.engine.jobs.plan import JobFamily, JobOption, JobPlan, cheaper_than
 from gpu_advisor.engine.jobs.speeds import JobKnowledge
 from gpu_advisor.engine.rules.declaration import Rule, Scenario
 from gpu_advisor.engine.specs import Knowledge
@@ -311,6 +311,7 @@ def light_plan(
         assumptions=explain(ctx) if explained else [],
         command=command,
         tool=tool,
+        cheaper=cheaper_than(options),
     )
 
 
