@@ -25,6 +25,7 @@ from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.reading import concepts as reading_concepts
 from gpu_advisor.reading.dialog_words import CONFIRM as _CONFIRM
 from gpu_advisor.reading.dialog_words import HEARSAY as _HEARSAY
 from gpu_advisor.reading.message import Message
@@ -64,7 +65,14 @@ def concept_answer(flow: Tools, state: ConversationState, msg: Message) -> Answe
     lang = _lang(state, msg)
     facts = concept.facts(flow.kb, asked_of(msg, state.slots))
     lines = [locales.t(lang, f"concept.{concept.id}", **facts)]
-    return _short(flow, state, msg, lines + _assumed(lang, facts))
+    return _short(flow, state, msg, lines + _noted(lang, facts) + _assumed(lang, facts))
+
+
+def _noted(lang: str, facts: concepts.Facts) -> list[str]:
+    """The line a concept's facts ask for after its answer (``note``): the quantized model on
+    the card the question named, or the catalog's MIG slice and its price."""
+    note = facts.get("note")
+    return [locales.t(lang, f"concept_note.{note}", **facts)] if isinstance(note, str) and note else []
 
 
 def _assumed(lang: str, facts: concepts.Facts) -> list[str]:
@@ -92,6 +100,8 @@ def asked_of(msg: Message, held: Mapping[str, Any] | None = None) -> Asked:
         context_len=context if context is not None else _int(held.get("context_len")),
         concurrency=users if users is not None else _int(held.get("concurrency")),
         gpu=g if isinstance(g := s.get("gpu"), str) else None,
+        weight_dtype=d if isinstance(d := said.get("weight_dtype"), str) else None,
+        memory_gb=msg.ext.memory_class_gb or reading_concepts.memory_named(msg.low),
     )
 
 

@@ -29,13 +29,16 @@ GB = 1e9
 
 @dataclass(frozen=True)
 class Asked:
-    """What the question itself carried (the message's slots): model, size, context, load, card."""
+    """What the question itself carried (the message's slots): model, size, context, load, card,
+    and the weight format and card memory a quantization question is about."""
 
     model: str | None = None
     params_b: float | None = None
     context_len: int | None = None
     concurrency: int | None = None
     gpu: str | None = None
+    weight_dtype: str | None = None  # a format the question names ("4-bit", "int8", "AWQ")
+    memory_gb: float | None = None  # a card's memory the question names ("fit on 48GB")
 
 
 def model_of(kb: Knowledge, asked: Asked, typical: str = TYPICAL_MODEL) -> tuple[ModelArch, bool]:

@@ -8,6 +8,10 @@ The physics behind the answers:
 - tensor parallelism all-reduces activations twice per layer (Megatron-LM, Shoeybi et
   al. 2019, §3), the only inference traffic NVLink carries, while data-parallel
   training all-reduces every gradient each step (``engine.interconnect``);
+- MIG (Multi-Instance GPU) cuts an A100/H100 into up to seven isolated instances, each
+  with its own compute slices (``<g>g``, of seven) and memory (``<m>gb``) (NVIDIA MIG
+  User Guide, "Supported MIG Profiles"); a catalog that rents a slice lists it as an
+  offer with its ``mig_profile``;
 - training keeps 16-bit weights with FP32 master copies (mixed precision, Micikevicius
   et al. 2018); serving runs 8- or 4-bit formats whose rates the datasheets list.
 """
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import math
 
+from gpu_advisor.engine.card_classes import COMPUTE_SLICES, compute_slices
 from gpu_advisor.engine.concepts.base import (
     HEADROOM,
     TYPICAL_USERS,
@@ -189,6 +194,50 @@ def _precision(kb: Knowledge, asked: Asked) -> Facts:
     }
 
 
+def _whole_card_price(kb: Knowledge, gpu: str) -> float:
+    """The cheapest monthly price of one whole card of ``gpu`` in the catalog (0 when none)."""
+    prices = [
+        float(o.price_month)
+        for o in kb.catalog.offers
+        if o.gpu == gpu and o.count == 1 and o.mig_profile is None and o.price_month
+    ]
+    return min(prices, default=0.0)
+
+
+def _mig(kb: Knowledge, asked: Asked) -> Facts:
+    """What a MIG slice is, and the catalog's cheapest slice (of the named card's family
+    when it rents one): its profile, memory, share of the compute and monthly price.
+
+    ``note`` names the line said after the answer: ``mig_offer`` with the price when the
+    catalog rents a slice, ``mig_none`` when it rents none.
+    """
+    slices = [o for o in kb.catalog.offers if o.mig_profile and o.price_month]
+    named = [o for o in slices if asked.gpu and o.gpu.split("-", 1)[0] == asked.gpu.split("-", 1)[0]]
+    offer = min(named or slices, key=lambda o: (float(o.price_month or 0), o.id), default=None)
+    parent = kb.gpus[offer.gpu] if offer is not None else kb.gpus["a100-40g-sxm"]
+    facts: Facts = {
+        "note": "mig_offer" if offer is not None else "mig_none",
+        "parent": parent.name,
+        "parent_gb": parent.memory_gb,
+        "instances": COMPUTE_SLICES,
+        "profiles": ", ".join(parent.mig_profiles),
+        "currency": kb.catalog.currency,
+    }
+    if offer is None or offer.mig_profile is None:
+        return facts
+    whole = _whole_card_price(kb, offer.gpu)
+    return {
+        **facts,
+        "profile": offer.mig_profile,
+        "slice_gib": round(float(offer.slice_memory_gib or 0), 2),
+        "compute": compute_slices(offer.mig_profile),
+        "price": float(offer.price_month or 0),
+        "whole_price": whole,
+        "ratio": round(whole / float(offer.price_month or 1), 1) if whole else 0.0,
+        "currency": offer.currency,
+    }
+
+
 _PCIE_SXM = r"(pcie|sxm|nvlink|nvswitch|互联)"
 
 CONCEPTS: tuple[Concept, ...] = (
@@ -203,6 +252,10 @@ CONCEPTS: tuple[Concept, ...] = (
     Concept(
         id="t4_training",
         facts=_small_card_training,
+    ),
+    Concept(
+        id="mig_slices",
+        facts=_mig,
     ),
     Concept(
         id="nvlink_for_inference",

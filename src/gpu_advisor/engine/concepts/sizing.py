@@ -6,6 +6,10 @@ sentence names which. The arithmetic is the engine's own (``engine.memory``):
 
 - KV cache per token = layers × 2 × KV heads × head dim × bytes (vLLM paper, Kwon et al.
   2023, §2.2: 800 KB per token for OPT-13B), windowed layers capped at their window;
+- a quantized model's weights are parameters × bits / 8 bytes (4-bit: half a byte), plus
+  the per-group scales the format stores (``engine.dtypes.FORMATS``: AWQ/GPTQ with groups
+  of 128 spend ~0.25 bit a weight on them, AWQ paper, Lin et al. 2024, §4), so 70B at
+  4 bits is 70e9 × 0.5 B = 35 GB before scales, KV cache and the runtime;
 - a full fine-tune with mixed-precision AdamW keeps 16 bytes per parameter: 2 weights,
   2 gradients, 12 optimizer (FP32 master + two moments) (ZeRO, Rajbhandari et al. 2020,
   §3.1), activations on top; serving keeps 2 bytes per parameter in BF16, ~0.53 at 4-bit.
@@ -16,6 +20,7 @@ from __future__ import annotations
 import math
 
 from gpu_advisor.engine.concepts.base import (
+    HEADROOM,
     TYPICAL_CONTEXT,
     TYPICAL_USERS,
     Asked,
@@ -23,6 +28,7 @@ from gpu_advisor.engine.concepts.base import (
     Facts,
     model_of,
 )
+from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.memory import kv_bytes_per_sequence, kv_bytes_per_token, model_weight_bytes
 from gpu_advisor.engine.specs import Knowledge
 
@@ -109,7 +115,51 @@ def _needed(kb: Knowledge, asked: Asked) -> Facts:
     }
 
 
+QUANT_DEFAULT = "awq"  # "quantization" without a width: the 4-bit formats people mean first
+BF16_BYTES = 2.0
+
+
+def _quantized_fit(kb: Knowledge, asked: Asked) -> Facts:
+    """Why a quantized model fits a card: parameters × nominal bytes, the stored size with
+    its scales, against the card's memory the question named (or its named card's).
+
+    The size is the one the user wrote (70B is 70e9 parameters in the arithmetic they can
+    check), the stored figure the engine's own for the model's shape. ``note`` names the
+    line said after the answer: ``quant_fits`` / ``quant_short`` against a card named, none
+    without one.
+    """
+    arch, typical = model_of(kb, asked)
+    named = asked.weight_dtype
+    fmt = named if named is not None and named in FORMATS else QUANT_DEFAULT
+    if FORMATS[fmt].bits >= 16:
+        fmt = QUANT_DEFAULT  # "why does quantization …" about a 16-bit model means the 4-bit one
+    params_b = asked.params_b or arch.params_b
+    nominal_bits = int(FORMATS[fmt].bits)  # 4.25 bits stored is a "4-bit" format by name
+    weights_gb = params_b * nominal_bits / 8
+    stored_gb = model_weight_bytes(arch, fmt) / GB * (params_b / arch.params_b)
+    card_gb = asked.memory_gb or (kb.gpus[asked.gpu].memory_gb if asked.gpu in kb.gpus else 0.0)
+    note = "" if not card_gb else ("quant_fits" if stored_gb * HEADROOM <= card_gb else "quant_short")
+    return {
+        "note": note,
+        "model": arch.name,
+        "typical": float(typical),
+        "params_b": round(params_b, 1),
+        "bits": nominal_bits,
+        "bytes_per_param": nominal_bits / 8,
+        "weights_gb": round(weights_gb, 1),
+        "stored_gb": round(stored_gb, 1),
+        "bf16_gb": round(params_b * BF16_BYTES, 1),
+        "ratio": round(16 / nominal_bits, 1),
+        "card_gb": round(card_gb),
+        "left_gb": round(card_gb - stored_gb, 1),
+    }
+
+
 CONCEPTS: tuple[Concept, ...] = (
+    Concept(
+        id="quantized_fit",
+        facts=_quantized_fit,
+    ),
     Concept(
         id="lora_vs_qlora",
         facts=_needed,

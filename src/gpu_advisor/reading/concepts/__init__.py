@@ -13,9 +13,12 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.reading.concepts import hardware, servers, sizing, workflow
+from gpu_advisor.reading.concepts.sizing import memory_named
 from gpu_advisor.reading.concepts.words import QUESTION
 from gpu_advisor.text.hanzi import simplified
 from gpu_advisor.text.lazy import lazy
+
+__all__ = ["EXAMPLES", "ORDER", "TRIGGERS", "asks", "find", "fold", "heard_in", "memory_named"]
 
 ORDER = (
     "kv_cache_meaning",
@@ -25,7 +28,9 @@ ORDER = (
     "keep_training_box",
     "train_to_serve",
     "t4_training",
+    "mig_slices",
     "multi_card_training",
+    "quantized_fit",
     "memory_breakdown",
     "lora_vs_qlora",
     "memory_needed",

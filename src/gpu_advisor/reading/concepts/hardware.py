@@ -23,7 +23,22 @@ _SMALL_CARD_TRAIN = (
 _CONSUMER = r"4090|3090|5090|消费级|游戏卡|geforce|consumer"
 _MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"
 
+_MIG = r"(?<![a-z0-9])mig(?![a-z0-9])"
+_SLICE = (
+    r"(切片|切分|分片|半张卡|半块卡|一部分(显卡|gpu|算力)|vgpu|slices?|fraction|partition"
+    r"|part of (a|an|the|one) (gpu|card)|half (a |an |the )?(gpu|card|a100|h100|h200))"
+)
+_RENT = r"(租|买|用|rent|buy|get|pay for|order)"
+
 TRIGGERS: dict[str, tuple[str, ...]] = {
+    "mig_slices": (
+        rf"{_MIG}{GAP}(是什么|是啥|什么意思|啥意思|怎么回事|干嘛的|有什么用|原理|\bmean)",
+        rf"(什么是|啥是|what(?:'s| is| are)|explain|meaning of|how does){GAP}{_MIG}",
+        rf"{_MIG}{GAP}(租|rent|价格|多少钱|price|cost)",
+        rf"{_RENT}{GAP}{_SLICE}",
+        rf"{_SLICE}{GAP}(租|rent|卖|sell|offer|多少钱|价格|price|cost)",
+        rf"(显卡|gpu|card|a100|h100){GAP}(切|分|split|share|shar|divid){GAP}(多人|几份|成|into|between|among|users?|用)",
+    ),
     "pcie_vs_sxm_training": (
         rf"pcie{GAP}(sxm|nvlink|nvswitch){GAP}({TRAIN}|{_MULTI}|差|区别|gap|differ|faster|slower)",
         rf"(sxm|nvlink|nvswitch){GAP}pcie{GAP}({TRAIN}|{_MULTI}|差|区别|gap|differ|faster|slower)",
@@ -60,6 +75,11 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     ),
 }
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "mig_slices": (
+        "MIG 是什么？能只租一块切片吗",
+        "what is MIG, and can I pay for only part of a GPU?",
+        "MIG 切片怎麼租，多少錢",
+    ),
     "pcie_vs_sxm_training": (
         "多卡训练 PCIe 版和 SXM 版差多少？",
         "PCIe vs SXM for 8-GPU training, how big is the difference?",

@@ -6,7 +6,10 @@ the question. Patterns are linear (short lazy gaps between anchors).
 
 from __future__ import annotations
 
+import re
+
 from gpu_advisor.reading.concepts.words import GAP, SERVE, TRAIN
+from gpu_advisor.text.lazy import lazy
 
 _KV = r"(kv ?cache|kv ?缓存|kv缓存|kv ?快取|\bkv\b|键值缓存)"
 # "要多少显存，用什么卡？" asks for a plan, not the memory figures alone
@@ -15,7 +18,27 @@ _MEM = r"(显存|内存|vram|memory|gpu mem)"
 _AND_OR = r"(和|与|跟|还是|vs\.?|versus|or|and)"
 _LORA_PAIR = rf"(q-?lora{GAP}{_AND_OR}{GAP}(?<!q)lora|(?<!q)lora{GAP}{_AND_OR}{GAP}q-?lora)"
 
+_QUANT = (
+    r"(量化|quantiz|quantis|\d-?bit|\d ?位|\bint[48]\b|\bfp[48]\b"
+    r"|\bawq\b|\bgptq\b|\bgguf\b|\bq[48]\b|\bnf4\b)"
+)
+_FITS = (
+    r"(fits?|fitting|放得下|放下|装得下|装下|塞进|塞得进|塞得下|塞下|放进|放得进|装进|装得进"
+    r"|跑得动|能跑|跑得起来|squeez|run on|load on"
+    r"|省显存|省下|少占|变小|smaller|saves?|cut|shrink)"
+)
+_WHY = r"(为什么|为啥|为何|怎么做到|怎么就|凭什么|原理|怎么算|\bwhy\b|how come|how (does|do|can|is)|explain)"
+# "要多少显存" alone asks for the figures (memory_needed); a reason with a format asks this
+_SAVES = rf"{_QUANT}{GAP}(省|节省|save|saves|reduce|cut){GAP}(多少|how much)"
+
 TRIGGERS: dict[str, tuple[str, ...]] = {
+    "quantized_fit": (
+        rf"{_WHY}{GAP}{_QUANT}{GAP}{_FITS}",
+        rf"{_QUANT}{GAP}{_WHY}{GAP}{_FITS}",
+        rf"{_WHY}{GAP}{_FITS}{GAP}{_QUANT}",
+        rf"{_QUANT}{GAP}{_FITS}{GAP}{_WHY}",
+        _SAVES,
+    ),
     "lora_vs_qlora": (
         rf"{_LORA_PAIR}{GAP}(区别|差别|差在|不同|不一样|哪个|哪种|选|differ|difference|which|better|choose)",
         rf"(区别|差别|difference|differ|选|choose|pick){GAP}{_LORA_PAIR}",
@@ -59,6 +82,12 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     ),
 }
 EXAMPLES: dict[str, tuple[str, ...]] = {
+    "quantized_fit": (
+        "为什么 int4 量化以后 70B 能放进 48G 显存？",
+        "how come a 4-bit 32B model fits on a 24GB card?",
+        "8-bit 量化能省多少显存",
+        "為什麼量化後 70B 塞得進兩張 24G",
+    ),
     "lora_vs_qlora": (
         "LoRA 和 QLoRA 有什么区别",
         "lora vs qlora, which should I use?",
@@ -90,3 +119,26 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "訓練非得多卡嗎",
     ),
 }
+
+_COUNT_WORDS = {"一": 1, "单": 1, "两": 2, "二": 2, "三": 3, "四": 4, "八": 8}
+_CARD_MEMORY = lazy(
+    r"(?:(?P<n>\d|[一单两二三四八])\s*(?:x|×|\*|张|块|cards? of|gpus? of)\s*)?"
+    r"(?<![\d.])(?P<gb>\d{1,3})\s*(?:gb|gib|g)(?![a-z])"
+)
+
+
+def memory_named(text: str) -> float | None:
+    """The card memory a (normalised) question names, in GB: "48gb" → 48, "两张 24g" → 48.
+
+    The figure a quantization question is about ("why does 4-bit let a 70B fit on 48GB");
+    sizes in B ("70b") are parameters, never memory. The last figure written wins (a
+    question names the model first, then what it should fit on).
+    """
+    found: re.Match[str] | None = None
+    for match in _CARD_MEMORY.finditer(text):
+        found = match
+    if found is None:
+        return None
+    count = found.group("n")
+    cards = int(count) if count and count.isdigit() else _COUNT_WORDS.get(count or "", 1)
+    return float(int(found.group("gb")) * cards)
