@@ -13,7 +13,7 @@ import pytest
 
 from gpu_advisor.bot.contract import ContractError, parse_workload
 from gpu_advisor.engine.estimate import estimate
-from gpu_advisor.engine.releases import between, version_key
+from gpu_advisor.engine.releases import between, default_max_num_seqs, version_key
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 
@@ -36,12 +36,12 @@ def test_an_estimate_says_which_release_its_figures_are_for(kb: Knowledge) -> No
 
 def test_an_older_release_is_told_the_documented_changes_since(kb: Knowledge) -> None:
     said = _said(kb, H100.model_copy(update={"runtime_version": "0.5.3"}))["runtime_release_older"]
-    assert said["changes"] == ["0.6.0", "0.7.0", "0.8.0"]
+    assert said["changes"] == ["0.6.0", "0.7.0", "0.8.0", "0.8.4", "0.8.5", "0.9.0"]
 
 
 def test_a_release_named_by_its_date_is_placed_by_date(kb: Knowledge) -> None:
     changes, older = between(kb.runtimes["vllm"], "2024-12")
-    assert older and changes == ["0.7.0", "0.8.0"]
+    assert older and changes == ["0.7.0", "0.8.0", "0.8.4", "0.8.5", "0.9.0"]
 
 
 def test_the_figures_own_release_has_no_change_in_between(kb: Knowledge) -> None:
@@ -71,3 +71,41 @@ def test_the_contract_takes_a_release_and_refuses_prose(kb: Knowledge) -> None:
     with pytest.raises(ContractError) as refused:
         parse_workload(text % "the latest one")
     assert refused.value.payload["error"]["field"] == "runtime_version"
+
+
+@pytest.mark.parametrize(
+    ("release", "card", "seqs"),
+    [
+        ("0.7.3", "h100-sxm", 256),  # V0, the default engine: EngineArgs.max_num_seqs
+        ("0.8.0", "l40s", 1024),  # V1 on every card (vllm PR #15357)
+        ("0.8.4", "a100-80g-sxm", 256),  # back to 256 except H100/H200 (PR #16158)
+        ("0.8.4", "h200-sxm", 1024),
+        ("0.8.5", "a100-80g-sxm", 1024),  # every card of 70 GiB or more (PR #17073)
+        ("0.9.0", "a100-80g-sxm", 256),  # A100s excluded (PR #17885)
+        ("0.9.0", "b200", 1024),
+        ("2024-12", "h100-sxm", 256),
+    ],
+)
+def test_vllm_runs_the_default_sequence_cap_of_its_release_on_each_card(
+    kb: Knowledge, release: str, card: str, seqs: int
+) -> None:
+    assert default_max_num_seqs(kb.runtimes["vllm"], kb.gpus[card], release) == seqs
+
+
+def test_without_a_release_the_cap_is_the_figures_release_one(kb: Knowledge) -> None:
+    vllm = kb.runtimes["vllm"]
+    assert default_max_num_seqs(vllm, kb.gpus["h100-sxm"]) == default_max_num_seqs(
+        vllm, kb.gpus["h100-sxm"], "0.11.0"
+    )
+
+
+def test_a_runtime_without_documented_caps_keeps_its_own(kb: Knowledge) -> None:
+    sglang = kb.runtimes["sglang"]
+    assert default_max_num_seqs(sglang, kb.gpus["h100-sxm"], "0.4.0") == sglang.max_batch
+
+
+def test_every_documented_cap_cites_its_own_source(kb: Knowledge) -> None:
+    caps = [r.max_num_seqs for rt in kb.runtimes.values() for r in rt.releases if r.max_num_seqs]
+    assert len(caps) >= 4 and all(
+        c.source.startswith("https://github.com/vllm-project/vllm/pull/") for c in caps
+    )

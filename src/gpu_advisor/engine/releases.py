@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 
 from gpu_advisor.engine.findings import Finding, finding
-from gpu_advisor.engine.specs import RuntimeProfile, RuntimeRelease
+from gpu_advisor.engine.specs import GpuSpec, RuntimeProfile, RuntimeRelease
 
 _DATE = re.compile(r"^(\d{4})-(\d{2})")
 _NUMBERS = re.compile(r"\d+")
@@ -59,3 +59,19 @@ def release_findings(rt: RuntimeProfile, runtime: str, stated: str | None) -> li
     if not changes:
         return [finding("runtime_release_no_change", **said)]
     return [finding("runtime_release_older" if older else "runtime_release_newer", changes=changes, **said)]
+
+
+def default_max_num_seqs(rt: RuntimeProfile, gpu: GpuSpec, stated: str | None = None) -> int:
+    """The runtime's own cap on running sequences on ``gpu`` in the release ``stated`` (a version
+    or a year-month; None: the figures' release), as its releases documented it.
+
+    The last documented default at or before that release applies (``RuntimeRelease.max_num_seqs``,
+    by card: vLLM runs 1,024 sequences on an H100 from v0.8.4 but 256 on an A100 from v0.9.0);
+    before any, the profile's own ``max_batch`` (vLLM's V0 default, 256). The engine sizes with
+    ``max_batch`` whatever the release: this is what a launch at that release would run.
+    """
+    release = stated or rt.figures_release
+    dated = [r for r in rt.releases if r.max_num_seqs is not None]
+    if release is not None:
+        dated = [r for r in dated if not _after(r, release)]
+    return dated[-1].max_num_seqs.on(gpu) if dated and dated[-1].max_num_seqs else rt.max_batch

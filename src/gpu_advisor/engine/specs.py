@@ -290,14 +290,40 @@ class GraphBatchTier(_Record):
     wide: PositiveInt
 
 
+class SeqDefault(_Record):
+    """The runtime's default cap on running sequences (vLLM ``--max-num-seqs``) from one release on.
+
+    ``seqs`` on every card; ``large_seqs`` on the cards the release treats as large: those
+    whose id names one of ``large_names``, or (``large_from_gib``) whose memory as CUDA
+    reports it reaches that many GiB, less any whose id names one of ``large_except``.
+    """
+
+    seqs: PositiveInt
+    large_seqs: PositiveInt | None = None
+    large_names: list[str] = Field(default_factory=list)
+    large_from_gib: PositiveFloat | None = None
+    large_except: list[str] = Field(default_factory=list)
+    source: str = Field(min_length=8)
+
+    def on(self, gpu: GpuSpec) -> int:
+        """The cap on ``gpu``."""
+        if self.large_seqs is None or any(name in gpu.id for name in self.large_except):
+            return self.seqs
+        named = any(name in gpu.id for name in self.large_names)
+        roomy = self.large_from_gib is not None and gpu.usable_gib >= self.large_from_gib
+        return self.large_seqs if named or roomy else self.seqs
+
+
 class RuntimeRelease(_Record):
     """A documented change in one release of a runtime (knowledge/runtimes.yaml ``releases``):
-    what the release notes or the maintainers' post say changed, with its source."""
+    what the release notes or the maintainers' post say changed, with its source, and the
+    default sequence cap from that release on where the change set one (``max_num_seqs``)."""
 
     version: str = Field(min_length=1)
     date: str = Field(pattern=r"^\d{4}-\d{2}$")  # year-month of the release
     change: str = Field(min_length=8)
     source: str = Field(min_length=8)
+    max_num_seqs: SeqDefault | None = None
 
 
 class StaticReserve(_Record):
