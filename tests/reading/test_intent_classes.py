@@ -110,3 +110,65 @@ def test_how_many_cards_for_a_model_or_a_bare_verb_on_a_card_is_a_fit_question(
     dialog: Dialog, text: str
 ) -> None:
     assert intent(dialog, text) == "fit"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "一张 L4 顶得住 Qwen2.5-7B 吗",  # 顶 + 得住: a verb and a result the corpus never paired
+        "A10 载不载得动 SDXL",  # the A-not-A form of the same class
+        "T4 放得下 whisper large-v3 不",  # a question ending in 不
+        "单卡 4090 跑 Qwen2.5-32B 会不会溢出",  # a trouble asked with 会不会
+        "L40S 訓 Flux LoRA 吃不吃力",  # Traditional, read through the one table
+    ],
+)
+def test_a_bearing_verb_with_its_potential_complement_asks_a_verdict(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "fit"
+
+
+def test_a_potential_complement_that_describes_a_card_asks_no_verdict(dialog: Dialog) -> None:
+    assert intent(dialog, "有没有撑得住的便宜一点的卡") != "fit"
+
+
+def test_a_load_borne_by_how_many_is_still_a_capacity_question(dialog: Dialog) -> None:
+    assert intent(dialog, "一张 A10 撑得住多少并发") == "capacity"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "could an A10G cope with SDXL at 1024?",
+        "is it feasible to serve Qwen 14B on one L4?",
+        "would an L40S be able to fine-tune a 13B with LoRA?",
+    ],
+)
+def test_an_english_modal_with_a_verdict_verb_asks_a_verdict(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "fit"
+
+
+def test_a_bearing_verb_asked_is_a_yes_no_form_for_the_verdict_answerer(dialog: Dialog) -> None:
+    """The verdict answerer reads ``form.yes_no``: it hears the lexicon's classes too."""
+    assert read_message("一张 L4 顶得住 Qwen2.5-7B 吗", dialog.vocab).form.yes_no
+
+
+def test_two_cards_joined_by_or_are_compared_though_the_catalog_knows_one(dialog: Dialog) -> None:
+    assert intent(dialog, "L4 or A10G for running bge-m3 embeddings?") == "compare"
+
+
+@pytest.mark.parametrize("text", ["L40S 包日多少", "A100 按天租得多少", "H100 一个钟头多少"])
+def test_any_period_word_with_how_much_asks_a_price(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "price"
+
+
+@pytest.mark.parametrize("text", ["that's a bit pricey for us", "can you do it for less?"])
+def test_pricey_or_for_less_asks_for_something_cheaper(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "cheaper"
+
+
+def test_how_many_transcodes_a_card_fits_is_a_capacity_question(dialog: Dialog) -> None:
+    assert intent(dialog, "how many 1080p transcodes can a T4 do?") == "capacity"
+
+
+@pytest.mark.parametrize("text", ["L4 撑得住 Qwen2.5-14B 是真的吗", "a 3090 can handle 70B at Q4, is that true?"])
+def test_a_verdict_asked_as_true_or_not_is_a_claim_checked(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "myth"

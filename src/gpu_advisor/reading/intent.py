@@ -29,6 +29,7 @@ from gpu_advisor.reading import lexicon as lx
 from gpu_advisor.reading.jobs import Job, job_of
 from gpu_advisor.reading.requirements import Extraction
 from gpu_advisor.reading.server_parts import describes_a_server
+from gpu_advisor.text.lazy import lazy
 
 Intent = Literal[
     "price",
@@ -65,6 +66,7 @@ _P: dict[str, re.Pattern[str]] = {
         "CONCEPT",
         "MYTH",
         "CLAIM_SOURCE",
+        "TRUTH",
         "QUOTE_VERDICT",
         "BILLING_CHOICE",
         "PRICE_NUMBER",
@@ -98,12 +100,14 @@ _PRICED_PERIOD = {
 """A period with an amount beside it ("每小时 180 元", "¥6,000 a month") is a way of being
 billed, though the period word alone ("每天用 4 小时") is only use."""
 _NAMES = lx.pattern(*lx.NAMES)
+_CARD = lx.NAMES[2]
+_TWO_CARDS = lx.pattern(rf"(?:{_CARD})\s*+(?:{lx.JOINERS})\s*+(?:an?\s+)?(?:{_CARD})")
+"""Two card names joined by "or", "vs", 还是, 跟 ("L4 or A10G"): two cards set side by side,
+even where the catalog's vocabulary knows only one of them."""
 _SIDE_BY_SIDE = lx.pattern(lx.COMPARISON[0], lx.word(r"vs\.?|versus|compare[sd]?|comparison|difference"))
 """The comparison words without "or"/"better", for two names the slot readers do not know
 ("Kolors 跟 SDXL 比", not "is it the card or my settings")."""
-_ASKS_BACK = re.compile(
-    r"^(?:what|how|which|why|when|where|who|can|could|will|would|does|do|is|are|should)\b"
-)
+_ASKS_BACK = lazy(r"^(?:what|how|which|why|when|where|who|can|could|will|would|does|do|is|are|should)\b")
 _START_OVER = lx.pattern(*lx.START_OVER)
 _RENT = lx.pattern(
     r"租|自建|自己部署|自己跑|本地部署|私有化|租卡|gpu",
@@ -173,7 +177,7 @@ def _quote(r: Reading) -> bool:
     )
 
 
-_RATE = re.compile(r"\d[\d.]*\s*(?:元|块|美元)?\s*/\s*(?:分钟|小时|卡时|h|hr|min)")
+_RATE = lazy(r"\d[\d.]*\s*(?:元|块|美元)?\s*/\s*(?:分钟|小时|卡时|h|hr|min)")
 
 
 def _rent_vs_api(r: Reading) -> bool:
@@ -182,7 +186,7 @@ def _rent_vs_api(r: Reading) -> bool:
 
 def _myth(r: Reading) -> bool:
     stated = r.has("MYTH") and (
-        r.has("CLAIM_SOURCE") or not r.has("FIT") or r.has("CONCEPT") or "一定" in r.low
+        r.has("CLAIM_SOURCE") or not r.has("FIT") or r.has("CONCEPT") or r.has("TRUTH") or "一定" in r.low
     )
     return stated or r.has("CLAIM_SOURCE") or _claim_asked(r)
 
@@ -195,7 +199,8 @@ def _claim_asked(r: Reading) -> bool:
 
 def _compare(r: Reading) -> bool:
     named = r.names >= 2 and _SIDE_BY_SIDE.search(r.low) is not None
-    return r.has("COMPARISON") and (r.cards >= 2 or r.models >= 2 or named)
+    joined = _TWO_CARDS.search(r.low) is not None
+    return r.has("COMPARISON") and (r.cards >= 2 or r.models >= 2 or named or joined)
 
 
 def _which_of_two(r: Reading) -> bool:

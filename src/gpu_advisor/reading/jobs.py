@@ -38,13 +38,13 @@ TRAINING = pattern(
 
 IMAGE = pattern(
     r"stable\s*diffusion|(?<![a-z])sd\s*-?\s*(?:1\.5|15|2\.1|3\.5|3)(?![\d])|sdxl|(?<![a-z])sd(?![a-z])",
-    r"flux|kolors|可图|hunyuan-?dit|hunyuandit|混元dit|comfy\s*ui|comfyui|forge|diffusers|midjourney|automatic1111|a1111|webui",
+    r"flux|kolors|可图|qwen-?image|z-?image|hidream|hunyuan-?dit|hunyuandit|混元dit|comfy\s*ui|comfyui|forge|diffusers|midjourney|automatic1111|a1111|webui",
     r"出图|生图|文生图|图生图|张图|张的图|幅图|绘图|画图|电商图|illustrious",
     word(r"images?\s+(?:a|per)\s+day|text-to-image|image\s+gen(?:eration)?|(?<![\d,])[\d,k]+\s+images?|s/it"),
 )
 VIDEO = pattern(
     r"wan\s*2\.[12]|wan2|(?<![a-z])wan(?![a-z])|万相|hunyuan\s*video|hunyuanvideo|混元视频|cogvideo|ltx-?\s*video|ltx",
-    r"mochi|framepack|animatediff|文生视频|图生视频|视频生成|生成视频|生成.{0,6}(?:视频|影片)|影片|条视频|\d+\s*帧|帧的视频",
+    r"mochi|framepack|animatediff|文生视频|图生视频|视频生成|生成视频|出视频|生成.{0,6}(?:视频|影片)|影片|条视频|\d+\s*帧|帧的视频",
     word(r"video\s+generation|text-to-video|image-to-video|i2v|t2v|clips?|frames"),
 )
 ENCODE = pattern(

@@ -28,9 +28,11 @@ COMPARISON = (
     r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差距|差多少|差很多|差得多|不同|差异|相比|比\s*+[^\s，,。？?]{1,12}?\s*+(?:快|慢|强|好|贵|便宜|高|低)|比起|跟.{0,8}?比",
     word(r"vs\.?|versus|compare[sd]?|comparison|difference|better|or"),
 )
+JOINERS = r"还是|或者?|跟|和|与|对比|vs\.?|versus|or|and"
+"""Words that join two named things set side by side ("L4 or A10G", "3090 还是 4090")."""
 PERIODS: dict[str, tuple[str, ...]] = {
     "hour": (
-        r"每小时|一小时|按小时|小时价|卡时|按量",
+        r"每小时|一小时|按小时|小时价|卡时|按量|一个钟头|每个钟头",
         word(r"per\s+hour|an\s+hour|hourly|/h|/hr|by\s+the\s+hour"),
     ),
     "day": (r"每天|一天|按天|包日|日租", word(r"per\s+day|a\s+day|daily")),
@@ -58,10 +60,11 @@ MONEY = (
 )
 """Words that ask what something costs: the one price vocabulary (``question_form`` and
 ``intent`` both read it; the follow-ups read ``msg.intent``)."""
-PERIOD_HOW_MUCH = (
-    r"(?:包月|包年|按月|按年|月付|年付|一个?月|一周|一天|一年|每月|每天|每小时|一小时|几个月|三个月)[^。？?！!]{0,12}?(?:多少|几(?:块|千|万))",
-)
-"""A period with 多少: a price question only when no speed is asked ("一天能训多少 token")."""
+_ZH_PERIODS = "|".join(words[0] for words in PERIODS.values())
+PERIOD_HOW_MUCH = (rf"(?:{_ZH_PERIODS}|一个?月|几个月|三个月)[^。？?！!]{{0,12}}?(?:多少|几(?:块|千|万))",)
+"""A period with 多少: a price question only when no speed is asked ("一天能训多少 token").
+Every Chinese period word of :data:`PERIODS` counts ("按天租要多少", "包日多少"), not a
+shorter list of its own."""
 SPEED_COMPLAINT = (
     r"(?:token|tok|it|帧|张)\s*+/\s*+s[^。？?！!]{0,16}?(?:为什么|为啥|怎么)(?:会)?(?:这么|那么)?(?:慢|低)",
     r"(?:只有|才)[^。？?！!]{0,12}?(?:token|tok|it|fps|帧)[^。？?！!]{0,12}?(?:为什么|为啥|怎么)(?:这么|那么)?(?:慢|低)",
@@ -95,23 +98,53 @@ CAPACITY = (
         r"how\s+many\s+(?:concurrent|simultaneous|users|requests|qps|streams|rtsp|cameras?|images(?!\s*/\s*s)|hours|[\w-]+\s+clips|\d?\w*\s*camera)"
     ),
     word(
+        r"how\s+many\s+(?:(?!for\b|do\b|gpus?\b|cards?\b)[\w.-]+\s+){0,2}(?:transcodes|sessions|calls|videos|documents|docs|queries)"
+    ),
+    word(
         r"at\s+(?:once|the\s+same\s+time)|max(?:imum)?\s+(?:qps|concurrency|users|streams)|number\s+of\s+(?:concurrent|simultaneous|parallel)|requests\s+per\s+second\s+can|per\s+day\s+can|clips\s+per\s+day"
     ),
 )
+BEAR_VERBS = ("撑", "扛", "抗", "顶", "带", "跑", "训", "装", "放", "塞", "载", "吃", "hold\\s*+")
+"""Verbs of bearing a load. With a potential complement (:data:`BEAR_RESULTS`) they ask
+whether hardware can carry a job: 撑得住, 扛得住, 带得动, 装得下, 跑得起来, 吃得消, hold 得住.
+A verb and a result are two classes, not a list of phrases: 顶得住 and 载得动 are heard
+though no line of the corpus wrote them."""
+BEAR_RESULTS = ("住", "动", "下", "起来", "起", "消", "了")
+"""The potential complements: 得 + one of these says "able to", 不 + one "unable to". One
+followed by 的 describes a card ("跑得起的最便宜的卡") and asks no verdict."""
+TROUBLE = ("爆", "oom", "炸", "溢出", "不够", "卡死", "跑不动", "装不下", "out\\s+of\\s+memory")
+"""What goes wrong when hardware is too small: "会不会 OOM", "会不会爆" ask a verdict."""
+VERDICT_VERBS_EN = (
+    r"run(?:s|ning)?|fit(?:s|ting)?|handl(?:e|es|ing)|train(?:s|ing)?|serv(?:e|es|ing)|host(?:s|ing)?|load(?:s|ing)?",
+    r"fine-?tun(?:e|es|ing)|transcod(?:e|es|ing)|do|cope|keep\s+up|get\s+away\s+with|be\s+able\s+to|q?lora",
+)
+"""English verbs a yes/no verdict question is asked with ("can a 3090 handle…", "would a
+3090 be able to QLoRA…", "can I get away with 12GB…", "can one T4 keep up with…")."""
+_BEAR = "|".join(BEAR_VERBS)
+_RESULT = "|".join(BEAR_RESULTS)
+BEARS = (
+    rf"(?:{_BEAR})得(?:{_RESULT})(?!的)|(?:{_BEAR})不(?:{_BEAR})得(?:{_RESULT})|(?:{_BEAR})不(?:{_RESULT})\s*+(?:吗|么|吧)",
+    rf"会不会\s*+(?:{'|'.join(TROUBLE)})|(?:会|能)\s*+(?:oom|爆显存|爆掉)|(?:吃|费)不(?:吃|费)力",
+)
+"""A load borne or a trouble feared, asked: the Chinese verdict classes (``FIT`` and
+``question_form``'s yes/no both hear them)."""
 FIT = (
-    r"能不能|可不可以|够不够|行不行|能否|跑得动|跑得起|装得下|放得下|会爆显存|爆显存吗|会不会爆|会不会太|勉强|吃力|吃得消|带得动|hold\s+得住",
+    r"能不能|可不可以|够不够|行不行|能否|会爆显存|爆显存吗|会不会太|勉强|吃力",
+    *BEARS,
     r"(?:要|需要|得|占)\s*+(?:多大|多少)\s*+(?:的)?\s*+显存",
-    r"(?:能|可以|够|行)[^。？?！!]{0,40}?(?:吗|么|嘛)",
+    r"(?:能|可以|够|行)[^。？?！!]{0,40}?(?:吗|么|嘛|不\s*+(?:[？?]|$))",
     r"(?:需要|要|得)(?:几|多少)\s*+(?:张|块|台|卡)",
-    word(
-        r"(?:can|could|will|would|does|is)\s[^?]{0,80}?(?:run|fit|enough|handle|train|serve|fine-?tune|transcode|do)"
-    ),
+    word(rf"(?:can|could|will|would|does|is)\s[^?]{{0,80}}?(?:{'|'.join(VERDICT_VERBS_EN)}|enough)"),
     word(
         r"enough|fit\s+on|how\s+many\s+\w+s?\s+do\s+i\s+need|how\s+many\s+(?:[\w.-]+\s+){0,2}(?:cards?|gpus?)\s+(?:for|to|do|does|would)"
-        r"|needs?\s+how\s+many"
+        r"|needs?\s+how\s+many|any\s+chance\s+(?:to|of|i\s+can)|(?:is\s+it|it'?s)\s+(?:possible|feasible|doable)|feasible|doable"
     ),
     r"^(?:run|serve|train|fine-?tune|host|deploy|load)\s[^?,]{0,80}?\b(?:on|with)\b[^?,]{0,40}\?\s*$",
 )
+"""Words that ask a yes/no verdict: can this hardware run / train / serve this job. Built
+from word classes (a bearing verb with its potential complement, a trouble asked with
+会不会, an English modal with a verdict verb) so that a new phrasing of the same class is
+heard without a line of its own."""
 CONCEPT = (
     r"什么是|是什么|是什么意思|什么意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别",
     r"(?:掉|损失|降)\s*+(?:多少|几个?点)\s*+(?:精度|准确率|效果)|精度(?:损失|下降)多少",
@@ -135,6 +168,9 @@ QUOTE_HELD = (
     ),
 )
 """A price the writer already pays or was quoted ("目前每月付 3000 块租 A100"): a quote to judge."""
+TRUTH = (r"是真的吗|真的吗|真的假的|真假|是不是真的", word(r"is\s+(?:it|that|this)\s+true|true\?|legit\?"))
+"""Asking whether something is *true*: a claim checked, even when the claim is a verdict
+("L4 撑得住 14B 是真的吗" asks about what someone said, not only whether the card holds it)."""
 CLAIM_SOURCE = (
     r"听说|有人说|据说|(?:网上|网路上|网络上|大家|别人|都)说|不是说[^。？?！!]{2,30}?(?:吗|么)",
     word(r"i\s+heard|someone\s+said|people\s+say"),
@@ -171,7 +207,7 @@ side with a choice word ask which billing is cheaper: a quote."""
 QUOTE_VALUE = (
     r"划算|合算|亏了|亏不亏|亏吗|值不值|值得|省钱|哪(?:个|种|样|個|種)?(?:更|比较)?(?:便宜|省|划算)|(?:比较|更|真的)省",
     word(
-        r"which\s+(?:one\s+)?(?:is\s+)?cheaper|cheaper\s+overall|worth|better\s+deal|beat\s+(?:that|this|it)|save\s+more"
+        r"which\s+(?:one\s+)?(?:is\s+)?cheaper|cheaper\s+overall|worth|better\s+deal|beat\s+(?:that|this|it)|saves?\s+more"
         r"|(?:do|would|will)\s+i\s+(?:actually\s+)?save|savings?"
     ),
 )
@@ -196,7 +232,7 @@ API = (
 CHEAPER = (
     r"(?:更|再)便宜|便宜(?:一)?(?:点|些)|再压|压一压|压低|省(?:一)?点|省钱|能不能省|少花点|太贵|有点贵|贵了|降一档|降一些|再降|性价比更高|超预算",
     word(
-        r"ch[ea]{1,3}pe?r|less\s+expensive|too\s+expensive|over\s+(?:the\s+|my\s+)?budget|budget\s+option|cut\s+the\s+cost|go\s+lower|lower\s+(?:on\s+)?cost|save\s+money"
+        r"ch[ea]{1,3}pe?r|less\s+expensive|too\s+(?:expensive|pricey|costly|much)|pricey|for\s+less|over\s+(?:the\s+|my\s+)?budget|budget\s+option|cut\s+the\s+cost|go\s+lower|lower\s+(?:on\s+)?cost|save\s+money"
     ),
 )
 FASTER = (r"更快|快(?:一)?(?:点|些)|太慢|快一倍|再快", word(r"faster(?!-)|quicker|too\s+slow"))

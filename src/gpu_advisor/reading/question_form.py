@@ -33,6 +33,7 @@ _YES_NO_EN = lazy(
     r"|\bhow\s+many\s+(?:[a-z0-9-]+\s+){0,2}?(?:gpus?|cards?|[a-z]{1,3}\d{2,4}[a-z]{0,2}s?)\b"
     r"|\b(?:needs?|takes?|requires?)\s+how\s+many\b"
 )
+_BEARS = lexicon.pattern(*lexicon.BEARS)  # "撑得住吗", "会不会 OOM": the lexicon's verdict classes
 _MONEY = lexicon.pattern(*lexicon.MONEY)  # the one price vocabulary (``reading.lexicon``)
 _PERIOD_HOW_MUCH = lexicon.pattern(*lexicon.PERIOD_HOW_MUCH)
 _SPEED = lazy(
@@ -74,7 +75,7 @@ def question_form(low: str, ext: Extraction) -> QuestionForm:
     capacity = _CAPACITY.search(low) is not None
     speed = _SPEED.search(low) is not None or capacity
     return QuestionForm(
-        yes_no=_YES_NO_ZH.search(low) is not None or _YES_NO_EN.search(low) is not None,
+        yes_no=any(p.search(low) is not None for p in (_YES_NO_ZH, _BEARS, _YES_NO_EN)),
         price=_MONEY.search(low) is not None or (_PERIOD_HOW_MUCH.search(low) is not None and not speed),
         speed=speed,
         compare=len(ext.gpus) >= 2 and _COMPARE.search(low) is not None,
