@@ -169,6 +169,8 @@ def test_how_many_transcodes_a_card_fits_is_a_capacity_question(dialog: Dialog) 
     assert intent(dialog, "how many 1080p transcodes can a T4 do?") == "capacity"
 
 
-@pytest.mark.parametrize("text", ["L4 撑得住 Qwen2.5-14B 是真的吗", "a 3090 can handle 70B at Q4, is that true?"])
+@pytest.mark.parametrize(
+    "text", ["L4 撑得住 Qwen2.5-14B 是真的吗", "a 3090 can handle 70B at Q4, is that true?"]
+)
 def test_a_verdict_asked_as_true_or_not_is_a_claim_checked(dialog: Dialog, text: str) -> None:
     assert intent(dialog, text) == "myth"
