@@ -177,7 +177,8 @@ def test_a_lora_plan_is_not_quantized(kb: Knowledge) -> None:
 def test_train_and_serve_plan_launches_both(kb: Knowledge) -> None:
     plan = plan_for(kb, task="both", model="qwen2.5-7b", method="lora")
     assert {s.option for s in plan.launch} == {"pick", "serving"}
-    assert {s.role for s in plan.launch} == {"train", "serve"}
+    roles = {s.role for s in plan.launch}  # and torchtune's download before its tune run
+    assert {"train", "serve"} <= roles <= {"train", "serve", "prepare"}
 
 
 def test_the_json_plan_carries_launch() -> None:

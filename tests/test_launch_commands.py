@@ -25,6 +25,7 @@ import yaml
 from bench.engine_bench import CASES
 from gpu_advisor import locales
 from gpu_advisor.engine.launch import RELEASES, LaunchSpec, hf_repo
+from gpu_advisor.engine.launch.torchtune import TORCHTUNE_CONFIGS, download
 from gpu_advisor.engine.launch.weights import PUBLISHED_FORMS, SAME_SIZE
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Option, Plan
@@ -147,7 +148,16 @@ def test_every_flag_of_every_command_exists_in_its_pinned_release(plans: list[tu
             known = table[(spec.runtime, spec.release)].flags
             unknown = sorted(set(flags(server_args(spec))) - known)
             assert not unknown, f"{spec.runtime} {spec.release} has no {unknown}: {spec.shell}"
-    assert checked == {"vllm", "sglang", "tensorrt_llm", "llama_cpp", "ollama", "ms_swift", "llama_factory"}
+    assert checked == {
+        "vllm",
+        "sglang",
+        "tensorrt_llm",
+        "llama_cpp",
+        "ollama",
+        "ms_swift",
+        "llama_factory",
+        "torchtune",
+    }
 
 
 def test_every_ollama_command_uses_names_its_release_knows_and_the_plans_numbers(
@@ -287,8 +297,8 @@ def test_a_quantize_step_comes_before_the_servers_that_load_its_folder(plans: li
     seen = 0
     for _, plan in plans:
         for i, step in enumerate(plan.launch):
-            if step.role != "prepare":
-                continue
+            if step.role != "prepare" or step.runtime == "torchtune_download":
+                continue  # torchtune's download is checked with its tune run
             seen += 1
             out = str(step.settings.get("output_dir") or step.settings.get("output"))
             later = [served_path(s) for s in plan.launch[i + 1 :] if s.role == "serve"]
@@ -310,6 +320,8 @@ def test_training_commands_name_only_the_values_that_cannot_be_known(plans: list
             text = "\n".join([spec.shell, *spec.config_files.values()])
             assert "train.py" not in text
             assert ("HEAD_IP" in text) == (int(spec.settings["machines"]) > 1)
+            if spec.runtime == "torchtune":
+                continue  # trains on its config's dataset until overridden: the need says how
             if spec.runtime == "ms_swift":
                 f = flags(spec.argv)
                 config = {"dataset": f["--dataset"], "cutoff_len": int(f["--max_length"])}
@@ -364,3 +376,39 @@ def test_torchruns_own_options_exist_in_its_pinned_release(plans: list[tuple[Any
         module_at = spec.argv.index("-m")
         assert spec.argv[module_at + 1 : module_at + 3] == ["llamafactory.launcher", "train.yaml"]
         assert set(flags(spec.argv[1:module_at])) <= known, spec.shell
+
+
+def test_every_torchtune_line_runs_a_config_its_release_ships_with_keys_it_has(
+    plans: list[tuple[Any, Plan]],
+) -> None:
+    """Recipe and config pair from torchtune 0.6.1's registry, the config's own download line just
+    before it, override keys the config has, and the plan's numbers in them."""
+    known = runtime_flags.load()[("torchtune", RELEASES["torchtune"])]
+    seen = 0
+    for _, plan in plans:
+        o = plan.recommendation
+        for i, spec in enumerate(plan.launch):
+            if spec.runtime != "torchtune":
+                continue
+            seen += 1
+            config, recipe = str(spec.settings["torchtune_config"]), str(spec.settings["torchtune_recipe"])
+            assert f"{recipe} {config}" in known.choices["recipe_config"]
+            fetch = plan.launch[i - 1]
+            assert fetch.role == "prepare" and f"{config}: {fetch.shell}" in known.choices["download"]
+            overrides = dict(a.split("=", 1) for a in spec.argv if "=" in a)
+            assert {f"{config} {key}" for key in overrides} <= known.choices["config_keys"], spec.shell
+            assert int(overrides["batch_size"]) == spec.settings["micro_batch"]
+            assert int(overrides["gradient_accumulation_steps"]) == spec.settings["grad_accumulation"]
+            assert int(overrides["tokenizer.max_seq_len"]) == spec.settings["seq_len"]
+            if spec.settings["method"] != "full":
+                assert int(overrides["model.lora_rank"]) == spec.settings["lora_rank"]
+            assert o is not None and ("--nproc_per_node" in spec.argv) == (o.count * o.machines > 1)
+            assert ("--rdzv_endpoint" in spec.argv) == (o.machines > 1)
+    assert seen
+
+
+def test_the_engines_torchtune_downloads_are_the_pinned_configs_own(kb: Knowledge) -> None:
+    known = runtime_flags.load()[("torchtune", RELEASES["torchtune"])].choices["download"]
+    o = recommend(Workload(task="train", model="llama-3.1-8b", method="lora"), kb).recommendation
+    assert o is not None
+    assert {f"{config}: {download(config, o).shell}" for config in TORCHTUNE_CONFIGS} <= known

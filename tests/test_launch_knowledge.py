@@ -76,8 +76,8 @@ def test_every_pinned_release_has_its_flag_list() -> None:
     table = runtime_flags.load()
     for runtime, release in RELEASES.items():
         assert (runtime, release) in table
-        # a server, a trainer, or ollama create (ollama serve takes no flags)
-        assert {"--host", "--output_dir", "--file"} & table[(runtime, release)].flags
+        # a server, a trainer, ollama create (ollama serve takes no flags) or tune run
+        assert {"--host", "--output_dir", "--file", "--config"} & table[(runtime, release)].flags
 
 
 def test_an_ascend_plan_is_served_by_vllm_ascend_and_says_so(kb: Knowledge) -> None:

@@ -30,6 +30,7 @@ RELEASES = {
     "ms_swift": "3.8.1",
     "llama_factory": "0.9.3",
     "ollama": "v0.32.15",
+    "torchtune": "0.6.1",
 }
 HF_REPO = re.compile(r"huggingface\.co/([^/\s]+/[^/\s]+)")
 # Stands for a model with no published repository (one sized from "13B" or a pasted config.json):

@@ -18,6 +18,9 @@ ZeRO stage and card count, launched by ``llamafactory-cli`` or by torchrun direc
   Configuration JSON": ``train_micro_batch_size_per_gpu``, ``gradient_accumulation_steps``,
   ``bf16.enabled``, ``zero_optimization.stage``).
 
+- torchtune ``tune run`` (engine/launch/torchtune.py): the recipe and config it ships for the model,
+  with the plan's numbers as overrides, after the config's own ``tune download``.
+
 Only two values cannot be known here and stay placeholders, named for what they are:
 ``YOUR_DATASET`` (registered in LLaMA-Factory's data/dataset_info.json) and ``HEAD_IP`` (the
 first machine's address, multi-machine runs only).
@@ -30,6 +33,7 @@ from typing import TYPE_CHECKING
 
 from gpu_advisor.engine.defaults import grad_accumulation
 from gpu_advisor.engine.launch.spec import RELEASES, LaunchSpec, Setting, hf_repo
+from gpu_advisor.engine.launch.torchtune import torchtune
 
 if TYPE_CHECKING:
     from gpu_advisor.engine.memory import TrainSetup
@@ -85,7 +89,7 @@ def settings(o: Option, train: TrainSetup) -> dict[str, Setting]:
 
 def training(o: Option, arch: ModelArch, train: TrainSetup) -> list[LaunchSpec]:
     s = settings(o, train)
-    others = [_llama_factory(o, arch, s), _swift(o, arch, s)]
+    others = [_llama_factory(o, arch, s), _swift(o, arch, s), *torchtune(o, arch, s)]
     if s["method"] != "full":
         return others
     return [_torchrun(o, arch, s), *others]
