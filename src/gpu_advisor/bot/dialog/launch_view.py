@@ -3,7 +3,8 @@
 Each ``engine.launch.LaunchSpec`` becomes one code section (``Section.code``): its
 config files first, written by heredocs (``cat > train.yaml <<'EOF'``), then the
 command itself, so the whole section is one valid shell script. What to prepare first
-(a quantized checkpoint, a GGUF file, a Ray cluster) goes in the summary, in words.
+(a quantized checkpoint, a GGUF file, a Ray cluster, a dataset) goes in the summary, in words,
+for every command shown.
 """
 
 from __future__ import annotations
@@ -30,7 +31,10 @@ def _heading(lang: str, spec: LaunchSpec) -> str:
 
 
 def _needs(lang: str, specs: list[LaunchSpec]) -> list[str]:
-    wanted = dict.fromkeys(need for spec in specs if spec.primary for need in spec.needs)
+    """What to prepare, once each: the planned runtime's first, then what only the other
+    commands need (ms-swift's and torchtune's datasets), so every command's gap is explained."""
+    ordered = sorted(specs, key=lambda spec: not spec.primary)
+    wanted = dict.fromkeys(need for spec in ordered for need in spec.needs)
     return [locales.t(lang, f"launch.need.{need}") for need in wanted]
 
 
