@@ -11,6 +11,7 @@ next message can size a plan.
 from __future__ import annotations
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.machines_span import span_lines
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -108,6 +109,8 @@ def _lines(flow: Tools, lang: str, a: PriceAnswer, period: Period) -> list[str]:
     out = [_priced(flow, lang, line, period)]
     if line.bigger:
         out.append(locales.t(lang, "prices.bigger", asked=a.count, count=line.count))
+    name = flow.gpu_names(line.gpu)  # several machines are not one server: said, and the biggest priced
+    out += span_lines(flow.kb, lang, line, name, lambda several: _priced(flow, lang, several, period))
     if a.yearly_saving_month and not period.yearly:
         out.append(
             locales.t(
