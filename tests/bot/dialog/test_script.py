@@ -14,8 +14,8 @@ def test_a_traditional_message_gets_a_traditional_reply(dialog: Dialog) -> None:
 
 
 def test_button_labels_follow_the_script(dialog: Dialog) -> None:
-    reply, _ = dialog.handle(ConversationState(), "部署 Qwen2.5-7B 給客服用，大概 20 人同時在線")
-    assert any("常駐" in b.label for b in reply.buttons)
+    reply, _ = dialog.handle(ConversationState(), "部署 Qwen2.5-7B 給客服用")
+    assert any("幾十人" in b.label for b in reply.buttons)
 
 
 def test_a_simplified_message_stays_simplified(dialog: Dialog) -> None:

@@ -21,7 +21,7 @@ from gpu_advisor.bot.dialog.current_cost import budget_fit_line, current_cost_li
 from gpu_advisor.bot.dialog.honest import assumed_items
 from gpu_advisor.bot.dialog.labels import label_slot
 from gpu_advisor.bot.dialog.limits import clean
-from gpu_advisor.bot.dialog.questions import EXPECTS, QUESTIONS, Question, next_question
+from gpu_advisor.bot.dialog.questions import EXPECTS, QUESTIONS, Question, defaults_said, next_question
 from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.script import in_traditional, script_after
 from gpu_advisor.bot.dialog.slots import loose
@@ -122,6 +122,7 @@ class Dialog(Tools):
         ack = " · ".join(
             [
                 ack_line(state.lang, self.named(loose(state.slots)), label_slot),
+                *defaults_said(state.lang, state.slots),
                 *assumed_items(state.lang, plan),
             ]
         )

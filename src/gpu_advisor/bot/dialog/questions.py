@@ -6,6 +6,11 @@ they move the answer most (seed 000 §5.1's decision tree): for training the met
 and the amount of data; for serving the traffic and whether it runs 24×7. A
 conversation never asks more than ``MAX_QUESTIONS`` before answering; whatever is
 still open takes a documented default and the answer says so.
+
+A serving request that states its own load ("serve Mistral-7B to about 50 concurrent
+users, what should I rent?") is answered at once: the card it needs does not hang on
+whether it runs 24/7 (only the bill's unit does), so the schedule takes its 24/7 default
+and the confirmation line says so (``defaults_said``) instead of asking first.
 """
 
 from __future__ import annotations
@@ -13,7 +18,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from gpu_advisor.bot.dialog.slots import loose
+from gpu_advisor import locales
+from gpu_advisor.bot.dialog.slots import Slots, loose
 from gpu_advisor.bot.dialog.state import ConversationState
 
 MAX_QUESTIONS = 3
@@ -123,13 +129,28 @@ def next_question(state: ConversationState) -> Question | None:
     for qid in ("task", "model"):
         if not is_answered(QUESTIONS[qid], loose(slots)) and qid not in state.skipped:
             return QUESTIONS[qid]
-    if state.answered or len(state.asked) >= MAX_QUESTIONS:
+    if state.answered or len(state.asked) >= MAX_QUESTIONS or states_its_load(state):
         return None
     for qid in REFINING[slots.get("task", "infer")]:
         q = QUESTIONS[qid]
         if not is_answered(q, loose(slots)) and qid not in state.asked and qid not in state.skipped:
             return q
     return None
+
+
+def states_its_load(state: ConversationState) -> bool:
+    """A serving request that gave its traffic before any question: enough to answer."""
+    slots = loose(state.slots)
+    return not state.asked and slots.get("task") == "infer" and is_answered(QUESTIONS["traffic"], slots)
+
+
+def defaults_said(lang: str, slots: Slots) -> list[str]:
+    """The schedule a serving answer assumed because nobody said it ("假设 7×24 运行")."""
+    if slots.get("task") not in ("infer", "both"):
+        return []
+    if slots.get("always_on") is not None or slots.get("duration_hours") is not None:
+        return []
+    return [locales.t(lang, "ack.assumed_always_on")]
 
 
 def missing(state: ConversationState) -> list[str]:
