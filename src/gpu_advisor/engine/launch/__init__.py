@@ -8,11 +8,13 @@ command runs what was sized. The modules:
   flags it was checked against) and how a model is named on the command line;
 - ``weights``: which published checkpoint a serving command loads, or the quantize/convert
   steps that make the planned format when none is published (``knowledge/checkpoints.yaml``);
-- ``serving``: vLLM, SGLang and llama.cpp commands; ``training``: LLaMA-Factory and torchrun.
+- ``serving``: vLLM, SGLang, TensorRT-LLM, llama.cpp and (for GGUF plans) Ollama commands;
+  ``training``: LLaMA-Factory, ms-swift and torchrun; ``torchtune``: torchtune's ``tune run``.
 
 Commands are written for NVIDIA (CUDA) cards; an Ascend card gets vLLM through the vLLM-Ascend
-plugin (``_on_ascend``) and training commands that say they are for NVIDIA cards; an AMD card the
-same commands, with a note that they run on the ROCm builds.
+plugin (``_on_ascend``; a plan in a format vLLM-Ascend cannot load says its command is for NVIDIA
+cards) and training commands that say they are for NVIDIA cards; an AMD card the same commands,
+with a note that they run on the ROCm builds.
 """
 
 from __future__ import annotations
