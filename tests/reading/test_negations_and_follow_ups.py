@@ -541,7 +541,7 @@ def test_method_and_precision_pairs_are_concept_questions(dialog: Dialog, text: 
     ("text", "words"),
     [
         ("llama 3.1 8b 微调，用 8 张 a100，数据 10B tokens，多久训完，多少钱", "152.9 小时："),
-        ("how long and how much to lora fine-tune qwen2.5 14b on 500M tokens with 2 H100s?", "22.6 hour(s):"),
+        ("how long and how much to lora fine-tune qwen2.5 14b on 500M tokens with 2 H100s?", "22.6 hours:"),
     ],
 )
 def test_how_long_and_how_much_on_named_cards_prices_the_time(dialog: Dialog, text: str, words: str) -> None:

@@ -62,10 +62,17 @@ class PriceAnswer(BaseModel):
     yearly_saving_month: float | None = None  # list monthly − yearly monthly, when a discount exists
 
 
-def lookup(kb: Knowledge, gpu: str | None, count: int, hours: float, yearly: bool = False) -> PriceAnswer:
-    """The price of ``count`` × ``gpu`` for ``hours``; ``gpu=None`` asks for the cheapest slice."""
+def lookup(
+    kb: Knowledge, gpu: str | None, count: int, hours: float, yearly: bool = False, one_machine: bool = False
+) -> PriceAnswer:
+    """The price of ``count`` × ``gpu`` for ``hours``; ``gpu=None`` asks for the cheapest slice.
+
+    ``one_machine``: the cards were asked as one machine ("一台 8 卡", "an 8x node"), so a
+    machine of exactly that many is priced when the catalog has one, even where smaller
+    machines together cost less (they are not one node: no NVLink between them)."""
     offers = _slices(kb) if gpu is None else [o for o in kb.catalog.offers if o.gpu == gpu and not o.is_slice]
-    lines = _best(offers, count, hours, yearly)
+    whole = [o for o in offers if o.count == count] if one_machine else []
+    lines = _best(whole or offers, count, hours, yearly)
     if lines is None:
         nearest = _nearest(kb, gpu, count, hours, yearly)
         return PriceAnswer(gpu=gpu, count=count, hours=hours, yearly=yearly, lines=nearest, in_catalog=False)

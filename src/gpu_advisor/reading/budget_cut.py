@@ -68,7 +68,7 @@ def _read(low: str) -> tuple[float | None, int] | None:
 
 # A cut asked with no amount: "预算再压一压", "再便宜点", "预算少一点", "lower the budget a bit".
 _VAGUE = re.compile(
-    r"(?:预算|价格|价钱|费用|成本|月租)[^,;，。\d]{0,4}?(?:再|能|可以)?(?:压|砍|降|减|少|省|低)"
+    r"(?:预算|价格|价钱|费用|成本|月租)[^,;，。\d多]{0,4}?(?:再|能|可以)?(?:压|砍|降|减|少|省|低)(?!多少|几)"
     r"|(?:再|能|可以)(?:压|砍|降|省)(?:一压|一点|一些|点|些|一下|下)"
     r"|(?:再|更)?便宜(?:一)?(?:点|些)(?!的)"
     r"|(?:cut|lower|reduce|trim|shrink|squeeze) (?:the |my |our )?(?:budget|cost|price|bill)"

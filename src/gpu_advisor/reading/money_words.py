@@ -157,3 +157,15 @@ def providers_named(text: str) -> list[str]:
     A model the user would run themselves ("跑 Qwen2.5-72B") is no provider: only a hosted
     API's own names (qwen-plus, 通义, 百炼) count for Alibaba."""
     return [name for name, pattern in _PROVIDERS if pattern.search(text)]
+
+
+_ONE_MACHINE = lazy(
+    r"一台|一整台|整台|整机|单台|一个节点|(?<![a-z])(?:an? |one |the |per )?(?:\d+ ?x ?)?[a-z0-9 -]{0,12}?"
+    r"(?:node|box|server|machine)(?!s)"
+)
+
+
+def one_machine_asked(text: str) -> bool:
+    """The cards are asked as one machine ("一台 8 卡 A100", "8卡整机", "an 8x H100 node"), not
+    as so many cards however they come ("8 张 A100")."""
+    return _ONE_MACHINE.search(text) is not None

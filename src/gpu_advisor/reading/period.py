@@ -18,7 +18,7 @@ from gpu_advisor.text.numbers import NUMBER, parse_number
 
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 _YEARLY = lazy(
-    r"包年|按年|年付|年租|租一年|包一年|一年包|一年总共|一年下来|全年|一整年|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year"
+    r"包年|按年|年付|年缴|年繳|年租|租一年|包一年|一年包|一年总共|一年下来|全年|一整年|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year"
     r"|a\s+whole\s+year|for\s+a\s+year"
 )
 _AND_MONTH = lazy(r"包月|月租|每月|一个月|monthly|per\s+month|a\s+month")
@@ -42,7 +42,7 @@ _COUNTED = lazy(
 )
 _SINGLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("hour", lazy(r"每小时|按小时|按时|一小时|per\s+hour|hourly|an?\s+hour|/\s*+h(?:our|r)?\b")),
-    ("day", lazy(r"每天|按天|一天|per\s+day|daily|a\s+day")),
+    ("day", lazy(r"每天|按天|包日|包天|一天|per\s+day|daily|a\s+day")),
     ("week", lazy(r"每周|按周|一周|一个?星期|per\s+week|weekly|a\s+week")),
     ("month", lazy(r"包月|按月|月付|每月|一个?月|per\s+month|monthly|a\s+month")),
 )
@@ -55,8 +55,9 @@ class Period:
 
 
 def asks_month_and_year(low: str) -> bool:
-    """Both a month's and a year's price are asked ("包月跟包年各多少", "monthly and yearly")."""
-    return _A_YEAR.search(low) is not None and _AND_MONTH.search(low) is not None
+    """Both a month's and a year's price are asked ("包月跟包年各多少", "monthly and yearly", "月租多少？
+    年繳呢": a month, then paying by the year)."""
+    return (_A_YEAR.search(low) or _YEARLY.search(low)) is not None and _AND_MONTH.search(low) is not None
 
 
 def read_period(low: str, duration_hours: float | None = None) -> Period:

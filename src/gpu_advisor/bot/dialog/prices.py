@@ -29,7 +29,7 @@ from gpu_advisor.engine.price_lookup import (
 from gpu_advisor.reading.dialog_words import SLICE as _SLICE
 from gpu_advisor.reading.dialog_words import SWAP as _SWAP
 from gpu_advisor.reading.message import Message
-from gpu_advisor.reading.money_words import upgrades_asked
+from gpu_advisor.reading.money_words import one_machine_asked, upgrades_asked
 from gpu_advisor.reading.period import HOURS, Period, asks_month_and_year, read_period
 
 _PER_UNIT = {"month": "month", "hour": "hour"}
@@ -48,8 +48,12 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
         return _yearly_overview(flow, state, msg)
     duration = msg.ext.slots.get("duration_hours")
     period = read_period(msg.low, float(duration) if isinstance(duration, int | float) else None)
+    both = asks_month_and_year(msg.low)
+    if both:  # "月租多少？年繳呢": the month at list price, then a year at the yearly rate
+        period = Period(HOURS["year"], True)
     per_minute = msg.job_slots.get("price_per") == "minute"  # "按分钟计费多少钱": a rate's unit
-    answers = [lookup(flow.kb, gpu, count, period.hours, period.yearly) for gpu, count in mentions]
+    whole = one_machine_asked(msg.low) and len(mentions) == 1  # "一台 8 卡 A100": one node of eight
+    answers = [lookup(flow.kb, gpu, count, period.hours, period.yearly, whole) for gpu, count in mentions]
     if not answers:
         answers = [lookup(flow.kb, None, 1, period.hours, period.yearly)]
     new = remember(state, msg)
@@ -57,9 +61,9 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
         if slot in msg.ext.slots:
             new.slots.pop(slot, None)
     lines = [line for a in answers for line in _lines(flow, new.lang, a, period)]
-    if asks_month_and_year(msg.low):  # "包月跟包年各多少": the month at list price first, then the year
+    if both:  # "包月跟包年各多少": the month at list price first, then the year
         month = Period(HOURS["month"], False)
-        months = [lookup(flow.kb, gpu, count, month.hours, False) for gpu, count in mentions]
+        months = [lookup(flow.kb, gpu, count, month.hours, False, whole) for gpu, count in mentions]
         lines = [line for a in months for line in _lines(flow, new.lang, a, month)[:1]] + lines
     if per_minute:
         lines += [_per_minute(new.lang, a) for a in answers if a.in_catalog and a.lines]
