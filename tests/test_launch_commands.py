@@ -15,6 +15,7 @@ examples), each serving command:
 
 from __future__ import annotations
 
+import json
 import subprocess
 from pathlib import Path
 from typing import Any
@@ -26,6 +27,7 @@ from bench.engine_bench import CASES
 from gpu_advisor import locales
 from gpu_advisor.engine.launch import RELEASES, LaunchSpec, hf_repo
 from gpu_advisor.engine.launch.torchtune import TORCHTUNE_CONFIGS, download
+from gpu_advisor.engine.launch.training import DEEPSPEED_RELEASE
 from gpu_advisor.engine.launch.weights import PUBLISHED_FORMS, SAME_SIZE
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Option, Plan
@@ -412,3 +414,20 @@ def test_the_engines_torchtune_downloads_are_the_pinned_configs_own(kb: Knowledg
     o = recommend(Workload(task="train", model="llama-3.1-8b", method="lora"), kb).recommendation
     assert o is not None
     assert {f"{config}: {download(config, o).shell}" for config in TORCHTUNE_CONFIGS} <= known
+
+
+def test_every_deepspeed_config_uses_keys_its_release_reads_and_the_plans_numbers(
+    plans: list[tuple[Any, Plan]],
+) -> None:
+    known = runtime_flags.load()[("deepspeed", DEEPSPEED_RELEASE)]
+    configs = [
+        (s, json.loads(s.config_files.get("ds_config.json", "{}"))) for _, p in plans for s in p.launch
+    ]
+    configs = [(s, c) for s, c in configs if c]
+    assert configs
+    for spec, config in configs:
+        assert {f"--{key}" for key in config} <= known.flags
+        assert set(config["zero_optimization"]) <= known.choices["zero_optimization"]
+        assert config["zero_optimization"]["stage"] == spec.settings["zero_stage"]
+        assert config["train_micro_batch_size_per_gpu"] == spec.settings["micro_batch"]
+        assert config["gradient_accumulation_steps"] == spec.settings["grad_accumulation"]

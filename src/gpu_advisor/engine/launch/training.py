@@ -41,6 +41,8 @@ if TYPE_CHECKING:
     from gpu_advisor.engine.specs import ModelArch
 
 MASTER_PORT = "29500"
+# The DeepSpeed release whose config keys ds_config.json is checked against (runtime_flags.yaml).
+DEEPSPEED_RELEASE = "v0.19.5"
 # LLaMA-Factory's chat templates by model family (its src/llamafactory/data/template.py names).
 TEMPLATES = {
     "llama-2": "llama2",
