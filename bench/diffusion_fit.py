@@ -10,6 +10,10 @@ with the best k for each pair in closed form (the mean log ratio), minimises the
 log error on that class's fit rows (see ``engine/jobs/diffusion.py`` for the model). It
 prints the constants to paste under ``fits:`` and, with them, every row's error and the
 held-out median and share within ±25 % per family.
+
+Fine-tuning (``training:``) is fitted the same way on its own rows: ``step_factor`` is the
+median of measured ÷ modelled seconds per step over the ``fit`` rows (the model at factor 1,
+``engine/jobs/image_train.step_seconds``), and the held-out rows' error is printed.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ import sys
 
 from gpu_advisor import knowledge
 from gpu_advisor.engine.jobs import diffusion as d
+from gpu_advisor.engine.jobs.image_train import ImageTrainJob, step_seconds
 from gpu_advisor.knowledge.jobs import diffusion as load_diffusion
 
 GAMMAS = [g / 20 for g in range(0, 25)]
@@ -99,6 +104,43 @@ def report(book: d.DiffusionBook) -> None:
         print(f"{family}: holdout median |error| {statistics.median(errs):.1%}, within ±25 % {within:.0%}")
 
 
+def train_seconds(book: d.DiffusionBook, row: d.TrainRow, factor: float) -> float:
+    """The modelled seconds per step of a published fine-tuning row at ``factor``."""
+    training = book.training.model_copy(update={"step_factor": factor})
+    at = book.model_copy(update={"training": training})
+    job = ImageTrainJob(
+        model=row.model, method=row.method, batch=row.batch, gradient_checkpointing=row.gradient_checkpointing
+    )
+    return step_seconds(at, at.models[row.model], knowledge.load().gpus[row.gpu], job, row.resolution)
+
+
+def fit_training(book: d.DiffusionBook) -> float:
+    """``step_factor``: the median measured ÷ modelled (factor 1) ratio over the fit rows only."""
+    rows = [r for r in book.training.rows if r.split == "fit"]
+    return statistics.median(r.seconds_per_step / train_seconds(book, r, 1.0) for r in rows)
+
+
+def training_errors(book: d.DiffusionBook, factor: float) -> dict[str, list[float]]:
+    """|predicted ÷ measured − 1| of every fine-tuning row at ``factor``, by split."""
+    out: dict[str, list[float]] = {"fit": [], "holdout": []}
+    for row in book.training.rows:
+        out[row.split].append(abs(train_seconds(book, row, factor) / row.seconds_per_step - 1))
+    return out
+
+
+def report_training(book: d.DiffusionBook, factor: float) -> None:
+    for row in book.training.rows:
+        err = train_seconds(book, row, factor) / row.seconds_per_step - 1
+        size = f"{row.resolution:5} px {row.seconds_per_step:6.2f} s"
+        print(f"  {row.split:7} {row.model:16} {row.gpu:14} {size}  {err:+.1%}")
+    held = training_errors(book, factor)["holdout"]
+    within = sum(e <= 0.25 for e in held) / len(held)
+    median = statistics.median(held)
+    print(
+        f"training: step_factor {factor:.4f}; holdout median |error| {median:.1%}, within ±25 % {within:.0%}"
+    )
+
+
 def main() -> int:
     if "--tiny" in sys.argv[1:]:
         for grid in (GAMMAS, BETAS, *OVERHEADS.values()):
@@ -110,6 +152,7 @@ def main() -> int:
         fields += f", feature: {f.feature}"
         print(f"  {cls}: {{{fields}}}")
     report(book.model_copy(update={"fits": fits}))
+    report_training(book, fit_training(book))
     return 0
 
 

@@ -52,16 +52,22 @@ def test_hunyuanvideo_memory_is_near_its_published_peak(book: DiffusionBook) -> 
         assert gb == pytest.approx(row.gb, rel=0.25)
 
 
-def test_fine_tuning_steps_are_held_to_their_held_out_rows(book: DiffusionBook, kb: Knowledge) -> None:
-    # one fit row (SDXL LoRA on a 3090 Ti, 1.23 s/step) sets step_factor; the two held-out
-    # community reports land at -25 % and -63 % (median 44 %): a planning figure, said so
-    from gpu_advisor.engine.jobs.image_train import ImageTrainJob, step_seconds
+def test_the_fine_tuning_factor_is_the_median_of_the_fit_rows_only(book: DiffusionBook) -> None:
+    # bench/diffusion_fit.py: measured ÷ modelled over the four fit rows (5.48, 5.34, 3.71, 4.85)
+    from bench.diffusion_fit import fit_training
 
-    errs = []
-    for row in book.training.rows:
-        job = ImageTrainJob(model=row.model, method=row.method, batch=row.batch, rank=32)
-        job = job.model_copy(update={"gradient_checkpointing": row.gradient_checkpointing})
-        predicted = step_seconds(book, book.models[row.model], kb.gpus[row.gpu], job, row.resolution)
-        errs.append((row.split, abs(predicted / row.seconds_per_step - 1)))
-    assert max(e for s, e in errs if s == "fit") < 0.02
-    assert statistics.median(e for s, e in errs if s == "holdout") <= 0.5
+    assert book.training.step_factor == pytest.approx(fit_training(book), abs=1e-4)
+
+
+def test_fine_tuning_steps_are_held_to_their_held_out_rows(book: DiffusionBook) -> None:
+    # fit rows: two kohya SDXL LoRA runs on a 3090 (1.23 and 1.2 s/step), SimpleTuner's Flux NF4
+    # LoRA at 512 px on a 4090 (1.4 s) and ai-toolkit's Flux LoRA on an A40 (6.5 s); held out: a
+    # kohya SDXL run without checkpointing (1.12 s), a slow 4090 SDXL report (2.26 s) and the Flux
+    # LoRA at 1,024 px on a 4090 (3.5 s). The one-factor model misses them by a median of 66 %
+    # (knowledge/diffusion.yaml says so): a planning figure, and this floor keeps it from drifting.
+    from bench.diffusion_fit import training_errors
+
+    errs = training_errors(book, book.training.step_factor)
+    assert len(errs["fit"]) == 4 and len(errs["holdout"]) == 3
+    assert statistics.median(errs["fit"]) < 0.1
+    assert statistics.median(errs["holdout"]) <= 0.7
