@@ -148,15 +148,26 @@ def _as_per(per: str) -> PricePer:
 
 
 def _card(t: str, kb: Knowledge, out: MoneyReading) -> None:
-    """The first card the text names, and how many of it a machine holds."""
+    """The first card the text names, and how many of it a machine holds (counted with the
+    amounts of money blanked: "每卡时 3 块" is three yuan, never three cards)."""
+    counted = _without_money(t)
     index = index_of(kb.gpus.values())
     for m in _GPU.finditer(t):
         name, mem, form = m["name"], m["mem"] or "", m["form"] or ""
         for spelling in (f"{name} {mem}g {form}", f"{name} {mem}g", f"{name} {form}", name):
             gpu = index.get(spelling) if "  " not in spelling and not spelling.endswith(" ") else None
             if gpu is not None:
-                out.gpu, out.count = gpu, _count(t, m.start(), m.end())
+                out.gpu, out.count = gpu, _count(counted, m.start(), m.end())
                 return
+
+
+def _without_money(t: str) -> str:
+    """``t`` with each currency-marked amount blanked (positions kept, so a card found in ``t``
+    is counted at the same place)."""
+    for a in amounts(t):
+        if a.marked:
+            t = t[: a.start] + "_" * (a.end - a.start) + t[a.end :]
+    return t
 
 
 def _count(t: str, start: int, end: int) -> int | None:

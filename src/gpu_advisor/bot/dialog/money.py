@@ -33,6 +33,7 @@ from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title,
 from gpu_advisor.bot.dialog.money_rate import rate_money
 from gpu_advisor.bot.dialog.money_speech import speech_api_money
 from gpu_advisor.bot.dialog.money_stated import (
+    FEW_HOURS_A_DAY,
     api_money,
     billing_choice,
     buy_rent_money,
@@ -178,7 +179,10 @@ def _judged(
     except EngineError:
         return None
     model = kb.models[w.model].name if w.model in kb.models else (w.model or "")
-    return Content(title=quote_title(lang, v, kb, model), summary=quote_lines(lang, v, kb))
+    lines = quote_lines(lang, v, kb)
+    if use.few_hours_a_day and use.hours_per_day is None:  # "每天跑几个小时": the schedule priced, said
+        lines.insert(0, locales.t(lang, "money.stated.few_hours", per_day=FEW_HOURS_A_DAY))
+    return Content(title=quote_title(lang, v, kb, model), summary=lines)
 
 
 def _workload(slots: Mapping[str, Any], reading: MoneyReading, quote: bool) -> Workload | None:

@@ -38,11 +38,18 @@ from gpu_advisor.knowledge.prices import reference
 from gpu_advisor.reading.quote import MoneyReading
 from gpu_advisor.reading.use_words import Use
 
+FEW_HOURS_A_DAY = 4.0
+"""'每天几个小时' / 'a few hours a day' is a daily schedule with no number: priced at 4 hours a
+day (the middle of the three to five people mean), said as such, with the hours a day past
+which a month's rent wins, so anyone who uses more sees where they stand."""
+
 
 def hours_said(use: Use, reading: MoneyReading) -> tuple[float, Period, float | None] | None:
     """The hours to price and how: a daily schedule (a month of it), hours a month, or a job's total."""
     if use.hours_per_day is not None:
         return schedule_hours(use.hours_per_day), "month", use.hours_per_day
+    if use.few_hours_a_day:  # a schedule, never a job of that many hours
+        return schedule_hours(FEW_HOURS_A_DAY), "month", FEW_HOURS_A_DAY
     month = use.hours_per_month or reading.hours_per_month
     if month is not None:
         return month, "month", None
@@ -63,10 +70,13 @@ def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Co
     except EngineError:
         return None
     lines = schedule_lines(lang, m.billing, m.quote, per_day)
+    if use.few_hours_a_day and use.hours_per_day is None:
+        lines.insert(0, locales.t(lang, "money.stated.few_hours", per_day=FEW_HOURS_A_DAY))
     beside = beside_catalog(m, kb)
     if beside is not None:  # is the quote fair: the catalog's same cards for the same hours
         lines += beside_lines(lang, beside, m.quote.count, gpu_name(kb, m.gpu or ""))
-    if said is None and m.billing.break_even_hours_month is not None:
+    few = use.few_hours_a_day and use.hours_per_day is None
+    if (said is None or few) and m.billing.break_even_hours_month is not None:
         even = m.billing.break_even_hours_month
         lines.append(locales.t(lang, "money.stated.break_even_day", per_day=even / 30, hours=even))
     lines.append(locales.t(lang, "money.stated.then_fit"))
