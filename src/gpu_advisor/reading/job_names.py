@@ -19,6 +19,61 @@ from gpu_advisor.text.numbers import NUMBER, parse_number
 WHISPER_ONLY = frozenset({"tiny", "base", "small", "medium", "large", "turbo"})
 """Speech model aliases that are plain words: a Whisper size only beside "whisper"."""
 
+UNSIZED: dict[str, tuple[str, ...]] = {
+    "image_gen": (
+        "playground",
+        "sd 2.1",
+        "sd2.1",
+        "stable diffusion 2.1",
+        "sd 2",
+        "pixart",
+        "sana",
+        "hidream",
+        "qwen-image",
+        "auraflow",
+        "real-esrgan",
+        "esrgan",
+        "gfpgan",
+        "codeformer",
+        "segment anything",
+        "sam",
+    ),
+    "image_train": ("playground", "sd 2.1", "sd2.1", "pixart", "sana", "hidream", "qwen-image"),
+    "video_gen": (
+        "mochi",
+        "animatediff",
+        "framepack",
+        "stable video diffusion",
+        "open-sora",
+        "opensora",
+        "sora",
+        "kling",
+        "可灵",
+        "runway",
+        "pika",
+        "skyreels",
+    ),
+    "speech": (
+        "cosyvoice",
+        "xtts",
+        "chattts",
+        "gpt-sovits",
+        "f5-tts",
+        "fish-speech",
+        "fish speech",
+        "bark",
+        "musicgen",
+        "tts",
+        "语音合成",
+        "声音克隆",
+        "语音克隆",
+        "text-to-speech",
+    ),
+}
+"""Non-LLM models (and jobs) people name that a family has no specs for: named, the job is
+answered "cannot size X" with the models it can, never sized as the family's default model
+(Mochi is not Wan2.1, CosyVoice's speech synthesis is not Whisper's transcription)."""
+
 _VIDEO_SIZES = {"480p": (832, 480), "540p": (960, 544), "720p": (1280, 720), "1080p": (1920, 1080)}
 """A video's height as people say it → the 16:9 width × height video models are run at."""
 
@@ -30,6 +85,12 @@ _BARE = lazy(
     r"(?:呢|吧|啊|呀|then|instead)?\s*[。.!！?？]?\s*"
 )
 _SCALES = {"k": 1e3, "千": 1e3, "thousand": 1e3, "w": 1e4, "万": 1e4, "million": 1e6}
+
+
+def unsized_in(family: str, low: str, text: str) -> str | None:
+    """The name, as written, of a model or job in ``UNSIZED[family]`` the message names, or None."""
+    found = said_in([(name, [name]) for name in UNSIZED.get(family, ())], low, text)
+    return found[1] if found else None
 
 
 def model_in(models: Iterable[tuple[str, list[str]]], low: str) -> str | None:

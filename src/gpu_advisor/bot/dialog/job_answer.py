@@ -43,6 +43,7 @@ from gpu_advisor.engine.jobs.verdict import on_card
 from gpu_advisor.engine.rules.diffusion_jobs import LOWER_FORMAT
 from gpu_advisor.knowledge.jobs import books
 from gpu_advisor.locales.numbers import number
+from gpu_advisor.reading import job_names
 from gpu_advisor.reading.job_names import bare_amount
 from gpu_advisor.reading.jobs import Job
 from gpu_advisor.reading.message import Message
@@ -92,6 +93,8 @@ def job_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer 
         same = held if held is not None and held.family == family else None
         found = model_said(family, msg.low, msg.text, books())
         model, said = found if found is not None else (None, None)
+        if found is None and (unknown := job_names.unsized_in(family, msg.low, msg.text)) is not None:
+            model, said = unknown, unknown  # a model the family cannot size: said so, never a stand-in
         gpu = _gpu(msg)
         job = (
             same.updated(model, msg.job_slots, gpu, said)
