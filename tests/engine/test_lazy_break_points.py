@@ -100,9 +100,52 @@ def test_most_candidates_leave_the_break_point_unsearched(kb: Knowledge) -> None
     arch = resolve(P99_WORKLOAD, kb.models).arch
     s = serve_setup(P99_WORKLOAD, arch)[0]
     found = Searches(arch, kb).serve(s, None)
-    waiting = [c for c in found if c.deferred is not None]
-    assert len(waiting) > len(found) / 2
-    assert all("break_qps" not in c.extras for c in waiting)
+    unsearched = [c for c in found if "break_qps" not in c.extras]
+    assert len(unsearched) > len(found) / 2
+    assert all(c.deferred is not None for c in unsearched)
+
+
+def test_sizing_reads_no_medians_but_every_p99_a_target_is_held_to(kb: Knowledge) -> None:
+    arch = resolve(P99_WORKLOAD, kb.models).arch
+    s = serve_setup(P99_WORKLOAD, arch)[0]
+    found = Searches(arch, kb).serve(s, None)
+    assert all("ttft_ms_p50" not in c.extras for c in found if c.deferred is not None)
+    assert all("ttft_ms_p99" in c.extras for c in found if c.meets_latency)
+
+
+@pytest.mark.parametrize("card", ["l4", "a10", "l40s", "h100-sxm"])
+@pytest.mark.parametrize("share", [0.01, 0.3, 0.7, 0.95, 0.999])
+def test_the_figures_sizing_reads_are_latencys_own_floats(kb: Knowledge, card: str, share: float) -> None:
+    shape = _shape(kb, card, _setup(kb, 20))
+    rate = share * queueing.capacity_qps(shape)
+    lat = queueing.latency(shape, rate)
+    got = queueing.occupancy_and_p99(shape, rate, True)
+    assert lat is not None and got is not None
+    assert [x.hex() for x in got] == [x.hex() for x in (lat.occupancy, lat.ttft_p99_s, lat.tpot_p99_s)]
+    assert queueing.occupancy_and_p99(shape, rate, False) == (lat.occupancy, 0.0, 0.0)
+
+
+@pytest.mark.parametrize("workload", [P99_WORKLOAD, Workload(task="infer", model="llama-3.1-8b", qps=20)])
+def test_a_settled_candidate_carries_latencys_medians_and_tails(kb: Knowledge, workload: Workload) -> None:
+    arch = resolve(workload, kb.models).arch
+    s = serve_setup(workload, arch)[0]
+    assert s.qps is not None
+    searches = Searches(arch, kb)
+    c = next(c for c in searches.serve(s, None) if c.deferred is not None and c.meets_latency)
+    layout = next(
+        lay
+        for lay in searches.layouts(s)
+        if (lay.offer, lay.fmt, lay.tp) == (c.offer, c.weight_dtype, c.tensor_parallel)
+    )
+    lat = queueing.latency(replace(layout, built=None).shape, s.qps / c.replicas)
+    assert lat is not None
+    x = settled(c).extras
+    assert (x["ttft_ms_p50"], x["ttft_ms_p99"], x["tpot_ms_p50"], x["tpot_ms_p99"]) == (
+        lat.ttft_p50_s * 1e3,
+        lat.ttft_p99_s * 1e3,
+        lat.tpot_p50_s * 1e3,
+        lat.tpot_p99_s * 1e3,
+    )
 
 
 def test_a_settled_candidate_carries_the_finished_break_point_of_all_its_replicas(kb: Knowledge) -> None:

@@ -139,6 +139,23 @@ def _p99(shape: ReplicaShape, qps: float, ttft: bool, tpot: bool) -> tuple[float
     return first, (_tpot(shape, qps, rho_p, seen, 0.99) if tpot else 0.0)
 
 
+def occupancy_and_p99(shape: ReplicaShape, qps: float, tails: bool) -> tuple[float, float, float] | None:
+    """``latency``'s occupancy and, when ``tails``, its TTFT and TPOT p99 (else 0.0): no medians.
+
+    What sizing a layout reads (the batch it runs, whether p99 targets hold), by the same
+    operations in the same order as ``latency``, so the same floats; None when unstable.
+    """
+    rho_p = qps * shape.prefill_s
+    if qps >= capacity_qps(shape) or rho_p >= 1.0:
+        return None
+    n_mean = _occupancy(shape, qps, rho_p)
+    if not tails:
+        return n_mean, 0.0, 0.0
+    seen = _seen(n_mean, 0.99, shape.slots)
+    first = _ttft(shape, qps, rho_p, n_mean, ((0.99, seen),))[0]
+    return n_mean, first, _tpot(shape, qps, rho_p, seen, 0.99)
+
+
 def _residual(shape: ReplicaShape, batch: int, q: float) -> float:
     """Quantile ``q`` of what an arriving prompt waits for the scheduling pass in progress to end.
 

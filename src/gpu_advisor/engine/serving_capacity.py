@@ -36,6 +36,7 @@ from gpu_advisor.engine.queueing import (
     capacity_qps,
     closed_loop,
     latency,
+    occupancy_and_p99,
 )
 from gpu_advisor.engine.specs import GpuSpec, ModelArch, RuntimeProfile
 from gpu_advisor.engine.throughput import ReplicaModel
@@ -43,17 +44,54 @@ from gpu_advisor.engine.throughput import ReplicaModel
 MAX_REPLICAS = 256
 
 
+class Tails:
+    """One replica's latency at its share of the traffic (``queueing.latency``), worked out lazily.
+
+    Sizing every layout needs the mean batch decoding (the batch a candidate runs) and,
+    under p99 targets, the two p99 figures (whether it meets them); the medians and, with
+    no targets, the p99s are only shown, for the few candidates a plan turns into options.
+    ``p99`` holds (TTFT, TPOT) p99 seconds when sizing needed them; ``latency`` is
+    ``queueing.latency`` at the same rate, computed on first use, the same floats.
+    """
+
+    __slots__ = ("_latency", "_pending", "_rate", "_shape", "p99")
+
+    def __init__(self, shape: ReplicaShape | None, rate: float, p99: tuple[float, float] | None) -> None:
+        self._shape, self._rate, self.p99 = shape, rate, p99
+        self._latency: Latency | None = None
+        self._pending = shape is not None
+
+    @classmethod
+    def known(cls, lat: Latency | None) -> Tails:
+        """Latency already worked out (or none: an unstable queue, a closed group without targets)."""
+        tails = cls(None, lat.qps if lat else 0.0, (lat.ttft_p99_s, lat.tpot_p99_s) if lat else None)
+        tails._latency = lat
+        return tails
+
+    @property
+    def pending(self) -> bool:
+        """Whether the medians are still to be worked out (``latency``)."""
+        return self._pending
+
+    def latency(self) -> Latency | None:
+        if self._pending:
+            assert self._shape is not None
+            self._latency, self._pending = latency(self._shape, self._rate), False
+        return self._latency
+
+
 @dataclass(frozen=True, slots=True)
 class Load:
     """Replicas, the batch each runs, its latency at its share of the traffic, its break-point rate.
 
     ``point`` is one replica's break point, searched only as far as the replica count
-    needed (``queueing.break_point``); ``break_qps`` finishes the search.
+    needed (``queueing.break_point``); ``break_qps`` finishes the search. ``tails`` is its
+    latency, the medians worked out when shown (``Tails``).
     """
 
     replicas: int
     batch: int
-    latency: Latency | None
+    tails: Tails
     point: BreakPoint
     meets_p99: bool
 
@@ -61,6 +99,12 @@ class Load:
     def break_qps(self) -> float:
         """The rate one replica takes before a p99 target breaks (its capacity without targets)."""
         return self.point.value()
+
+    @property
+    def latency(self) -> Latency | None:
+        """Latency at each replica's share of the traffic; None for a closed group without targets
+        or an unstable queue."""
+        return self.tails.latency()
 
 
 def replica_shape(
@@ -114,12 +158,16 @@ def size(shape: ReplicaShape, s: ServeSetup) -> Load | None:
         return None
     if s.qps is None:  # a closed group of users: the rate is what they send
         if not targets:
-            return Load(replicas, math.ceil(s.concurrency / replicas), None, brk, True)
+            return Load(replicas, math.ceil(s.concurrency / replicas), Tails.known(None), brk, True)
         return _closed_group(shape, s, replicas, brk)
-    lat = latency(shape, s.qps / replicas)
-    busy = math.ceil(lat.occupancy) if lat else shape.slots
+    rate = s.qps / replicas
+    got = occupancy_and_p99(shape, rate, targets)  # ``latency``'s figures sizing reads, no medians
+    if got is None:  # unstable at this rate: no latency at all, every slot busy
+        return Load(replicas, shape.slots, Tails.known(None), brk, not targets)
+    busy, p99 = math.ceil(got[0]), (got[1], got[2])
     batch = min(shape.slots, max(busy, math.ceil(s.concurrency / replicas)))
-    return Load(replicas, batch, lat, brk, not targets or _holds(lat, s))
+    tails = Tails(shape, rate, p99 if targets else None)
+    return Load(replicas, batch, tails, brk, not targets or _holds_p99(p99, s))
 
 
 def _replicas_for_rate(brk: BreakPoint, s: ServeSetup, cap: float, fewest: int) -> int:
@@ -159,8 +207,8 @@ def _closed_group(shape: ReplicaShape, s: ServeSetup, replicas: int, brk: BreakP
         users = math.ceil(s.concurrency / (replicas + more))
         lat = latency(shape, closed_loop(shape, users).output_tokens_per_s / s.output_tokens)
         if _holds(lat, s):
-            return Load(replicas + more, users, lat, brk, True)
-        first = first or Load(replicas, users, lat, brk, False)
+            return Load(replicas + more, users, Tails.known(lat), brk, True)
+        first = first or Load(replicas, users, Tails.known(lat), brk, False)
         if users == 1:
             break
     assert first is not None  # the loop runs at least once: replicas <= MAX_REPLICAS here
@@ -183,22 +231,25 @@ def one_group(shape: ReplicaShape, s: ServeSetup, replicas: int = 1) -> dict[str
     bound and no quantile exists; ``break_qps`` (all replicas) says where it breaks.
     """
     assert s.qps is not None
-    load = Load(replicas, shape.slots, latency(shape, s.qps / replicas), _break(shape, s), True)
+    load = Load(replicas, shape.slots, Tails.known(latency(shape, s.qps / replicas)), _break(shape, s), True)
     out = extras(load, s, 0.0)
     keep = {k: v for k, v in out.items() if k == "break_qps" or k.startswith(("ttft_ms", "tpot_ms"))}
     return keep | {"replicas": float(replicas)}
 
 
 def _holds(lat: Latency | None, s: ServeSetup) -> bool:
-    if lat is None:
-        return False
-    ttft_ok = s.ttft_p99_s is None or lat.ttft_p99_s <= s.ttft_p99_s
-    return ttft_ok and (s.tpot_p99_s is None or lat.tpot_p99_s <= s.tpot_p99_s)
+    return lat is not None and _holds_p99((lat.ttft_p99_s, lat.tpot_p99_s), s)
+
+
+def _holds_p99(p99: tuple[float, float], s: ServeSetup) -> bool:
+    """Whether (TTFT, TPOT) p99 seconds meet ``s``'s p99 targets."""
+    ttft_ok = s.ttft_p99_s is None or p99[0] <= s.ttft_p99_s
+    return ttft_ok and (s.tpot_p99_s is None or p99[1] <= s.tpot_p99_s)
 
 
 def extras(load: Load, s: ServeSetup, aggregate_tokens_per_s: float) -> dict[str, float]:
     """Figures an option reports under load (milliseconds, requests/s, output tokens/s)."""
-    return break_extras(load) | under_load(load, s, aggregate_tokens_per_s)
+    return break_extras(load) | under_load(load, s, aggregate_tokens_per_s) | _quantiles(load.latency)
 
 
 def break_extras(load: Load) -> dict[str, float]:
@@ -206,23 +257,40 @@ def break_extras(load: Load) -> dict[str, float]:
     return {"break_qps": load.break_qps * load.replicas}
 
 
+def deferred_extras(load: Load) -> dict[str, float]:
+    """What ``under_load`` leaves out (the break point, the latency figures not yet worked out)."""
+    return break_extras(load) | _quantiles(load.latency)
+
+
+def settled(load: Load) -> bool:
+    """Whether ``under_load`` and ``break_extras`` together are all of ``extras`` (nothing deferred)."""
+    return load.point.done and not load.tails.pending
+
+
 def under_load(load: Load, s: ServeSetup, aggregate_tokens_per_s: float) -> dict[str, float]:
-    """``extras`` but the break point: what sizing already worked out, no more search."""
+    """``extras`` but the break point, and the latency figures sizing did not need."""
     out: dict[str, float] = {}
     if s.qps is not None:
         out["output_tokens_per_s"] = s.qps * s.output_tokens
     else:
         out["output_tokens_per_s"] = aggregate_tokens_per_s
     out["tokens_per_s_replica_under_load"] = out["output_tokens_per_s"] / load.replicas
-    if load.latency is not None:
-        lat = load.latency
-        out |= {
-            "ttft_ms_p50": lat.ttft_p50_s * 1e3,
-            "ttft_ms_p99": lat.ttft_p99_s * 1e3,
-            "tpot_ms_p50": lat.tpot_p50_s * 1e3,
-            "tpot_ms_p99": lat.tpot_p99_s * 1e3,
-        }
+    if not load.tails.pending:
+        out |= _quantiles(load.latency)
+    elif load.tails.p99 is not None:  # held to p99 targets: a plan's checks read every option's tails
+        out |= {"ttft_ms_p99": load.tails.p99[0] * 1e3, "tpot_ms_p99": load.tails.p99[1] * 1e3}
     return out
+
+
+def _quantiles(lat: Latency | None) -> dict[str, float]:
+    if lat is None:
+        return {}
+    return {
+        "ttft_ms_p50": lat.ttft_p50_s * 1e3,
+        "ttft_ms_p99": lat.ttft_p99_s * 1e3,
+        "tpot_ms_p50": lat.tpot_p50_s * 1e3,
+        "tpot_ms_p99": lat.tpot_p99_s * 1e3,
+    }
 
 
 def confidence(rt: RuntimeProfile, gpu: GpuSpec, arch: ModelArch) -> dict[str, float]:

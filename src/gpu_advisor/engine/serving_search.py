@@ -156,7 +156,7 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
     if load is None:
         return None
     replicas, batch = load.replicas, load.batch
-    searched = load.point.done  # else the break point is searched to its end when an option shows it
+    settled = serving_capacity.settled(load)  # else what sizing did not need is worked out when shown
     point = layout.model.point(batch)
     offer = layout.offer
     machines = _machines(layout, replicas)
@@ -185,11 +185,11 @@ def size_for_traffic(layout: Layout, s: ServeSetup, duration_hours: float | None
         requests_per_s=point.requests_per_s * replicas,
         bound=point.bound,
         meets_latency=(s.ttft_ms_max is None or point.ttft_ms <= s.ttft_ms_max) and load.meets_p99,
-        extras=(serving_capacity.break_extras(load) if searched else {})
+        extras=(serving_capacity.break_extras(load) if load.point.done else {})
         | serving_capacity.under_load(load, s, point.tokens_per_s * replicas)
         | {"output_tokens_per_s_full_load": _full_load(layout, s, replicas)}
         | serving_capacity.confidence(layout.rt, layout.gpu, layout.model.arch),
-        deferred=None if searched else partial(serving_capacity.break_extras, load),
+        deferred=None if settled else partial(serving_capacity.deferred_extras, load),
     )
 
 
