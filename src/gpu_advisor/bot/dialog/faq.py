@@ -101,7 +101,8 @@ def asked_of(msg: Message, held: Mapping[str, Any] | None = None) -> Asked:
         concurrency=users if users is not None else _int(held.get("concurrency")),
         gpu=g if isinstance(g := s.get("gpu"), str) else None,
         weight_dtype=d if isinstance(d := said.get("weight_dtype"), str) else None,
-        memory_gb=msg.ext.memory_class_gb or reading_concepts.memory_named(msg.low),
+        # "两张 24G 的卡" is 48 GB to fit on; the reader's memory class is one card's 24
+        memory_gb=reading_concepts.memory_named(msg.low) or msg.ext.memory_class_gb,
     )
 
 
