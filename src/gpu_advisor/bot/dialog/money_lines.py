@@ -185,6 +185,16 @@ def _catalog(lang: str, v: QuoteVerdict, kb: Knowledge) -> list[str]:
 
 
 def ownership_title(lang: str, o: Ownership, kb: Knowledge) -> str:
+    """The verdict; with neither a purchase price nor an API price there is nothing to set the rent
+    against, so the title says the rent and what is missing rather than call renting cheapest."""
+    if o.buy is None and o.api is None:
+        return locales.t(
+            lang,
+            "money.own.title_rent_only",
+            gpu=gpu_name(kb, o.gpu),
+            monthly=o.rent_monthly,
+            currency=o.currency,
+        )
     cheapest = locales.t(lang, f"money.own.choice_{o.cheapest}")
     bought = o.buy.gpu if o.buy is not None else o.gpu
     return locales.t(lang, "money.own.title", gpu=gpu_name(kb, bought), cheapest=cheapest)
