@@ -25,9 +25,12 @@ _AND_MONTH = lazy(r"包月|月租|每月|一个月|monthly|per\s+month|a\s+month
 """A month asked beside the year ("包月和包年各多少", "monthly and yearly"): both are priced."""
 _A_YEAR = lazy(
     r"包年|年租|包一年|租一年|一年包|一年总共|一年下来|一年多少|全年|一整年"
-    r"|(?<![a-z])(?:for|per)\s+a\s+(?:whole\s+)?year|(?:yearly|annual)\s+(?:price|cost|rent|bill)|a\s+whole\s+year"
+    r"|一年[^，。,；;？?!！\s]{0,6}?(?:多少|几多|幾多|要花|得花)"
+    r"|(?<![a-z])(?:for|per|over|in)\s+(?:a|one|1|the)\s+(?:whole\s+|full\s+)?year"
+    r"|(?:yearly|annual)\s+(?:price|cost|rent|bill|total)|a\s+whole\s+year|a\s+year'?s\s+(?:rent|total|worth)"
 )
-"""Renting for a year (priced as twelve months), as against paying a month yearly (年付)."""
+"""Renting for a year (priced as twelve months), as against paying a month yearly (年付); a year's
+total asked in other words ("年付的话一年最少要多少钱", "what's the bill over one year") is the same."""
 _UNITS: tuple[tuple[str, str], ...] = (
     ("year", r"年(?!付)|years?"),
     ("month", r"个?月|months?"),
