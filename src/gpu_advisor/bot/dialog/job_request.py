@@ -124,6 +124,7 @@ def _video_gen(out: dict[str, Any], s: Slots) -> None:
     if "frames" not in out:
         _put(out, "seconds", s.get("clip_seconds"), float)
     _put(out, "steps", s.get("steps"), int)
+    _put(out, "clips_per_day", s.get("clips_per_day"), float)
     out.update(pixels(s.get("resolution"), video=True))
 
 

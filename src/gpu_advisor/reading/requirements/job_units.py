@@ -4,7 +4,7 @@
 hours of audio, not a 500-hour rental; "AV1 转码 4K" names a codec and a resolution,
 not a 4,096-token context; "30 步" is diffusion steps. Each unit here (``reading.lexicon``
 keeps the words) claims its number and writes it to ``Scan.job_slots`` under the name
-the engine's job families read (``images_per_day``, ``resolution``, ``steps``, ``frames``,
+the engine's job families read (``images_per_day``, ``clips_per_day``, ``resolution``, ``steps``, ``frames``,
 ``clip_seconds``, ``audio_hours``, ``documents``, ``streams``, ``dataset_images``,
 ``epochs``, ``repeats``, ``batch``, ``its``, ``codec``, ``fps``), so no later reader can
 take it for something it is not.
@@ -110,6 +110,14 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "clips_per_day",  # a video service's volume: "每天 20 条", "日均生成 50 段视频", "200 clips a day"
+        lazy(
+            rf"(?:每天|一天|日均|每日)\s*+(?:要|需要|大概|约)?\s*+(?:出|生成|做|渲染|跑)?\s*+{_number()}\s*+"
+            r"(?:条|段|个)(?:视频|短视频|片段)?"
+            rf"|{_number()}\s*+(?:[a-z][a-z\d.\-]*+\s++){{0,2}}(?:clips?|videos?)\s*+(?:a|per|/)\s*+day"
+        ),
+    ),
+    (
         "dataset_images",
         lazy(
             rf"{_number()}\s*+(?:张|幅)(?:图|图片|照片|样本)?(?=[^。]{{0,30}}?(?:训|epoch|轮|lora|dreambooth))"
@@ -173,6 +181,7 @@ _ONLY: dict[str, frozenset[Job]] = {
     "batch": frozenset({"image_train"}),
     "s_per_image": frozenset({"image_gen"}),
     "minutes_per_clip": frozenset({"video_gen"}),
+    "clips_per_day": frozenset({"video_gen"}),
     "rtf": frozenset({"speech"}),
     "epoch_minutes": frozenset({"image_train", "vision_train"}),
 }
