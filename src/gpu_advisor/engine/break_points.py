@@ -1,9 +1,11 @@
 """Break points shared across plans, keyed by what the queue is made of and the targets.
 
 ``queueing.break_qps`` finds the largest rate at which a replica's p99 targets hold by
-~10 evaluations of the queue; a plan with targets asks it for every layout of the
-catalog (43 at the default one, ~230 at 10,000 offers), and that search was almost all
-of such a plan's time (issue 41). Each plan builds its layouts afresh, so the memo a
+~10 evaluations of the queue; a plan with targets sizes every layout of the catalog
+(43 at the default one, ~230 at 10,000 offers), and that search was almost all of such
+a plan's time (issue 41). Sizing now runs each search only until the replica count is
+settled (``queueing.BreakPoint``) and to its end for the options a plan shows; only
+finished searches are stored here. Each plan builds its layouts afresh, so the memo a
 ``ReplicaShape`` carries dies with the plan; this one outlives it. Two plans that share
 layouts — the same model at another QPS, a what-if, the next turn of a chat — and two
 machines of one catalog that make the same replica (an L4 alone and one of an 8×L4
