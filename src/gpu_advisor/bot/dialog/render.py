@@ -35,6 +35,7 @@ from gpu_advisor.engine import plan_checks
 from gpu_advisor.engine.cost import HOURS_PER_MONTH  # the month the engine bills: 720 h, one value
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Option, Plan
+from gpu_advisor.engine.rules import china_cards
 from gpu_advisor.engine.rules.plans import NAMED_CARD_FINDINGS
 
 SHORT_STEPS = {
@@ -135,9 +136,7 @@ def _top_caveat(lang: str, plan: Plan, skip: Finding | None = None) -> str | Non
     """
     if plan.status in CLASSIC_STATUS:
         return locales.t(lang, f"answer.status.{plan.status}").removeprefix("⚠ ")
-    ranked = sorted(
-        (f for f in plan.pitfalls if f is not skip), key=lambda f: SEVERITY_ORDER.get(f.severity, 3)
-    )
+    ranked = _ranked(f for f in plan.pitfalls if f is not skip)
     if ranked:
         return caveat(lang, ranked[0])
     if plan.status != "ok":
@@ -186,6 +185,15 @@ def _names(lang: str, plan: Plan) -> dict[str, str]:
     return {o.offer: pick_words(lang, o) for o in reversed(options) if o is not None}
 
 
+def _ranked(pitfalls: Iterable[Finding]) -> list[Finding]:
+    """Caveats in the order a short view keeps them: a China-market card's own (a rebuilt 4090,
+    the Ascend stack, the H20's slow prefill; ``rules.china_cards.CAVEATS``) first, wherever the
+    reply names that card, then by severity (issue 47: /why dropped the H20's for the NVLink line)."""
+    return sorted(
+        pitfalls, key=lambda f: (f.id not in china_cards.CAVEATS, SEVERITY_ORDER.get(f.severity, 3))
+    )
+
+
 def _section(lang: str, id_: str, lines: Iterable[str], bullet: str) -> list[Section]:
     """One headed block of details, or none when it has no lines."""
     body = list(lines)
@@ -193,14 +201,18 @@ def _section(lang: str, id_: str, lines: Iterable[str], bullet: str) -> list[Sec
     return [Section(id=id_, heading=heading, bullet=bullet, lines=body)] if body else []
 
 
-def fitted(content: Content, limit: int = SCREEN) -> Content:
-    """``content`` with lines dropped from its last sections until it fits ``limit`` characters."""
+def fitted(content: Content, limit: int = SCREEN, keep: frozenset[str] = frozenset()) -> Content:
+    """``content`` with lines dropped from its last sections until it fits ``limit`` characters;
+    a line in ``keep`` (a caveat the reply must carry) stays, and lines before it go instead."""
     sections = [s.model_copy() for s in content.sections]
-    while len(content.model_copy(update={"sections": sections}).as_text()) > limit and sections:
-        last = sections[-1]
-        sections[-1] = last.model_copy(update={"lines": last.lines[:-1]})
-        if not sections[-1].lines:
-            sections.pop()
+    while len(content.model_copy(update={"sections": sections}).as_text()) > limit:
+        at = next((i for i in reversed(range(len(sections))) if set(sections[i].lines) - keep), None)
+        if at is None:
+            break
+        lines = sections[at].lines
+        drop = max(i for i, line in enumerate(lines) if line not in keep)
+        sections[at] = sections[at].model_copy(update={"lines": lines[:drop] + lines[drop + 1 :]})
+        sections = [s for s in sections if s.lines]
     return content.model_copy(update={"sections": sections})
 
 
@@ -222,7 +234,9 @@ def why(lang: str, plan: Plan) -> Content:
     rec = plan.recommendation
     if rec is None:
         return no_fit(lang, plan)
-    ranked = sorted(plan.pitfalls, key=lambda f: SEVERITY_ORDER.get(f.severity, 3))
+    ranked = _ranked(plan.pitfalls)
+    names = _names(lang, plan)
+    must = frozenset(finding_text(lang, f, names) for f in ranked if f.id in china_cards.CAVEATS)
     return fitted(
         Content(
             title=locales.t(lang, "why.title", pick=pick_words(lang, rec)),
@@ -234,7 +248,8 @@ def why(lang: str, plan: Plan) -> Content:
                 *_section(lang, "pitfalls", (finding_text(lang, f, _names(lang, plan)) for f in ranked), "⚠"),
             ],
             footer=[locales.t(lang, "why.more")],
-        )
+        ),
+        keep=must,
     )
 
 
@@ -243,7 +258,7 @@ def why_all(lang: str, plan: Plan) -> Content:
     rec = plan.recommendation
     pre = plan.pretraining
     requested = [option_line(lang, plan.requested, pre)] if plan.requested is not None else []
-    ranked = sorted(plan.pitfalls, key=lambda f: SEVERITY_ORDER.get(f.severity, 3))
+    ranked = _ranked(plan.pitfalls)
     return Content(
         title=title_line(lang, rec) if rec else None,
         summary=[setup_line(lang, rec, pre)] if rec else [],

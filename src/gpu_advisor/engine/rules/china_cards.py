@@ -134,3 +134,7 @@ RULES: tuple[Rule[PlanCheck], ...] = (
         scenarios=(_s(task="infer", params_b=7, gpu="h20", prompt_tokens=8000),),
     ),
 )
+
+# The caveats a reply that names such a card must carry: ranked before any other caveat on a
+# card and in /why, so a one-screen view never drops them (issue 47).
+CAVEATS: frozenset[str] = frozenset(rule.id for rule in RULES)
