@@ -94,3 +94,17 @@ def test_cheaper_on_the_cheapest_pick_says_so_and_what_its_format_gives_up(dialo
 def test_a_fit_question_is_still_judged_in_the_models_own_format(dialog: Dialog) -> None:
     reply, _ = dialog.handle(ConversationState(), "一张 3090 能跑 Flux dev 吗")
     assert reply.lead[0].startswith("不能")
+
+
+def test_other_options_say_their_format_when_the_formats_differ(dialog: Dialog) -> None:
+    _, state = dialog.handle(ConversationState(), "Flux dev 每天 3,000 张，租什么卡")
+    alt, _ = dialog.handle(state, "/alt")
+    lines = alt.text.splitlines()
+    assert any("NVIDIA A100 40GB SXM4（bf16）" in line for line in lines)
+    assert any("NVIDIA T4（nf4）" in line for line in lines)
+
+
+def test_other_options_of_one_format_say_none(dialog: Dialog) -> None:
+    _, state = dialog.handle(ConversationState(), "SDXL 每天 5000 张 租什么卡")
+    alt, _ = dialog.handle(state, "/alt")
+    assert "（fp16）" not in alt.text

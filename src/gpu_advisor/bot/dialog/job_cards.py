@@ -90,7 +90,9 @@ def why_card(lang: str, plan: JobPlan, names: Names) -> Content:
 
 def alt_card(lang: str, plan: JobPlan, names: Names, lead: list[str] | None = None) -> Content:
     """/alt: the other machines that run the job, each with its number and unit cost."""
-    lines = [_option_line(lang, o, names) for o in plan.alternatives]
+    formats = {o.format for o in [*([plan.pick] if plan.pick else []), *plan.alternatives]}
+    mixed = len(formats) > 1  # options run different weight formats: each line says its own
+    lines = [_option_line(lang, o, names, with_format=mixed) for o in plan.alternatives]
     section = Section(id="alternatives", heading=locales.t(lang, "jobchat.heading.alt"), lines=lines)
     return Content(lead=lead or [], title=_title(lang, plan, names), sections=[section] if lines else [])
 
@@ -183,12 +185,15 @@ def _memory(lang: str, o: JobOption) -> str | None:
     return locales.t(lang, "jobchat.memory", need=need, limit=limit)
 
 
-def _option_line(lang: str, o: JobOption, names: Names) -> str:
+def _option_line(lang: str, o: JobOption, names: Names, *, with_format: bool = False) -> str:
     metric = metric_words(lang, o.metrics[0]) if o.metrics else ""
+    pick = pick_words(lang, o, names)
+    if with_format and o.format:
+        pick = locales.t(lang, "jobchat.with_format", pick=pick, format=o.format)
     return locales.t(
         lang,
         "jobchat.alt_line",
-        pick=pick_words(lang, o, names),
+        pick=pick,
         price=price_words(lang, o),
         metric=metric,
         unit_cost=_unit_costs(lang, o),
