@@ -52,3 +52,9 @@ def test_every_family_with_unsized_names_is_a_job_family() -> None:
     from gpu_advisor.engine.jobs.plan import JobFamily
 
     assert set(UNSIZED) <= set(get_args(JobFamily))
+
+
+def test_a_model_it_cannot_size_is_not_asked_its_volume_first(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(), "SAM 分割 100 万张图")
+    assert reply.kind == "answer" and reply.job is not None and not reply.job.sized
+    assert "“SAM”" in reply.text

@@ -33,7 +33,7 @@ from gpu_advisor.bot.dialog.job_cards import (
     why_card,
 )
 from gpu_advisor.bot.dialog.job_rates import rate_lines
-from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, model_name, model_said, request_of
+from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, knows, model_name, model_said, request_of
 from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
@@ -159,7 +159,8 @@ def _answer(
     new.job = job
     new.turns += 1
     asked = ASKED.get(job.family)
-    if asked is not None and ask and asked[0] not in job.slots and _needs(job, msg):
+    sizable = knows(job.family, job.model, books())  # a model it cannot size: no volume to ask
+    if asked is not None and ask and asked[0] not in job.slots and sizable and _needs(job, msg):
         return _ask(flow, new, asked[0], asked[1])
     new.pending = None
     plan = _plan(job, flow)

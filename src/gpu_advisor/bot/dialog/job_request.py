@@ -69,6 +69,15 @@ def model_said(family: JobFamily, low: str, text: str, books: JobBooks) -> tuple
     return job_names.said_in(_names(family, books), low, text)
 
 
+def knows(family: JobFamily, model_id: str | None, books: JobBooks) -> bool:
+    """Whether the family has specs for the model (None: the family's default, which it has)."""
+    return (
+        model_id is None
+        or family == "video_encode"
+        or any(mid == model_id for mid, _ in _names(family, books))
+    )
+
+
 def model_name(family: JobFamily, model_id: str, books: JobBooks) -> str:
     """The model's name as its knowledge spells it ("sdxl" → "Stable Diffusion XL 1.0")."""
     return next((names[1] for mid, names in _names(family, books) if mid == model_id), model_id)
