@@ -47,7 +47,7 @@ PERIOD_AFTER: tuple[tuple[str, re.Pattern[str]], ...] = (
 PERIOD_BEFORE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("card_hour", lazy(r"(?:每卡每小时|每卡时|一卡时|单卡每小时|每张卡每小时)\s?$")),
     ("card_month", lazy(r"(?:包月每卡|包月每张|包月一张|每卡每月|每张每月|单卡包月|单卡月租)\s?$")),
-    ("hour", lazy(r"(?:每小时|按小时|按时|小时价|时租|hourly)\s?$")),
+    ("hour", lazy(r"(?:每小时|按小时|按时|小时价|时租|一小时|一个小时|hourly)\s?$")),
     ("day", lazy(r"(?:每天|按天|包天|daily)\s?$")),
     ("month", lazy(r"(?:包月|每月|月租|月付|按月|monthly)\s?$")),
     ("year", lazy(r"(?:包年|每年|年租|annually|yearly)\s?$")),
@@ -79,7 +79,11 @@ def amounts(text: str) -> list[Amount]:
         if m["suf"]:
             value *= SCALES[m["suf"]]
         word = (m["cb"] or m["ca"] or "").rstrip("钱")
-        if not word and not (_SLASH_PERIOD.match(text, m.end()) or _period_first(text, m.start(), m.end())):
+        if not word and not (
+            _SLASH_PERIOD.match(text, m.end())
+            or _period_first(text, m.start(), m.end())
+            or _rent_rate(text, m.start(), m.end())
+        ):
             continue
         currency = "USD" if word in USD_WORDS else "TWD" if word in TWD_WORDS else "CNY"
         out.append(Amount(value, currency, m.start(), m.end(), bool(word)))
@@ -97,6 +101,20 @@ def _period_first(text: str, start: int, end: int) -> bool:
         return False
     before = text[max(0, start - 8) : start]
     return any(pattern.search(before) for _, pattern in PERIOD_BEFORE)
+
+
+_RENT_WORD = lazy(r"租|rent(?:ing|al)?|cloud|云|雲")
+_RATE_AFTER = lazy(rf"^\s?{_PER}\s?(?:个)?(?:小时|hours?|hr|天|日|days?|月|months?)(?![a-z])")
+
+
+def _rent_rate(text: str, start: int, end: int) -> bool:
+    """A bare amount followed by its period in a clause about renting ("租的话 2.5 一小时",
+    "renting is 3 an hour"): the rent's price. Without the rent word "500 a day" stays a count."""
+    if not _RATE_AFTER.match(text[end : end + 12]):
+        return False
+    before = text[max(0, start - 16) : start]
+    cut = max(before.rfind(c) for c in ",;，。；\n")
+    return _RENT_WORD.search(before[cut + 1 :]) is not None
 
 
 def period_of(text: str, a: Amount, before_from: int = 0) -> str | None:

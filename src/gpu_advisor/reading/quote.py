@@ -220,6 +220,12 @@ _BARE_ELECTRICITY = re.compile(
     rf"(?:电费|电价|工业电|商业电|electricity)[^,;，。\n\d]{{0,6}}?(?P<num>{NUMBER})"
 )
 _BARE_PURCHASE = re.compile(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?) ?(?:万|w)(?![a-z])")
+# "买一张4090大概15000", "a 4090 costs 15000": a bare price after a price word (the card's own
+# number has none before it), in the buying clause.
+_BARE_PRICE = re.compile(
+    r"(?:大概|大约|约|要|花了?|只要|才|价格|价钱|售价|for|at|costs?|about|around|~)\s?"
+    r"(?P<num>\d{3,7}(?:,\d{3})*)(?![\d.a-z]| ?(?:万|w|k|%|卡|张|台|个|小时|天|年|月|度))"
+)
 
 
 def _ownership_words(t: str, out: MoneyReading) -> None:
@@ -241,3 +247,7 @@ def _ownership_words(t: str, out: MoneyReading) -> None:
         m = _BARE_PURCHASE.search(t, buy.end())
         if m and m.start() - buy.end() < 40:
             out.purchase = Money(amount=float(m["num"]) * 1e4, currency="CNY")
+        elif (p := _BARE_PRICE.search(t, buy.end())) and p.start() - buy.end() < 30:
+            value = float(p["num"].replace(",", ""))
+            if value >= 1000 and not re.search(r"[,;，。；]", t[buy.end() : p.start()]):
+                out.purchase = Money(amount=value, currency="CNY")

@@ -122,6 +122,8 @@ def buy_rent_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) ->
     except EngineError as exc:
         return _no_rent(kb, reading, count, lang) if exc.code == "no_rent_price" else None
     title, lines = buy_rent_lines(lang, result, kb)
+    if ask.rent_hourly is not None and ask.rent_hourly.currency == reading.purchase.currency:
+        lines.insert(0, _rent_hours_line(lang, reading.purchase, ask.rent_hourly))
     return Content(title=title, summary=lines)
 
 
@@ -165,6 +167,22 @@ def _machine_month(reading: MoneyReading, count: int) -> Money | None:
         if p.per in ("month", "card_month"):
             return Money(amount=p.amount * (count if p.per == "card_month" else 1), currency=p.currency)
     return None
+
+
+def _rent_hours_line(lang: str, price: Money, hourly: Money) -> str:
+    """ "用多久才回本" asked with an hourly rent: the rented hours that cost the purchase price
+    (¥15,000 ÷ ¥2.5/h = 6,000 h, 250 days around the clock), before power, so the answer
+    is in the unit the question asked; the months with power follow."""
+    hours = price.amount / hourly.amount
+    return locales.t(
+        lang,
+        "money.buy_rent.rent_hours",
+        price=price.amount,
+        rate=hourly.amount,
+        hours=hours,
+        days=hours / 24,
+        currency=price.currency,
+    )
 
 
 def _per_machine_hour(price: QuotePrice | None, count: int) -> Money | None:
