@@ -174,3 +174,78 @@ def test_how_many_transcodes_a_card_fits_is_a_capacity_question(dialog: Dialog) 
 )
 def test_a_verdict_asked_as_true_or_not_is_a_claim_checked(dialog: Dialog, text: str) -> None:
     assert intent(dialog, text) == "myth"
+
+
+@pytest.mark.parametrize(
+    "text", ["4090 怎么卖", "what do you charge for an H100 by the hour", "what's an L4 going for these days"]
+)
+def test_what_a_card_sells_or_is_charged_for_asks_a_price(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "price"
+
+
+@pytest.mark.parametrize(
+    "text", ["whisper large 在 T4 上跑沒問題嗎", "A10 跑 SDXL 稳不稳", "is 8GB of VRAM OK for Flux schnell?"]
+)
+def test_no_problem_or_good_enough_asked_is_a_verdict(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "fit"
+
+
+def test_no_problem_put_with_ba_for_agreement_is_a_claim(dialog: Dialog) -> None:
+    assert intent(dialog, "A100 也有硬件编码的吧？直接拿来转码没问题吧") == "myth"
+
+
+@pytest.mark.parametrize(
+    "text", ["4090 多卡没有 NVLink 就不能训练，对吗", "is it a myth that you need ECC memory for training?"]
+)
+def test_a_statement_closed_with_an_agreement_tag_is_a_claim(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "myth"
+
+
+@pytest.mark.parametrize(
+    "text", ["what latency would I see for Llama 8B on an L4?", "how quick is Flux on an H100?"]
+)
+def test_latency_or_how_quick_is_a_speed_question(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "speed"
+
+
+@pytest.mark.parametrize("text", ["一张 4090 一小时能出几张图", "how many SDXL images per hour on one 4090?"])
+def test_an_output_counted_over_any_span_of_time_is_a_capacity_question(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "capacity"
+
+
+@pytest.mark.parametrize("text", ["4090 和 A100 差在哪", "is an H100 worth it over an A100?"])
+def test_where_two_cards_differ_is_a_comparison(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "compare"
+
+
+def test_what_a_word_is_called_is_a_concept(dialog: Dialog) -> None:
+    assert intent(dialog, "什么叫张量并行") == "concept"
+
+
+@pytest.mark.parametrize("text", ["怎么选了这张", "为什么要两张卡", "why two GPUs?", "为什么不推荐 4090"])
+def test_the_plans_own_choice_asked_about_is_why(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "why"
+
+
+@pytest.mark.parametrize("text", ["好，就它了，下单", "我要租，怎么开通", "how do I sign up and pay?"])
+def test_a_choice_made_or_an_account_opened_is_an_order(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "order"
+
+
+@pytest.mark.parametrize("text", ["重新問", "reset please"])
+def test_asking_again_or_a_polite_reset_starts_over(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "start_over"
+
+
+@pytest.mark.parametrize("text", ["你能做什么", "what can you do?"])
+def test_what_the_assistant_can_do_is_small_talk_not_a_verdict(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "small_talk"
+
+
+@pytest.mark.parametrize("text", ["包月 3000 一张 4090，合算吗", "A100 我们现在每个月付 ¥12,000，贵了吗"])
+def test_a_price_held_and_judged_is_a_quote_not_a_cheaper_request(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "quote"
+
+
+def test_chats_at_once_name_a_language_model(dialog: Dialog) -> None:
+    assert read_message("how many chats can an L40S handle at once?", dialog.vocab).job == "llm_serve"

@@ -67,9 +67,11 @@ VISION = pattern(
 )
 LLM = pattern(
     r"qwen|llama|deepseek|gemma|mistral|mixtral|glm|chatglm|baichuan|yi-|gpt-oss|gpt-?2|gpt-?j|gpt-?neox?|phi-|internlm|kimi|minimax|qlora",
-    r"(?<![腾\d])\d{1,3}(?:\.\d+)?\s*b(?![a-z])|\d+\s*亿参数|大模型|语言模型|llm|聊天|客服|问答|rag|token|上下文|首字|并发|vllm|sglang|ollama|llama\.cpp|tensorrt-llm",
+    r"(?<![腾\d])\d{1,3}(?:\.\d+)?\s*b(?![a-z])|\d+\s*亿参数|大模型|语言模型|llm|聊天|对话|客服|问答|rag|token|上下文|首字|并发|vllm|sglang|ollama|llama\.cpp|tensorrt-llm",
     r"pagedattention|kv\s*cache|continuous\s+batching|连续批处理|张量并行|decode|moe",
-    word(r"chat\s?bot|coding\s+model|tokens?|vllm|tp=\d|concurrent\s+users"),
+    word(
+        r"chat\s?bot|chats|chat\s+(?:users|sessions|app|service|assistant)|coding\s+model|tokens?|vllm|tp=\d|concurrent\s+users"
+    ),
 )
 
 

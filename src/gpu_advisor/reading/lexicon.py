@@ -25,8 +25,8 @@ def word(fragment: str) -> str:
 # --- counts, comparisons, periods, currencies --------------------------------------
 COUNT_UNITS = ("张", "块", "台", "卡", "片", "颗")
 COMPARISON = (
-    r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差距|差多少|差很多|差得多|不同|差异|相比|比\s*+[^\s，,。？?]{1,12}?\s*+(?:快|慢|强|好|贵|便宜|高|低)|比起|跟.{0,8}?比",
-    word(r"vs\.?|versus|compare[sd]?|comparison|difference|better|or"),
+    r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差距|差多少|差很多|差得多|差在|强在|不同|差异|相比|比\s*+[^\s，,。？?]{1,12}?\s*+(?:快|慢|强|好|贵|便宜|高|低)|比起|跟.{0,8}?比",
+    word(r"vs\.?|versus|compare[sd]?|comparison|difference|better|or|over|instead\s+of|rather\s+than"),
 )
 JOINERS = r"还是|或者?|跟|和|与|对比|vs\.?|versus|or|and"
 """Words that join two named things set side by side ("L4 or A10G", "3090 还是 4090")."""
@@ -47,12 +47,13 @@ CURRENCIES: dict[str, tuple[str, ...]] = {
 
 # --- what a question asks ------------------------------------------------------------
 MONEY = (
-    r"多少钱|什么价|啥价|价格|价钱|价位|报价|租金|费用|收费|几块钱|多少美元|月租|月费|怎么收|省多少|贵多少|便宜多少",
+    r"多少钱|什么价|啥价|价格|价钱|价位|报价|租金|费用|收费|几块钱|多少美元|月租|月费|怎么收|省多少|贵多少|便宜多少|怎么卖|咋卖|售价",
     r"(?:包月|包年|包日|按年付?|按月付?|年付|月付|按量)\s*+(?:呢|怎么算|怎么收|咋算)",
     r"(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?",
     r"how\s+much(?!\s+(?:vram|memory|显存))|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)",
     r"\bprice\b|pricing|in\s+total|altogether|(?:总共|合计|total)\s*+[?？]",
     word(r"(?:monthly|total|the|our|my)\s+bill"),
+    word(r"(?:do|would|does)\s+(?:you|they|it)\s+charge|charge\s+(?:for|per)|going\s+(?:for|rate)"),
     r"what(?:'s|\s+is|\s+does)\s+(?:a|an|the)?\s*+[\w\s-]{1,24}?\s+(?:per|an?|by\s+the)\s+(?:hour|day|week|month|year)",
     word(
         r"(?:rent(?:al)?|hourly|monthly|daily|weekly|yearly|annual)\s+(?:cost|price|rate)s?|costs?\s+(?:for|of|per)|prices?\s+(?:for|of)"
@@ -74,12 +75,14 @@ SPEED_COMPLAINT = (
 why-question about a notion, though it says 为什么."""
 SPEED = (
     r"(?:每|一)秒[^。？?！!]{0,8}?(?:多少|几)|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s|多快|快多少|速度|吞吐",
-    r"要多久|多久|多长时间|几秒|几分钟|几个小时|多少天|几天能|能训多少|训多少|多少(?:分钟|秒|小时|帧)|一秒多少",
+    r"要多久|多久|多长时间|延迟多少|延迟有多|几秒|几分钟|几个小时|多少天|几天能|能训多少|训多少|多少(?:分钟|秒|小时|帧)|一秒多少",
     r"(?:几|多少)\s*+(?:个\s*+)?(?:天|小时|钟头|分钟|秒|周|星期)(?:能|可以|才|跑完|训完|完成|[？?]|$)",
     r"(?:要|需要|得|跑|训|花|大概|大约)\s*+(?:几|多少)\s*+(?:个\s*+)?(?:天|小时|钟头|分钟|秒|周|星期)",
     r"\d[\d.]*\s*+(?:秒|分钟|小时|个小时|天)[^。？?！!]{0,12}?(?:正常吗|正常|合理吗|是不是太慢|算慢|算快)",
     r"it\s*/\s*s|s\s*/\s*it|多少\s*fps|fps\s*多少|what\s+fps|帧率",
-    word(r"how\s+fast|how\s+long|throughput|real[\s-]?time\s+factor|rtf|tokens?\s+per\s+second|tok/s|tps"),
+    word(
+        r"how\s+fast|how\s+quick(?:ly)?|what\s+(?:latency|ttft)|(?:latency|ttft)\s+(?:would|will|should)|how\s+long|throughput|real[\s-]?time\s+factor|rtf|tokens?\s+per\s+second|tok/s|tps"
+    ),
     word(r"[\d.]+\s*[kmbt]?\s+tokens?\s+(?:per|a)\s+(?:day|hour|second)\s*\?"),
     word(
         r"(?:takes?|took|taking)\s+[\d.]+\s*(?:s|sec|seconds?|min|minutes?|h|hours?|days?)\b[^.]{0,40}?(?:normal|expected|slow|right)"
@@ -89,16 +92,20 @@ SPEED = (
         r"seconds?\s+per\s+(?:image|clip)|minutes?\s+per\s+(?:clip|video)|per\s+epoch|s/it|docs?\s+per\s+second"
     ),
 )
+SPANS = "一天|每天|一小时|每小时|一个小时|一分钟|每分钟|一个月|每月|一周|每周|一晚上|一晚"
+"""Spans of time an output is counted over ("一小时能出几张图", "一晚上能转写多少")."""
 CAPACITY = (
     r"(?:扛|撑|支持|承受|带|服务|处理|接)(?:得住|得了)?[^。？?！!]{0,6}?(?:多少|几)\s*+(?:十|百|千|万)?\s*+(?:个|路|位|笔|条)?\s*+(?:qps|并发|人|用户|使用者|请求|查询|路|stream)",
     r"同时[^。？?！!]{0,8}?(?:多少|几)|(?:多少|几)\s*+(?:个|位)?\s*+(?:人|用户|使用者)\s*+同时|(?:能|可以)同时",
     r"多少并发|多少个?用户|多少人|几路|多少路|qps\s*+(?:上限|最多|多少)|并发\s*+(?:上限|最多|多少)",
-    r"每秒(?:能)?处理多少|一天(?:能|可以|最多)[^。？?！!]{0,4}?(?:出|生成|转写|处理|撑|扛|服务)[^。？?！!]{0,8}?(?:多少|几)|每天(?:能|可以)(?:出|生成|转写|处理)[^。？?！!]{0,8}?多少|最多[^。？?！!]{0,10}?(?:几|多少)",
+    r"每秒(?:能)?处理多少|最多[^。？?！!]{0,10}?(?:几|多少)",
+    rf"(?:{SPANS})(?:能|可以|最多)[^。？?！!]{{0,4}}?(?:出|生成|转写|转录|处理|撑|扛|服务|跑完|训完)[^。？?！!]{{0,8}}?(?:多少|几)",
     word(
         r"how\s+many\s+(?:concurrent|simultaneous|users|requests|qps|streams|rtsp|cameras?|images(?!\s*/\s*s)|hours|[\w-]+\s+clips|\d?\w*\s*camera)"
     ),
     word(
         r"how\s+many\s+(?:(?!for\b|do\b|gpus?\b|cards?\b)[\w.-]+\s+){0,2}(?:transcodes|sessions|calls|videos|documents|docs|queries)"
+        r"|how\s+many\s+(?:[\w.-]+\s+){0,2}(?:images|pictures|clips|videos)\s+(?:per|a|an|each)\s+(?:hour|day|minute|night)"
     ),
     word(
         r"at\s+(?:once|the\s+same\s+time)|max(?:imum)?\s+(?:qps|concurrency|users|streams)|number\s+of\s+(?:concurrent|simultaneous|parallel)|requests\s+per\s+second\s+can|per\s+day\s+can|clips\s+per\s+day"
@@ -109,20 +116,25 @@ BEAR_VERBS = ("撑", "扛", "抗", "顶", "带", "跑", "训", "装", "放", "�
 whether hardware can carry a job: 撑得住, 扛得住, 带得动, 装得下, 跑得起来, 吃得消, hold 得住.
 A verb and a result are two classes, not a list of phrases: 顶得住 and 载得动 are heard
 though no line of the corpus wrote them."""
-BEAR_RESULTS = ("住", "动", "下", "起来", "起", "消", "了")
+BEAR_RESULTS = ("住", "动", "下", "进去", "进", "起来", "起", "消", "了")
 """The potential complements: 得 + one of these says "able to", 不 + one "unable to". One
 followed by 的 describes a card ("跑得起的最便宜的卡") and asks no verdict."""
 TROUBLE = ("爆", "oom", "炸", "溢出", "不够", "卡死", "跑不动", "装不下", "out\\s+of\\s+memory")
 """What goes wrong when hardware is too small: "会不会 OOM", "会不会爆" ask a verdict."""
 VERDICT_VERBS_EN = (
     r"run(?:s|ning)?|fit(?:s|ting)?|handl(?:e|es|ing)|train(?:s|ing)?|serv(?:e|es|ing)|host(?:s|ing)?|load(?:s|ing)?",
-    r"fine-?tun(?:e|es|ing)|transcod(?:e|es|ing)|do|cope|keep\s+up|get\s+away\s+with|be\s+able\s+to|q?lora",
+    r"fine-?tun(?:e|es|ing)|transcod(?:e|es|ing)|do|cope|keep\s+up|get\s+away\s+with|be\s+able\s+to|q?lora|work",
+    r"ok(?:ay)?\s+for|good\s+enough|sufficient|suffice",
 )
 """English verbs a yes/no verdict question is asked with ("can a 3090 handle…", "would a
 3090 be able to QLoRA…", "can I get away with 12GB…", "can one T4 keep up with…")."""
 _BEAR = "|".join(BEAR_VERBS)
 _RESULT = "|".join(BEAR_RESULTS)
+NO_PROBLEM = ("没问题", "没压力", "问题不大", "有戏", "没戏", "稳")
+"""Words that judge whether hardware copes: asked with 吗 or 不 ("T4 上跑没问题吗", "稳不稳"),
+a verdict; with 吧 ("没问题吧") a claim put for agreement, which the myth rule hears."""
 BEARS = (
+    rf"(?:{'|'.join(NO_PROBLEM)})\s*+(?:吗|么|嘛|不)",
     rf"(?:{_BEAR})得(?:{_RESULT})(?!的)|(?:{_BEAR})不(?:{_BEAR})得(?:{_RESULT})|(?:{_BEAR})不(?:{_RESULT})\s*+(?:吗|么|吧)",
     rf"会不会\s*+(?:{'|'.join(TROUBLE)})|(?:会|能)\s*+(?:oom|爆显存|爆掉)|(?:吃|费)不(?:吃|费)力",
 )
@@ -146,7 +158,7 @@ from word classes (a bearing verb with its potential complement, a trouble asked
 会不会, an English modal with a verdict verb) so that a new phrasing of the same class is
 heard without a line of its own."""
 CONCEPT = (
-    r"什么是|是什么|是什么意思|什么意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别",
+    r"什么是|是什么|是什么意思|什么意思|什么叫|啥叫|啥是|何谓|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别",
     r"(?:掉|损失|降)\s*+(?:多少|几个?点)\s*+(?:精度|准确率|效果)|精度(?:损失|下降)多少",
     word(
         r"what\s+is|what\s+does|how\s+does|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
@@ -160,7 +172,7 @@ MYTH = (
     ),
 )
 QUOTE_HELD = (
-    r"(?:目前|现在|一直|我们|我)\s*+(?:每个?月|一个月|每小时)?\s*+(?:付|花|交)\s*+\d",
+    r"(?:目前|现在|一直|我们|我)\s*+(?:每个?月|一个月|每小时)?\s*+(?:付|花|交)\s*+[¥$￥]?\s*+\d",
     r"报价\s*+[:：]|(?:供应商|厂商|机房|商家|对方|他们|有人)(?:的)?报",
     word(
         r"(?:we|i)(?:'re|\s+are|\s+am)?\s+(?:currently\s+)?pay(?:ing)?\s+[$¥€£₹]?\d|(?:was|were|got)\s+(?:quoted|offered)"
@@ -168,15 +180,21 @@ QUOTE_HELD = (
     ),
 )
 """A price the writer already pays or was quoted ("目前每月付 3000 块租 A100"): a quote to judge."""
-TRUTH = (r"是真的吗|真的吗|真的假的|真假|是不是真的", word(r"is\s+(?:it|that|this)\s+true|true\?|legit\?"))
-"""Asking whether something is *true*: a claim checked, even when the claim is a verdict
-("L4 撑得住 14B 是真的吗" asks about what someone said, not only whether the card holds it)."""
+TRUTH = (
+    r"是真的吗|真的吗|真的假的|真假|是不是真的|(?:对吗|对吧|是吗|是不是|没错吧)\s*+[?？]?\s*+$",
+    word(
+        r"is\s+(?:it|that|this)\s+true|true\?|legit\?|is\s+it\s+a\s+myth|myth\s+that|(?:right|correct)\?\s*$"
+    ),
+)
+"""Asking whether something is *true*, or a statement closed with an agreement tag ("…，对吧",
+"…, right?"): a claim checked, even when the claim is a verdict ("L4 撑得住 14B 是真的吗" asks
+about what someone said, not only whether the card holds it)."""
 CLAIM_SOURCE = (
     r"听说|有人说|据说|(?:网上|网路上|网络上|大家|别人|都)说|不是说[^。？?！!]{2,30}?(?:吗|么)",
     word(r"i\s+heard|someone\s+said|people\s+say"),
 )
 QUOTE_VERDICT = (
-    r"贵不贵|贵吗|便宜吗|算便宜|算贵|合理吗|合理|正常吗|值不值|值吗|是不是坑|坑吗|坑|划算吗|是不是亏|亏不亏|亏吗",
+    r"贵不贵|贵吗|贵了吗|便宜吗|算便宜|算贵|合理吗|合理|正常吗|值不值|值吗|是不是坑|坑吗|坑|划算吗|合算吗|划不划算|合不合算|是不是亏|亏不亏|亏吗",
     word(
         r"good\s+deal|fair|reasonable|worth\s+it|rip[\s-]?off|over-?priced|over-?charged|which\s+should\s+i\s+take"
     ),
@@ -230,16 +248,20 @@ API = (
     ),
 )
 CHEAPER = (
-    r"(?:更|再)便宜|便宜(?:一)?(?:点|些)|再压|压一压|压低|省(?:一)?点|省钱|能不能省|少花点|太贵|有点贵|贵了|降一档|降一些|再降|性价比更高|超预算",
+    r"(?:更|再)便宜|便宜(?:一)?(?:点|些)|再压|压一压|压低|省(?:一)?点|省钱|能不能省|少花点|太贵|有点贵|贵了(?!吗|么)|降一档|降一些|再降|性价比更高|超预算",
     word(
         r"ch[ea]{1,3}pe?r|less\s+expensive|too\s+(?:expensive|pricey|costly|much)|pricey|for\s+less|over\s+(?:the\s+|my\s+)?budget|budget\s+option|cut\s+the\s+cost|go\s+lower|lower\s+(?:on\s+)?cost|save\s+money"
     ),
 )
-FASTER = (r"更快|快(?:一)?(?:点|些)|太慢|快一倍|再快", word(r"faster(?!-)|quicker|too\s+slow"))
+FASTER = (
+    r"更快|快(?:一)?(?:点|些)|太慢|快一倍|再快|不够快|速度不够|提速",
+    word(r"faster(?!-)|quicker|too\s+slow|speed\s+(?:it|this|that)\s+up|not\s+fast\s+enough"),
+)
 WHY = (
     r"为什么推荐|为啥推荐|为什么选|为啥选|为什么不用|为何不用|为啥不用|为什么不选|为什么是.{1,12}不是|凭什么|依据是什么|为什么推荐这",
+    r"(?:为什么|为啥|为何)不(?:推荐|选|用|挑|考虑)|怎么(?:选|推荐|挑)了|(?:为什么|为啥|怎么)要\s*+(?:两|三|四|八|\d+)\s*+(?:张|块|台|卡)",
     word(
-        r"why\s+this|why\s+not|how\s+come\s+you|reasoning\s+behind|why\s+did\s+you\s+(?:pick|choose|suggest|recommend|go\s+with)"
+        r"why\s+this|why\s+not|how\s+come\s+you|why\s+(?:two|three|four|eight|\d+|so\s+many|multiple)\s+(?:gpus?|cards?)|reasoning\s+behind|why\s+did\s+you\s+(?:pick|choose|suggest|recommend|go\s+with)"
     ),
 )
 ABSOLUTE = (
@@ -259,18 +281,24 @@ CORRECTION = (
     word(r"i\s+meant|correction|sorry,\s|not\s+\d[\w.]*\s*$|^actually,?\s+it'?s\b[^.]{0,60}?,\s*not\s"),
 )
 ORDER = (
-    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款|(?:怎么|如何|找谁|在哪)(?:付款|充值|续费)|付款方式|付款是|后付款|刷卡|汇款|转账|余额不够|销售(?:的)?(?:微信|电话|联系方式)|有销售|谈(?:个|一下)?(?:年付|价格|合同|折扣)|签合同",
+    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|就(?:它|这个|这台|这张)了|下单$|怎么开通|(?:怎么|如何)开机器|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款|(?:怎么|如何|找谁|在哪)(?:付款|充值|续费)|付款方式|付款是|后付款|刷卡|汇款|转账|余额不够|销售(?:的)?(?:微信|电话|联系方式)|有销售|谈(?:个|一下)?(?:年付|价格|合同|折扣)|签合同",
     word(
-        r"(?:order|book|rent)\s+(?:it|this|that|this\s+one)|how\s+do\s+i\s+(?:order|rent|book|pay)|talk\s+to\s+(?:sales|someone|a\s+(?:person|human))|let'?s\s+rent"
+        r"(?:order|book|rent)\s+(?:it|this|that|this\s+one)|how\s+do\s+i\s+(?:order|rent|book|pay|sign\s+up)|sign\s+up|talk\s+to\s+(?:sales|someone|a\s+(?:person|human))|let'?s\s+rent"
         r"|payment\s+method|wire\s+transfer|invoice"
     ),
 )
 START_OVER = (
-    r"(?:(?:算了|好吧|那|行)[,，\s]*)?(?:我们|咱们)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过)"
+    r"(?:(?:算了|好吧|那|行)[,，\s]*)?(?:我们|咱们)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过|重新问|换个问题)"
     r"(?:[,，。.!！\s]*(?:吧|重来吧?|换个需求|(?:刚才|前面|之前)(?:说)?的都不算))*[。.!！]*",
     r"(?:(?:ok|okay|never\s?mind)[,\s]*)?(?:let'?s\s+)?(?:start\s+over|start\s+again|start\s+fresh|restart|reset|clear"
-    r"|(?:start\s+)?(?:a\s+)?new\s+(?:conversation|chat|request))[.!]*",
+    r"|(?:start\s+)?(?:a\s+)?new\s+(?:conversation|chat|request))(?:[,\s]*please)?[.!]*",
 )
+ABOUT_ME = (
+    r"你(?:能|会|可以)(?:做|干|帮我做|帮我干)?(?:什么|啥|些什么)|你是谁|你是干什么的",
+    word(r"what\s+can\s+you\s+(?:do|help\s+with)|who\s+are\s+you|what\s+are\s+you"),
+)
+"""Questions about the assistant itself ("你能做什么", "what can you do?"): small talk, though
+they say 能 or "can" as a verdict question does."""
 SMALL_TALK = (
     r"^(?:你好|您好|哈[啰喽罗]|嗨|在吗|谢谢|多谢|感谢|好的|明白|收到|你是谁|天气)",
     r"你是谁|哪家公司|讲个笑话|天气",
@@ -279,7 +307,7 @@ SMALL_TALK = (
     ),
 )
 CONCEPT_FIRST = (
-    r"为什么|为何|为啥|什么是|是什么|原理|怎么省|是怎么|有啥用|有什么用|干嘛用|是干什么的|是干嘛的",
+    r"为什么|为何|为啥|什么是|是什么|什么叫|啥叫|啥是|何谓|原理|怎么省|是怎么|有啥用|有什么用|干嘛用|是干什么的|是干嘛的",
     word(
         r"why\s+(?:does|is|do)|how\s+does|explain|what\s+does\s+[\w-]+\s+(?:actually\s+|really\s+)?do|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for|what\s+is\s+(?:a\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:and|in)\b"
     ),
