@@ -1,5 +1,7 @@
 """A China-market card named anywhere in a reply carries its caveat there (issue 47).
 
+A plan's card, its /why and a price lookup ("910B 多少钱") each say it.
+
 Asked to serve Qwen2.5-72B on H20 with 8,000-token prompts, the catalog has no H20, so the
 pick is another card; the H20's slow prefill (148 BF16 TFLOPS against the H100's 990,
 knowledge/gpus.yaml) used to show only deep in /why all: the card's one caveat was the NVLink
@@ -64,3 +66,24 @@ def test_a_short_view_drops_other_lines_before_a_kept_caveat() -> None:
     )
     shown = fitted(content, limit=400, keep=frozenset({"must say"}))
     assert [s.lines for s in shown.sections] == [["a" * 300], ["must say"]]
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("910B 多少钱", "⚠ Ascend 910B 不走 CUDA：用 CANN + MindIE/vLLM-Ascend"),
+        ("4090 48G 包月多少钱", "⚠ RTX 4090 48GB 是魔改卡：无原厂保修、驱动未经验证、难转手"),
+        ("H20 多少钱", "⚠ H20 96GB 算力低，预填充约慢 6.7 倍：长提示词首 token 慢"),
+        ("how much is an H20 a month", "⚠ H20 96GB has little compute: prefill about 6.7 times slower"),
+    ],
+)
+def test_a_price_question_that_names_a_china_market_card_says_its_caveat(
+    dialog: Dialog, asked: str, said: str
+) -> None:
+    reply, _ = talk(dialog, asked)
+    assert said in reply.text
+
+
+def test_a_price_question_on_another_card_has_no_such_caveat(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "A100 多少钱")
+    assert "⚠" not in reply.text

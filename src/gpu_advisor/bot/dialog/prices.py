@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.machines_span import span_lines
+from gpu_advisor.bot.dialog.named_cards import caveat_lines
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -107,7 +108,8 @@ def _lines(flow: Tools, lang: str, a: PriceAnswer, period: Period) -> list[str]:
         return [
             locales.t(
                 lang, key, gpus=asked, nearest="；".join(nearest) if lang == "zh" else "; ".join(nearest)
-            )
+            ),
+            *caveat_lines(flow.kb, lang, a.gpu),  # a China-market card named: its caveat too
         ]
     line = a.lines[0]
     out = [_priced(flow, lang, line, period)]
@@ -115,6 +117,7 @@ def _lines(flow: Tools, lang: str, a: PriceAnswer, period: Period) -> list[str]:
         out.append(locales.t(lang, "prices.bigger", asked=a.count, count=line.count))
     name = flow.gpu_names(line.gpu)  # several machines are not one server: said, and the biggest priced
     out += span_lines(flow.kb, lang, line, name, lambda several: _priced(flow, lang, several, period))
+    out += caveat_lines(flow.kb, lang, a.gpu)
     if a.yearly_saving_month and not period.yearly:
         out.append(
             locales.t(

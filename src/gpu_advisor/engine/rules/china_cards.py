@@ -53,7 +53,7 @@ def _ascend(card: GpuSpec) -> Finding:
     return finding("ascend_stack", "warn", gpu=card.name, formats=ASCEND_FORMATS)
 
 
-def _h20(card: GpuSpec, kb: Knowledge, prompt_tokens: int) -> Finding | None:
+def _h20(card: GpuSpec, kb: Knowledge, prompt_tokens: int | None) -> Finding | None:
     ref = kb.gpus.get(PREFILL_REFERENCE)
     if ref is None:
         return None
@@ -107,6 +107,15 @@ def card_caveats(card: GpuSpec, kb: Knowledge, task: str, prompt_tokens: int | N
         out.append(_ascend(card))
     if task == "infer" and _is_h20(card) and prompt_tokens:
         out.append(_h20(card, kb, prompt_tokens))
+    return [f for f in out if f is not None]
+
+
+def named_caveats(card: GpuSpec, kb: Knowledge) -> list[Finding]:
+    """What a reply that only names ``card`` (its price, not a plan on it) must still say: the
+    rebuilt board, the Ascend stack, the H20's slow prefill with no prompt length to size it by."""
+    out: list[Finding | None] = [*card_caveats(card, kb, "train", None)]  # the two every task has
+    if _is_h20(card):
+        out.append(_h20(card, kb, None))
     return [f for f in out if f is not None]
 
 
