@@ -103,18 +103,22 @@ def _period_first(text: str, start: int, end: int) -> bool:
     return any(pattern.search(before) for _, pattern in PERIOD_BEFORE)
 
 
-_RENT_WORD = lazy(r"租|rent(?:ing|al)?|cloud|云|雲")
+_RENT_WORD = lazy(
+    r"租|报价?|報價?|供应商|供應商|机房|機房|商家|厂商|廠商|云|雲"
+    r"|(?<![a-z])(?:rent(?:ing|al)?|cloud|quoted?|offer(?:ed|s)?|vendor|supplier|provider|host)(?![a-z])"
+)
+_AMOUNT_NEXT = lazy(r"\s?(?:[¥$]|nt\$|us\$|台币|新台币)?\s?\d")
 _RATE_AFTER = lazy(rf"^\s?{_PER}\s?(?:个)?(?:小时|hours?|hr|天|日|days?|月|months?)(?![a-z])")
 
 
 def _rent_rate(text: str, start: int, end: int) -> bool:
-    """A bare amount followed by its period in a clause about renting ("租的话 2.5 一小时",
-    "renting is 3 an hour"): the rent's price. Without the rent word "500 a day" stays a count."""
-    if not _RATE_AFTER.match(text[end : end + 12]):
-        return False
-    before = text[max(0, start - 16) : start]
-    cut = max(before.rfind(c) for c in ",;，。；\n")
-    return _RENT_WORD.search(before[cut + 1 :]) is not None
+    """A bare amount followed by its period in a message about renting or an offer ("租的话 2.5
+    一小时", "机房，3090 一张 2300 一个月", "renting is 3 an hour"): the rent's price. Without
+    such a word close before it, "500 a day" stays a count."""
+    period = _RATE_AFTER.match(text[end : end + 12])
+    if period is None or _AMOUNT_NEXT.match(text, end + period.end()):
+        return False  # "报价 4090 每小时 2.5 元": the period is the next amount's, 4090 a card
+    return _RENT_WORD.search(text[max(0, start - 40) : start]) is not None
 
 
 def period_of(text: str, a: Amount, before_from: int = 0) -> str | None:
@@ -136,6 +140,13 @@ def _per_card(per: str, after: str) -> str:
         return per
     return f"card_{per}" if per in ("hour", "day", "month", "year") else per
 
+
+OFFER_WEIGHED = lazy(
+    r"贵不贵|貴不貴|太贵|太貴|偏贵|偏貴|贵吗|貴嗎|贵了|貴了|便宜吗|便宜嗎|合理吗|合理嗎|正常吗|正常嗎|值不值|值吗|值嗎|坑|划算吗|划算嗎|合算吗"
+    r"|(?<![a-z])(?:expensive|pricey|overpriced|over-priced|rip-?off|fair|reasonable|good\s+(?:deal|price)|too\s+much)(?![a-z])"
+)
+"""A price offered for a card, weighed ("3090 整卡 2500 一个月，贵不贵", "is 1,200 a month for a
+T4 expensive?"): judged against the catalog's price for the same card."""
 
 _CPU_UPGRADE = lazy(r"(?P<n>\d{1,3})\s?(?:核|个核|vcpus?|cores?|-core)(?![a-z])")
 _RAM_UPGRADE = lazy(

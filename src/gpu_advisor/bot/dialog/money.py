@@ -57,7 +57,7 @@ from gpu_advisor.knowledge.prices import reference
 from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
 from gpu_advisor.reading.intent import intent_of
 from gpu_advisor.reading.message import Message, read_message
-from gpu_advisor.reading.money_words import providers_named
+from gpu_advisor.reading.money_words import OFFER_WEIGHED, providers_named
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 from gpu_advisor.reading.rate_words import month_budget
 from gpu_advisor.reading.use_words import Use, mentions_api, read_use
@@ -216,8 +216,22 @@ def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> A
         budget_cut_answerer(flow, state, msg)
         or _speech_api(flow, state, msg)
         or _job_quote(flow, state, msg)
+        or _offer_weighed(flow, state, msg)
         or _answer(flow, state, msg, ownership_answer)
     )
+
+
+def _offer_weighed(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    """A card's offered rent weighed ("有个供应商给我报 3090 整卡 2500一个月，贵不贵", "a supplier
+    quoted 1,200 a month for a T4, is that expensive?") where the intent reader did not call it
+    a quote: the same judged quote, set against the catalog's price for that card, never a
+    budget followed by "train or serve?"."""
+    if msg.intent == "quote" or OFFER_WEIGHED.search(msg.low) is None:
+        return None
+    reading = msg.money(flow.kb)
+    if reading.gpu is None or reading.purchase is not None or reading.quote() is None:
+        return None
+    return _answer(flow, state, msg, quote_answer)
 
 
 def _job_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
