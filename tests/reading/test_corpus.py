@@ -160,8 +160,6 @@ def test_each_fit_line(dialog: Dialog, row: dict[str, Any]) -> None:
 
 KNOWN_MISSES = {
     "paraformer 10秒音频1.5秒识别完，GPU上能更快吗": "'能更快吗' asks a speed here, a faster pick elsewhere",
-    "说错了，并发是50不是5": "concurrency is heard as a language-model slot",
-    "上下文要32k，刚才写错了": "a context length is heard as a language-model slot",
     "N100 iGPU versus an RTX 4060 for Jellyfin transcoding": "an Intel iGPU is not a card the reader names",
     "flex workers per second vs an active worker 24/7, which saves more?": (
         "billed per second against always on: neither is a billing word of the lexicon"

@@ -249,3 +249,33 @@ def test_a_price_held_and_judged_is_a_quote_not_a_cheaper_request(dialog: Dialog
 
 def test_chats_at_once_name_a_language_model(dialog: Dialog) -> None:
     assert read_message("how many chats can an L40S handle at once?", dialog.vocab).job == "llm_serve"
+
+
+def test_a_duration_in_milliseconds_is_a_speed_question(dialog: Dialog) -> None:
+    assert intent(dialog, "A10 上 ResNet50 单张图推理要几毫秒") == "speed"
+
+
+def test_which_of_two_cards_to_buy_with_no_renting_is_a_comparison(dialog: Dialog) -> None:
+    assert intent(dialog, "二手 3090 和 4080 Super 買哪張好") == "compare"
+
+
+def test_a_better_buy_per_hour_is_value_not_a_purchase(dialog: Dialog) -> None:
+    assert intent(dialog, "L4 or A10G for Whisper, which is the better buy per hour?") == "compare"
+
+
+def test_something_under_a_price_asks_for_something_cheaper(dialog: Dialog) -> None:
+    assert intent(dialog, "anything under $2 an hour?") == "cheaper"
+
+
+def test_hardware_decoding_is_a_video_encoding_job(dialog: Dialog) -> None:
+    assert read_message("L4 硬解 20 路 4K 撑得住吗", dialog.vocab).job == "video_encode"
+
+
+@pytest.mark.parametrize("text", ["说错了，并发是 80 不是 8", "上下文要 64k，刚才写错了"])
+def test_a_corrected_load_or_length_names_no_job(dialog: Dialog, text: str) -> None:
+    msg = read_message(text, dialog.vocab)
+    assert (msg.intent, msg.job) == ("correction", "none")
+
+
+def test_a_corrected_model_size_still_names_the_job(dialog: Dialog) -> None:
+    assert read_message("不是 14B，是 32B", dialog.vocab).job == "llm_serve"

@@ -209,6 +209,12 @@ def _which_of_two(r: Reading) -> bool:
     return _compare(r) and r.has("CHOICE")
 
 
+def _two_cards_to_buy(r: Reading) -> bool:
+    """ "3090 二手和 4070 Ti Super 选哪张": which of two cards to buy, with no renting set
+    against it, is a comparison of the cards."""
+    return _which_of_two(r) and _RENT.search(r.low) is None
+
+
 def _sizing_asked(r: Reading) -> bool:
     """ "What GPU, and how long?": a job named and a pick asked, whatever else is asked beside."""
     return r.job != "none" and r.has("SIZING") and not r.has("COMPARISON") and not r.has("FIT")
@@ -229,7 +235,7 @@ TABLE: tuple[Rule, ...] = (
     ("small_talk", lambda r: r.has("ABOUT_ME")),
     ("quote", _quote),
     ("rent_vs_api", _rent_vs_api),
-    ("buy_vs_rent", lambda r: r.has("BUY")),
+    ("buy_vs_rent", lambda r: r.has("BUY") and not _two_cards_to_buy(r)),
     ("cheaper", lambda r: r.has("CHEAPER") and not _which_of_two(r)),
     ("myth", _myth),
     ("compare", _compare),
@@ -254,8 +260,19 @@ def decide(low: str, ext: Extraction) -> tuple[Intent, Job]:
     reading = Reading(low=low, ext=ext, job=job)
     for intent, holds in TABLE:
         if holds(reading):
-            return intent, job
+            return intent, _corrected_job(reading) if intent == "correction" else job
     return "small_talk", job
+
+
+def _corrected_job(r: Reading) -> Job:
+    """A correction of a language model's load or length ("并发是50不是5", "上下文要32k，刚才写错了")
+    names no job: those words are slots of whatever job is held, though heard alone they point
+    to a language model. A model or a size named ("不是13B，是70B") does name one, and so do a
+    job's own units ("每天 5 万张图", "10-second clips")."""
+    if r.job not in ("llm_serve", "llm_train"):
+        return r.job
+    named = r.models or "model" in r.ext.slots or "params_b" in r.ext.slots or _NAMES.search(r.low)
+    return r.job if named else "none"
 
 
 def intent_of(low: str) -> Intent:

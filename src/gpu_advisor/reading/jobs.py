@@ -48,7 +48,7 @@ VIDEO = pattern(
     word(r"video\s+generation|text-to-video|image-to-video|i2v|t2v|clips?|frames"),
 )
 ENCODE = pattern(
-    r"nvenc|nvdec|ffmpeg|转码|转几路|串流|视频编码|h\.?264|h\.?265|hevc|(?<![a-z])av1(?![a-z])|多码率|推流|直播",
+    r"nvenc|nvdec|ffmpeg|转码|转几路|串流|视频编码|硬解|硬编|硬件(?:编|解)码|视频解码|h\.?264|h\.?265|hevc|(?<![a-z])av1(?![a-z])|多码率|推流|直播",
     word(r"transcod(?:e|es|ing)|encod(?:e|es|ing)|handbrake|jellyfin|plex"),
 )
 SPEECH = pattern(

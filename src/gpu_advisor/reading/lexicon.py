@@ -73,11 +73,13 @@ SPEED_COMPLAINT = (
 )
 """A measured speed complained of ("十几 token/s，为什么这么慢"): a speed question, not a
 why-question about a notion, though it says 为什么."""
+TIME_UNITS = "天|小时|钟头|分钟|毫秒|秒|周|星期"
+"""Units a duration is asked in ("要几毫秒", "跑几个钟头")."""
 SPEED = (
     r"(?:每|一)秒[^。？?！!]{0,8}?(?:多少|几)|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s|多快|快多少|速度|吞吐",
     r"要多久|多久|多长时间|延迟多少|延迟有多|几秒|几分钟|几个小时|多少天|几天能|能训多少|训多少|多少(?:分钟|秒|小时|帧)|一秒多少",
-    r"(?:几|多少)\s*+(?:个\s*+)?(?:天|小时|钟头|分钟|秒|周|星期)(?:能|可以|才|跑完|训完|完成|[？?]|$)",
-    r"(?:要|需要|得|跑|训|花|大概|大约)\s*+(?:几|多少)\s*+(?:个\s*+)?(?:天|小时|钟头|分钟|秒|周|星期)",
+    rf"(?:几|多少)\s*+(?:个\s*+)?(?:{TIME_UNITS})(?:能|可以|才|跑完|训完|完成|[？?]|$)",
+    rf"(?:要|需要|得|跑|训|花|大概|大约)\s*+(?:几|多少)\s*+(?:个\s*+)?(?:{TIME_UNITS})",
     r"\d[\d.]*\s*+(?:秒|分钟|小时|个小时|天)[^。？?！!]{0,12}?(?:正常吗|正常|合理吗|是不是太慢|算慢|算快)",
     r"it\s*/\s*s|s\s*/\s*it|多少\s*fps|fps\s*多少|what\s+fps|帧率",
     word(
@@ -230,7 +232,7 @@ QUOTE_VALUE = (
     ),
 )
 """Words that weigh a price for value (cheaper of two ways, worth it, can you beat it)."""
-CHOICE = (r"选哪|哪个|哪种|哪個|哪種|哪样|还是|怎么选", word(r"which(?:\s+one)?|or|vs\.?|versus"))
+CHOICE = (r"选哪|哪(?:个|种|個|種|样|张|款|台|块|家)|还是|怎么选", word(r"which(?:\s+one)?|or|vs\.?|versus"))
 PRICE_NUMBER = (
     r"(?<![\d,.])\d[\d,.]*\s*(?:万|千|k)?\s*(?:元|块|¥)|(?:[¥$₹€£]|nt\$|us\$)\s*\d|(?<![\d,.])\d[\d,.]*\s*(?:美元|刀|rupees?|euros?)",
     r"\d[\d.]*\s*/\s*(?:卡时|小时|分钟|h|hr|gpu-hour)|每卡每小时\s*\d",
@@ -238,7 +240,7 @@ PRICE_NUMBER = (
 BUY = (
     r"(?<!购)买(?!单)|购买|购入|自建|自己买|买卡|二手|(?<![a-z])收\s*+(?:[一两二三四五六七八\d]+)\s*+(?:张|块|台)|回本|电费|闲置",
     word(
-        r"buy(?:ing)?|purchase|owning|build\s+a\s+(?:\dx\d+\s+)?rig|break[\s-]?even|pay\s?back|electricity|kwh"
+        r"(?<!better\s)(?<!good\s)(?<!best\s)(?<!great\s)buy(?:ing)?|purchase|owning|build\s+a\s+(?:\dx\d+\s+)?rig|break[\s-]?even|pay\s?back|electricity|kwh"
     ),
 )
 API = (
@@ -250,7 +252,7 @@ API = (
 CHEAPER = (
     r"(?:更|再)便宜|便宜(?:一)?(?:点|些)|再压|压一压|压低|省(?:一)?点|省钱|能不能省|少花点|太贵|有点贵|贵了(?!吗|么)|降一档|降一些|再降|性价比更高|超预算",
     word(
-        r"ch[ea]{1,3}pe?r|less\s+expensive|too\s+(?:expensive|pricey|costly|much)|pricey|for\s+less|over\s+(?:the\s+|my\s+)?budget|budget\s+option|cut\s+the\s+cost|go\s+lower|lower\s+(?:on\s+)?cost|save\s+money"
+        r"ch[ea]{1,3}pe?r|less\s+expensive|too\s+(?:expensive|pricey|costly|much)|pricey|for\s+less|over\s+(?:the\s+|my\s+)?budget|(?:something|anything|one|options?)\s+(?:under|below|for\s+less\s+than)|budget\s+option|cut\s+the\s+cost|go\s+lower|lower\s+(?:on\s+)?cost|save\s+money"
     ),
 )
 FASTER = (
