@@ -54,9 +54,13 @@ _PUE = re.compile(rf"pue ?(?:=|:|是|为|of)? ?(?P<num>{NUMBER})")
 _HOSTING = re.compile(r"托管|机柜|机位|hosting|colo(?:cation)?|rack")
 _BUY = re.compile(r"买|购|采购|入手|售价|buy|purchase|own|costs?(?! (?:per|an? (?:hour|month)))")
 _API = re.compile(
-    r"^ ?(?:/|每|per)? ?(?:百万|1m|m|million|1 million) ?tokens?|^ ?(?:/|每|per) ?(?:百万|1m|m)(?![a-z])"
+    r"^ ?(?:/|每|per)? ?(?:百万|1m|m|million|1 million) ?tokens?"
+    r"|^ ?(?:/|每|per|a) ?(?:百万|1m|m|million)(?![a-z])"
 )
-_API_BEFORE = re.compile(r"(?:每百万|百万) ?tokens? ?$|per (?:1m|million) tokens? ?$")
+_API_BEFORE = re.compile(
+    r"(?:每百万|百万) ?(?:tokens? ?)?(?:输出|输入)? ?$|per (?:1m|million) (?:output |input )?tokens? ?$"
+)
+"""The price of a million tokens written before the amount ("每百万 token 8 块", "每百万输出 8 块")."""
 _DEPRECIATION = re.compile(
     rf"(?:折旧|摊销|depreciat\w*)[^,;，。\n\d]{{0,10}}?(?P<num>{NUMBER}) ?(?P<unit>年|个月|月|years?|months?)"
 )

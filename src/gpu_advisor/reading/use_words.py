@@ -42,7 +42,8 @@ _MONTHS_OF_USE = lazy(
 )
 _TOKENS_A_DAY = lazy(
     rf"{_DAY_BEFORE}[^,;，。\n\d]{{0,6}}?(?P<n>{NUMBER})\s?(?P<s>[kmb]|million|billion)?\s?(?:个)?tokens?"
-    rf"|(?P<n2>{NUMBER})\s?(?P<s2>[kmb]|million|billion)?\s?tokens?(?: in total)?{_DAY_AFTER}"
+    rf"|(?P<n2>{NUMBER})\s?(?P<s2>[kmb]|million|billion)?\s?(?:(?:output|input|generated|completion|输出|输入)\s?)?"
+    rf"tokens?(?: in total)?{_DAY_AFTER}"
 )
 _TOKENS_A_MONTH = lazy(
     rf"(?:{_MONTH_BEFORE}|月用量)[^,;，。\n\d]{{0,6}}?(?P<n>{NUMBER})\s?(?P<s>[kmb]|million|billion)?\s?(?:个)?tokens?"
