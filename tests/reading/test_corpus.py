@@ -41,6 +41,27 @@ So on the whole holdout (218 lines) the reader scores 206/218 = 94.5 % intent an
 216/218 = 99.1 % job: issue 42's 95 % holds on the first 163 lines (158/163, unchanged by
 the widening) but not yet on the 55 added later (48/55). The floor guards what is reached.
 
+Third and fourth passes (issue 42 again: 73.8 % on the independent set's kept half showed the
+reader heard sentences, not classes):
+
+- 183 phrasings adapted from issue trackers (vLLM, Ollama, ComfyUI, kohya_ss, faster-whisper,
+  WhisperLive, ultralytics, Wan2.1, TEI), rental price pages and forum posts, fit verdicts
+  above all (撑得住, 带得动, 吃得消, 扛得住, "can X handle"); 60 held out by the hash rule.
+  First figure, on the reader as it stood: intent 52/60 = 86.7 % (fit recall 0.77: four
+  verdicts read as sizing), job 58/60 = 96.7 %.
+- The reader was then widened by word class on the 123 ``fit`` lines and on probes written
+  for the purpose (a bearing verb with its potential complement, a trouble asked with 会不会,
+  English modals with verdict verbs, any period word with 多少, an output over any span of
+  time, agreement tags closing a claim …), never on a held-out line: 56/60 = 93.3 % (fit
+  recall 0.95), job unchanged. One change was made after the bulk figures showed myth recall
+  fall (an explicit "是真的吗/is it true" is a claim even when the claim is a verdict; it
+  holds for all 9 such ``fit``/``tune`` lines): before it the 60 lines stood at 55/60.
+- 65 more phrasings after that widening (30 held out): first figure 27/30 = 90.0 % intent,
+  28/30 = 93.3 % job, unchanged after the fourth pass's fixes.
+
+The whole holdout (308 lines) now stands at 291/308 = 94.5 % intent and 302/308 = 98.1 %
+job; its first 218 lines at 208/218 = 95.4 %.
+
 The report (Rasa's ``rasa test nlu`` intent report in shape) is printed with ``-s``.
 """
 
@@ -61,7 +82,7 @@ from gpu_advisor.reading.message import read_message
 
 CORPUS = Path(__file__).resolve().parents[1] / "corpus" / "phrasings.jsonl"
 JOBS: tuple[str, ...] = get_args(Job)
-HOLDOUT_FLOOR = 0.93  # issue 42 asks 95 %: met on the first 163 held-out lines, not on the 55 added later
+HOLDOUT_FLOOR = 0.94  # issue 42 asks 95 %: 94.5 % on the whole holdout (95.4 % on its first 218 lines)
 FIT_FLOOR = 0.97
 TUNE_FLOOR = 0.95
 """The released half of an independent set (written by someone who never saw the code):
