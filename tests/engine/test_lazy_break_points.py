@@ -169,3 +169,30 @@ def test_every_option_a_plan_shows_carries_its_break_point(kb: Knowledge) -> Non
     plan = recommend(P99_WORKLOAD, kb)
     shown = [o for o in [plan.recommendation, *plan.alternatives] if o is not None]
     assert shown and all(o.break_qps is not None and o.break_qps > 0 for o in shown)
+
+
+def test_the_next_plan_goes_on_from_where_a_search_stopped(
+    kb: Knowledge, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(break_points, "SHARED", True)
+    break_points.clear()
+    s = _setup(kb, 20)
+    evaluated: list[float] = []
+    margin = queueing._margin
+
+    def counted(shape: ReplicaShape, qps: float, ttft: float | None, tpot: float | None) -> float:
+        evaluated.append(qps)
+        return margin(shape, qps, ttft, tpot)
+
+    monkeypatch.setattr(queueing, "_margin", counted)
+    first = break_point(_shape(kb, "l4", s), 0.5, None)  # one plan's replica
+    first.refine()
+    first.refine()
+    before = list(evaluated)
+    second = break_point(_shape(kb, "l4", s), 0.5, None)  # the same replica, built by the next plan
+    assert second.bounds() == first.bounds()
+    answer = second.value()
+    assert not set(evaluated[len(before) :]) & set(before)  # no rate evaluated twice
+    break_points.clear()
+    monkeypatch.setattr(break_points, "SHARED", False)
+    assert answer.hex() == queueing._break(_shape(kb, "l4", s), 0.5, None).hex()

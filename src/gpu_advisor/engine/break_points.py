@@ -4,9 +4,10 @@
 ~10 evaluations of the queue; a plan with targets sizes every layout of the catalog
 (43 at the default one, ~230 at 10,000 offers), and that search was almost all of such
 a plan's time (issue 41). Sizing now runs each search only until the replica count is
-settled (``queueing.BreakPoint``) and to its end for the options a plan shows; only
-finished searches are stored here. Each plan builds its layouts afresh, so the memo a
-``ReplicaShape`` carries dies with the plan; this one outlives it. Two plans that share
+settled (``queueing.BreakPoint``) and to its end for the options a plan shows; the
+table keeps where each search stopped, and the next plan goes on from there. Each plan
+builds its layouts afresh, so the memo a ``ReplicaShape`` carries dies with the plan;
+this one outlives it. Two plans that share
 layouts — the same model at another QPS, a what-if, the next turn of a chat — and two
 machines of one catalog that make the same replica (an L4 alone and one of an 8×L4
 box at TP 1) then search each break point once.
@@ -28,21 +29,28 @@ from collections.abc import Hashable
 from pydantic import BaseModel
 
 SHARED = True  # False: every break point is searched afresh (the benches' reference run)
-MAX_ENTRIES = 2048  # ~9 plans of 10,000 offers (~175 replicas each); ~0.9 kB a key: ~2 MB at most
+MAX_ENTRIES = 2048  # ~9 plans of 10,000 offers (~175 replicas each); ~1 kB an entry: ~2 MB at most
 
-_points: dict[Hashable, float] = {}
+Stored = float | tuple[float | int | bool, ...]
+"""A break point, or where its search stopped (``queueing.BreakPoint``'s bracket and counters)."""
+
+_points: dict[Hashable, Stored] = {}
 
 
-def lookup(key: Hashable) -> float | None:
-    """The break point stored under ``key``, or None (never stored, or switched off)."""
+def lookup(key: Hashable) -> Stored | None:
+    """The break point stored under ``key``, or where its search stopped; None when never stored
+    (or switched off)."""
     if not SHARED:
         return None
     return _points.get(key)
 
 
-def store(key: Hashable, value: float) -> None:
+def store(key: Hashable, value: Stored) -> None:
     """Keep ``value`` under ``key``, dropping the oldest entry when the table is full."""
     if not SHARED:
+        return
+    if key in _points:  # a search gone further, or finished: its place in the order stays
+        _points[key] = value
         return
     while len(_points) >= MAX_ENTRIES:
         try:

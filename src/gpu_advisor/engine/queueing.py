@@ -484,6 +484,16 @@ class BreakPoint:
         self._lo, self._hi = cap * 1e-6, cap
         self._zero = True  # the lowest rate (``_lo`` now) not yet evaluated; ``_f_lo`` is NaN
 
+    def _state(self) -> tuple[float | int | bool, ...]:
+        return (self._lo, self._hi, self._f_lo, self._f_hi, self._side, self._left, self._zero)
+
+    def _adopt(self, state: tuple[float | int | bool, ...]) -> None:
+        """Go on from where another search of the same key stopped (``engine.break_points``):
+        its evaluations are of equal numbers, so the same floats as had this one made them."""
+        lo, hi, f_lo, f_hi, side, left, zero = state
+        self._lo, self._hi, self._f_lo, self._f_hi = float(lo), float(hi), float(f_lo), float(f_hi)
+        self._side, self._left, self._zero = int(side), int(left), bool(zero)
+
     @classmethod
     def known(cls, value: float) -> BreakPoint:
         """A break point already found (``engine.break_points``): nothing left to search."""
@@ -526,6 +536,11 @@ class BreakPoint:
         """One more evaluation of the queue (at most; none once the search is done)."""
         if self._done:
             return
+        self._step()
+        if not self._done and self._key is not None:  # the next plan goes on from here
+            break_points.store(self._key, self._state())
+
+    def _step(self) -> None:
         lo, hi, f_hi, cap = self._lo, self._hi, self._f_hi, self._cap
         if self._left == 0 or hi - lo <= 1e-4 * cap:
             if not (self._zero and self._lowest()):
@@ -565,9 +580,12 @@ def _shared_point(shape: ReplicaShape, ttft_p99_s: float | None, tpot_p99_s: flo
         return BreakPoint(shape, ttft_p99_s, tpot_p99_s)
     key = (identity, *_numbers(shape), ttft_p99_s, tpot_p99_s)
     got = break_points.lookup(key)
-    if got is not None:
+    if isinstance(got, float):
         return BreakPoint.known(got)
-    return BreakPoint(shape, ttft_p99_s, tpot_p99_s, key)
+    point = BreakPoint(shape, ttft_p99_s, tpot_p99_s, key)
+    if got is not None:
+        point._adopt(got)
+    return point
 
 
 def _numbers(shape: ReplicaShape) -> tuple[float | int | None, ...]:
