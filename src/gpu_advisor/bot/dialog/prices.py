@@ -11,6 +11,7 @@ next message can size a plan.
 from __future__ import annotations
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.cheapest import answer as cheapest_answer
 from gpu_advisor.bot.dialog.machines_span import span_lines
 from gpu_advisor.bot.dialog.named_cards import caveat_lines
 from gpu_advisor.bot.dialog.remember import remember
@@ -38,6 +39,8 @@ _PER_UNIT = {"month": "month", "hour": "hour"}
 
 def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The catalog price of what the question names, or None when it is not a price lookup."""
+    if msg.intent in ("price", "small_talk") and (cheapest := cheapest_answer(flow, state, msg)):
+        return cheapest  # "whats the cheapest thing you rent?" (read as small talk: reported to reading)
     if msg.intent != "price":  # decided once, in reading.intent
         return None
     if state.answered and msg.ext.gpus and _SWAP.search(msg.low) is not None:
