@@ -20,7 +20,9 @@ serve?":
 10. ``comparison`` — two or more cards side by side ("L40S 和 A6000 哪个好"), or the plans
     for two or more models ("Qwen2.5 7B 和 Llama 3.1 8B 哪个部署便宜");
 11. ``plan_follow_up`` — a question about the plan already given ("有没有更便宜的");
-12. ``requirements`` — everything else describes the job: merge, then ask or answer.
+12. ``launch`` — how to start a named model on a card, with a runtime ("租好了 A100，怎么用
+    vllm 把 Qwen2.5-7B 起起来"): the plan's launch command for it;
+13. ``requirements`` — everything else describes the job: merge, then ask or answer.
 
 The README's "How a message is answered" lists this order; ``tests/test_docs.py`` holds
 the two together.
@@ -33,6 +35,7 @@ from collections.abc import Callable
 from gpu_advisor.bot.dialog import commands, faq, followups, money, prices, verdicts
 from gpu_advisor.bot.dialog.compare_view import comparison_answer
 from gpu_advisor.bot.dialog.job_answer import job_answerer
+from gpu_advisor.bot.dialog.launch_answer import launch_answer
 from gpu_advisor.bot.dialog.model_compare import model_comparison_answer
 from gpu_advisor.bot.dialog.requirements import requirements_answer
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -101,6 +104,10 @@ def plan_follow_up(flow: Tools, state: ConversationState, msg: Message) -> Answe
     return followups.follow_up(flow, state, msg)
 
 
+def launch(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    return launch_answer(flow, state, msg)
+
+
 def requirements(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     return requirements_answer(flow, state, msg)
 
@@ -117,5 +124,6 @@ ANSWERERS: tuple[Answerer, ...] = (
     concept,
     comparison,
     plan_follow_up,
+    launch,
     requirements,
 )

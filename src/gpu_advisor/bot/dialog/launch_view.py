@@ -38,17 +38,33 @@ def _needs(lang: str, specs: list[LaunchSpec]) -> list[str]:
     return [locales.t(lang, f"launch.need.{need}") for need in wanted]
 
 
-def commands(lang: str, plan: Plan) -> Content:
-    """Every launch spec of the plan, the planned runtime first."""
+SERVING_RUNTIMES = frozenset({"vllm", "sglang", "llama_cpp", "ollama", "tensorrt_llm"})
+
+
+def asked_only(specs: list[LaunchSpec], runtime: str | None) -> list[LaunchSpec]:
+    """The runtime the user asked for ("怎么用 ollama 起") and the steps that prepare its
+    weights, said as the command to run; all the plan's specs when it has none of that runtime."""
+    if not any(s.runtime == runtime for s in specs):
+        return specs
+    return [
+        s.model_copy(update={"primary": True}) if s.runtime == runtime else s
+        for s in specs
+        if s.runtime == runtime or s.runtime not in SERVING_RUNTIMES
+    ]
+
+
+def commands(lang: str, plan: Plan, only: str | None = None) -> Content:
+    """Every launch spec of the plan, the planned runtime first; with ``only``, that runtime's."""
     if plan.recommendation is None or not plan.launch:
         return Content(title=locales.t(lang, "launch.none"))
+    specs = asked_only(list(plan.launch), only)
     sections = [
         Section(id=f"launch_{i}", heading=_heading(lang, s), bullet="", code=True, lines=script_lines(s))
-        for i, s in enumerate(plan.launch)
+        for i, s in enumerate(specs)
     ]
     return Content(
         title=locales.t(lang, "launch.title"),
-        summary=_needs(lang, plan.launch),
+        summary=_needs(lang, specs),
         sections=sections,
         footer=[locales.t(lang, "launch.footer")],
     )
