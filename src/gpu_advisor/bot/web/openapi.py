@@ -59,6 +59,7 @@ ERRORS = {
     "404": "nothing to show yet (no plan in this conversation)",
     "415": "unsupported content type",
     "422": "bad input; error.field names the field (error.row the catalog row)",
+    "409": "duplicate: this message_id was answered already, by a server process that kept the reply",
     "429": "rate limited; see Retry-After",
     "503": "storage unavailable (disk full, read-only); see Retry-After",
 }
@@ -152,7 +153,11 @@ def document() -> dict[str, Any]:
         "paths": {
             "/api/chat": {
                 "post": _operation(
-                    "One chat turn", _json(ref[ChatRequest]), _json(ref[ChatResponse]), (*posted, "503"), err
+                    "One chat turn",
+                    _json(ref[ChatRequest]),
+                    _json(ref[ChatResponse]),
+                    (*posted, "409", "503"),  # 409: a message_id answered by another server process
+                    err,
                 )
             },
             "/api/estimate": {
