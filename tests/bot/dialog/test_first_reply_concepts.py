@@ -54,3 +54,8 @@ def test_quantization_in_traditional_adds_up_two_cards(dialog: Dialog) -> None:
 
 def test_two_cards_of_24g_are_48_gb_to_fit_on() -> None:
     assert memory_named("70b 放进两张 24g") == 48.0
+
+
+def test_the_price_of_a_named_cards_slice_is_the_slices_not_the_whole_cards(dialog: Dialog) -> None:
+    said = _said(dialog, "how much is one MIG slice of an A100 per month?")
+    assert "1g.5gb" in said and "CN¥2,800" not in said

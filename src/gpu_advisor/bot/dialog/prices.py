@@ -48,6 +48,8 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
     if msg.form.speed and "train_tokens" in msg.ext.slots:
         return None  # "8 张 A100 训 10B token，多久、多少钱": the verdict's time, priced there
     mentions = [(gpu, int(count or 1)) for gpu, count in msg.ext.gpu_mentions]
+    if _SLICE.search(msg.low) is not None:
+        mentions = []  # "A100 MIG 切片多少钱": the catalog's slice, not the whole card named beside it
     if not mentions and _SLICE.search(msg.low) is None:
         return _yearly_overview(flow, state, msg)
     duration = msg.ext.slots.get("duration_hours")
