@@ -27,7 +27,7 @@ _COUNTER = iter(range(1_000))
 def _number() -> str:
     """A number with an optional scale (5k, 1.5万), its groups named uniquely (n7, scale7)."""
     i = next(_COUNTER)
-    return rf"(?P<n{i}>{NUMBER})\s*+(?P<scale{i}>million|thousand|[kmw万](?![a-z]))?"
+    return rf"(?P<n{i}>{NUMBER})\s*+(?P<scale{i}>million|thousand|[kmw万亿](?![a-z]))?"
 
 
 _AUDIO = (
@@ -36,7 +36,7 @@ _AUDIO = (
 )
 """What an hour of recorded sound is called: "hours of podcasts" is audio to transcribe, not a rental."""
 
-_SCALES = {"k": 1e3, "m": 1e6, "w": 1e4, "万": 1e4, "million": 1e6, "thousand": 1e3}
+_SCALES = {"k": 1e3, "m": 1e6, "w": 1e4, "万": 1e4, "亿": 1e8, "million": 1e6, "thousand": 1e3}
 
 # (slot, pattern): the first that claims a number keeps it.
 _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
@@ -121,9 +121,13 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         "dataset_images",
         lazy(
             rf"{_number()}\s*+(?:张|幅)(?:图|图片|照片|样本)?(?=[^。]{{0,30}}?(?:训|epoch|轮|lora|dreambooth))"
-            rf"|(?:训练集|数据集)\s*+{_number()}\s*+张"
+            rf"|(?:训练集|数据集|素材|样本|图集)\s*+(?:有|共|一共|是|大概|约)?\s*+{_number()}\s*+张"
             rf"|{_number()}\s*+(?:training\s+)?(?:images|photos)(?=[^.]{{0,40}}?(?:train|epoch|lora|dreambooth))"
             rf"|(?<=on\s){_number()}\s*+(?:images|photos)"
+            # the training word first: "SDXL LoRA 训练 30张图", "train a LoRA on my 40 photos"
+            rf"|(?:训练|训|lora|dreambooth|微调|炼)[^。，,;；\d]{{0,12}}?{_number()}\s*+(?:张|幅)(?:图|图片|照片|样本)?"
+            rf"|(?:train(?:ing)?|lora|dreambooth|fine-?tun(?:e|ing))[^.,;\d]{{0,24}}?{_number()}\s*+"
+            r"(?:images|photos|pictures|pics)(?![a-z])"
         ),
     ),
     (
@@ -166,6 +170,9 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         lazy(
             rf"{_number()}\s*+(?:亿)?\s*+(?:篇|份)(?:文档|文件|文章)?"
             rf"|{_number()}\s*+(?:documents?|docs|chunks|passages)(?![a-z])"
+            # items counted by 笔/条/个 with what they are: "200 万笔商品", "1.5 亿条评论"
+            rf"|{_number()}\s*+(?:笔|条|个)\s*+(?:商品|产品|数据|记录|文本|问答|评论|资料|句子|段落|sku|工单|简历|合同)"
+            rf"|{_number()}\s*+(?:products?|items|records|rows|entries|skus|reviews|sentences|tickets)(?![a-z])"
         ),
     ),
     ("epochs", lazy(rf"{_number()}\s*+(?:个)?\s*+(?:epochs?|轮)(?![a-z])")),
