@@ -33,3 +33,8 @@ def test_a_card_rented_only_in_a_bigger_machine_names_that_machine(dialog: Dialo
 
 def test_a_comparison_that_asks_no_price_shows_none(dialog: Dialog) -> None:
     assert "价目表" not in _said(dialog, "T4 和 A100 哪个好")
+
+
+def test_money_said_as_a_noun_asks_for_the_prices_too(dialog: Dialog) -> None:
+    said = _said(dialog, "compare the t4 and a100 40g prices")
+    assert "1× T4: CN¥900 a month in the catalog" in said
