@@ -45,3 +45,27 @@ def test_a_server_the_catalog_does_not_rent_asks_for_the_rent_only(dialog: Dialo
 )
 def test_a_price_per_hour_or_per_token_is_no_purchase(kb: Knowledge, text: str) -> None:
     assert read(text, kb).purchase is None
+
+
+@pytest.mark.parametrize(
+    ("text", "share"),
+    [("4090 五万台币 值不值", "95.4%"), ("RTX 4090 US$1,800 worth it?", "112.6%")],
+)
+def test_a_card_price_with_no_period_is_a_purchase_held_against_the_reference(
+    dialog: Dialog, text: str, share: str
+) -> None:
+    reply = said(dialog, text)
+    assert share in reply and "预算" not in reply and "budget" not in reply.lower()
+
+
+def test_a_card_price_the_catalog_rents_gets_its_payback(dialog: Dialog) -> None:
+    reply = said(dialog, "3090 ¥5000 值不值")
+    # rtx3090-1x ¥1,750/month; power 0.6 kW × 720 h × PUE 1.3 × ¥0.8 = ¥449; 5,000 ÷ 1,301 = 3.8
+    assert "3.8 个月回本" in reply
+
+
+@pytest.mark.parametrize("text", ["A100 ¥2800 值不值", "预算 5萬台幣，4090 夠嗎"])
+def test_an_amount_far_from_a_cards_price_or_called_a_budget_is_no_purchase(
+    dialog: Dialog, text: str
+) -> None:
+    assert "回本" not in said(dialog, text) and "参考价" not in said(dialog, text)

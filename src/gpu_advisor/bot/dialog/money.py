@@ -24,6 +24,7 @@ them when the text holds a quote. Without a model in the slots the answer asks f
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping
+from dataclasses import replace
 from typing import Any
 
 from gpu_advisor import locales
@@ -37,6 +38,7 @@ from gpu_advisor.bot.dialog.money_stated import (
     api_money,
     billing_choice,
     buy_rent_money,
+    card_price_said,
     hours_said,
     quote_money,
 )
@@ -109,6 +111,8 @@ def ownership_answer(
     rated = cut_money(kb, low, lang) or rate_money(low, reading, use, lang)
     if rated is not None:  # a rate per second/minute/hour for the hours said: the money alone
         return rated
+    if (card := card_price_said(kb, reading, low)) is not None:  # "4090 五万台币 值不值": a purchase
+        reading = replace(reading, purchase=card)
     volume = bool(use.tokens_per_day or use.input_per_day) and mentions_api(low)
     if not (_asks_ownership(low) or reading.about_ownership or volume):
         return None

@@ -35,6 +35,8 @@ from gpu_advisor.engine.results import Money
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.knowledge.api_prices import api_reference
 from gpu_advisor.knowledge.prices import reference
+from gpu_advisor.reading.dialog_words import BUDGET
+from gpu_advisor.reading.money_words import amounts
 from gpu_advisor.reading.quote import MoneyReading
 from gpu_advisor.reading.use_words import Use
 
@@ -125,6 +127,24 @@ def buy_rent_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) ->
     if ask.rent_hourly is not None and ask.rent_hourly.currency == reading.purchase.currency:
         lines.insert(0, _rent_hours_line(lang, reading.purchase, ask.rent_hourly))
     return Content(title=title, summary=lines)
+
+
+def card_price_said(kb: Knowledge, reading: MoneyReading, low: str) -> Money | None:
+    """A card's purchase price said with no period and no buying word ("4090 五万台币 值不值",
+    "RTX 4090 US$1,800 worth it?"): one amount marked with its currency beside the card, in the
+    range such a card sells for (0.3-3× the dated reference price, knowledge/prices.yaml). A
+    rent would carry a period, a budget its word; a card with no reference price is not guessed."""
+    if reading.gpu is None or reading.prices or reading.purchase is not None or BUDGET.search(low):
+        return None
+    marked = [a for a in amounts(low) if a.marked]
+    if len(marked) != 1:
+        return None
+    said = marked[0]
+    listed = reference().card_price(reading.gpu, said.currency)
+    same = to_currency(listed.price, listed.currency, said.currency, kb.catalog.fx_to_cny) if listed else None
+    if not same or not 0.3 <= said.value / same <= 3:
+        return None
+    return Money(amount=said.value, currency=said.currency)
 
 
 def _no_rent(kb: Knowledge, reading: MoneyReading, count: int, lang: str) -> Content:
@@ -268,4 +288,4 @@ def _rent_said(kb: Knowledge, reading: MoneyReading) -> Money | None:
     return Money(amount=answer.total, currency=answer.currency)
 
 
-__all__ = ["api_money", "billing_choice", "buy_rent_money", "hours_said", "quote_money"]
+__all__ = ["api_money", "billing_choice", "buy_rent_money", "card_price_said", "hours_said", "quote_money"]
