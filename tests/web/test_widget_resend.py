@@ -123,3 +123,35 @@ async def test_a_busy_server_keeps_the_message_waiting_and_sends_it_after_retry_
     assert "等待中" in note and "2 秒" in note and errors == 0  # waiting, not an error
     assert resent_after >= 2.0  # after the Retry-After, by itself
     assert taken.count(QUESTION) == 1 and left == 0
+
+
+async def test_a_message_written_while_one_waits_queues_behind_it_and_retry_after_holds(
+    tmp_path: Path,
+) -> None:
+    sent: list[tuple[str | None, float]] = []
+    second = "其实是 70B"
+
+    async def busy_once(route: Any) -> None:
+        now = asyncio.get_running_loop().time()
+        sent.append((sent_text(route), now))
+        if sent_text(route) == QUESTION and len([t for t, _ in sent if t == QUESTION]) == 1:
+            body = {"error": {"code": "overloaded", "message": "busy", "retry_after": 2}}
+            await route.fulfill(status=503, headers={"Retry-After": "2"}, json=body)
+            return
+        await route.continue_()
+
+    async with advisor(tmp_path) as (url, taken), chromium() as browser:
+        page = await new_page(browser, DESKTOP)
+        await page.goto(url)
+        await page.locator("[data-role=quick] button").first.wait_for()
+        await page.route("**/api/chat", busy_once)
+        await page.fill("[data-role=input]", QUESTION)
+        await page.press("[data-role=input]", "Enter")
+        await page.locator("[data-role=waiting]").wait_for()
+        await page.fill("[data-role=input]", second)  # written while the first waits
+        await page.press("[data-role=input]", "Enter")
+        await page.locator("[data-role=price]").nth(1).wait_for()  # both answered, as cards
+        await page.wait_for_function(BUSY_GONE)
+    questions = [at for text, at in sent if text == QUESTION]
+    assert questions[1] - questions[0] >= 2.0  # the second message did not push the first out early
+    assert [t for t in taken if t in (QUESTION, second)] == [QUESTION, second]  # in the order written

@@ -598,7 +598,7 @@
       const says = busyServer ? word("span", "", "waiting", { seconds: wait }) : word("span", "", first || !outbox.length ? "unsent" : "pending");
       note.append(says, retry); // or waiting its turn
       node.after(note);
-      const item = { body, entry, node, note, tries, auto, wait };
+      const item = { body, entry, node, note, tries, auto, wait, due: busyServer ? Date.now() + wait * 1000 : 0 };
       if (first) outbox.unshift(item);
       else outbox.push(item);
       clearTimeout(timer);
@@ -620,6 +620,10 @@
     function flush(pressed) {
       clearTimeout(timer);
       if (!outbox.length || !(pressed || outbox[0].auto)) return;
+      if (!pressed && outbox[0].due > Date.now()) {
+        timer = setTimeout(() => flush(false), outbox[0].due - Date.now()); // the server's Retry-After holds
+        return;
+      }
       if (busy) {
         timer = setTimeout(() => flush(pressed), RETRY_MS[0]);
         return;
