@@ -28,6 +28,7 @@ _A_YEAR = lazy(
     r"|一年[^，。,；;？?!！\s]{0,6}?(?:多少|几多|幾多|要花|得花)"
     r"|(?<![a-z])(?:for|per|over|in)\s+(?:a|one|1|the)\s+(?:whole\s+|full\s+)?year"
     r"|(?:yearly|annual)\s+(?:price|cost|rent|bill|total)|a\s+whole\s+year|a\s+year'?s\s+(?:rent|total|worth)"
+    r"|(?<![a-z])per\s+year(?![a-z])|(?:cost|be|is|it|much)\s+a\s+year(?![a-z])"
 )
 """Renting for a year (priced as twelve months), as against paying a month yearly (年付); a year's
 total asked in other words ("年付的话一年最少要多少钱", "what's the bill over one year") is the same."""

@@ -40,6 +40,15 @@ HELD_OUT: list[tuple[str, list[str]]] = [
     # a day asked of a catalog that bills by the month is a month, and says so
     ("H100 包日多少钱", ["1 天", "¥80,000", "按月计费"]),
     ("how much does an A100 cost per month running 24/7?", ["CN¥2,800"]),
+    # a second fresh set, scored once before any change (8 of 10 right); the two misses follow
+    ("租 2 张 A100 一年总共多少钱", ["¥53,760"]),  # 5,600 × 0.8 × 12
+    ("how much would a T4 be per year, paid annually?", ["CN¥10,800"]),  # was one month: 'per year' missed
+    ("RTX 3090 的月租跟年租分别是多少", ["¥1,750", "¥21,000"]),
+    ("請問 A100 包月價格多少", ["¥2,800"]),
+    ("4 张 A100 一个月要多少", ["¥11,200"]),  # two 2-card machines
+    ("price of one A100 for two weeks?", ["2 weeks", "CN¥2,800"]),  # billed as a whole month
+    ("A100 加 128G 内存要多少钱一个月", ["¥3,400"]),
+    ("训练租 8 卡 H100，推理租 2 张 3090，每月合计多少", ["¥83,500"]),  # 80,000 + 2 × 1,750
 ]
 
 
