@@ -147,23 +147,31 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     ranked, not_rented = offers.rank_for(
         kb, rate, units=req.audio_hours, per_hour=req.live_streams, gpu=req.gpu
     )
-    options = [offers.option(p, _metrics(p), [offers.unit_cost(p, 1.0, "per_audio_hour")]) for p in ranked]
+    live = req.live_streams is not None
+    options = [
+        offers.option(p, _metrics(p, live), [offers.unit_cost(p, 1.0, "per_audio_hour")]) for p in ranked
+    ]
     ctx = JobContext("speech", req, kb, jobs, ranked, model.name)
     return job_rules.light_plan(
         ctx, model.id, options, not_rented, command=command(model, runtime), tool=_tool(runtime)
     )
 
 
-def _metrics(p: Priced) -> list[JobMetric]:
+def _metrics(p: Priced, live: bool = False) -> list[JobMetric]:
+    """Speed, RTF, audio an hour and the live streams held; live streams asked ("50 concurrent
+    calls", "并发 20 路") put the streams one card holds and the streams of the whole pick first,
+    since that is the question (each stream needs one audio second a second on its own)."""
     per_card = p.fit.units_per_hour / p.fit.cards
-    return [
+    streams = float(math.floor(per_card) * p.fit.cards * p.machines)
+    speed = [
         JobMetric(id="x_realtime", value=round(per_card, 2), unit="audio_s_per_s"),
         JobMetric(id="rtf", value=round(1 / per_card, 4), unit="compute_s_per_audio_s"),
         JobMetric(id="audio_hours_per_hour", value=round(p.units_per_hour, 2), unit="audio_h_per_h"),
-        JobMetric(
-            id="live_streams", value=float(math.floor(per_card) * p.fit.cards * p.machines), unit="streams"
-        ),
     ]
+    if live:
+        per = JobMetric(id="streams_per_card", value=float(math.floor(per_card)), unit="streams")
+        return [per, JobMetric(id="live_streams", value=streams, unit="streams"), *speed]
+    return [*speed, JobMetric(id="live_streams", value=streams, unit="streams")]
 
 
 def _tool(runtime: str) -> str:
