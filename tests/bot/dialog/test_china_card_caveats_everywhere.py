@@ -1,6 +1,6 @@
 """A China-market card named anywhere in a reply carries its caveat there (issue 47).
 
-A plan's card, its /why and a price lookup ("910B 多少钱") each say it.
+A plan's card, its /why, a price lookup ("910B 多少钱"), a comparison and /gpu each say it.
 
 Asked to serve Qwen2.5-72B on H20 with 8,000-token prompts, the catalog has no H20, so the
 pick is another card; the H20's slow prefill (148 BF16 TFLOPS against the H100's 990,
@@ -87,3 +87,17 @@ def test_a_price_question_that_names_a_china_market_card_says_its_caveat(
 def test_a_price_question_on_another_card_has_no_such_caveat(dialog: Dialog) -> None:
     reply, _ = talk(dialog, "A100 多少钱")
     assert "⚠" not in reply.text
+
+
+@pytest.mark.parametrize(
+    ("asked", "said"),
+    [
+        ("H20 和 A100 哪个适合部署 72B", "⚠ H20 96GB 算力低，预填充约慢 6.7 倍"),
+        ("compare 910B and H100", "⚠ Ascend 910B runs no CUDA: CANN + MindIE/vLLM-Ascend"),
+        ("/gpu 910B", "⚠ Ascend 910B 不走 CUDA"),
+        ("/gpu H20", "⚠ H20 96GB 算力低"),
+    ],
+)
+def test_a_comparison_or_a_cards_sheet_says_its_caveat(dialog: Dialog, asked: str, said: str) -> None:
+    reply, _ = talk(dialog, asked)
+    assert said in reply.text

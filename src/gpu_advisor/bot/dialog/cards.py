@@ -9,6 +9,7 @@ it fits each card, tokens/s, and cost per million generated tokens at the monthl
 from __future__ import annotations
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.named_cards import caveat_lines
 from gpu_advisor.bot.dialog.reply import Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Tools
@@ -84,6 +85,7 @@ def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> Content:
         locales.t(lang, "card.prices", offers=prices) if prices else locales.t(lang, "card.no_price")
     )
     lines.append(locales.t(lang, f"card.role.{role(gpu)}"))
+    lines += caveat_lines(kb, lang, gpu.id)  # a China-market card's caveat wherever it is named
     return Content(title=locales.t(lang, "card.title", name=gpu.name), summary=lines)
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.cards import compare_cards
+from gpu_advisor.bot.dialog.named_cards import caveat_lines
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -40,8 +41,11 @@ def comparison_answer(flow: Tools, state: ConversationState, msg: Message) -> An
     content = compare_cards(flow, new.lang, msg.ext.gpus, slots if has_model else {})
     asks_money = msg.form.price or compare_asks_money(msg.low)  # "价差多少", "compare … prices"
     priced = price_lines(flow.kb, new.lang, msg.ext.gpu_mentions) if asks_money else []
+    said = [
+        line for gpu in msg.ext.gpus for line in caveat_lines(flow.kb, new.lang, gpu)
+    ]  # China-market cards
     content = content.model_copy(
-        update={"summary": [*content.summary, *priced, locales.t(new.lang, "faq.offer")]}
+        update={"summary": [*content.summary, *priced, *said, locales.t(new.lang, "faq.offer")]}
     )
     button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
     return flow.reply(new, "card", content, [button]), new
