@@ -4,7 +4,8 @@ numbers (engine.concepts mig_slices, quantized_fit), never a sizing question."""
 from __future__ import annotations
 
 from gpu_advisor.bot.dialog import ConversationState, Dialog
-from gpu_advisor.reading.concepts import memory_named
+from gpu_advisor.reading.concepts import find, memory_named
+from gpu_advisor.text.normalize import normalize
 
 
 def _said(dialog: Dialog, text: str) -> str:
@@ -59,3 +60,16 @@ def test_two_cards_of_24g_are_48_gb_to_fit_on() -> None:
 def test_the_price_of_a_named_cards_slice_is_the_slices_not_the_whole_cards(dialog: Dialog) -> None:
     said = _said(dialog, "how much is one MIG slice of an A100 per month?")
     assert "1g.5gb" in said and "CN¥2,800" not in said
+
+
+def test_a_16_bit_memory_question_gets_two_bytes_a_parameter(dialog: Dialog) -> None:
+    said = _said(dialog, "why does a 7B model need about 14GB in fp16?")
+    assert "7B × 2 B = 14.0 GB" in said and "did not use" not in said
+
+
+def test_a_memory_the_question_needs_is_no_card_to_fit_on() -> None:
+    assert memory_named("为什么 7b 模型 fp16 要 14g 显存") is None
+
+
+def test_how_to_serve_a_quantized_model_is_no_concept() -> None:
+    assert find(normalize("how do I serve 70B in int4 on 48GB")) is None

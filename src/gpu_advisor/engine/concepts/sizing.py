@@ -120,8 +120,9 @@ BF16_BYTES = 2.0
 
 
 def _quantized_fit(kb: Knowledge, asked: Asked) -> Facts:
-    """Why a quantized model fits a card: parameters × nominal bytes, the stored size with
-    its scales, against the card's memory the question named (or its named card's).
+    """Why a model in a format takes the memory it does (quantized to fit a card, or 16-bit):
+    parameters × nominal bytes, the stored size with its scales, against the card's memory
+    the question named (or its named card's); a 4-bit format when the question names none.
 
     The size is the one the user wrote (70B is 70e9 parameters in the arithmetic they can
     check), the stored figure the engine's own for the model's shape. ``note`` names the
@@ -131,8 +132,6 @@ def _quantized_fit(kb: Knowledge, asked: Asked) -> Facts:
     arch, typical = model_of(kb, asked)
     named = asked.weight_dtype
     fmt = named if named is not None and named in FORMATS else QUANT_DEFAULT
-    if FORMATS[fmt].bits >= 16:
-        fmt = QUANT_DEFAULT  # "why does quantization …" about a 16-bit model means the 4-bit one
     params_b = asked.params_b or arch.params_b
     nominal_bits = int(FORMATS[fmt].bits)  # 4.25 bits stored is a "4-bit" format by name
     weights_gb = params_b * nominal_bits / 8

@@ -30,6 +30,12 @@ _FITS = (
 _WHY = r"(为什么|为啥|为何|怎么做到|怎么就|凭什么|原理|怎么算|\bwhy\b|how come|how (does|do|can|is)|explain)"
 # "要多少显存" alone asks for the figures (memory_needed); a reason with a format asks this
 _SAVES = rf"{_QUANT}{GAP}(省|节省|save|saves|reduce|cut){GAP}(多少|how much)"
+# "why does a 7B need 14GB in fp16", "为什么 int8 后 13B 只要 13G": the bytes-per-weight sum
+_REASON = r"(为什么|为啥|为何|凭什么|原理|\bwhy\b|how come|explain)"  # a reason asked, not a "how do I"
+_FORMAT = rf"({_QUANT[1:-1]}|\bfp16\b|\bbf16\b|\bfp32\b|半精度|全精度)"
+_NEEDS = r"(要|需要|占|只要|只占|只需|\bneeds?\b|\btakes?\b|\buses?\b|\bhalves?\b|减半|减少)"
+_MEMORY = r"(显存|内存|memory|vram|(?<![\d.])\d{1,3} ?(gb|g)(?![a-z]))"
+_PER_PARAM = r"\d(\.\d+)? ?(bytes?|字节) ?(per|每个?|/) ?(param|参数|weight|权重)"
 
 TRIGGERS: dict[str, tuple[str, ...]] = {
     "quantized_fit": (
@@ -38,6 +44,11 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         rf"{_WHY}{GAP}{_FITS}{GAP}{_QUANT}",
         rf"{_QUANT}{GAP}{_FITS}{GAP}{_WHY}",
         _SAVES,
+        rf"{_REASON}{GAP}{_FORMAT}{GAP}{_NEEDS}{GAP}{_MEMORY}",
+        rf"{_REASON}{GAP}{_NEEDS}{GAP}{_MEMORY}{GAP}{_FORMAT}",
+        rf"{_REASON}{GAP}{_FORMAT}{GAP}{_MEMORY}",
+        rf"({_REASON}|what|什么|是不是){GAP}{_PER_PARAM}",
+        rf"{_PER_PARAM}{GAP}({_REASON}|什么意思|mean)",
     ),
     "lora_vs_qlora": (
         rf"{_LORA_PAIR}{GAP}(区别|差别|差在|不同|不一样|哪个|哪种|选|differ|difference|which|better|choose)",
@@ -121,9 +132,15 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
 }
 
 _COUNT_WORDS = {"一": 1, "单": 1, "两": 2, "二": 2, "三": 3, "四": 4, "八": 8}
+# A memory to fit on: after "on/in/into/放进/塞进…" or before "卡/card/gpu/上" ("需要 14GB"
+# is a need, never a card)
 _CARD_MEMORY = lazy(
+    r"(?:(?:\b(?:on|in|into|onto|to)\b|放进|塞进|装进|放得进|塞得进|装得进|放在|用)\s*"
+    r"(?:an?\s+|one\s+|a single\s+|一张\s*|单张\s*)?"
     r"(?:(?P<n>\d|[一单两二三四八])\s*(?:x|×|\*|张|块|cards? of|gpus? of)\s*)?"
-    r"(?<![\d.])(?P<gb>\d{1,3})\s*(?:gb|gib|g)(?![a-z])"
+    r"(?<![\d.])(?P<gb>\d{1,3})\s*(?:gb|gib|g)(?![a-z]))"
+    r"|(?:(?:(?P<n2>\d|[一单两二三四八])\s*(?:x|×|\*|张|块)\s*)?"
+    r"(?<![\d.])(?P<gb2>\d{1,3})\s*(?:gb|gib|g)(?![a-z])\s*(?:的\s*)?(?:显卡|卡|cards?|gpus?|上))"
 )
 
 
@@ -139,6 +156,6 @@ def memory_named(text: str) -> float | None:
         found = match
     if found is None:
         return None
-    count = found.group("n")
+    count = found.group("n") or found.group("n2")
     cards = int(count) if count and count.isdigit() else _COUNT_WORDS.get(count or "", 1)
-    return float(int(found.group("gb")) * cards)
+    return float(int(found.group("gb") or found.group("gb2")) * cards)
