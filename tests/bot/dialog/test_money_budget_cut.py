@@ -78,6 +78,7 @@ def test_a_second_cut_with_nothing_cheaper_left_says_what_to_relax(dialog: Dialo
 def test_the_next_plan_is_sized_within_the_cut_budget(dialog: Dialog) -> None:
     reply, _ = said(dialog, SERVE_72B, "预算再压一压", "/plan")
     assert "预算 ¥4,480/月" in reply and "超出了你的预算" in reply
+    assert "年付每月 ¥4,480，在每月 ¥4,480 的预算内" in reply  # the card says how it still fits
 
 
 def test_a_cut_below_the_cheapest_says_so_with_the_price(dialog: Dialog) -> None:

@@ -43,14 +43,21 @@ def current_cost_line(kb: Knowledge, lang: str, slots: dict[str, Any], plan: Pla
 
 
 def budget_fit_line(kb: Knowledge, lang: str, slots: dict[str, Any], plan: Plan) -> str | None:
-    """Whether the pick fits a month's budget said in another currency, or None (a budget in the
-    pick's own currency is judged by the plan's status; an hourly or whole-job one is not a month)."""
+    """Whether the pick fits a month's budget said in another currency; in the pick's own currency
+    only when the month is over it but the yearly month is not ("预算再压一压" to the yearly price);
+    else None (the plan's status judges it; an hourly or whole-job budget is not a month)."""
     held = slots.get("budget")
     pick = plan.recommendation
     if not isinstance(held, dict) or pick is None or held.get("per", "month") != "month":
         return None
     budget = Money(amount=float(held["amount"]), currency=str(held.get("currency", "CNY")))
-    if budget.currency == pick.monthly_cost.currency or budget.amount <= 0:
+    if budget.amount <= 0:
         return None
+    if budget.currency == pick.monthly_cost.currency:  # over by the month, within paid yearly
+        yearly = pick.monthly_cost.yearly_monthly
+        if yearly is None or not yearly <= budget.amount * 1.000001 < pick.monthly_cost.amount:
+            return None
+        values = {"yearly": yearly, "budget": budget.amount, "currency": budget.currency}
+        return locales.t(lang, "money.budget.yearly_fits", **values)
     month = Money(amount=pick.monthly_cost.amount, currency=pick.monthly_cost.currency)
     return budget_line(lang, check(budget, month, kb.catalog))
