@@ -1,4 +1,4 @@
-"""Speech recognition: Whisper (openai, faster-whisper, whisper.cpp) and FunASR's SenseVoice.
+"""Speech recognition: Whisper (openai, faster-whisper, whisper.cpp) and FunASR's SenseVoice and Paraformer.
 
 Speed is audio seconds transcribed per second of compute (``x_realtime``; the real-time
 factor RTF is its inverse). Whisper runs an encoder over 30-second windows and decodes a few
@@ -86,14 +86,23 @@ def _reference(jobs: JobKnowledge, model_id: str) -> bool:
     return model.relative_speed in (None, 1.0)
 
 
-def runtime_constant(jobs: JobKnowledge, kb: Knowledge, runtime: str) -> float:
-    """k(runtime), fitted on that runtime's ``fit`` rows of its reference models only."""
+def runtime_constant(jobs: JobKnowledge, kb: Knowledge, runtime: str, model_id: str | None = None) -> float:
+    """k(runtime), fitted on that runtime's ``fit`` rows of its reference models only.
+
+    A FunASR model (no Whisper relative speed) with fit rows of its own on the runtime keeps its
+    own constant: SenseVoice and Paraformer are different networks measured by different
+    tables, so neither's rows move the other's speed."""
     rows = [
         r
         for r in jobs.speech.measurements
         if r.split == "fit" and r.runtime == runtime and _reference(jobs, r.model)
     ]
-    return median_ratio(rows, lambda r: bandwidth_gbs(jobs, kb, r.gpu) / 1000)
+    own = [r for r in rows if r.model == model_id and _funasr(jobs, r.model)]
+    return median_ratio(own or rows, lambda r: bandwidth_gbs(jobs, kb, r.gpu) / 1000)
+
+
+def _funasr(jobs: JobKnowledge, model_id: str) -> bool:
+    return next(m for m in jobs.speech.models if m.id == model_id).relative_speed is None
 
 
 def relative_speed(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtime: str) -> float:
@@ -116,7 +125,7 @@ def relative_speed(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtim
 
 def x_realtime(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtime: str, gpu: str) -> float:
     """Audio seconds one card transcribes per second."""
-    k = runtime_constant(jobs, kb, runtime)
+    k = runtime_constant(jobs, kb, runtime, model.id)
     return k * relative_speed(jobs, kb, model, runtime) * bandwidth_gbs(jobs, kb, gpu) / 1000
 
 
@@ -178,13 +187,18 @@ def _tool(runtime: str) -> str:
     return {"faster-whisper-batched": "faster-whisper"}.get(runtime, runtime)
 
 
+_FUNASR_NAMES = {"sensevoice-small": "iic/SenseVoiceSmall", "paraformer-large": "paraformer-zh"}
+"""FunASR AutoModel names (FunASR README: 'paraformer-zh', 'iic/SenseVoiceSmall')."""
+
+
 def command(model: SpeechModel, runtime: str) -> str:
     """The launch line people run for this model and runtime."""
     name = model.id.removeprefix("whisper-")
     if runtime == "funasr":
+        funasr_name = _FUNASR_NAMES.get(model.id, "iic/SenseVoiceSmall")
         return (
             'python -c "from funasr import AutoModel; '
-            "m = AutoModel(model='iic/SenseVoiceSmall', device='cuda:0'); "
+            f"m = AutoModel(model='{funasr_name}', device='cuda:0'); "
             "print(m.generate(input='audio.wav'))\""
         )
     if runtime == "openai-whisper":
