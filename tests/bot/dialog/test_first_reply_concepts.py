@@ -73,3 +73,15 @@ def test_a_memory_the_question_needs_is_no_card_to_fit_on() -> None:
 
 def test_how_to_serve_a_quantized_model_is_no_concept() -> None:
     assert find(normalize("how do I serve 70B in int4 on 48GB")) is None
+
+
+def test_what_nvlink_is_gets_the_nvlink_concept() -> None:
+    assert find(normalize("NVLink 是什么，部署要不要买带 NVLink 的")) == "nvlink_for_inference"
+
+
+def test_a_serving_stack_word_asked_about_gets_the_serving_stack() -> None:
+    assert find(normalize("what does PagedAttention do?")) == "serving_stack"
+
+
+def test_two_weight_formats_compared_get_the_serving_stack() -> None:
+    assert find(normalize("AWQ 跟 GGUF 差别在哪")) == "serving_stack"

@@ -23,6 +23,8 @@ _SMALL_CARD_TRAIN = (
 _CONSUMER = r"4090|3090|5090|消费级|游戏卡|geforce|consumer"
 _MULTI = r"(多卡|多张|多机|8 ?卡|八卡|分布式|multi-?gpu|multi-?card|multiple gpus|several gpus|\d ?x|scal)"
 
+_WHAT_IS = r"(什么是|啥是|what(?:'s| is| are)|explain)"
+_MEANS = r"(是什么|是啥|什么意思|有什么用|\bmeans?\b)"
 _MIG = r"(?<![a-z0-9])mig(?![a-z0-9])"
 _SLICE = (
     r"(切片|切分|分片|半张卡|半块卡|一部分(显卡|gpu|算力)|vgpu|slices?|fraction|partition"
@@ -51,12 +53,17 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
     "t4_or_3090_for_serving": (rf"{_T4}{GAP}{_3090}", rf"{_3090}{GAP}{_T4}"),
     "t4_training": _SMALL_CARD_TRAIN,
     "nvlink_for_inference": (
+        rf"(什么是|啥是|what(?:'s| is)|explain){GAP}(nvlink|nvswitch)",
+        rf"(nvlink|nvswitch){GAP}(是什么|是啥|什么意思|有什么用|干嘛的|\bmean)",
         rf"(nvlink|nvswitch){GAP}{SERVE}",
         rf"{SERVE}{GAP}(nvlink|nvswitch)",
         rf"(什么是|啥是|what(?:'s| is)|explain){GAP}(张量并行|tensor[\s-]?parallel)",
         rf"(张量并行|tensor[\s-]?parallel(?:ism)?){GAP}(是什么|是啥|什么意思|怎么回事|mean)",
     ),
     "precision_choice": (
+        rf"{_WHAT_IS}{GAP}(fp8|fp16|bf16|tf32|fp4|tflops|\btops\b|算力)(?![a-z0-9])",
+        rf"(fp8|bf16|tf32|fp4|tflops){GAP}(是什么|是啥|什么意思|\bmeans?\b)",
+        r"算力是什么|什么是算力",
         rf"(精度|precision|fp32|tf32|bf16|fp16|fp8|int8|int4){GAP}{TRAIN}{GAP}{SERVE}",
         rf"{TRAIN}{GAP}(精度|precision|fp32|tf32|bf16|fp16|fp8){GAP}{SERVE}",
         rf"{TRAIN}{GAP}{SERVE}{GAP}(精度|precision)",
@@ -67,6 +74,8 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         rf"{_PREC}{GAP}(和|与|跟|还是|vs\.?|versus|or){GAP}{_PREC}{GAP}(哪个|哪种|区别|差别|好|which|better|differ)",
     ),
     "slow_inference_cause": (
+        rf"(什么是|啥是|what(?:'s| is)|explain|why (does|is)){GAP}(hbm|memory bandwidth|显存带宽)",
+        rf"(hbm|显存带宽|memory bandwidth){GAP}({_MEANS}|为什么重要|重要吗|matters?)",
         rf"(慢|slow|sluggish|laggy|卡顿){GAP}(带宽|bandwidth|软件|software|框架|stack|显卡|card|gpu)",
         rf"(带宽|bandwidth|显卡|card|gpu){GAP}(还是|or){GAP}(软件|software|框架|stack)",
         rf"(显存|vram|memory|fits?|装得下|放得下|够){GAP}(但|可是|还是|却|but|still){GAP}(慢|slow)",
@@ -93,15 +102,22 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "T4 適合訓練嗎",
         "我只有一张 4090，能训练吗",
     ),
-    "nvlink_for_inference": ("NVLink 对推理有帮助吗？", "does NVLink help inference?", "推理需要 NVLink 嗎"),
+    "nvlink_for_inference": (
+        "NVLink 对推理有帮助吗？",
+        "does NVLink help inference?",
+        "推理需要 NVLink 嗎",
+        "what is NVLink and do I need it?",
+    ),
     "precision_choice": (
         "训练和推理分别用什么精度？",
         "which precision for training and which for inference?",
         "訓練用 BF16 還是 FP32？推理用 INT8 嗎",
+        "什么是 FP8，推理能用吗",
     ),
     "slow_inference_cause": (
         "推理很慢，是显卡带宽的问题还是软件的问题？",
         "is slow inference the card's bandwidth or the software stack?",
         "显存够了但推理还是慢，为什么？",
+        "HBM 是什么，为什么重要",
     ),
 }

@@ -17,6 +17,11 @@ _KEEP = r"(留着|保留|继续|接着|顺便|顺带|兼职|直接|拿来|当|ke
 _MOVE = r"(迁移|转到|转移|搬到|搬|挪|部署到|放到|上线|导出|export|move|migrat|transfer|port|ship|deploy|get)"
 _RUNTIMES = r"(vllm|tensorrt|trt-?llm|sglang|llama\.?cpp|ollama|tgi|triton|lmdeploy|exllama)"
 
+_WHAT_IS = r"(什么是|啥是|何为|what(?:'s| is| are| does)|explain|meaning of)"
+_MEANS = r"(是什么|是啥|什么意思|啥意思|怎么回事|有什么用|\bmeans?\b)"
+_STACK_WORDS = r"(continuous batching|连续批处理|paged ?attention|vllm|sglang|tensorrt-?llm|llama\.cpp)"
+_FORMATS = r"(\bgguf\b|\bawq\b|\bgptq\b|\bexl2\b|\bbitsandbytes\b|\bnf4\b)"
+
 TRIGGERS: dict[str, tuple[str, ...]] = {
     "keep_training_box": (
         rf"{TRAIN}{GAP}(完|好|结束|done|finish|after){GAP}{_KEEP}{GAP}{SERVE}",
@@ -41,6 +46,11 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         rf"(推理|serving|inference){GAP}(框架|引擎|软件|stack|runtime|engine|framework)",
         rf"(框架|引擎|runtime|engine|framework){GAP}(推理|serv|infer)",
         r"\bptq\b|\bqat\b|训练后量化|量化感知",
+        # "what is continuous batching", "PagedAttention 是什么": the serving stack's own words
+        rf"{_WHAT_IS}{GAP}{_STACK_WORDS}",
+        rf"{_STACK_WORDS}{GAP}{_MEANS}",
+        rf"{_FORMATS}{GAP}(和|与|跟|还是|vs\.?|versus|or|and){GAP}{_FORMATS}{GAP}(区别|差别|不同|哪个|difference|differ|which|better)",
+        rf"(区别|差别|difference|differ){GAP}{_FORMATS}{GAP}(和|与|跟|还是|vs\.?|versus|or|and){GAP}{_FORMATS}",
     ),
     "split_budget": (
         rf"(预算|budget|钱|money|funds){GAP}{TRAIN}{GAP}{SERVE}",
@@ -72,6 +82,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "推理框架用 vLLM 还是 TensorRT-LLM？",
         "which serving stack: vllm, sglang or llama.cpp?",
         "PTQ 和 QAT 有什麼區別",
+        "what is continuous batching?",
+        "GGUF 和 AWQ 有什么区别",
     ),
     "split_budget": (
         "一台机器的预算怎么分配给训练和推理？",
