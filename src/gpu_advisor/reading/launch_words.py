@@ -36,7 +36,9 @@ _HOW_EN = r"(how (do|can|should|would|to)( (i|we|you))?|what('s| is) the (comman
 _STARTS = lazy(
     rf"{_HOW_ZH}{_GAP}(起起来|跑起来|启起来|起来|启动|拉起|起服务|跑通|搭起来|开起来)"
     rf"|{_HOW_EN}{_GAP}\b(start|launch|spin up|boot|bring up|stand up|fire up)\b"
-    r"|(启动|部署|运行)(命令|步骤|教程)|\b(launch|start|serve) (command|script)"
+    rf"|(起起来|跑起来|启起来|启动|拉起|起服务|跑通){_GAP}{_HOW_ZH}"
+    rf"|(启动|部署|运行|跑|起){_GAP}(命令|指令)|(命令|指令)(是什么|是啥|怎么写|怎么下)"
+    r"|\b(launch|start|serve) (command|script)|\bcommand (to|for) (start|launch|run|serve|deploy)"
 )
 # Running or deploying: a launch request only with a runtime named or the card in hand
 # ("怎么部署 7B 给 50 人用" asks for a plan)

@@ -44,3 +44,12 @@ def test_how_to_deploy_cheaply_is_still_a_sizing_request() -> None:
 
 def test_a_capacity_question_naming_vllm_is_no_launch_request() -> None:
     assert launch_asked(normalize("how many users can vLLM handle for Llama 8B on an A100?")) is None
+
+
+def test_the_command_asked_for_after_the_model_is_a_launch_request() -> None:
+    assert launch_asked(normalize("刚租了台 H100，vLLM 部署 Qwen2.5-72B-Instruct 的命令是什么")) == "vllm"
+
+
+def test_a_traditional_request_with_the_how_after_the_start_gets_the_command(dialog: Dialog) -> None:
+    said = _said(dialog, "已經租好 4090 了，vLLM 啟動 Llama-3.1-8B 要怎麼下指令")
+    assert "vllm serve" in said and "訓練" not in said

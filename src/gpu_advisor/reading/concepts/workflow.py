@@ -48,7 +48,7 @@ TRIGGERS: dict[str, tuple[str, ...]] = {
         r"\bptq\b|\bqat\b|训练后量化|量化感知",
         # "what is continuous batching", "PagedAttention 是什么": the serving stack's own words
         rf"{_WHAT_IS}{GAP}{_STACK_WORDS}",
-        rf"{_STACK_WORDS}{GAP}{_MEANS}",
+        rf"{_STACK_WORDS}\s?{_MEANS}",
         rf"{_FORMATS}{GAP}(和|与|跟|还是|vs\.?|versus|or|and){GAP}{_FORMATS}{GAP}(区别|差别|不同|哪个|difference|differ|which|better)",
         rf"(区别|差别|difference|differ){GAP}{_FORMATS}{GAP}(和|与|跟|还是|vs\.?|versus|or|and){GAP}{_FORMATS}",
     ),
