@@ -279,3 +279,51 @@ def test_a_corrected_load_or_length_names_no_job(dialog: Dialog, text: str) -> N
 
 def test_a_corrected_model_size_still_names_the_job(dialog: Dialog) -> None:
     assert read_message("不是 14B，是 32B", dialog.vocab).job == "llm_serve"
+
+
+@pytest.mark.parametrize("text", ["Flux 在 4090 上出图快不快", "A10 跑 7B 慢不慢"])
+def test_fast_or_not_asked_is_a_speed_question(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "speed"
+
+
+def test_what_a_thing_is_asked_with_shi_sha_is_a_concept(dialog: Dialog) -> None:
+    assert intent(dialog, "continuous batching 是啥") == "concept"
+
+
+def test_what_everyone_says_is_a_claims_source(dialog: Dialog) -> None:
+    assert intent(dialog, "4090 做训练会不会很快就坏，大家都这么说") == "myth"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "有人给我报 H100 整机一小时 180，靠谱吗",
+        "包年 8 折，和按月比能省多少",
+        "got an offer of ¥4,500/month for a 4090, good price?",
+    ],
+)
+def test_an_offer_held_or_two_ways_weighed_is_a_quote(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "quote"
+
+
+@pytest.mark.parametrize("text", ["that's more than I wanted to spend", "超出预算了"])
+def test_more_than_one_meant_to_spend_asks_cheaper(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "cheaper"
+
+
+@pytest.mark.parametrize("text", ["为啥是 L40S", "how did you come up with this?"])
+def test_why_this_card_or_how_it_was_chosen_is_why(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "why"
+
+
+def test_a_mistake_owned_with_any_verb_is_a_correction(dialog: Dialog) -> None:
+    assert intent(dialog, "搞错了，不是推理是训练") == "correction"
+
+
+@pytest.mark.parametrize("text", ["怎么付钱", "可以先試用嗎"])
+def test_paying_or_a_trial_is_an_order(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "order"
+
+
+def test_plenty_for_a_job_is_a_verdict(dialog: Dialog) -> None:
+    assert intent(dialog, "is one 4090 plenty for a 7B chatbot?") == "fit"

@@ -101,7 +101,7 @@ _PRICED_PERIOD = {
 """A period with an amount beside it ("每小时 180 元", "¥6,000 a month") is a way of being
 billed, though the period word alone ("每天用 4 小时") is only use."""
 _NAMES = lx.pattern(*lx.NAMES)
-_CARD = lx.NAMES[2]
+_CARD = lx.CARD_NAME
 _TWO_CARDS = lx.pattern(rf"(?:{_CARD})\s*+(?:{lx.JOINERS})\s*+(?:an?\s+)?(?:{_CARD})")
 """Two card names joined by "or", "vs", 还是, 跟 ("L4 or A10G"): two cards set side by side,
 even where the catalog's vocabulary knows only one of them."""
@@ -166,7 +166,7 @@ def _quote(r: Reading) -> bool:
     applied = r.has("PRICE_NUMBER") and r.billings >= 1 and r.has("MONEY") and _RATE.search(r.low) is not None
     two_ways = r.billings >= 2 and (weighed or (r.has("CHOICE") and not r.has("MONEY")))
     one_way_judged = r.billings >= 1 and r.has("QUOTE_VERDICT")
-    held = r.has("PRICE_NUMBER") and r.has("QUOTE_HELD")
+    held = r.has("QUOTE_HELD") and (r.has("PRICE_NUMBER") or weighed)
     return (
         offered
         or applied

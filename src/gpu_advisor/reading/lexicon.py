@@ -23,6 +23,11 @@ def word(fragment: str) -> str:
 
 
 # --- counts, comparisons, periods, currencies --------------------------------------
+CARD_NAME = (
+    r"(?<![a-z\d])(?:rtx\s*)?[2345]0[6789]0(?:\s*ti)?(?!\d)"
+    r"|(?<![a-z\d])(?:a|h|l|t|b)\d{1,3}(?:s|g|x)?(?![a-z\d])"
+)
+"""A card's name as written ("4090", "rtx 3090 ti", "a100", "l40s", "h20"), known to the catalog or not."""
 COUNT_UNITS = ("张", "块", "台", "卡", "片", "颗")
 COMPARISON = (
     r"哪个|哪张|哪款|哪种|还是|对比|比较|区别|差别|差距|差多少|差很多|差得多|差在|强在|不同|差异|相比|比\s*+[^\s，,。？?]{1,12}?\s*+(?:快|慢|强|好|贵|便宜|高|低)|比起|跟.{0,8}?比",
@@ -37,8 +42,8 @@ PERIODS: dict[str, tuple[str, ...]] = {
     ),
     "day": (r"每天|一天|按天|包日|日租", word(r"per\s+day|a\s+day|daily")),
     "week": (r"每周|一周|一个星期", word(r"per\s+week|a\s+week|weekly")),
-    "month": (r"每月|一个月|包月|按月|月付|月租|每个月", word(r"per\s+month|a\s+month|monthly|/mo")),
-    "year": (r"每年|一年|包年|按年|年付", word(r"per\s+year|a\s+year|yearly|annual(?:ly)?")),
+    "month": (r"每月|一个月|包月|按月|月付|月缴|月租|每个月", word(r"per\s+month|a\s+month|monthly|/mo")),
+    "year": (r"每年|一年|包年|按年|年付|年缴", word(r"per\s+year|a\s+year|yearly|annual(?:ly)?")),
 }
 CURRENCIES: dict[str, tuple[str, ...]] = {
     "CNY": (r"¥|￥|元|块钱|人民币|rmb", word(r"cny")),
@@ -62,7 +67,9 @@ MONEY = (
 """Words that ask what something costs: the one price vocabulary (``question_form`` and
 ``intent`` both read it; the follow-ups read ``msg.intent``)."""
 _ZH_PERIODS = "|".join(words[0] for words in PERIODS.values())
-PERIOD_HOW_MUCH = (rf"(?:{_ZH_PERIODS}|一个?月|几个月|三个月)[^。？?！!]{{0,12}}?(?:多少|几(?:块|千|万))",)
+PERIOD_HOW_MUCH = (
+    rf"(?:{_ZH_PERIODS}|一个?月|几个月|三个月|一分钟|每分钟)[^。？?！!]{{0,12}}?(?:多少|几(?:块|千|万))",
+)
 """A period with 多少: a price question only when no speed is asked ("一天能训多少 token").
 Every Chinese period word of :data:`PERIODS` counts ("按天租要多少", "包日多少"), not a
 shorter list of its own."""
@@ -77,7 +84,7 @@ TIME_UNITS = "天|小时|钟头|分钟|毫秒|秒|周|星期"
 """Units a duration is asked in ("要几毫秒", "跑几个钟头")."""
 SPEED = (
     r"(?:每|一)秒[^。？?！!]{0,8}?(?:多少|几)|多少\s*+(?:个\s*+)?token|tokens?\s*/\s*s|多快|快多少|速度|吞吐",
-    r"要多久|多久|多长时间|延迟多少|延迟有多|几秒|几分钟|几个小时|多少天|几天能|能训多少|训多少|多少(?:分钟|秒|小时|帧)|一秒多少",
+    r"要多久|多久|多长时间|延迟多少|延迟有多|快不快|慢不慢|几秒|几分钟|几个小时|多少天|几天能|能训多少|训多少|多少(?:分钟|秒|小时|帧)|一秒多少",
     rf"(?:几|多少)\s*+(?:个\s*+)?(?:{TIME_UNITS})(?:能|可以|才|跑完|训完|完成|[？?]|$)",
     rf"(?:要|需要|得|跑|训|花|大概|大约)\s*+(?:几|多少)\s*+(?:个\s*+)?(?:{TIME_UNITS})",
     r"\d[\d.]*\s*+(?:秒|分钟|小时|个小时|天)[^。？?！!]{0,12}?(?:正常吗|正常|合理吗|是不是太慢|算慢|算快)",
@@ -126,7 +133,7 @@ TROUBLE = ("爆", "oom", "炸", "溢出", "不够", "卡死", "跑不动", "装�
 VERDICT_VERBS_EN = (
     r"run(?:s|ning)?|fit(?:s|ting)?|handl(?:e|es|ing)|train(?:s|ing)?|serv(?:e|es|ing)|host(?:s|ing)?|load(?:s|ing)?",
     r"fine-?tun(?:e|es|ing)|transcod(?:e|es|ing)|do|cope|keep\s+up|get\s+away\s+with|be\s+able\s+to|q?lora|work",
-    r"ok(?:ay)?\s+for|good\s+enough|sufficient|suffice",
+    r"ok(?:ay)?\s+for|good\s+enough|sufficient|suffice|plenty",
 )
 """English verbs a yes/no verdict question is asked with ("can a 3090 handle…", "would a
 3090 be able to QLoRA…", "can I get away with 12GB…", "can one T4 keep up with…")."""
@@ -160,7 +167,7 @@ from word classes (a bearing verb with its potential complement, a trouble asked
 会不会, an English modal with a verdict verb) so that a new phrasing of the same class is
 heard without a line of its own."""
 CONCEPT = (
-    r"什么是|是什么|是什么意思|什么意思|什么叫|啥叫|啥是|何谓|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别",
+    r"什么是|是什么|是什么意思|什么意思|什么叫|啥叫|啥是|何谓|是啥|啥意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别",
     r"(?:掉|损失|降)\s*+(?:多少|几个?点)\s*+(?:精度|准确率|效果)|精度(?:损失|下降)多少",
     word(
         r"what\s+is|what\s+does|how\s+does|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
@@ -175,9 +182,9 @@ MYTH = (
 )
 QUOTE_HELD = (
     r"(?:目前|现在|一直|我们|我)\s*+(?:每个?月|一个月|每小时)?\s*+(?:付|花|交)\s*+[¥$￥]?\s*+\d",
-    r"报价\s*+[:：]|(?:供应商|厂商|机房|商家|对方|他们|有人)(?:的)?报",
+    r"报价\s*+[:：]|(?:供应商|厂商|机房|商家|对方|他们|有人|人家)(?:的|给我们?|跟我们?)?报",
     word(
-        r"(?:we|i)(?:'re|\s+are|\s+am)?\s+(?:currently\s+)?pay(?:ing)?\s+[$¥€£₹]?\d|(?:was|were|got)\s+(?:quoted|offered)"
+        r"(?:we|i)(?:'re|\s+are|\s+am)?\s+(?:currently\s+)?pay(?:ing)?\s+[$¥€£₹]?\d|(?:was|were|got)\s+(?:quoted|offered)|got\s+an?\s+offer|offer\s+of"
         r"|quote\s+(?:for|of|from)|(?:vendor|provider|they)\s+(?:offers?|quoted?)"
     ),
 )
@@ -192,13 +199,13 @@ TRUTH = (
 "…, right?"): a claim checked, even when the claim is a verdict ("L4 撑得住 14B 是真的吗" asks
 about what someone said, not only whether the card holds it)."""
 CLAIM_SOURCE = (
-    r"听说|有人说|据说|(?:网上|网路上|网络上|大家|别人|都)说|不是说[^。？?！!]{2,30}?(?:吗|么)",
+    r"听说|有人说|据说|(?:网上|网路上|网络上|大家|别人|很多人|好多人|都)(?:都)?(?:这么|这样)?说|不是说[^。？?！!]{2,30}?(?:吗|么)",
     word(r"i\s+heard|someone\s+said|people\s+say"),
 )
 QUOTE_VERDICT = (
-    r"贵不贵|贵吗|贵了吗|便宜吗|算便宜|算贵|合理吗|合理|正常吗|值不值|值吗|是不是坑|坑吗|坑|划算吗|合算吗|划不划算|合不合算|是不是亏|亏不亏|亏吗",
+    r"靠谱吗|靠不靠谱|贵不贵|贵吗|贵了吗|便宜吗|算便宜|算贵|合理吗|合理|正常吗|值不值|值吗|是不是坑|坑吗|坑|划算吗|合算吗|划不划算|合不合算|是不是亏|亏不亏|亏吗",
     word(
-        r"good\s+deal|fair|reasonable|worth\s+it|rip[\s-]?off|over-?priced|over-?charged|which\s+should\s+i\s+take"
+        r"(?:good|fair|decent|great|bad)\s+(?:deal|price|offer|rate)|fair|reasonable|worth\s+it|rip[\s-]?off|over-?priced|over-?charged|which\s+should\s+i\s+take"
     ),
 )
 BILLING_CHOICE = (
@@ -212,7 +219,10 @@ BILLING: dict[str, tuple[str, ...]] = {
     "second": (r"按秒", word(r"per[\s-]second\s+billing|billed\s+per\s+second")),
     "minute": (r"按分钟|每分钟计费|/\s*分钟", word(r"per\s+minute|by\s+the\s+minute")),
     "spot": (r"竞价|抢占式?|spot", word(r"spot|preemptible|interruptible")),
-    "discount": (r"打[一二三四五六七八九\d.]+折|折扣|优惠价", word(r"discount(?:ed)?")),
+    "discount": (
+        r"打[一二三四五六七八九\d.]+折|(?<![\d.])\d(?:\.\d)?\s*+折|折扣|优惠价",
+        word(r"discount(?:ed)?"),
+    ),
     "hour": (
         r"按量|按需|以量计价|按小时|按时计费|小时价|卡时|/\s*小时|/\s*h(?![a-z])|/\s*hr",
         word(r"on-?demand|hourly|per[\s-]hour|(?:card|gpu)[\s-]hours?|pay(?:ing)?[\s-]as[\s-]you[\s-]go"),
@@ -225,7 +235,7 @@ BILLING: dict[str, tuple[str, ...]] = {
 """Ways to be billed (not periods of use: "每天用 4 小时" is usage). Two of them side by
 side with a choice word ask which billing is cheaper: a quote."""
 QUOTE_VALUE = (
-    r"划算|合算|亏了|亏不亏|亏吗|值不值|值得|省钱|哪(?:个|种|样|個|種)?(?:更|比较)?(?:便宜|省|划算)|(?:比较|更|真的)省",
+    r"划算|合算|亏了|亏不亏|亏吗|值不值|值得|省钱|能省多少|哪(?:个|种|样|個|種)?(?:更|比较)?(?:便宜|省|划算)|(?:比较|更|真的)省",
     word(
         r"which\s+(?:one\s+)?(?:is\s+)?cheaper|cheaper\s+overall|worth|better\s+deal|beat\s+(?:that|this|it)|saves?\s+more"
         r"|(?:do|would|will)\s+i\s+(?:actually\s+)?save|savings?"
@@ -250,9 +260,9 @@ API = (
     ),
 )
 CHEAPER = (
-    r"(?:更|再)便宜|便宜(?:一)?(?:点|些)|再压|压一压|压低|省(?:一)?点|省钱|能不能省|少花点|太贵|有点贵|贵了(?!吗|么)|降一档|降一些|再降|性价比更高|超预算",
+    r"(?:更|再)便宜|便宜(?:一)?(?:点|些)|再压|压一压|压低|省(?:一)?点|省钱|能不能省|少花点|太贵|有点贵|贵了(?!吗|么)|降一档|降一些|再降|性价比更高|超预算|超出预算|花不起|付不起",
     word(
-        r"ch[ea]{1,3}pe?r|less\s+expensive|too\s+(?:expensive|pricey|costly|much)|pricey|for\s+less|over\s+(?:the\s+|my\s+)?budget|(?:something|anything|one|options?)\s+(?:under|below|for\s+less\s+than)|budget\s+option|cut\s+the\s+cost|go\s+lower|lower\s+(?:on\s+)?cost|save\s+money"
+        r"ch[ea]{1,3}pe?r|less\s+expensive|too\s+(?:expensive|pricey|costly|much)|pricey|for\s+less|more\s+than\s+i\s+(?:want(?:ed)?|can|planned)\s+to\s+(?:spend|pay)|over\s+(?:the\s+|my\s+)?budget|(?:something|anything|one|options?)\s+(?:under|below|for\s+less\s+than)|budget\s+option|cut\s+the\s+cost|go\s+lower|lower\s+(?:on\s+)?cost|save\s+money"
     ),
 )
 FASTER = (
@@ -261,9 +271,9 @@ FASTER = (
 )
 WHY = (
     r"为什么推荐|为啥推荐|为什么选|为啥选|为什么不用|为何不用|为啥不用|为什么不选|为什么是.{1,12}不是|凭什么|依据是什么|为什么推荐这",
-    r"(?:为什么|为啥|为何)不(?:推荐|选|用|挑|考虑)|怎么(?:选|推荐|挑)了|(?:为什么|为啥|怎么)要\s*+(?:两|三|四|八|\d+)\s*+(?:张|块|台|卡)",
+    rf"(?:为什么|为啥|为何)(?:是|选了?|推荐了?)\s*+(?:{CARD_NAME})|(?:为什么|为啥|为何)不(?:推荐|选|用|挑|考虑)|怎么(?:选|推荐|挑)了|(?:为什么|为啥|怎么)要\s*+(?:两|三|四|八|\d+)\s*+(?:张|块|台|卡)",
     word(
-        r"why\s+this|why\s+not|how\s+come\s+you|why\s+(?:two|three|four|eight|\d+|so\s+many|multiple)\s+(?:gpus?|cards?)|reasoning\s+behind|why\s+did\s+you\s+(?:pick|choose|suggest|recommend|go\s+with)"
+        r"why\s+this|why\s+not|how\s+come\s+you|why\s+(?:two|three|four|eight|\d+|so\s+many|multiple)\s+(?:gpus?|cards?)|how\s+did\s+you\s+(?:come\s+up\s+with|decide|pick|choose)|what\s+made\s+you\s+(?:pick|choose)|reasoning\s+behind|why\s+did\s+you\s+(?:pick|choose|suggest|recommend|go\s+with)"
     ),
 )
 ABSOLUTE = (
@@ -274,19 +284,19 @@ ABSOLUTE = (
 NAMES = (
     r"sdxl|sd\s*-?\s*(?:1\.5|2\.1|3\.5|3)|flux|kolors|whisper|paraformer|sensevoice|yolo\w*|resnet-?\d*|(?<![a-z])vit-?\w*",
     r"bge[\w-]*|(?<![a-z])e5[\w-]*|wan\s*2\.\d|hunyuan\s*video|cogvideox?|ltx-?video|comfyui|a1111",
-    r"(?<![a-z\d])(?:rtx\s*)?[2345]0[6789]0(?:\s*ti)?(?!\d)|(?<![a-z\d])(?:a|h|l|t|b)\d{1,3}(?:s|g|x)?(?![a-z\d])",
+    CARD_NAME,
 )
 """Product names (models and cards) counted to tell a comparison of two named things."""
 CORRECTION = (
-    r"不是[^，,。]{1,15}[，,]\s*(?:而)?是|说错了|写错了|更正|改一下|我说的是|刚才.{0,4}错",
+    r"不是[^，,。]{1,15}[，,]\s*(?:而)?是|(?:说|写|搞|弄|打|填|输)错了|更正|改一下|我说的是|刚才.{0,4}错",
     r"不对[，,]",
     word(r"i\s+meant|correction|sorry,\s|not\s+\d[\w.]*\s*$|^actually,?\s+it'?s\b[^.]{0,60}?,\s*not\s"),
 )
 ORDER = (
-    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|就(?:它|这个|这台|这张)了|下单$|怎么开通|(?:怎么|如何)开机器|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款|(?:怎么|如何|找谁|在哪)(?:付款|充值|续费)|付款方式|付款是|后付款|刷卡|汇款|转账|余额不够|销售(?:的)?(?:微信|电话|联系方式)|有销售|谈(?:个|一下)?(?:年付|价格|合同|折扣)|签合同",
+    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|就(?:它|这个|这台|这张)了|下单$|怎么开通|(?:怎么|如何)开机器|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款|(?:怎么|如何|找谁|在哪)(?:付款|付钱|交钱|充值|续费)|(?:能|可以)?(?:先)?试用|付款方式|付款是|后付款|刷卡|汇款|转账|余额不够|销售(?:的)?(?:微信|电话|联系方式)|有销售|谈(?:个|一下)?(?:年付|价格|合同|折扣)|签合同",
     word(
         r"(?:order|book|rent)\s+(?:it|this|that|this\s+one)|how\s+do\s+i\s+(?:order|rent|book|pay|sign\s+up)|sign\s+up|talk\s+to\s+(?:sales|someone|a\s+(?:person|human))|let'?s\s+rent"
-        r"|payment\s+method|wire\s+transfer|invoice"
+        r"|payment\s+method|wire\s+transfer|invoice|free\s+trial"
     ),
 )
 START_OVER = (
@@ -309,7 +319,7 @@ SMALL_TALK = (
     ),
 )
 CONCEPT_FIRST = (
-    r"为什么|为何|为啥|什么是|是什么|什么叫|啥叫|啥是|何谓|原理|怎么省|是怎么|有啥用|有什么用|干嘛用|是干什么的|是干嘛的",
+    r"为什么|为何|为啥|什么是|是什么|什么叫|啥叫|啥是|何谓|是啥|原理|怎么省|是怎么|有啥用|有什么用|干嘛用|是干什么的|是干嘛的",
     word(
         r"why\s+(?:does|is|do)|how\s+does|explain|what\s+does\s+[\w-]+\s+(?:actually\s+|really\s+)?do|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for|what\s+is\s+(?:a\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:and|in)\b"
     ),
