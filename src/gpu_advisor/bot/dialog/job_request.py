@@ -11,11 +11,13 @@ size a job through one contract.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from typing import Any, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.jobs.plan import JobFamily
 from gpu_advisor.engine.jobs.request import JobBooks
 from gpu_advisor.engine.specs import Knowledge
@@ -172,6 +174,11 @@ def _video_encode(out: dict[str, Any], s: Slots) -> None:
     if size:
         out["resolution"] = size
     _put(out, "streams", s.get("streams"), int)
+    if "streams" not in out:  # hours of video a month or a day: streams running at real time
+        month, day = _number(s.get("video_hours_month")), _number(s.get("video_hours_day"))
+        per_hour = month / HOURS_PER_MONTH if month else day / 24 if day else None
+        if per_hour:
+            out["streams"] = max(1, math.ceil(per_hour - 1e-9))
 
 
 _FIELDS: dict[JobFamily, Callable[[dict[str, Any], Slots], None]] = {

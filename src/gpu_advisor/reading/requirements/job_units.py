@@ -160,6 +160,24 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "video_hours_month",  # a transcoding rate: "10,000 hours of video a month", "每月 5000 小时视频"
+        lazy(
+            rf"{_number()}\s*+(?:hours?|hrs?)\s+of\s+(?:[a-z0-9.]+\s+){{0,3}}?(?:video|videos|footage|content)"
+            r"(?=[^?!,;]{0,24}?\s(?:a|per|each|every|/)\s*+month(?![a-z]))"
+            rf"|(?:每月|每个月|一个月|月均)\s*+(?:要|需要|大概|约)?\s*+(?:转码|转|处理)?\s*+{_number()}\s*+(?:个)?\s*+小时"
+            r"(?:的)?\s*+(?:视频|影片|录像|片源|素材)"
+        ),
+    ),
+    (
+        "video_hours_day",  # "2,000 hours of video a day", "每天 300 小时视频"
+        lazy(
+            rf"{_number()}\s*+(?:hours?|hrs?)\s+of\s+(?:[a-z0-9.]+\s+){{0,3}}?(?:video|videos|footage|content)"
+            r"(?=[^?!,;]{0,24}?\s(?:a|per|each|every|/)\s*+day(?![a-z]))"
+            rf"|(?:每天|每日|一天|日均)\s*+(?:要|需要|大概|约)?\s*+(?:转码|转|处理)?\s*+{_number()}\s*+(?:个)?\s*+小时"
+            r"(?:的)?\s*+(?:视频|影片|录像|片源|素材)"
+        ),
+    ),
+    (
         "audio_hours",  # what was recorded, not a rental: "2,000 hours of podcasts", "3000小时会议录音"
         lazy(
             rf"{_number()}\s*+(?:个)?\s*+小时(?:的)?\s*+(?:[\u4e00-\u9fff]{{0,4}}?(?:音频|录音|语音|音讯)"
@@ -196,6 +214,8 @@ _ONLY: dict[str, frozenset[Job]] = {
     "clips_per_day": frozenset({"video_gen"}),
     "rtf": frozenset({"speech"}),
     "epoch_minutes": frozenset({"image_train", "vision_train"}),
+    "video_hours_month": frozenset({"video_encode"}),
+    "video_hours_day": frozenset({"video_encode"}),
 }
 """Units one family's request takes and no other reads: a LoRA run's repeats and batch
 (elsewhere "batch 32" is a serving batch, read by its own reader), and the speeds a user
