@@ -11,9 +11,12 @@ from __future__ import annotations
 from gpu_advisor.text.lazy import lazy
 
 _MONEY = lazy(
-    r"价差|差价|价格|价钱|价位|租金|多少钱|贵多少|便宜多少|贵几倍|费用|成本"
-    r"|\b(prices?|pricing|costs?|cheaper|pricier|more expensive|rent(al)? (fee|price)s?)\b"
+    r"价差|差价|价格|价钱|价位|租金|多少钱|贵多少|便宜多少|贵几倍|费用|成本|划算|合算|性价比|省钱|更省|值得"
+    r"|\b(prices?|pricing|costs?|cheaper|pricier|more expensive|rent(al)? (fee|price)s?"
+    r"|cost[- ]effective|value for money|bang for (the|my) buck|better (deal|value)|worth it)\b"
 )
+"""Money named in a comparison; value asked ("哪个更划算", "more cost-effective") is money too:
+it is weighed on the two prices."""
 
 
 def compare_asks_money(low: str) -> bool:
