@@ -35,3 +35,8 @@ def test_a_daily_volume_at_the_users_price_is_set_against_the_cards_month(
     said = simplified(reply.text)
     assert api in said and rent in said, said
     assert "预算" not in said and "budget" not in said.lower()
+
+
+def test_the_rent_line_names_the_card_asked_about(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "每天输出 300 万 token，DeepSeek API 每百万输出 8 块，租一张 T4 会更便宜吗")
+    assert "租：1 张 T4，¥900/月" in simplified(reply.text)  # knowledge/catalog.yaml t4-1x

@@ -244,6 +244,12 @@ def api_money(
     except EngineError:
         return None
     title, lines = api_lines(lang, result)
+    if reading.gpu is not None and lines:  # "would renting a T4 be cheaper": the rent names its cards
+        gpus = locales.t(lang, "followup.gpus", count=reading.count or 1, gpu=gpu_name(kb, reading.gpu))
+        rent_line = locales.t(
+            lang, "money.api_cmp.rent_card", gpus=gpus, rent=result.rent_monthly, currency=result.currency
+        )
+        lines = [rent_line, *lines[1:]]
     then = [] if model_known else [locales.t(lang, "money.stated.then_fit")]
     return Content(title=title, summary=[*lines, *then])
 
