@@ -327,3 +327,39 @@ def test_paying_or_a_trial_is_an_order(dialog: Dialog, text: str) -> None:
 
 def test_plenty_for_a_job_is_a_verdict(dialog: Dialog) -> None:
     assert intent(dialog, "is one 4090 plenty for a 7B chatbot?") == "fit"
+
+
+@pytest.mark.parametrize(
+    "text", ["单张 4090 全量微调 1.5B 问题大不大", "can I squeeze Llama 3 70B onto two 4090s?"]
+)
+def test_whether_it_is_a_problem_or_squeezes_in_is_a_verdict(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "fit"
+
+
+def test_rates_for_a_card_ask_a_price(dialog: Dialog) -> None:
+    assert intent(dialog, "rates for H100?") == "price"
+
+
+def test_time_to_first_token_asked_is_a_speed_question(dialog: Dialog) -> None:
+    assert intent(dialog, "what's the time to first token for a 70B on 2 H100s?") == "speed"
+
+
+@pytest.mark.parametrize("text", ["FP8 和 INT8 有啥区别", "what's the point of NVLink for inference?"])
+def test_how_two_notions_differ_or_what_one_is_for_is_a_concept(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "concept"
+
+
+def test_the_reason_for_a_recommendation_is_why(dialog: Dialog) -> None:
+    assert intent(dialog, "这个推荐的理由是什么") == "why"
+
+
+def test_is_x_not_y_is_a_correction(dialog: Dialog) -> None:
+    assert intent(dialog, "不好意思，是 3 张不是 2 张") == "correction"
+
+
+def test_open_one_for_me_is_an_order(dialog: Dialog) -> None:
+    assert intent(dialog, "OK 帮我开一台") == "order"
+
+
+def test_another_question_wanted_starts_over(dialog: Dialog) -> None:
+    assert intent(dialog, "我想换个问题问") == "start_over"

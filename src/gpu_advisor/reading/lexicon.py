@@ -56,7 +56,7 @@ MONEY = (
     r"(?:包月|包年|包日|按年付?|按月付?|年付|月付|按量)\s*+(?:呢|怎么算|怎么收|咋算)",
     r"(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?",
     r"how\s+much(?!\s+(?:vram|memory|显存))|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)",
-    r"\bprice\b|pricing|in\s+total|altogether|(?:总共|合计|total)\s*+[?？]",
+    r"\bprice\b|pricing|(?<![a-z])(?<!frame\s)(?<!error\s)rates?\s+(?:for|of|on)(?![a-z])|in\s+total|altogether|(?:总共|合计|total)\s*+[?？]",
     word(r"(?:monthly|total|the|our|my)\s+bill"),
     word(r"(?:do|would|does)\s+(?:you|they|it)\s+charge|charge\s+(?:for|per)|going\s+(?:for|rate)"),
     r"what(?:'s|\s+is|\s+does)\s+(?:a|an|the)?\s*+[\w\s-]{1,24}?\s+(?:per|an?|by\s+the)\s+(?:hour|day|week|month|year)",
@@ -89,8 +89,9 @@ SPEED = (
     rf"(?:要|需要|得|跑|训|花|大概|大约)\s*+(?:几|多少)\s*+(?:个\s*+)?(?:{TIME_UNITS})",
     r"\d[\d.]*\s*+(?:秒|分钟|小时|个小时|天)[^。？?！!]{0,12}?(?:正常吗|正常|合理吗|是不是太慢|算慢|算快)",
     r"it\s*/\s*s|s\s*/\s*it|多少\s*fps|fps\s*多少|what\s+fps|帧率",
+    r"首(?:字|token)\s*+(?:延迟|时间)\s*+(?:多少|多久|多长|是多少|大概)",
     word(
-        r"how\s+fast|how\s+quick(?:ly)?|what\s+(?:latency|ttft)|(?:latency|ttft)\s+(?:would|will|should)|how\s+long|throughput|real[\s-]?time\s+factor|rtf|tokens?\s+per\s+second|tok/s|tps"
+        r"how\s+fast|how\s+quick(?:ly)?|time\s+to\s+first\s+token|what\s+(?:latency|ttft)|(?:latency|ttft)\s+(?:would|will|should)|how\s+long|throughput|real[\s-]?time\s+factor|rtf|tokens?\s+per\s+second|tok/s|tps"
     ),
     word(r"[\d.]+\s*[kmbt]?\s+tokens?\s+(?:per|a)\s+(?:day|hour|second)\s*\?"),
     word(
@@ -132,7 +133,7 @@ TROUBLE = ("爆", "oom", "炸", "溢出", "不够", "卡死", "跑不动", "装�
 """What goes wrong when hardware is too small: "会不会 OOM", "会不会爆" ask a verdict."""
 VERDICT_VERBS_EN = (
     r"run(?:s|ning)?|fit(?:s|ting)?|handl(?:e|es|ing)|train(?:s|ing)?|serv(?:e|es|ing)|host(?:s|ing)?|load(?:s|ing)?",
-    r"fine-?tun(?:e|es|ing)|transcod(?:e|es|ing)|do|cope|keep\s+up|get\s+away\s+with|be\s+able\s+to|q?lora|work",
+    r"fine-?tun(?:e|es|ing)|transcod(?:e|es|ing)|do|cope|keep\s+up|get\s+away\s+with|be\s+able\s+to|q?lora|work|squeeze|cram",
     r"ok(?:ay)?\s+for|good\s+enough|sufficient|suffice|plenty",
 )
 """English verbs a yes/no verdict question is asked with ("can a 3090 handle…", "would a
@@ -143,7 +144,7 @@ NO_PROBLEM = ("没问题", "没压力", "问题不大", "有戏", "没戏", "稳
 """Words that judge whether hardware copes: asked with 吗 or 不 ("T4 上跑没问题吗", "稳不稳"),
 a verdict; with 吧 ("没问题吧") a claim put for agreement, which the myth rule hears."""
 BEARS = (
-    rf"(?:{'|'.join(NO_PROBLEM)})\s*+(?:吗|么|嘛|不)",
+    rf"(?:{'|'.join(NO_PROBLEM)})\s*+(?:吗|么|嘛|不)|问题大不大|(?:有没有|会不会有)问题",
     rf"(?:{_BEAR})得(?:{_RESULT})(?!的)|(?:{_BEAR})不(?:{_BEAR})得(?:{_RESULT})|(?:{_BEAR})不(?:{_RESULT})\s*+(?:吗|么|吧)",
     rf"会不会\s*+(?:{'|'.join(TROUBLE)})|(?:会|能)\s*+(?:oom|爆显存|爆掉)|(?:吃|费)不(?:吃|费)力",
 )
@@ -167,10 +168,10 @@ from word classes (a bearing verb with its potential complement, a trouble asked
 会不会, an English modal with a verdict verb) so that a new phrasing of the same class is
 heard without a line of its own."""
 CONCEPT = (
-    r"什么是|是什么|是什么意思|什么意思|什么叫|啥叫|啥是|何谓|是啥|啥意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别",
+    r"什么是|是什么|是什么意思|什么意思|什么叫|啥叫|啥是|何谓|是啥|啥意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别|有啥区别|啥区别|有啥不同|什么区别",
     r"(?:掉|损失|降)\s*+(?:多少|几个?点)\s*+(?:精度|准确率|效果)|精度(?:损失|下降)多少",
     word(
-        r"what\s+is|what\s+does|how\s+does|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
+        r"what\s+is|what\s+does|how\s+does|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+the\s+point\s+of|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
     ),
 )
 MYTH = (
@@ -270,7 +271,7 @@ FASTER = (
     word(r"faster(?!-)|quicker|too\s+slow|speed\s+(?:it|this|that)\s+up|not\s+fast\s+enough"),
 )
 WHY = (
-    r"为什么推荐|为啥推荐|为什么选|为啥选|为什么不用|为何不用|为啥不用|为什么不选|为什么是.{1,12}不是|凭什么|依据是什么|为什么推荐这",
+    r"为什么推荐|为啥推荐|为什么选|为啥选|为什么不用|为何不用|为啥不用|为什么不选|为什么是.{1,12}不是|凭什么|依据是什么|为什么推荐这|(?:推荐|选|选择)的?(?:理由|原因|依据)",
     rf"(?:为什么|为啥|为何)(?:是|选了?|推荐了?)\s*+(?:{CARD_NAME})|(?:为什么|为啥|为何)不(?:推荐|选|用|挑|考虑)|怎么(?:选|推荐|挑)了|(?:为什么|为啥|怎么)要\s*+(?:两|三|四|八|\d+)\s*+(?:张|块|台|卡)",
     word(
         r"why\s+this|why\s+not|how\s+come\s+you|why\s+(?:two|three|four|eight|\d+|so\s+many|multiple)\s+(?:gpus?|cards?)|how\s+did\s+you\s+(?:come\s+up\s+with|decide|pick|choose)|what\s+made\s+you\s+(?:pick|choose)|reasoning\s+behind|why\s+did\s+you\s+(?:pick|choose|suggest|recommend|go\s+with)"
@@ -288,19 +289,19 @@ NAMES = (
 )
 """Product names (models and cards) counted to tell a comparison of two named things."""
 CORRECTION = (
-    r"不是[^，,。]{1,15}[，,]\s*(?:而)?是|(?:说|写|搞|弄|打|填|输)错了|更正|改一下|我说的是|刚才.{0,4}错",
+    r"不是[^，,。]{1,15}[，,]\s*(?:而)?是|(?<!是)是[^，,。是]{1,12}不是[^，,。？?吗]{1,12}$|(?:说|写|搞|弄|打|填|输)错了|更正|改一下|我说的是|刚才.{0,4}错",
     r"不对[，,]",
     word(r"i\s+meant|correction|sorry,\s|not\s+\d[\w.]*\s*$|^actually,?\s+it'?s\b[^.]{0,60}?,\s*not\s"),
 )
 ORDER = (
-    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|就(?:它|这个|这台|这张)了|下单$|怎么开通|(?:怎么|如何)开机器|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款|(?:怎么|如何|找谁|在哪)(?:付款|付钱|交钱|充值|续费)|(?:能|可以)?(?:先)?试用|付款方式|付款是|后付款|刷卡|汇款|转账|余额不够|销售(?:的)?(?:微信|电话|联系方式)|有销售|谈(?:个|一下)?(?:年付|价格|合同|折扣)|签合同",
+    r"(?:就|那就|我要|帮我)?(?:租|下单|订)(?:这个|这台|它|吧)|就(?:它|这个|这台|这张)了|下单$|怎么开通|(?:怎么|如何)开机器|怎么(?:下单|租)|去哪(?:租|下单)|下单链接|联系销售|开发票|对公付款|(?:怎么|如何|找谁|在哪)(?:付款|付钱|交钱|充值|续费)|(?:能|可以)?(?:先)?试用|帮我开(?:一|两|\d)?\s*+(?:台|个|张)|付款方式|付款是|后付款|刷卡|汇款|转账|余额不够|销售(?:的)?(?:微信|电话|联系方式)|有销售|谈(?:个|一下)?(?:年付|价格|合同|折扣)|签合同",
     word(
         r"(?:order|book|rent)\s+(?:it|this|that|this\s+one)|how\s+do\s+i\s+(?:order|rent|book|pay|sign\s+up)|sign\s+up|talk\s+to\s+(?:sales|someone|a\s+(?:person|human))|let'?s\s+rent"
         r"|payment\s+method|wire\s+transfer|invoice|free\s+trial"
     ),
 )
 START_OVER = (
-    r"(?:(?:算了|好吧|那|行)[,，\s]*)?(?:我们|咱们)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过|重新问|换个问题)"
+    r"(?:(?:算了|好吧|那|行)[,，\s]*)?(?:我们|咱们|我想|我要)?(?:重新开始|从头再来|从头开始|重来(?:一遍|一次)?|清空|换个需求|重新来过|重新问|换个问题(?:问)?)"
     r"(?:[,，。.!！\s]*(?:吧|重来吧?|换个需求|(?:刚才|前面|之前)(?:说)?的都不算))*[。.!！]*",
     r"(?:(?:ok|okay|never\s?mind)[,\s]*)?(?:let'?s\s+)?(?:start\s+over|start\s+again|start\s+fresh|restart|reset|clear"
     r"|(?:start\s+)?(?:a\s+)?new\s+(?:conversation|chat|request))(?:[,\s]*please)?[.!]*",
