@@ -99,19 +99,37 @@ def test_a_count_glued_to_another_number_stays_unread(vocab: Vocabulary) -> None
 @pytest.mark.parametrize(
     "messages",
     [
-        ("部署 glm-4 9b，给 5 个人用", "多少钱一个月"),
         ("部署 qwen2.5 7b", "一个月多少钱"),
-        ("部署 qwen2.5 7b 5个人", "月租多少"),
-        ("deploy qwen2.5 7b for 5 users", "how much per month?"),
-        ("deploy qwen2.5 7b for 5 users", "whats the monthly cost"),
+        ("部署 glm-4 9b", "月租多少"),
+        ("deploy qwen2.5 7b", "how much per month?"),
     ],
 )
 def test_a_price_question_before_the_plan_is_answered_with_the_plan(
     dialog: Dialog, messages: tuple[str, ...]
 ) -> None:
+    """A request still missing its load: the price question gets a plan, sized on stated defaults."""
     reply, _ = talk(dialog, *messages)
     assert reply.plan is not None and reply.plan.recommendation is not None
     assert reply.price
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ("部署 glm-4 9b，给 5 个人用", "多少钱一个月"),
+        ("部署 qwen2.5 7b 5个人", "月租多少"),
+        ("deploy qwen2.5 7b for 5 users", "how much per month?"),
+        ("deploy qwen2.5 7b for 5 users", "whats the monthly cost"),
+    ],
+)
+def test_a_price_question_after_the_plan_is_answered_with_the_plans_price(
+    dialog: Dialog, messages: tuple[str, ...]
+) -> None:
+    """A request that states its load gets its plan at once; the price question then names that price."""
+    planned, state = talk(dialog, messages[0])
+    assert planned.plan is not None and planned.plan.recommendation is not None
+    asked, _ = talk(dialog, messages[1], state=state)
+    assert f"{planned.plan.recommendation.monthly_cost.amount:,.0f}" in asked.as_text()
 
 
 @pytest.mark.parametrize(
