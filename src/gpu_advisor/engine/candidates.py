@@ -48,7 +48,7 @@ class Candidate:
     meets_latency: bool = True
     extras: dict[str, float] = field(default_factory=dict)
     # figures left out of ``extras`` until an option shows them (``settled``): a serving
-    # candidate's break-point QPS, whose exact search only the shown few need
+    # candidate's break-point QPS and latency medians, which only the shown few need
     deferred: Callable[[], dict[str, float]] | None = field(default=None, repr=False, compare=False)
 
     @property
@@ -69,8 +69,9 @@ def settled(c: Candidate) -> Candidate:
     """``c`` with its ``deferred`` figures worked out into ``extras``: what an option shows.
 
     Ranking, pruning and every check read the fields sizing settled; the break-point
-    QPS is searched to its end only for the few candidates a plan turns into options
-    (``engine.recommend``), the same float it would have been had it been searched first.
+    QPS is searched to its end, and the latency medians worked out, only for the few
+    candidates a plan turns into options (``engine.recommend``): the same floats they
+    would have been had they been worked out first.
     """
     if c.deferred is None:
         return c
