@@ -6,7 +6,7 @@ reader; "H100 整机 ¥180/小时" was a whole machine (eight) to the quote read
 to the other two. The rules, in one place:
 
 - a count is a number written right beside the name, before it ("8x H100", "8 卡 A100",
-  "两张3090", "one A100") or after it ("A100 x 12", "A100 8 卡");
+  "两张3090", "one A100", "an 8-GPU A100 server") or after it ("A100 x 12", "A100 8 卡");
 - a number with a price mark is a price, not a count: "¥210 的 A100", "A100 3/卡时",
   "A100 12 元" (a currency sign before it, a currency, a slash or 卡时 after it);
 - 整机 / "whole machine" is a whole box, :data:`WHOLE_BOX` cards (an HGX or DGX board
@@ -27,7 +27,8 @@ MAX_GPUS = 64
 WINDOW = 24
 """How far before a name a count may stand ("8 张 NVIDIA A100")."""
 
-_MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs)"
+_MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs|-?\s*+(?:gpus?|cards?)(?![a-z]))"
+"""What a count is written with: "8x", "8 张", "8-GPU" ("an 8-GPU A100 server")."""
 _WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=lambda w: (-len(w), w)))
 BEFORE = lazy(
     rf"(?:(?P<num>{NUMBER})|(?<![a-z])(?P<word>{_WORD}))\s*+{_MEASURE}?\s*+"

@@ -56,8 +56,9 @@ MONEY = (
     r"(?:包月|包年|包日|按年付?|按月付?|年付|月付|按量)\s*+(?:呢|怎么算|怎么收|咋算)",
     r"(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?",
     r"how\s+much(?!\s+(?:vram|memory|显存))|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)",
-    r"\bprice\b|pricing|(?<![a-z])(?<!frame\s)(?<!error\s)rates?\s+(?:for|of|on)(?![a-z])|in\s+total|altogether|(?:总共|合计|total)\s*+[?？]",
-    word(r"(?:monthly|total|the|our|my)\s+bill"),
+    r"价差|差价|\bprices?\b|pricing|(?<![a-z])(?<!frame\s)(?<!error\s)rates?\s+(?:for|of|on)(?![a-z])|in\s+total|altogether|(?:总共|合计|total)\s*+[?？]",
+    word(r"(?:monthly|total|the|our|my)\s+bill|(?:cost|price)\s+(?:difference|gap)"),
+    word(r"what\s+(?:would|will|does|did|do|should)\s[^.?!]{0,40}?costs?|costs?\s+(?:me|us|them|you)"),
     word(r"(?:do|would|does)\s+(?:you|they|it)\s+charge|charge\s+(?:for|per)|going\s+(?:for|rate)"),
     r"what(?:'s|\s+is|\s+does)\s+(?:a|an|the)?\s*+[\w\s-]{1,24}?\s+(?:per|an?|by\s+the)\s+(?:hour|day|week|month|year)",
     word(
@@ -68,7 +69,7 @@ MONEY = (
 ``intent`` both read it; the follow-ups read ``msg.intent``)."""
 _ZH_PERIODS = "|".join(words[0] for words in PERIODS.values())
 PERIOD_HOW_MUCH = (
-    rf"(?:{_ZH_PERIODS}|一个?月|几个月|三个月|一分钟|每分钟)[^。？?！!]{{0,12}}?(?:多少|几(?:块|千|万))",
+    rf"(?:{_ZH_PERIODS}|一个?月|几个月|三个月|一分钟|每分钟|季缴|季付|按季|每季度?|一季度?)[^。？?！!]{{0,12}}?(?:多少|几(?:块|千|万))",
 )
 """A period with 多少: a price question only when no speed is asked ("一天能训多少 token").
 Every Chinese period word of :data:`PERIODS` counts ("按天租要多少", "包日多少"), not a
@@ -150,7 +151,16 @@ BEARS = (
 )
 """A load borne or a trouble feared, asked: the Chinese verdict classes (``FIT`` and
 ``question_form``'s yes/no both hear them)."""
+VERDICT_TAG = (
+    r"(?:行|可以|可行|ok|okay)\s*+(?:吗|么|嘛|不)\s*+[?？]?\s*+$|可行(?:吗|么|不|[?？])",
+    word(
+        r"(?:ok(?:ay)?|possible|doable|feasible|viable|workable|realistic|fine|a\s+go|will\s+(?:it|that)\s+work)\s*\?+\s*$"
+    ),
+)
+"""A verdict asked as a tag after a statement of hardware and job ("QLoRA 8B on a single T4 —
+ok?", "2x A100 跑 70B int8，可行吗"): the statement is the question, the tag asks yes or no."""
 FIT = (
+    *VERDICT_TAG,
     r"能不能|可不可以|够不够|行不行|能否|会爆显存|爆显存吗|会不会太|勉强|吃力",
     *BEARS,
     r"(?:要|需要|得|占)\s*+(?:多大|多少)\s*+(?:的)?\s*+显存",
@@ -171,7 +181,7 @@ CONCEPT = (
     r"什么是|是什么|是什么意思|什么意思|什么叫|啥叫|啥是|何谓|是啥|啥意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别|有啥区别|啥区别|有啥不同|什么区别",
     r"(?:掉|损失|降)\s*+(?:多少|几个?点)\s*+(?:精度|准确率|效果)|精度(?:损失|下降)多少",
     word(
-        r"what\s+is|what\s+does|how\s+does|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+the\s+point\s+of|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
+        r"what\s+is|what\s+does|how\s+does|what'?s\s+(?!up\b|new\b|next\b|good\b|wrong\b|happening\b)(?:an?\s+|the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*+[?？]?\s*+$|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+the\s+point\s+of|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
     ),
 )
 MYTH = (
@@ -322,7 +332,7 @@ SMALL_TALK = (
 CONCEPT_FIRST = (
     r"为什么|为何|为啥|什么是|是什么|什么叫|啥叫|啥是|何谓|是啥|原理|怎么省|是怎么|有啥用|有什么用|干嘛用|是干什么的|是干嘛的",
     word(
-        r"why\s+(?:does|is|do)|how\s+does|explain|what\s+does\s+[\w-]+\s+(?:actually\s+|really\s+)?do|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for|what\s+is\s+(?:a\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:and|in)\b"
+        r"why\s+(?:does|is|do)|how\s+does|explain|what\s+does\s+[\w-]+\s+(?:actually\s+|really\s+)?do|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for|what(?:'?s|\s+is)\s+(?:a\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:and|in)\b"
     ),
 )
 """A how-or-why question about a notion, heard before a speed or price word it may contain

@@ -19,7 +19,7 @@ from gpu_advisor.text.numbers import NUMBER, parse_number
 HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
 _YEARLY = lazy(
     r"包年|按年|年付|年缴|年繳|年租|租一年|包一年|一年包|一年总共|一年下来|全年|一整年|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year"
-    r"|a\s+whole\s+year|for\s+a\s+year"
+    r"|a\s+(?:whole|full)\s+year|for\s+(?:a|one)\s+(?:full\s+|whole\s+)?year"
 )
 _AND_MONTH = lazy(r"包月|月租|每月|一个月|monthly|per\s+month|a\s+month")
 """A month asked beside the year ("包月和包年各多少", "monthly and yearly"): both are priced."""
@@ -39,10 +39,11 @@ _UNITS: tuple[tuple[str, str], ...] = (
     ("day", r"天|日|days?"),
     ("hour", r"小时|个小时|钟头|hours?|hrs?|h(?![a-z])"),
 )
-# "4090 月租" is a card's monthly rent, not 4,090 months: a unit followed by 租/付/费 is a rate.
+# "4090 月租" is a card's monthly rent, not 4,090 months: a unit followed by 租/付/费/缴 is a rate,
+# and the digits of a card's name ("A100 月缴") are never a count of months.
 _COUNTED = lazy(
-    rf"(?P<num>{NUMBER})\s*+(?P<unit>{'|'.join(f'(?:{u})' for _, u in _UNITS)})(?![a-z])"
-    r"(?!\s*+(?:租|付|费|價|价))"
+    rf"(?<![a-z])(?P<num>{NUMBER})\s*+(?P<unit>{'|'.join(f'(?:{u})' for _, u in _UNITS)})(?![a-z])"
+    r"(?!\s*+(?:租|付|费|價|价|缴))"
 )
 _SINGLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("hour", lazy(r"每小时|按小时|按时|一小时|per\s+hour|hourly|an?\s+hour|/\s*+h(?:our|r)?\b")),

@@ -34,6 +34,8 @@ _YES_NO_EN = lazy(
     r"|\b(?:needs?|takes?|requires?)\s+how\s+many\b"
 )
 _BEARS = lexicon.pattern(*lexicon.BEARS)  # "撑得住吗", "会不会 OOM": the lexicon's verdict classes
+# "… on a single T4 — ok?", "…，可行吗": a verdict asked as a tag after the statement
+_TAG = lexicon.pattern(*lexicon.VERDICT_TAG)
 _MONEY = lexicon.pattern(*lexicon.MONEY)  # the one price vocabulary (``reading.lexicon``)
 _PERIOD_HOW_MUCH = lexicon.pattern(*lexicon.PERIOD_HOW_MUCH)
 _SPEED = lazy(
@@ -75,7 +77,7 @@ def question_form(low: str, ext: Extraction) -> QuestionForm:
     capacity = _CAPACITY.search(low) is not None
     speed = _SPEED.search(low) is not None or capacity
     return QuestionForm(
-        yes_no=any(p.search(low) is not None for p in (_YES_NO_ZH, _BEARS, _YES_NO_EN)),
+        yes_no=any(p.search(low) is not None for p in (_YES_NO_ZH, _BEARS, _TAG, _YES_NO_EN)),
         price=_MONEY.search(low) is not None or (_PERIOD_HOW_MUCH.search(low) is not None and not speed),
         speed=speed,
         compare=len(ext.gpus) >= 2 and _COMPARE.search(low) is not None,

@@ -5,7 +5,8 @@ sheets in ``engine.sheet``), so a Traditional word one of them understands the o
 understands too (the concept questions' own table, 43 characters apart, was folded
 in; issue 42). The table maps, character by character, the Traditional characters
 that occur in the readers' keywords, number words and the phrases around them (萬 億 兩
-張 訓練 記憶體 顯示卡 網路 …); a full OpenCC table is megabytes and buys nothing here.
+張 訓練 記憶體 顯示卡 網路 …, and the words of paying and renting: 月繳 租賃 結算 競價
+稅 …); a full OpenCC table is megabytes and buys nothing here.
 
 Control characters (junk bytes, NUL) are what a copy from a terminal or a spreadsheet
 leaves behind; they become spaces so they separate words instead of gluing them. Tab,
@@ -25,6 +26,7 @@ TRADITIONAL = (
     "給頂別論執資禮併貳陸區購賣頁滿騰風盤聯節傳殼組軟鏈緩裝項驅動廠質報來氣擬虛轉蓋製歸叢撲閃鍵極撐擔囉餾幹"
     "閒閑遷導該誰滯佈異虧賺營淨術議鐵幫損圍遠賬帳譯勢評強潤獲簽櫃棧離頸邏輯匯暫緒舊訂會著義薦歡貨險龍齡"
     "閉擊狀筆"
+    "繳賃結釋搶競歐稅談須覺漲減彈銀贈鎖灣殺補貼儘賠償範檢託騙頓紹細詳證鑰憑攤廣潔積儀僅純輔緊"
 )
 SIMPLIFIED = (
     "万亿两张训练预并发显个时周参数调与块单双台长驻续间钟输务随认识点线买总钱费价于迟头实际应对请问现么么"
@@ -34,6 +36,7 @@ SIMPLIFIED = (
     "给顶别论执资礼并贰陆区购卖页满腾风盘联节传壳组软链缓装项驱动厂质报来气拟虚转盖制归丛扑闪键极撑担啰馏干"
     "闲闲迁导该谁滞布异亏赚营净术议铁帮损围远账帐译势评强润获签柜栈离颈逻辑汇暂绪旧订会着义荐欢货险龙龄"
     "闭击状笔"
+    "缴赁结释抢竞欧税谈须觉涨减弹银赠锁湾杀补贴尽赔偿范检托骗顿绍细详证钥凭摊广洁积仪仅纯辅紧"
 )
 TO_SIMPLIFIED = str.maketrans(TRADITIONAL, SIMPLIFIED)
 

@@ -22,7 +22,7 @@ _BARE_COUNT_WORD = "|".join(sorted((w for w in COUNT_WORDS if len(w) > 2), key=l
 _COUNT_ALONE = lazy(
     rf"(?:(?P<num>{NUMBER})\s*+(?:张|块|个|台|片)?|(?P<word>单|双)(?:张|块)?)\s*+(?:显示卡|显卡|卡(?!顿))"
     rf"|(?<![a-z\d.])(?:(?P<num2>\d+)|(?P<word2>{_BARE_COUNT_WORD}))"
-    r"\s*+(?:gpus?|cards?|graphics cards?)(?![a-z])"
+    r"\s*+-?\s*+(?:gpus?|cards?|graphics cards?)(?![a-z])"  # "4 GPUs", "an 8-GPU box"
 )
 _FORM = lazy(r"\s*+(?:的)?\s*+(?P<form>pcie|sxm\d?)(?:\s*+(?:版本?|版的|卡))?(?![a-z])")
 _MEMORY_CLASS = lazy(
@@ -99,6 +99,15 @@ def read_gpus(scan: Scan, vocab: Vocabulary) -> None:
             scan.report("unknown_gpu", "gpu", name=match.group(), closest=vocab.closest_gpu(match.group()))
         scan.claim(*match.span(), understood=False)
     _read_bare_counts(scan)
+    _count_the_one_card(scan)
+
+
+def _count_the_one_card(scan: Scan) -> None:
+    """One card named and its count said apart from it ("8卡服务器 A100", "8-GPU box of H100"):
+    the count is that card's, so the price reader, which reads each mention, prices eight."""
+    count = scan.slots.get("gpu_count")
+    if len(scan.gpu_mentions) == 1 and scan.gpu_mentions[0][1] is None and isinstance(count, (int, float)):
+        scan.gpu_mentions[0] = (scan.gpu_mentions[0][0], float(count))
 
 
 def _read_smi_table(scan: Scan) -> int | None:

@@ -1,0 +1,118 @@
+"""Classes of misreading reported after the fourth pass (issue 42), held with phrasings of our own.
+
+Each test is a class, not a sentence: a verdict asked as a tag after a statement of hardware
+and job ("… — ok?", "…，可行吗"); "what's X" of a domain term; a cost asked with "what would
+… cost me"; a count written "8-GPU" or away from the card's name; a price noun inside a
+comparison (价差, prices); Traditional spellings of paying and renting (月繳, 租賃, 結算).
+None of these phrasings is a corpus line.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from gpu_advisor.bot.dialog import ConversationState, Dialog
+from gpu_advisor.reading.message import Message, read_message
+from gpu_advisor.reading.period import HOURS, read_period
+from gpu_advisor.text.hanzi import simplified
+
+
+def read(dialog: Dialog, text: str) -> Message:
+    return read_message(text, dialog.vocab)
+
+
+# --- a verdict asked as a tag ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "LoRA on Qwen2.5-14B with one L4 — doable?",
+        "serving Mistral-7B fp16 on a single A10G, feasible?",
+        "Llama-3.1-8B QLoRA on one 3090, ok?",
+        "两张 4090 跑 Qwen2.5-72B AWQ，行吗",
+        "單張 L40S 微調 14B，可行嗎",
+    ],
+)
+def test_a_statement_of_hardware_and_job_closed_by_a_tag_asks_a_verdict(dialog: Dialog, text: str) -> None:
+    msg = read(dialog, text)
+    assert (msg.intent, msg.form.yes_no) == ("fit", True)
+
+
+def test_a_tag_without_hardware_or_job_is_no_verdict(dialog: Dialog) -> None:
+    assert read(dialog, "what's up").intent == "small_talk"
+
+
+# --- what a domain term is ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    ["what's NVLink and do I need it for two cards?", "whats a KV cache?", "what's FP8?", "NVLink 是啥"],
+)
+def test_what_a_term_is_asks_a_concept(dialog: Dialog, text: str) -> None:
+    assert read(dialog, text).intent == "concept"
+
+
+# --- what something would cost ------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text",
+    [
+        "What would four L40S cost us over a quarter?",
+        "what will a 2x A100 box cost me per month",
+        "roughly what does an H100 node cost?",
+    ],
+)
+def test_what_hardware_would_cost_asks_a_price(dialog: Dialog, text: str) -> None:
+    msg = read(dialog, text)
+    assert (msg.intent, msg.form.price) == ("price", True)
+
+
+def test_a_full_year_is_a_year_of_rent() -> None:
+    assert read_period("what would 4 a100 cost for one full year?").hours == HOURS["year"]
+
+
+# --- a count written with its hardware ------------------------------------------------------
+@pytest.mark.parametrize(
+    ("text", "count"),
+    [
+        ("a 4-GPU L40S server", 4),
+        ("8-card H100 machine, monthly price?", 8),
+        ("an 8-GPU box of A100s per month?", 8),
+        ("4卡服务器 L40S 包月多少", 4),
+    ],
+)
+def test_a_count_written_with_the_machine_is_the_cards_count(dialog: Dialog, text: str, count: int) -> None:
+    msg = read(dialog, text)
+    assert msg.slots["gpu_count"] == count
+    assert [c for _, c in msg.ext.gpu_mentions] == [count]  # what the price reader prices
+
+
+def test_a_machine_counted_apart_from_its_card_is_priced_for_all_its_cards(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(lang="en"), "4-GPU box of A100 80G, price per month?")
+    assert "4 ×" in reply.text
+
+
+# --- money nouns in a question ---------------------------------------------------------------
+@pytest.mark.parametrize(
+    "text", ["L40S 跟 A6000 的差价", "H100 和 H200 价差大吗", "A10G vs L4 prices", "cost difference L4 vs T4"]
+)
+def test_a_price_noun_makes_a_price_form(dialog: Dialog, text: str) -> None:
+    assert read(dialog, text).form.price
+
+
+# --- Traditional spellings of paying and renting ---------------------------------------------
+@pytest.mark.parametrize(
+    ("traditional", "simple"),
+    [("月繳", "月缴"), ("租賃", "租赁"), ("結算", "结算"), ("競價", "竞价"), ("稅", "税"), ("計費", "计费")],
+)
+def test_billing_words_in_traditional_read_as_their_simplified_twins(traditional: str, simple: str) -> None:
+    assert simplified(traditional) == simple
+
+
+@pytest.mark.parametrize("text", ["月繳多少", "L4 季繳多少", "租賃一張 A100，年繳要多少"])
+def test_a_traditional_payment_question_asks_a_price(dialog: Dialog, text: str) -> None:
+    msg = read(dialog, text)
+    assert (msg.intent, msg.form.price) == ("price", True)
+
+
+def test_a_cards_name_is_never_a_count_of_months(dialog: Dialog) -> None:
+    reply, _ = dialog.handle(ConversationState(), "L40S 月繳多少")
+    assert "1 個月" in reply.text
+    assert "40 個月" not in reply.text
