@@ -116,3 +116,32 @@ def test_a_cards_name_is_never_a_count_of_months(dialog: Dialog) -> None:
     reply, _ = dialog.handle(ConversationState(), "L40S 月繳多少")
     assert "1 個月" in reply.text
     assert "40 個月" not in reply.text
+
+
+# --- what the dialog used to hear itself, on the reading ---------------------------------------
+def test_every_question_a_message_asks_is_on_the_reading(dialog: Dialog) -> None:
+    msg = read(dialog, "一张 L40S 能跑 Qwen2.5-32B 吗，包月多少")
+    assert {"fit", "price"} <= msg.asked
+    assert msg.intent in msg.asked
+
+
+@pytest.mark.parametrize(
+    ("text", "word"),
+    [
+        ("最低價能租到什麼", "cheapest"),
+        ("lowest priced card you have?", "cheapest"),
+        ("A100 切一个 MIG 多少钱", "slice"),
+        ("那换成 L40S 呢", "swap"),
+        ("顺便也要做 LoRA 微调", "also"),
+        ("T4 的 FP16 是 65 TFLOPS 对吧", "claim_asked"),
+        ("4090 和 3090 价差多少", "compare_money"),
+    ],
+)
+def test_a_word_class_the_answerers_test_is_heard_by_the_reading(
+    dialog: Dialog, text: str, word: str
+) -> None:
+    assert word in read(dialog, text).heard
+
+
+def test_hearsay_inside_a_job_description_is_no_claim_asked(dialog: Dialog) -> None:
+    assert "claim_asked" not in read(dialog, "听说 vLLM 快，部署 Qwen2.5-7B，并发 20").heard

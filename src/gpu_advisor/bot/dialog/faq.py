@@ -26,28 +26,17 @@ from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.reading import concepts as reading_concepts
-from gpu_advisor.reading.dialog_words import CONFIRM as _CONFIRM
-from gpu_advisor.reading.dialog_words import HEARSAY as _HEARSAY
 from gpu_advisor.reading.message import Message
 
 MYTH_BASE = {"task": "train", "params_b": 7}  # the myth checks need a workload; 7B is their own scale
-# What a user says about their own job (a claim's own numbers — 10T tokens, a day, a method — do not count).
-_JOB_SLOTS = ("concurrency", "qps", "budget", "always_on")
 MIN_CONTEXT = 256  # a context below this is a misread count ("32k 上下文、20 个并发" read as 20)
 
 
 def myth_answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """A question that repeats a known wrong claim: the true figure first, then the offer to size."""
-    if not msg.claims or not _asks_about_claim(msg):
+    if not msg.claims or "claim_asked" not in msg.heard:  # asked, confirmed or hearsay (``reading.message``)
         return None
     return _short(flow, state, msg, myth_sentences(flow.kb, _lang(state, msg), list(msg.claims)))
-
-
-def _asks_about_claim(msg: Message) -> bool:
-    """A question, a request to confirm, or hearsay that is not part of a job description."""
-    if msg.asks or _CONFIRM.search(msg.low):
-        return True
-    return _HEARSAY.search(msg.low) is not None and not any(k in msg.slots for k in _JOB_SLOTS)
 
 
 def myth_sentences(kb: Knowledge, lang: str, claims: list[str]) -> list[str]:

@@ -20,7 +20,6 @@ from typing import Any
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.workload import apply_edit, last_number
-from gpu_advisor.reading.dialog_words import ALSO as _ALSO
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
 
@@ -68,7 +67,7 @@ def merge(state: ConversationState, msg: Message, expecting: str | None) -> Merg
     """Copy what the message said into ``state`` (in place); see the module docstring."""
     ext = msg.ext
     slots = dict(ext.slots)
-    _settle_task(state, slots, ext.replace, _ALSO.search(msg.low) is not None)
+    _settle_task(state, slots, ext.replace, "also" in msg.heard)
     for new, old in EXCLUSIVE:
         if new in slots:
             loose(state.slots).pop(old, None)
