@@ -2,7 +2,11 @@
 the user named in the user's own spelling.
 
 "NVIDIA GeForce RTX 3090" is "RTX 3090" on a phone screen, in a chart label and in a
-sentence alike; the engine and the JSON keep the catalogue's full name.
+sentence alike; the engine and the JSON keep the catalogue's full name. A card is named one
+way in one conversation (issue 47): ``card_name`` for the card on its own (the plan's pick,
+the price line, the comparison's rows), a rebuilt board with its qualifier in the user's
+language ("RTX 4090 48GB（魔改）", never the catalogue's English "(rebuilt)"); ``said_gpu``
+for the same card inside a sentence that already says what it is ("RTX 4090 48GB 是魔改卡").
 
 A model the user wrote as "Llama-3.1-8B" is "Llama-3.1-8B" in the reply, not the catalog's
 "Llama 3.1 8B": the reader resolves every spelling to one id (which the JSON keeps), and
@@ -16,11 +20,15 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from gpu_advisor import locales
+
 _TOKENS = re.compile(r"[a-z]+|\d+(?:\.\d+)*")
 _JOIN = r"[-_:\s./]*"
 _ALNUM = r"[A-Za-z0-9]"
 
 _VENDOR_WORDS = ("NVIDIA ", "GeForce ", "Tesla ", "Huawei ")
+_REBUILT = " (rebuilt)"
+"""How the catalogue marks a rebuilt board (``knowledge/gpus.yaml``: "RTX 4090 48GB (rebuilt)")."""
 
 
 def short_gpu(name: str) -> str:
@@ -28,6 +36,23 @@ def short_gpu(name: str) -> str:
     for word in _VENDOR_WORDS:
         name = name.replace(word, "")
     return name.strip()
+
+
+def card_name(lang: str, name: str) -> str:
+    """The card as every reply names it: short, a rebuilt board said so in the user's language.
+
+    "NVIDIA GeForce RTX 3090" → "RTX 3090"; "RTX 4090 48GB (rebuilt)" → "RTX 4090 48GB（魔改）"
+    in Chinese, "RTX 4090 48GB (modified board)" in English (``words.modified``).
+    """
+    short = short_gpu(name)
+    if short.endswith(_REBUILT):
+        return locales.t(lang, "words.modified", gpu=short.removesuffix(_REBUILT))
+    return short
+
+
+def said_gpu(name: str) -> str:
+    """The card inside a sentence that says what it is ("{gpu} 是魔改卡"): short, no qualifier."""
+    return short_gpu(name).removesuffix(_REBUILT)
 
 
 def spelled(raw: str, spans: Iterable[tuple[str, str]]) -> dict[str, str]:
@@ -63,6 +88,6 @@ def respelled(line: str, spellings: Mapping[str, str]) -> str:
     names = sorted(wanted, key=len, reverse=True)  # "Qwen2.5 72B Instruct" before "Qwen2.5 72B"
     pattern = re.compile(
         rf"(?<!{_ALNUM})(?:{'|'.join(re.escape(n) for n in names)})"
-        rf"(?![A-Za-z0-9.]|\s+(?:Instruct|Chat|Base)\b)"
+        rf"(?![A-Za-z0-9]|\.\d|\s+(?:Instruct|Chat|Base)\b)"
     )
     return pattern.sub(lambda m: wanted[m.group()], line)

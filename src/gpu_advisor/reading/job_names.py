@@ -87,24 +87,23 @@ _BARE = lazy(
 _SCALES = {"k": 1e3, "千": 1e3, "thousand": 1e3, "w": 1e4, "万": 1e4, "million": 1e6}
 
 
-def unsized_in(family: str, low: str, text: str) -> str | None:
-    """The name, as written, of a model or job in ``UNSIZED[family]`` the message names, or None."""
-    found = said_in([(name, [name]) for name in UNSIZED.get(family, ())], low, text)
+def unsized_in(family: str, low: str) -> str | None:
+    """The name, as matched in ``low``, of a model or job in ``UNSIZED[family]`` the message names."""
+    found = named_in([(name, [name]) for name in UNSIZED.get(family, ())], low)
     return found[1] if found else None
 
 
 def model_in(models: Iterable[tuple[str, list[str]]], low: str) -> str | None:
     """The id of the model whose name (id, name or alias) ``low`` names; the longest name wins."""
-    found = said_in(models, low, low)
+    found = named_in(models, low)
     return found[0] if found else None
 
 
-def said_in(models: Iterable[tuple[str, list[str]]], low: str, text: str) -> tuple[str, str] | None:
-    """(model id, the name as the user wrote it) for the model ``low`` names, or None.
+def named_in(models: Iterable[tuple[str, list[str]]], low: str) -> tuple[str, str] | None:
+    """(model id, the span of ``low`` that names it) for the model ``low`` names, or None.
 
-    Why: a reply echoes the user's own word ("SDXL", "Flux dev") rather than the catalog's
-    "Stable Diffusion XL 1.0"; ``text`` is the message as typed, ``low`` its normalised form.
-    The name is cut from ``text`` where it is found there, else from ``low``."""
+    The longest name wins ("sdxl turbo" over "sdxl"). The span is what the dialog finds again
+    in the message as typed, to say the name back the user's way (``bot.dialog.spelling``)."""
     best: tuple[int, str, str] | None = None
     for model_id, names in models:
         for name in names:
@@ -115,11 +114,7 @@ def said_in(models: Iterable[tuple[str, list[str]]], low: str, text: str) -> tup
                 best = (len(key), model_id, key)
     if best is None:
         return None
-    pattern = _pattern(best[2])
-    typed = pattern.search(text.lower())
-    if typed is not None:
-        return best[1], text[typed.start() : typed.end()].strip()
-    match = pattern.search(low)
+    match = _pattern(best[2]).search(low)
     return best[1], (match.group().strip() if match else best[2])
 
 

@@ -19,6 +19,7 @@ from gpu_advisor.engine.estimate import estimate
 from gpu_advisor.engine.results import Estimate
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer, Precision
 from gpu_advisor.engine.usable import usable_gib
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.requirements import extract, normalize
 
 PRECISIONS: tuple[Precision, ...] = ("fp32", "tf32", "bf16", "fp16", "fp8", "int8", "int4")
@@ -86,7 +87,7 @@ def spec_card(kb: Knowledge, lang: str, gpu: GpuSpec) -> Content:
     )
     lines.append(locales.t(lang, f"card.role.{role(gpu)}"))
     lines += caveat_lines(kb, lang, gpu.id)  # a China-market card's caveat wherever it is named
-    return Content(title=locales.t(lang, "card.title", name=gpu.name), summary=lines)
+    return Content(title=locales.t(lang, "card.title", name=card_name(lang, gpu.name)), summary=lines)
 
 
 def compare(dialog: Tools, state: ConversationState, arg: str) -> Content:
@@ -101,7 +102,11 @@ def compare(dialog: Tools, state: ConversationState, arg: str) -> Content:
 
 
 def compare_cards(dialog: Tools, lang: str, gpu_ids: list[str], slots: dict[str, object]) -> Content:
-    """Two or three cards side by side; with a model in ``slots``, whether it fits each and how fast."""
+    """Two or three cards side by side; with a model in ``slots``, whether it fits each and how fast.
+
+    Each card is named as the plan and the price answer name it (``locales.names.card_name``):
+    "RTX 3090", "RTX 4090 48GB（魔改）", never the catalogue's "NVIDIA GeForce RTX 3090" or "(rebuilt)".
+    """
     gpus = [dialog.kb.gpus[h] for h in gpu_ids[:3]]
     lines: list[str] = []
     for g in gpus:
@@ -109,7 +114,7 @@ def compare_cards(dialog: Tools, lang: str, gpu_ids: list[str], slots: dict[str,
             locales.t(
                 lang,
                 "compare.row",
-                name=g.name,
+                name=card_name(lang, g.name),
                 memory_gb=g.memory_gb,
                 bandwidth_gbs=g.bandwidth_gbs,
                 fp16=g.tflops("fp16"),
@@ -120,7 +125,8 @@ def compare_cards(dialog: Tools, lang: str, gpu_ids: list[str], slots: dict[str,
         )
     if slots:
         lines += [_fit_line(dialog, lang, g, slots) for g in gpus]
-    return Content(title=locales.t(lang, "compare.title", names=[g.name for g in gpus]), summary=lines)
+    names = [card_name(lang, g.name) for g in gpus]
+    return Content(title=locales.t(lang, "compare.title", names=names), summary=lines)
 
 
 def _workload_slots(dialog: Tools, state: ConversationState, text: str) -> dict[str, object]:
@@ -163,22 +169,23 @@ def _fits_one(est: Estimate, gpu: GpuSpec) -> bool:
 
 
 def _fit_line(dialog: Tools, lang: str, gpu: GpuSpec, slots: dict[str, object]) -> str:
+    name = card_name(lang, gpu.name)
     slots = {**slots, "gpu": gpu.id, "gpu_count": 1}
     slots.setdefault("task", "infer")
     slots.setdefault("concurrency", 1)  # "does it run on this card" means one stream, unless told otherwise
     try:
         est, fmt = _fit_on_one(dialog, gpu, slots)
     except (EngineError, ValueError):
-        return locales.t(lang, "compare.no_workload", name=gpu.name)
+        return locales.t(lang, "compare.no_workload", name=name)
     if fmt is not None:
-        gpu = gpu.model_copy(update={"name": f"{gpu.name} · {fmt.upper()}"})
+        name = f"{name} · {fmt.upper()}"
     fits = next((r for r in est.fits if r.gpu == gpu.id), None)
     if fits is None or not fits.fits or fits.count > 1:
         key = "compare.does_not_fit" if fits is not None and fits.fits else "compare.does_not_fit_any"
         return locales.t(
             lang,
             key,
-            name=gpu.name,
+            name=name,
             total_gib=est.memory_gib["total"],
             capacity_gib=fits.capacity_gib if fits else usable_gib(gpu, dialog.kb.runtimes.get("vllm")),
             count=fits.count if fits else None,
@@ -187,7 +194,7 @@ def _fit_line(dialog: Tools, lang: str, gpu: GpuSpec, slots: dict[str, object]) 
         return locales.t(
             lang,
             "compare.fits",
-            name=gpu.name,
+            name=name,
             total_gib=est.memory_gib["total"],
             capacity_gib=fits.capacity_gib,
         )
@@ -196,7 +203,7 @@ def _fit_line(dialog: Tools, lang: str, gpu: GpuSpec, slots: dict[str, object]) 
         return locales.t(
             lang,
             "compare.speed_unpriced",
-            name=gpu.name,
+            name=name,
             tokens_per_s=est.decode_tokens_per_s,
             ttft_ms=est.ttft_ms,
         )
@@ -206,7 +213,7 @@ def _fit_line(dialog: Tools, lang: str, gpu: GpuSpec, slots: dict[str, object]) 
     return locales.t(
         lang,
         "compare.speed",
-        name=gpu.name,
+        name=name,
         tokens_per_s=est.decode_tokens_per_s,
         ttft_ms=est.ttft_ms,
         monthly=monthly,

@@ -19,10 +19,11 @@ from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
-from gpu_advisor.bot.dialog.words import card_name, counted
+from gpu_advisor.bot.dialog.words import counted
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.price_lookup import lookup
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.compare_words import compare_asks_money
 from gpu_advisor.reading.message import Message
 

@@ -25,7 +25,7 @@ from gpu_advisor.bot.dialog.questions import EXPECTS, QUESTIONS, Question, defau
 from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.script import in_traditional, script_after
 from gpu_advisor.bot.dialog.slots import loose
-from gpu_advisor.bot.dialog.spelling import as_written, llm_spellings
+from gpu_advisor.bot.dialog.spelling import as_written, heard, llm_spans
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.bot.dialog.words import fit_line
@@ -48,7 +48,7 @@ class Dialog(Tools):
         if first.kind != "question" or {"task", "model"} & set(first.missing):
             return first
         reply, state = self.handle(state, "/plan")
-        return as_written(_led_by(reply, first.lead), llm_spellings(text, self.vocab, self.kb))
+        return _led_by(reply, first.lead)
 
     # --- entry points -------------------------------------------------------------
     def handle(self, state: ConversationState, text: str, today: date | None = None) -> Answer:
@@ -69,11 +69,11 @@ class Dialog(Tools):
         msg = dataclasses.replace(msg, cut=cut)
         if has_hanzi(text):
             state = state.model_copy(update={"hant": script_after(text, state.hant)})
-        spellings = llm_spellings(text, self.vocab, self.kb, msg.low)  # a model named is said back as written
+        state = heard(state, text, llm_spans(msg.low, self.vocab, self.kb))  # a model named: said as written
         for answerer in ANSWERERS:
             answered = answerer(self, state, msg)
             if answered is not None:
-                return _in_script((as_written(answered[0], spellings), answered[1]))
+                return _in_script(answered)
         raise AssertionError("the requirements answerer always answers")  # pragma: no cover
 
     def press(self, state: ConversationState, payload: str) -> Answer:
@@ -94,7 +94,7 @@ class Dialog(Tools):
         else:
             return self._stale(state), state
         new.turns += 1
-        return self.advance(new, [])
+        return _in_script(self.advance(new, []))  # a button's answer in the user's words as a typed one
 
     # --- steps --------------------------------------------------------------------
     def advance(self, state: ConversationState, notes: list[str]) -> Answer:
@@ -190,8 +190,11 @@ def _led_by(reply: Reply, lead: list[str]) -> Reply:
 
 
 def _in_script(answered: Answer) -> Answer:
-    """A Chinese reply to someone writing Traditional characters, in Traditional."""
+    """The reply in the user's words: each model named in the user's spelling (``spelling``, held
+    on the conversation, so a later turn, a button or a command says it too), and a Chinese reply
+    to someone writing Traditional characters in Traditional."""
     reply, state = answered
+    reply = as_written(reply, state)
     if state.hant and state.lang == "zh":
         return in_traditional(reply), state
-    return answered
+    return reply, state

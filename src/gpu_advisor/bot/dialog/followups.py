@@ -24,10 +24,11 @@ from gpu_advisor.bot.dialog.reply import Content, Reply
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
-from gpu_advisor.bot.dialog.words import card_name, caveat, pick_words
+from gpu_advisor.bot.dialog.words import caveat, pick_words
 from gpu_advisor.engine.lengths import SERVE_OUTPUT
 from gpu_advisor.engine.results import Option, Plan
 from gpu_advisor.engine.rules.plans import NAMED_CARD_FINDINGS
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.followup import machines_asked
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction

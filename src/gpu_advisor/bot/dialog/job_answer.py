@@ -33,8 +33,9 @@ from gpu_advisor.bot.dialog.job_cards import (
     why_card,
 )
 from gpu_advisor.bot.dialog.job_rates import rate_lines
-from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, knows, model_name, model_said, request_of
+from gpu_advisor.bot.dialog.job_request import FAMILIES, HeldJob, knows, model_name, model_named, request_of
 from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
+from gpu_advisor.bot.dialog.spelling import heard, typed
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
 from gpu_advisor.engine.jobs.plan import JobFamily, JobOption, JobPlan
@@ -91,17 +92,20 @@ def job_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answer 
             family = held.family  # "换成 Flux 呢" after a LoRA run: the same training, another base
         lang = msg.lang if not state.lang_locked else state.lang
         same = held if held is not None and held.family == family else None
-        found = model_said(family, msg.low, msg.text, books())
-        model, said = found if found is not None else (None, None)
-        if found is None and (unknown := job_names.unsized_in(family, msg.low, msg.text)) is not None:
-            model, said = unknown, unknown  # a model the family cannot size: said so, never a stand-in
+        found = model_named(family, msg.low, books())
+        model = found[0] if found is not None else None
+        if found is None and (unknown := job_names.unsized_in(family, msg.low)) is not None:
+            model = typed(msg.text, unknown)  # a model the family cannot size: said so, never a stand-in
         gpu = _gpu(msg)
         job = (
-            same.updated(model, msg.job_slots, gpu, said)
+            same.updated(model, msg.job_slots, gpu)
             if same is not None
-            else HeldJob(family=family, model=model, slots=dict(msg.job_slots), gpu=gpu, said=said)
+            else HeldJob(family=family, model=model, slots=dict(msg.job_slots), gpu=gpu)
         )
-        return _answer(flow, state, msg, job, lang, ask=same is None)
+        spans = [(model_name(family, found[0], books()), found[1])] if found is not None else []
+        return _answer(
+            flow, heard(state, msg.text, spans), msg, job, lang, ask=same is None
+        )  # "SDXL" as typed
     if held is None or msg.job in _LLM:
         return None
     return _follow_up(flow, state, msg, held)
@@ -171,7 +175,7 @@ def _answer(
     verdict = _verdict(flow, new.lang, job, msg) if msg.intent == "fit" else []
     rates = _rates(flow, new.lang, job, plan)
     lead = [*verdict, _read_line(flow, new.lang, job, plan), *rates, *unplaced]  # a number not used is said
-    content = job_card(new.lang, plan, _names(flow, job, plan), lead, job.gpu)
+    content = job_card(new.lang, plan, _names(flow), lead, job.gpu)
     return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
 
 
@@ -302,7 +306,7 @@ def press(flow: Tools, state: ConversationState, payload: str) -> Answer | None:
     if plan is None:
         return flow.say(new, "error", "error.invalid_input"), state
     new.job, new.answered = held, True
-    names = _names(flow, held, plan)
+    names = _names(flow)
     content = job_card(new.lang, plan, names, [_read_line(flow, new.lang, held, plan)], held.gpu)
     return _reply(flow, new, "answer", content, plan, _fold_buttons(new.lang)), new
 
@@ -326,7 +330,7 @@ def command(flow: Tools, state: ConversationState, name: str) -> Answer | None:
     if plan is None:
         return None
     if name == "plan":
-        names = _names(flow, job, plan)
+        names = _names(flow)
         content = job_card(state.lang, plan, names, [_read_line(flow, state.lang, job, plan)], job.gpu)
         return _reply(flow, state, "answer", content, plan, _fold_buttons(state.lang)), state
     if name == "order":
@@ -341,7 +345,7 @@ def _order(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
         return _fold(flow, state, plan, why_card)
     offer = next((o for o in flow.kb.catalog.offers if o.id == pick.offer_id), None)
     link = offer.order_url if offer is not None else None
-    names = _names(flow, state.job, plan)
+    names = _names(flow)
     title = locales.t(
         state.lang,
         "jobchat.title",
@@ -353,14 +357,14 @@ def _order(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
 
 
 def _fold(flow: Tools, state: ConversationState, plan: JobPlan, view: Callable[..., Content]) -> Answer:
-    return _reply(flow, state, "card", view(state.lang, plan, _names(flow, state.job, plan)), plan, []), state
+    return _reply(flow, state, "card", view(state.lang, plan, _names(flow)), plan, []), state
 
 
 def _cheaper(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
     """ "cheaper?": the next option that costs less a month than the pick and what it gives up
     (a lower weight format, a longer job, a slower figure), or that the pick is the cheapest —
     with what the pick itself already gives up (its lower format) when it does."""
-    names = _names(flow, state.job, plan)
+    names = _names(flow)
     pick = plan.pick
     if pick is None:
         return _fold(flow, state, plan, why_card)
@@ -384,7 +388,7 @@ def _cheaper(flow: Tools, state: ConversationState, plan: JobPlan) -> Answer:
         lines = [locales.t(lang, "jobchat.cheapest", pick=pick_words(lang, pick, names))]
         lowered = next((f for f in plan.findings if f.id == LOWER_FORMAT), None)
         if lowered is not None:  # the cheapest already runs below the model's own format: say so
-            lines.append(job_cards.said(lang, lowered, names))
+            lines.append(job_cards.said(lang, lowered))
     return _reply(flow, state, "card", alt_card(lang, shown, names, lines), plan, []), state
 
 
@@ -438,8 +442,7 @@ def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> st
     name = locales.t(lang, f"heard.job.{job.family}")
     named = model_name(job.family, job.model, books()) if job.model else None
     planned = model_name(job.family, plan.model, books()) if plan is not None and plan.model else None
-    echoed = _said_names(job, plan).get(f"model:{planned}") if plan is not None else job.said
-    model = echoed or planned or named or locales.t(lang, "jobchat.default_model")
+    model = planned or named or locales.t(lang, "jobchat.default_model")
     items = [
         locales.t(lang, f"heard.slot.{slot}", value=number(lang, v) if isinstance(v, int | float) else str(v))
         for slot, v in job.slots.items()
@@ -453,21 +456,12 @@ def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> st
     return locales.t(lang, "jobchat.read_items", job=name, model=model, items=separator.join(items))
 
 
-def _names(flow: Tools, job: HeldJob | None, plan: JobPlan | None) -> dict[str, str]:
-    """Cards by id, MIG slices by offer, and the model's knowledge name → the user's word for it
-    (``model:<name>``), so findings that name the model echo "SDXL" where the user wrote it."""
+def _names(flow: Tools) -> dict[str, str]:
+    """Cards by id and MIG slices by offer; the model keeps the knowledge's name here and is
+    said in the user's spelling by the dialog (``bot.dialog.spelling``)."""
     names = {gpu_id: spec.name for gpu_id, spec in flow.kb.gpus.items()}
     slices = {f"mig:{o.id}": o.mig_profile for o in flow.kb.catalog.offers if o.mig_profile}
-    return {**names, **slices, **_said_names(job, plan)}
-
-
-def _said_names(job: HeldJob | None, plan: JobPlan | None) -> dict[str, str]:
-    if job is None or job.said is None or job.model is None or plan is None or plan.model is None:
-        return {}
-    known = model_name(job.family, job.model, books())
-    if model_name(job.family, plan.model, books()) != known:
-        return {}  # the plan sized another model than the one named: no echo
-    return {f"model:{known}": job.said, f"model:{plan.model}": job.said, f"model:{job.model}": job.said}
+    return {**names, **slices}
 
 
 def _family(job: Job) -> JobFamily:

@@ -40,24 +40,24 @@ def job_card(lang: str, plan: JobPlan, names: Names, lead: list[str], named: str
         return Content(
             lead=lead,
             title=locales.t(lang, "jobchat.not_sized"),
-            summary=[said(lang, f, names) for f in [*plan.findings, *plan.assumptions]],
+            summary=[said(lang, f) for f in [*plan.findings, *plan.assumptions]],
         )
     on_named = [
-        said(lang, f, names)
+        said(lang, f)
         for f in [*plan.findings, *plan.assumptions]
         if named is not None
         and pick.gpu != named
         and f.id not in PITFALLS
         and f.values.get("gpu") == names.get(named)
     ]
-    defaults = " ".join(said(lang, f, names) for f in plan.assumptions if f.id.startswith("assumed_"))
+    defaults = " ".join(said(lang, f) for f in plan.assumptions if f.id.startswith("assumed_"))
     if (
         plan.family == "video_gen"
     ):  # a video model's memory is the first question; per card it hides the whole
-        on_named += [said(lang, f, names) for f in plan.findings if f.id == "diffusion_memory"]
+        on_named += [said(lang, f) for f in plan.findings if f.id == "diffusion_memory"]
     lines = (*on_named, _metric_line(lang, pick), _job_cost(lang, pick), _memory(lang, pick), defaults)
     summary = [line for line in lines if line]
-    warnings = [said(lang, f, names) for f in plan.findings if f.id in PITFALLS]
+    warnings = [said(lang, f) for f in plan.findings if f.id in PITFALLS]
     sections = [Section(id="pitfalls", heading=locales.t(lang, "jobchat.heading.pitfalls"), lines=warnings)]
     return Content(
         lead=lead,
@@ -74,8 +74,8 @@ def job_card(lang: str, plan: JobPlan, names: Names, lead: list[str], named: str
 
 def why_card(lang: str, plan: JobPlan, names: Names) -> Content:
     """/why: every finding and assumption of the plan, the arithmetic in words."""
-    sums = [said(lang, f, names) for f in [*plan.findings, *plan.assumptions] if f.id not in PITFALLS]
-    warnings = [said(lang, f, names) for f in plan.findings if f.id in PITFALLS]
+    sums = [said(lang, f) for f in [*plan.findings, *plan.assumptions] if f.id not in PITFALLS]
+    warnings = [said(lang, f) for f in plan.findings if f.id in PITFALLS]
     memory = _memory(lang, plan.pick) if plan.pick else None
     sections = [
         Section(id="reasoning", heading=locales.t(lang, "jobchat.heading.why"), lines=sums),
@@ -208,10 +208,7 @@ def _title(lang: str, plan: JobPlan, names: Names) -> str:
     )
 
 
-def said(lang: str, f: Finding, names: Names | None = None) -> str:
-    """The finding in words, its model named as the user named it (``model:<name>`` in ``names``):
-    the finding keeps the knowledge's name, which the JSON shows."""
-    model = f.values.get("model")
-    echo = names.get(f"model:{model}") if names is not None and isinstance(model, str) else None
-    values = {**f.values, "model": echo} if echo else f.values
-    return locales.render_finding(lang, f.id, values)
+def said(lang: str, f: Finding) -> str:
+    """The finding in words. Its model keeps the knowledge's name, which the JSON shows too; the
+    dialog says it in the user's spelling ("SDXL") over the whole reply (``bot.dialog.spelling``)."""
+    return locales.render_finding(lang, f.id, f.values)

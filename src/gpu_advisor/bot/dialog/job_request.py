@@ -48,16 +48,11 @@ class HeldJob(BaseModel):
     model: str | None = Field(None, description="the family's model id; the family's default if absent")
     slots: dict[str, JobValue] = Field(default_factory=dict, description="job_slots by role")
     gpu: str | None = None
-    said: str | None = Field(
-        None, description='the model\'s name as the user wrote it ("SDXL"), echoed in replies'
-    )
 
-    def updated(
-        self, model: str | None, slots: dict[str, Any], gpu: str | None, said: str | None = None
-    ) -> HeldJob:
-        """This job with what a later message changed (a model as written, a number, a card)."""
+    def updated(self, model: str | None, slots: dict[str, Any], gpu: str | None) -> HeldJob:
+        """This job with what a later message changed (a model, a number, a card)."""
         merged = {**self.slots, **{k: v for k, v in slots.items() if isinstance(v, int | float | str)}}
-        named = {"model": model, "said": said} if model is not None else {}
+        named = {"model": model} if model is not None else {}
         return self.model_copy(update={**named, "slots": merged, "gpu": gpu or self.gpu})
 
 
@@ -66,9 +61,9 @@ def model_in(family: JobFamily, low: str, books: JobBooks) -> str | None:
     return job_names.model_in(_names(family, books), low)
 
 
-def model_said(family: JobFamily, low: str, text: str, books: JobBooks) -> tuple[str, str] | None:
-    """(model id, its name as written in ``text``) of the family's model the message names."""
-    return job_names.said_in(_names(family, books), low, text)
+def model_named(family: JobFamily, low: str, books: JobBooks) -> tuple[str, str] | None:
+    """(model id, the span of ``low`` naming it) of the family's model the message names."""
+    return job_names.named_in(_names(family, books), low)
 
 
 def knows(family: JobFamily, model_id: str | None, books: JobBooks) -> bool:

@@ -17,10 +17,10 @@ from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.stated_lines import tradeoff_line
 from gpu_advisor.bot.dialog.tools import Answer, Tools
-from gpu_advisor.bot.dialog.words import card_name
 from gpu_advisor.engine.budget import PlanCut, cut_plan
 from gpu_advisor.engine.results import Money, Option
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.budget_cut import kept_share, vague_cut
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.rate_words import month_budget

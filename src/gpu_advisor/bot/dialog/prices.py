@@ -28,6 +28,7 @@ from gpu_advisor.engine.price_lookup import (
     with_addons,
     yearly_discounts,
 )
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.dialog_words import SLICE as _SLICE
 from gpu_advisor.reading.dialog_words import SWAP as _SWAP
 from gpu_advisor.reading.message import Message
@@ -120,7 +121,7 @@ def _lines(flow: Tools, lang: str, a: PriceAnswer, period: Period) -> list[str]:
     out = [_priced(flow, lang, line, period)]
     if line.bigger:
         out.append(locales.t(lang, "prices.bigger", asked=a.count, count=line.count))
-    name = flow.gpu_names(line.gpu)  # several machines are not one server: said, and the biggest priced
+    name = _card(flow, lang, line.gpu)  # several machines are not one server: said, and the biggest priced
     out += span_lines(flow.kb, lang, line, name, lambda several: _priced(flow, lang, several, period))
     out += caveat_lines(flow.kb, lang, a.gpu)
     if a.yearly_saving_month and not period.yearly:
@@ -195,7 +196,7 @@ def _yearly_overview(flow: Tools, state: ConversationState, msg: Message) -> Ans
 
 
 def _machine(flow: Tools, lang: str, line: PriceLine) -> str:
-    gpu = flow.gpu_names(line.gpu)
+    gpu = _card(flow, lang, line.gpu)
     if line.mig_profile:
         return locales.t(
             lang, "prices.slice_of", gpu=gpu, profile=line.mig_profile, memory=line.slice_memory_gib
@@ -204,7 +205,13 @@ def _machine(flow: Tools, lang: str, line: PriceLine) -> str:
 
 
 def _gpus(flow: Tools, lang: str, gpu: str | None, count: int) -> str:
-    return locales.t(lang, "followup.gpus", count=count, gpu=flow.gpu_names(gpu))
+    return locales.t(lang, "followup.gpus", count=count, gpu=_card(flow, lang, gpu))
+
+
+def _card(flow: Tools, lang: str, gpu: str | None) -> str:
+    """The card as the plan and the comparison name it ("RTX 3090", "RTX 4090 48GB（魔改）")."""
+    spec = flow.kb.gpus.get(gpu or "")
+    return card_name(lang, spec.name) if spec is not None else str(gpu)
 
 
 def _period(lang: str, period: Period) -> str:

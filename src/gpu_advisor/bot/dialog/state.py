@@ -36,6 +36,10 @@ class ConversationState(BaseModel):
     # a non-LLM job answered (image, video, speech, embedding, vision, encoding): follow-ups
     # change it ("换成 Flux 呢"); None while the conversation is about a language model
     job: HeldJob | None = None
+    # each model named so far, catalog display name → the user's spelling ("Llama 3.1 8B" →
+    # "llama-3.1-8b", "Stable Diffusion XL 1.0" → "SDXL"): replies say it that way
+    # (bot.dialog.spelling); the JSON and the commands keep the ids
+    spelled: dict[str, str] = Field(default_factory=dict)
     answered: bool = False
     turns: int = 0
 

@@ -20,12 +20,12 @@ from gpu_advisor.bot.dialog.reply import Button, Content, Reply, ReplyKind
 from gpu_advisor.bot.dialog.slots import loose
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.vocab import vocabulary
-from gpu_advisor.bot.dialog.words import said_gpu
 from gpu_advisor.bot.dialog.workload import to_workload, workload_fields
 from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Plan
 from gpu_advisor.engine.specs import Knowledge
+from gpu_advisor.locales.names import said_gpu
 from gpu_advisor.reading.requirements import Vocabulary
 
 log = logging.getLogger(__name__)

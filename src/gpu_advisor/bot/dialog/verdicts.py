@@ -21,7 +21,7 @@ from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
-from gpu_advisor.bot.dialog.words import card_name, finding_text
+from gpu_advisor.bot.dialog.words import finding_text
 from gpu_advisor.engine.architecture import resolve
 from gpu_advisor.engine.card_classes import (
     compute_slices,
@@ -41,6 +41,7 @@ from gpu_advisor.engine.results import Estimate
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.verdict import HardwareVerdict, MethodVerdict, verdict
 from gpu_advisor.engine.workload import Workload
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.dialog_words import TRAIN as _TRAIN
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction

@@ -14,12 +14,11 @@ from typing import Any
 from gpu_advisor import locales
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Cost, Option
-from gpu_advisor.locales.names import short_gpu
+from gpu_advisor.locales.names import card_name, said_gpu
 from gpu_advisor.locales.numbers import plural_form
 from gpu_advisor.reading.dialog_words import OFFER_ID as _OFFER_ID
 
 _OFFER_KEYS = frozenset({"offer", "largest_offer", "requested_offer", "pick_offer"})
-_REBUILT = " (rebuilt)"
 LONG_PROMPT = 8192  # tokens: from here a speed is said with the prompt it was measured for
 SLOW_TTFT_MS = 1000.0  # a first token slower than a second is always said
 
@@ -31,14 +30,6 @@ class Facts:
     prompt_tokens: int | None = None
     ttft_limit_ms: float | None = None
     pretraining: bool = False
-
-
-def card_name(lang: str, name: str) -> str:
-    """The short name, a rebuilt board said as such in the user's language ("RTX 4090 48GB（魔改）")."""
-    short = short_gpu(name)
-    if short.endswith(_REBUILT):
-        return locales.t(lang, "words.modified", gpu=short.removesuffix(_REBUILT))
-    return short
 
 
 def counted(lang: str, key: str, count: float, **values: Any) -> str:
@@ -163,11 +154,6 @@ def finding_values(f: Finding) -> dict[str, Any]:
     sentence beside the card must name the card the way the card does.
     """
     return {k: said_gpu(v) if _is_gpu_key(k) and isinstance(v, str) else v for k, v in f.values.items()}
-
-
-def said_gpu(name: str) -> str:
-    """A card's name inside a sentence: short, a rebuilt board without the English word."""
-    return short_gpu(name).removesuffix(_REBUILT)
 
 
 def finding_text(lang: str, f: Finding, names: Mapping[str, str] | None = None) -> str:
