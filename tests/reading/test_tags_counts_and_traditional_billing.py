@@ -135,6 +135,7 @@ def test_every_question_a_message_asks_is_on_the_reading(dialog: Dialog) -> None
         ("顺便也要做 LoRA 微调", "also"),
         ("T4 的 FP16 是 65 TFLOPS 对吧", "claim_asked"),
         ("4090 和 3090 价差多少", "compare_money"),
+        ("单卡 4090 QLoRA 微调 Qwen2.5-7B 行吗", "train"),
     ],
 )
 def test_a_word_class_the_answerers_test_is_heard_by_the_reading(

@@ -67,6 +67,16 @@ MONEY = (
 )
 """Words that ask what something costs: the one price vocabulary (``question_form`` and
 ``intent`` both read it; the follow-ups read ``msg.intent``)."""
+COMPARE_MONEY = (
+    r"价差|差价|价格|价钱|价位|租金|多少钱|贵多少|便宜多少|贵几倍|费用|成本|划算|合算|性价比|省钱|更省|值得",
+    word(
+        r"prices?|pricing|costs?|cheaper|pricier|more\s+expensive|rent(?:al)?\s+(?:fee|price)s?"
+        r"|cost[- ]effective|value\s+for\s+money|bang\s+for\s+(?:the|my)\s+buck"
+        r"|better\s+(?:deal|value)|worth\s+it"
+    ),
+)
+"""Money named inside a comparison: a noun that would not ask a price alone ("价差", "prices"),
+or value weighed ("哪个更划算", "more cost-effective"), which is weighed on the two prices."""
 _ZH_PERIODS = "|".join(words[0] for words in PERIODS.values())
 PERIOD_HOW_MUCH = (
     rf"(?:{_ZH_PERIODS}|一个?月|几个月|三个月|一分钟|每分钟|季缴|季付|按季|每季度?|一季度?)[^。？?！!]{{0,12}}?(?:多少|几(?:块|千|万))",
@@ -332,7 +342,8 @@ SMALL_TALK = (
 CONCEPT_FIRST = (
     r"为什么|为何|为啥|什么是|是什么|什么叫|啥叫|啥是|何谓|是啥|原理|怎么省|是怎么|有啥用|有什么用|干嘛用|是干什么的|是干嘛的",
     word(
-        r"why\s+(?:does|is|do)|how\s+does|explain|what\s+does\s+[\w-]+\s+(?:actually\s+|really\s+)?do|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for|what(?:'?s|\s+is)\s+(?:a\s+|the\s+)?(?:[\w-]+\s+){0,2}(?:and|in)\b"
+        r"why\s+(?:does|is|do)|how\s+does|explain|what\s+does\s+[\w-]+\s+(?:actually\s+|really\s+)?do|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for|what(?:'?s|\s+is)\s+(?:a\s+|the\s+)?(?:[\w-]+[,，]?\s+){0,2}(?:and|in)\b"
+        r"|what(?:'?s|\s+is)\s+(?:an?\s+)?[\w.-]+\s*+[,，?？]\s*+(?:and\s+)?(?:do|does|can|could|is|are|should|will|would|how|why)(?![a-z])"
     ),
 )
 """A how-or-why question about a notion, heard before a speed or price word it may contain

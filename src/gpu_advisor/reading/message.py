@@ -79,7 +79,7 @@ class Message:
         return tuple(str(i.values.get("value", "")) for i in self.ext.issues if i.id == "number_unused")
 
 
-HEARD = ("cheapest", "slice", "swap", "also", "claim_asked", "compare_money")
+HEARD = ("cheapest", "slice", "swap", "also", "claim_asked", "compare_money", "train")
 """Small decisions the dialog used to make from the text itself, made here once:
 
 - ``cheapest``: the catalog's cheapest asked for ("最便宜能租到什么", "cheapest thing you rent");
@@ -88,7 +88,8 @@ HEARD = ("cheapest", "slice", "swap", "also", "claim_asked", "compare_money")
 - ``also``: a second job added to the first ("也要微调", "serve it as well");
 - ``claim_asked``: a claim put as a question, a request to confirm or hearsay that is not part
   of a job description ("T4 是 65T 对吧", "听说 4090 不能训练");
-- ``compare_money``: a comparison that names money ("价差多少", "compare … prices")."""
+- ``compare_money``: a comparison that names money ("价差多少", "compare … prices");
+- ``train``: a training word (训, 微调, LoRA, fine-tune), which makes a verdict's workload a training one."""
 _JOB_SLOTS = ("concurrency", "qps", "budget", "always_on")
 """What a user says about their own job (a claim's own numbers do not count)."""
 
@@ -117,6 +118,7 @@ def heard_in(low: str, ext: Extraction, asks: bool) -> frozenset[str]:
         "also": dialog_words.ALSO.search(low) is not None,
         "claim_asked": confirm or hearsay,
         "compare_money": compare_asks_money(low),
+        "train": dialog_words.TRAIN.search(low) is not None,
     }
     return frozenset(name for name, holds in tests.items() if holds)
 
