@@ -69,8 +69,13 @@ def lookup(
 
     ``one_machine``: the cards were asked as one machine ("一台 8 卡", "an 8x node"), so a
     machine of exactly that many is priced when the catalog has one, even where smaller
-    machines together cost less (they are not one node: no NVLink between them)."""
+    machines together cost less (they are not one node: no NVLink between them); with no
+    count said (``count`` 1) and no one-card machine, the smallest machine of that card."""
     offers = _slices(kb) if gpu is None else [o for o in kb.catalog.offers if o.gpu == gpu and not o.is_slice]
+    if one_machine and count == 1 and offers and all(o.count > 1 for o in offers):
+        # "what does an H100 node cost per year": a machine with no card count said is the
+        # catalog's own machine of that card (h100-sxm-8x), not one card on a bigger machine
+        count = min(o.count for o in offers)
     whole = [o for o in offers if o.count == count] if one_machine else []
     lines = _best(whole or offers, count, hours, yearly)
     if lines is None:

@@ -29,9 +29,12 @@ _A_YEAR = lazy(
     r"|(?<![a-z])(?:for|per|over|in)\s+(?:a|one|1|the)\s+(?:whole\s+|full\s+)?year"
     r"|(?:yearly|annual)\s+(?:price|cost|rent|bill|total)|a\s+whole\s+year|a\s+year'?s\s+(?:rent|total|worth)"
     r"|(?<![a-z])per\s+year(?![a-z])|(?:cost|be|is|it|much)\s+a\s+year(?![a-z])"
+    r"|(?<![a-z])(?:a|one|1)\s+year(?=\s*+(?:[?？.!！,，]|$))"
 )
-"""Renting for a year (priced as twelve months), as against paying a month yearly (年付); a year's
-total asked in other words ("年付的话一年最少要多少钱", "what's the bill over one year") is the same."""
+"""Renting for a year (priced as twelve months at the yearly rate), as against paying a month yearly
+(年付); a year's total asked in other words ("年付的话一年最少要多少钱", "what's the bill over one
+year", "一年要多少錢", "how much is an A100 a year?") is the same: whoever asks a year's price is
+given the yearly-billing figure, with the month-by-month total beside it."""
 _UNITS: tuple[tuple[str, str], ...] = (
     ("year", r"年(?!付)|years?"),
     ("month", r"个?月|months?"),
@@ -69,8 +72,10 @@ def read_period(low: str, duration_hours: float | None = None) -> Period:
     """The period ``low`` asks a price for; one month when it names none."""
     yearly = _YEARLY.search(low) is not None
     a_year = duration_hours is None or duration_hours >= HOURS["year"] - 1e-6  # "一年" read as a duration
-    if yearly and a_year and _A_YEAR.search(low):
-        return Period(HOURS["year"], True)  # "包年多少钱": a year's rent, never one month of it
+    if a_year and _A_YEAR.search(low):
+        # "包年多少钱", "一年要多少錢", "how much is an A100 a year?": a year's rent at the yearly
+        # rate the catalog states, never twelve months at list price (issue 44)
+        return Period(HOURS["year"], True)
     if yearly:
         return Period(HOURS["month"], True)  # "按年付呢": the month's price on a yearly plan
     if duration_hours:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.cheapest import answer as cheapest_answer
 from gpu_advisor.bot.dialog.machines_span import span_lines
+from gpu_advisor.bot.dialog.money_year import month_by_month_line
 from gpu_advisor.bot.dialog.named_cards import caveat_lines
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
@@ -124,6 +125,8 @@ def _lines(flow: Tools, lang: str, a: PriceAnswer, period: Period) -> list[str]:
     name = _card(flow, lang, line.gpu)  # several machines are not one server: said, and the biggest priced
     out += span_lines(flow.kb, lang, line, name, lambda several: _priced(flow, lang, several, period))
     out += caveat_lines(flow.kb, lang, a.gpu)
+    if period.yearly and (beside := month_by_month_line(lang, a)):
+        out.append(beside)  # "包年多少": the yearly figure, then month by month and the saving
     if a.yearly_saving_month and not period.yearly:
         out.append(
             locales.t(

@@ -1,0 +1,35 @@
+"""Beside a year's rent at the yearly rate, the same months paid month by month, and the saving.
+
+"A100 包年多少" / "一年要多少錢" / "how much is an A100 a year?" are priced at the catalog's
+yearly rate (``reading.period``): ¥2,800 × 0.8 × 12 = ¥26,880 for a100-40g-1x. Whoever asks a
+year's price also weighs it against paying month by month, so the list-price total
+(¥2,800 × 12 = ¥33,600) and the difference (¥6,720, 20 %) follow on one line. The figures
+come from ``engine.price_lookup``'s line; nothing is computed twice.
+"""
+
+from __future__ import annotations
+
+from gpu_advisor import locales
+from gpu_advisor.engine.price_lookup import PriceAnswer
+
+MONTHS_IN_A_YEAR = 12
+
+
+def month_by_month_line(lang: str, a: PriceAnswer) -> str | None:
+    """The list-price total of a yearly-priced year (or more) and what paying yearly saves;
+    None for anything else (a month on a yearly plan, an offer with no yearly discount)."""
+    if not a.in_catalog or not a.lines or not a.yearly_discount:
+        return None
+    line = a.lines[0]
+    if not line.yearly or line.unit != "month" or line.billed_units < MONTHS_IN_A_YEAR:
+        return None
+    listed = line.monthly * line.billed_units
+    return locales.t(
+        lang,
+        "prices.month_by_month",
+        monthly=locales.money(lang, line.monthly, line.currency),
+        months=locales.number(lang, line.billed_units),
+        listed=locales.money(lang, listed, line.currency),
+        saving=locales.money(lang, listed - line.total, line.currency),
+        percent=round(line.discount * 100),
+    )
