@@ -44,6 +44,9 @@ from gpu_advisor.engine.workload import Workload
 # product judge forms (x 64 cards x 87,600 hours) stays far inside a float.
 MAX_PRICE = 1e10
 
+SameCardMissing = Literal["not_in_catalog", "no_catalog_machine"]
+"""Why a quote has no catalog figure for its own card (``QuoteVerdict.catalog_same_card_missing``)."""
+
 PricePosition = Literal[
     "above_catalog_range", "within_catalog_range", "below_catalog_range", "no_catalog_offer"
 ]
@@ -69,7 +72,16 @@ class QuoteVerdict(BaseModel):
     catalog_per_card_month_max: Money | None = None
     price_position: PricePosition
     above_catalog_by: float | None = Field(None, description="fraction above the catalog's top for this card")
-    catalog_same_card: Option | None = None
+    catalog_same_card: Option | None = Field(
+        None,
+        description="the workload on the catalog's offer of the quoted card; null when the catalog has none",
+    )
+    catalog_same_card_missing: SameCardMissing | None = Field(
+        None,
+        description="why catalog_same_card is null: not_in_catalog (the catalog rents no such card, so "
+        "there is no price to set beside the quote, never a zero one) or no_catalog_machine (it rents the "
+        "card, but no machine of the quoted size carries the workload)",
+    )
     catalog_cheapest: Option | None = None
     cheapest_in_answer_currency: Money | None = Field(
         None, description="the cheapest billing for the user's hours, in the currency the user asked in"
@@ -149,6 +161,7 @@ def judge(
     low, high = _catalog_range(gpu.id, kb)
     mine = q.per_card_month()
     position, above = _position(mine, q.currency, low, high, kb)
+    same, missing = _same_card(on_cards, kb)
     return QuoteVerdict(
         quote=q,
         gpu=gpu.id,
@@ -163,11 +176,26 @@ def judge(
         catalog_per_card_month_max=_money(high, kb),
         price_position=position,
         above_catalog_by=above,
-        catalog_same_card=recommend(on_cards, kb).requested,
+        catalog_same_card=same,
+        catalog_same_card_missing=missing,
         catalog_cheapest=recommend(free, kb).recommendation,
         cheapest_in_answer_currency=_in_answer(bill, answer_currency, kb),
         findings=_findings(q, plan, position, above),
     )
+
+
+def _same_card(on_cards: Workload, kb: Knowledge) -> tuple[Option | None, SameCardMissing | None]:
+    """The workload on the catalog's own offer of the quoted card, or why there is none.
+
+    A card the catalog does not rent (A800) is still sized, but unpriced: its Option carries
+    ¥0 a month and ¥0 per million tokens, which a JSON reader would take for a free card.
+    It is left out (null) with the reason, never shown as a zero figure.
+    """
+    same = recommend(on_cards, kb).requested
+    if same is not None and same.priced:
+        return same, None
+    rented = any(o.gpu == on_cards.gpu and o.mig_profile is None for o in kb.catalog.offers)
+    return None, "no_catalog_machine" if same is None and rented else "not_in_catalog"
 
 
 def _check(q: VendorQuote, answer_currency: str | None, kb: Knowledge) -> None:
