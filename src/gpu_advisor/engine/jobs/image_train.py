@@ -135,7 +135,10 @@ def plan(job: ImageTrainJob, kb: Knowledge, book: d.DiffusionBook) -> JobPlan:
         kb, _rate(book, spec, job, side, need), units=samples(job), gpu=job.gpu
     )
     card = kb.gpus[job.gpu] if job.gpu else (ranked[0].gpu if ranked else None)
-    options = [offers.option(p, _metrics(book, spec, job, side, p), [_per_step(p, job)]) for p in ranked]
+    options = [
+        offers.option(p, _metrics(book, spec, job, side, p), [_per_run(p, job), _per_step(p, job)])
+        for p in ranked
+    ]
     run = d.Run(width=side, height=side, steps=steps(job), batch=job.batch, format=fmt)
     check = DiffusionCheck(
         spec=spec,
@@ -183,6 +186,12 @@ def _metrics(
         JobMetric(id="steps", value=steps(job), unit="step"),
         JobMetric(id="train_hours", value=round(p.job_hours or 0.0, 3), unit="h"),
     ]
+
+
+def _per_run(p: offers.Priced, job: ImageTrainJob) -> JobMetric:
+    """The whole run's card time at the hourly rate: what one more run of this size adds once
+    the machine is rented (the billed month is ``job_cost``); the unit a renter compares first."""
+    return offers.unit_cost(p, samples(job), "per_run")
 
 
 def _per_step(p: offers.Priced, job: ImageTrainJob) -> JobMetric:
