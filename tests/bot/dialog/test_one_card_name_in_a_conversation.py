@@ -1,0 +1,81 @@
+"""A card is written one way through a whole conversation: plan, price, comparison (issue 47).
+
+The plan said "1 张 RTX 3090", the price answer "1 张 NVIDIA GeForce RTX 3090" and the
+comparison "NVIDIA GeForce RTX 3090"; a Chinese comparison named the rebuilt 4090 with the
+catalogue's English "RTX 4090 48GB (rebuilt)". Every reply now names a card through
+``locales.names.card_name``: the short name, a rebuilt board with its qualifier in the
+user's language ("RTX 4090 48GB（魔改）", "RTX 4090 48GB (modified board)"). The caveat
+sentence that says what the board is ("RTX 4090 48GB 是魔改卡：…") names it without the
+qualifier, so it is left out of the rebuilt card's count.
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from gpu_advisor.bot.dialog import Dialog
+from gpu_advisor.locales.names import card_name
+from tests.dialogs import talk
+
+_A_3090 = re.compile(r"(?:NVIDIA )?(?:GeForce )?(?:RTX )?3090(?: \(rebuilt\))?")
+_A_4090_48G = re.compile(
+    r"(?:NVIDIA )?(?:GeForce )?(?:RTX )?4090 48GB?(?:（魔改）| \(modified board\)| \(rebuilt\))?"
+)
+_CAVEAT = ("是魔改卡", "is a modified card")
+
+
+def _names(dialog: Dialog, messages: list[str], pattern: re.Pattern[str]) -> set[str]:
+    """Every way the conversation's replies write the card, outside the caveat that says what it is."""
+    state = None
+    seen: set[str] = set()
+    for message in messages:
+        reply, state = talk(dialog, message, state=state)
+        lines = [line for line in reply.text.splitlines() if not any(c in line for c in _CAVEAT)]
+        found = {m.group() for line in lines for m in pattern.finditer(line)}
+        assert found, f"{message!r} did not name the card: {reply.text}"
+        seen |= found
+    return seen
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["用一张 3090 部署 Qwen2.5-7B，并发 4，7x24", "3090 多少钱", "3090 和 4090 哪个好"],
+        [
+            "serve Qwen2.5-7B on one RTX 3090 for 4 users 24/7",
+            "how much is an RTX 3090?",
+            "RTX 3090 vs 4090, which is better?",
+        ],
+    ],
+    ids=["zh", "en"],
+)
+def test_plan_price_and_comparison_write_the_3090_one_way(dialog: Dialog, messages: list[str]) -> None:
+    assert _names(dialog, messages, _A_3090) == {"RTX 3090"}
+
+
+@pytest.mark.parametrize(
+    ("lang", "messages"),
+    [
+        ("zh", ["4090 48G 能跑 Qwen2.5-32B 吗", "4090 48G 包月多少钱", "4090 48G 和 3090 哪个好"]),
+        (
+            "en",
+            [
+                "can a 4090 48G run Qwen2.5-32B?",
+                "how much is a 4090 48G a month?",
+                "4090 48G vs RTX 3090, which is better?",
+            ],
+        ),
+    ],
+)
+def test_verdict_price_and_comparison_write_the_rebuilt_4090_one_way(
+    dialog: Dialog, lang: str, messages: list[str]
+) -> None:
+    named = card_name(lang, dialog.kb.gpus["rtx4090-48g"].name)
+    assert _names(dialog, messages, _A_4090_48G) == {named}
+
+
+def test_the_rebuilt_qualifier_is_said_in_chinese() -> None:
+    assert card_name("zh", "RTX 4090 48GB (rebuilt)") == "RTX 4090 48GB（魔改）"
+    assert card_name("zh", "NVIDIA GeForce RTX 3090") == "RTX 3090"
