@@ -199,3 +199,45 @@ def billing(q: VendorQuote, hours: float, period: Period) -> Billing:
         runner_up=ranked[1].billing if len(ranked) > 1 else None,
         saving=round(ranked[1].amount - ranked[0].amount, 2) if len(ranked) > 1 else None,
     )
+
+
+class ScheduleMonth(BaseModel):
+    """A daily schedule set against a month's rent (``schedule_against_month``), no quote needed."""
+
+    model_config = ConfigDict(frozen=True)
+
+    hours_per_day: float
+    hours_month: float = Field(description="hours_per_day × 30 days")
+    monthly: float = Field(description="the month's rent for the machines asked")
+    per_used_hour: float = Field(description="monthly ÷ hours_month: what each hour used costs on the month")
+    hourly: float | None = Field(
+        None, description="the hourly price for the same machines, when one is known"
+    )
+    hourly_total: float | None = Field(None, description="hours_month × hourly")
+    break_even_hours_day: float | None = Field(
+        None, description="monthly ÷ hourly ÷ 30: past this many hours a day the month is cheaper"
+    )
+
+
+def schedule_against_month(
+    monthly: float, hours_per_day: float, hourly: float | None = None
+) -> ScheduleMonth:
+    """Hourly or monthly for someone who uses the card ``hours_per_day`` a day.
+
+    "我每天就用 3 小时，A100 按小时还是包月划算": 3 h × 30 d = 90 h; the catalog's ¥2,800 month
+    costs ¥2,800 ÷ 90 = ¥31.11 per hour used, so any hourly price below that wins. With an
+    hourly price ``hourly`` the schedule is priced (90 × hourly) and the hours a day past
+    which the month wins is ``monthly ÷ hourly ÷ 30``.
+    """
+    if monthly <= 0 or (hourly is not None and hourly <= 0):
+        raise ValueError("a month's rent and an hourly price are positive amounts")
+    hours = schedule_hours(hours_per_day)
+    return ScheduleMonth(
+        hours_per_day=hours_per_day,
+        hours_month=hours,
+        monthly=monthly,
+        per_used_hour=monthly / hours,
+        hourly=hourly,
+        hourly_total=hours * hourly if hourly is not None else None,
+        break_even_hours_day=monthly / hourly / DAYS_PER_MONTH if hourly is not None else None,
+    )

@@ -198,3 +198,18 @@ def one_machine_asked(text: str) -> bool:
     """The cards are asked as one machine ("一台 8 卡 A100", "8卡整机", "an 8x H100 node"), not
     as so many cards however they come ("8 张 A100")."""
     return _ONE_MACHINE.search(text) is not None
+
+
+_BY_THE_HOUR = lazy(
+    r"按小时|按小時|按时|按時|按量|按钟点|小时计费|小時計費|计时|計時|时租|時租"
+    r"|(?<![a-z])(?:by|per)\s+the\s+hour|(?<![a-z])hourly(?![a-z])|pay[- ]as[- ]you[- ]go|per\s+hour"
+)
+_BY_THE_MONTH = lazy(
+    r"包月|按月|月租|月付|(?<![a-z])(?:by|per)\s+the\s+month|(?<![a-z])monthly(?![a-z])|a\s+month(?![a-z])|per\s+month"
+)
+
+
+def asks_hourly_or_monthly(text: str) -> bool:
+    """The message weighs paying by the hour against a month's rent ("按小时还是包月划算",
+    "cheaper by the hour or monthly?"), whether or not it says either price."""
+    return _BY_THE_HOUR.search(text) is not None and _BY_THE_MONTH.search(text) is not None

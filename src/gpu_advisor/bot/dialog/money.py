@@ -32,6 +32,7 @@ from gpu_advisor.bot.dialog.money_budget import budget_cut_answerer
 from gpu_advisor.bot.dialog.money_cut import cut_money
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
 from gpu_advisor.bot.dialog.money_rate import rate_money
+from gpu_advisor.bot.dialog.money_schedule import schedule_money
 from gpu_advisor.bot.dialog.money_speech import speech_api_money
 from gpu_advisor.bot.dialog.money_stated import (
     FEW_HOURS_A_DAY,
@@ -184,6 +185,12 @@ def _judged(
         return None
     model = kb.models[w.model].name if w.model in kb.models else (w.model or "")
     lines = quote_lines(lang, v, kb)
+    schedule = hours_said(use, reading)
+    even = v.billing.break_even_hours_month
+    if (
+        schedule is not None and schedule[2] is not None and even is not None
+    ):  # a daily schedule: the hours a day
+        lines.append(locales.t(lang, "money.stated.break_even_day", per_day=even / 30, hours=even))
     if use.few_hours_a_day and use.hours_per_day is None:  # "每天跑几个小时": the schedule priced, said
         lines.insert(0, locales.t(lang, "money.stated.few_hours", per_day=FEW_HOURS_A_DAY))
     return Content(title=quote_title(lang, v, kb, model), summary=lines)
@@ -221,8 +228,24 @@ def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> A
         or _speech_api(flow, state, msg)
         or _job_quote(flow, state, msg)
         or _offer_weighed(flow, state, msg)
+        or _schedule(flow, state, msg)
         or _answer(flow, state, msg, ownership_answer)
     )
+
+
+def _schedule(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    """A card, a daily schedule and "按小时还是包月" with no price said ("我每天就用 3 小时左右，
+    A100 按小时还是包月划算"): the catalog's month against the schedule (``money_schedule``),
+    model or no model, instead of "train or serve?" (the intent reader may call it a quote)."""
+
+    def answer(
+        kb: Knowledge, low: str, lang: str, slots: Mapping[str, Any], reading: MoneyReading | None
+    ) -> Content | None:
+        model = slots.get("model")
+        name = kb.models[model].name if isinstance(model, str) and model in kb.models else None
+        return schedule_money(kb, low, reading or read_normalized(low, kb), read_use(low), lang, name)
+
+    return _answer(flow, state, msg, answer)
 
 
 def _offer_weighed(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:

@@ -77,8 +77,8 @@ def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Co
     beside = beside_catalog(m, kb)
     if beside is not None:  # is the quote fair: the catalog's same cards for the same hours
         lines += beside_lines(lang, beside, m.quote.count, gpu_name(kb, m.gpu or ""))
-    few = use.few_hours_a_day and use.hours_per_day is None
-    if (said is None or few) and m.billing.break_even_hours_month is not None:
+    if (said is None or per_day is not None) and m.billing.break_even_hours_month is not None:
+        # a schedule (said or "a few hours"), or no hours: where the month starts to win, a day
         even = m.billing.break_even_hours_month
         lines.append(locales.t(lang, "money.stated.break_even_day", per_day=even / 30, hours=even))
     lines.append(locales.t(lang, "money.stated.then_fit"))
