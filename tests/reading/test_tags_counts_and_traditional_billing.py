@@ -146,3 +146,15 @@ def test_a_word_class_the_answerers_test_is_heard_by_the_reading(
 
 def test_hearsay_inside_a_job_description_is_no_claim_asked(dialog: Dialog) -> None:
     assert "claim_asked" not in read(dialog, "听说 vLLM 快，部署 Qwen2.5-7B，并发 20").heard
+
+
+@pytest.mark.parametrize(
+    ("text", "lead"),
+    [
+        ("Llama-3.1-8B QLoRA on one 3090, ok?", "1× RTX 3090 training Llama-3.1-8B"),
+        ("serve Qwen2.5-14B fp16 on 2x L4, possible?", "2× L4 serving Qwen2.5-14B"),
+    ],
+)
+def test_a_verdict_asked_as_a_tag_is_answered_with_the_verdict(dialog: Dialog, text: str, lead: str) -> None:
+    reply, _ = dialog.handle(ConversationState(lang="en"), text)
+    assert reply.text.startswith(lead)

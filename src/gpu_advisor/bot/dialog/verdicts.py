@@ -5,9 +5,10 @@ the user names the cards (and a count) and a model or a token count, and asks wh
 it works. The answer is ``engine.verdict`` for exactly that hardware — per training
 method (full / LoRA / QLoRA) or per weight format for serving — with the memory it
 needs against what the card holds and the speed of the fastest way that fits, then an
-offer to size a rental (``/plan``, the slots are kept). Detection is two linear
-patterns over the normalised text: a question form (能…吗, 可以…吗, 够不够, can …,
-will … fit, is … enough) plus a card and a model or token count the reader found.
+offer to size a rental (``/plan``, the slots are kept). Whether a verdict is asked is the
+reading's decision (``Message.asked``: a fit, speed or capacity question, as intent or
+beside it), with a card and a model or token count the reader found; this module reads
+no text.
 """
 
 from __future__ import annotations
@@ -42,24 +43,28 @@ from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.engine.verdict import HardwareVerdict, MethodVerdict, verdict
 from gpu_advisor.engine.workload import Workload
 from gpu_advisor.locales.names import card_name
-from gpu_advisor.reading.dialog_words import TRAIN as _TRAIN
+from gpu_advisor.reading.intent import Intent
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.requirements import Extraction
 
+_ANSWERED: frozenset[Intent] = frozenset({"fit", "speed", "capacity"})
+"""A verdict answers whether the named hardware copes, how fast, or how much load it carries."""
 SAID_BACK = frozenset({"train_tokens_from_samples", "train_tokens_epochs", "approximated"})
 DEFAULT_MODEL = "llama-2-7b"  # the size a "tokens a day" question usually means (engine.rules.myths too)
 
 
 def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """The verdict for a yes/no hardware question, or None when the message is not one."""
-    if not (msg.form.yes_no or msg.form.speed):
+    if not msg.asked & _ANSWERED:  # every question the reading heard (``Message.asked``)
+        return None
+    if msg.claims and "claim_asked" in msg.heard and msg.intent != "fit":  # a claim asked: the myth answers
         return None
     ext = msg.ext
     card = card_for(dialog.kb, ext)
     if card is None:
         return None
     kb, gpu, judged_as = card
-    workload = _workload(ext, msg.low, gpu, speed=msg.form.speed)
+    workload = _workload(ext, "train" in msg.heard, gpu, speed="speed" in msg.asked)
     if workload is None:
         return None
     try:
@@ -73,11 +78,11 @@ def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | No
     lines = _lines(lang, result, kb, "model" not in ext.slots and "params_b" not in ext.slots)
     lines[-1:-1] = _takes(lang, result, workload) + _fix_lines(lang, result, workload, kb)
     lines[-1:-1] = [finding_text(lang, f) for f in result.caveats]  # as a plan on the card says them
-    if msg.form.price and (timed := _timed(result, workload)) is not None:
+    if "price" in msg.asked and (timed := _timed(result, workload)) is not None:
         lines[-1:-1] = prices.job_lines(dialog, lang, result.gpu, result.count, timed[1])
     said = [i for i in ext.issues if i.id in SAID_BACK]  # how an amount was read ("5 万条" → tokens)
     lines[-1:-1] = issue_lines(dialog, lang, said)
-    if msg.form.capacity and workload.task == "infer":
+    if "capacity" in msg.asked and workload.task == "infer":
         lines[-1:-1] = _capacity_lines(lang, result, workload, kb)
     if judged_as is not None:
         lines.insert(0, locales.t(lang, judged_as[0], **judged_as[1]))
@@ -136,12 +141,12 @@ def _slice(
     return with_card(kb, card), card.id, ("verdict.slice", said)
 
 
-def _workload(ext: Extraction, low: str, gpu: str, speed: bool = False) -> Workload | None:
+def _workload(ext: Extraction, train_word: bool, gpu: str, speed: bool = False) -> Workload | None:
     """The workload the question is about: its card, its model (or a 7B for a token count or
     a training-speed question), its task."""
     slots = ext.slots
     has_model = any(k in slots for k in ("model", "params_b", "hf_config"))
-    trains = "train_tokens" in slots or _TRAIN.search(low) is not None
+    trains = "train_tokens" in slots or train_word
     if not (has_model or "train_tokens" in slots or (speed and trains)):
         return None
     fields = {k: v for k, v in slots.items() if k in Workload.model_fields}
