@@ -64,7 +64,7 @@ def test_a_named_card_the_catalog_lacks_is_answered_for_that_card_and_priced_on_
 ) -> None:
     reply, _ = say(dialog, "SDXL 在 4090 上出一张图要多久")
     assert reply.job is not None and reply.job.pick is not None and reply.job.pick.gpu != "rtx4090"
-    assert reply.summary[0].startswith("在 NVIDIA GeForce RTX 4090 上") and "每张" in reply.summary[0]
+    assert reply.summary[0].startswith("在 RTX 4090 上") and "每张" in reply.summary[0]
 
 
 def test_a_volume_sizes_the_fleet_and_the_defaults_are_said(dialog: Dialog) -> None:

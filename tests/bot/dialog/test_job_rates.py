@@ -74,7 +74,7 @@ def test_minutes_an_epoch_give_the_runs_hours(dialog: Dialog) -> None:
 
 def test_the_engines_estimate_is_for_the_card_named(dialog: Dialog) -> None:
     text = lead(dialog, "Flux at 12 s per image on an L40S, how many a day?", "en")
-    assert "7,200 images a day" in text and "My estimate for NVIDIA L40S" in text
+    assert "7,200 images a day" in text and "My estimate for L40S" in text
 
 
 def test_a_speed_in_the_wrong_family_is_not_read_as_one(dialog: Dialog) -> None:

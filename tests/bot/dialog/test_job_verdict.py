@@ -122,6 +122,6 @@ def test_a_fit_question_after_a_job_is_about_that_job_on_the_card_named(dialog: 
     state = ConversationState()
     _, state = dialog.handle(state, "SDXL 每天 5000 张图")
     reply, state = dialog.handle(state, "一张 T4 能跑吗")
-    assert reply.text.startswith("能：1 张 NVIDIA T4")
+    assert reply.text.startswith("能：1 张 T4")
     assert "跟不上" in reply.text.splitlines()[1]
     assert state.job is not None and state.job.gpu == "t4"

@@ -79,3 +79,20 @@ def test_verdict_price_and_comparison_write_the_rebuilt_4090_one_way(
 def test_the_rebuilt_qualifier_is_said_in_chinese() -> None:
     assert card_name("zh", "RTX 4090 48GB (rebuilt)") == "RTX 4090 48GB（魔改）"
     assert card_name("zh", "NVIDIA GeForce RTX 3090") == "RTX 3090"
+
+
+_AN_A100 = re.compile(r"(?:NVIDIA )?A100 40GB(?: SXM4)?")
+
+
+@pytest.mark.parametrize(
+    "messages",
+    [
+        ["SDXL 每天 5000 张 租什么卡", "/why", "/alt", "A100 40GB 多少钱"],
+        ["SDXL, 5000 images a day, which GPU?", "/why", "/alt", "how much is an A100 40GB?"],
+    ],
+    ids=["zh", "en"],
+)
+def test_a_job_card_its_folds_and_the_price_write_the_a100_one_way(
+    dialog: Dialog, messages: list[str]
+) -> None:
+    assert _names(dialog, messages, _AN_A100) == {"A100 40GB SXM4"}

@@ -43,6 +43,7 @@ from gpu_advisor.engine.jobs.request import parse_job, plan_job
 from gpu_advisor.engine.jobs.verdict import on_card
 from gpu_advisor.engine.rules.diffusion_jobs import LOWER_FORMAT
 from gpu_advisor.knowledge.jobs import books
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.locales.numbers import number
 from gpu_advisor.reading import job_names
 from gpu_advisor.reading.job_names import bare_amount
@@ -191,7 +192,7 @@ def _verdict(flow: Tools, lang: str, job: HeldJob, msg: Message) -> list[str]:
         found = on_card(parse_job(request_of(job, flow.kb)), flow.kb, books(), job.gpu, count)
     except ValidationError:
         return []
-    name = flow.kb.gpus[job.gpu].name
+    name = card_name(lang, flow.kb.gpus[job.gpu].name)
     cards = locales.t(lang, "jobchat.pick", count=count, gpu=name)
     if not found.runs:
         if found.need_gib is not None and found.card_gib is not None and found.need_gib > found.card_gib:
@@ -244,7 +245,8 @@ def _rates(flow: Tools, lang: str, job: HeldJob, plan: JobPlan) -> list[str]:
     except ValidationError:
         return []
     gpu = option.gpu if option is not None else named
-    return rate_lines(lang, job, request, option, flow.kb.gpus[gpu].name if gpu in flow.kb.gpus else "")
+    card = card_name(lang, flow.kb.gpus[gpu].name) if gpu in flow.kb.gpus else ""
+    return rate_lines(lang, job, request, option, card)
 
 
 RATE_SLOTS = ("s_per_image", "minutes_per_clip", "rtf", "epoch_minutes")

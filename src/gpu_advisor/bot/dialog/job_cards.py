@@ -15,10 +15,12 @@ from collections.abc import Mapping
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.reply import Content, Section
+from gpu_advisor.bot.dialog.words import finding_values
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.jobs.plan import JobMetric, JobOption, JobPlan
 from gpu_advisor.engine.rules import diffusion_jobs as diffusion_rules
 from gpu_advisor.engine.rules import jobs as light_rules
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.locales.numbers import currency_symbol, money, number
 
 PITFALLS = light_rules.WARNINGS | diffusion_rules.WARNINGS | {"job_card_not_rented"}
@@ -125,7 +127,7 @@ def cost_card(lang: str, plan: JobPlan, names: Names) -> Content:
 
 def pick_words(lang: str, o: JobOption, names: Names) -> str:
     key = "jobchat.pick_machines" if o.machines > 1 else "jobchat.pick"
-    gpu = names.get(o.gpu, o.gpu)
+    gpu = card_name(lang, names[o.gpu]) if o.gpu in names else o.gpu  # as every reply names it
     if (profile := names.get(f"mig:{o.offer_id}")) is not None:  # a slice is not the whole card
         gpu = locales.t(lang, "jobchat.mig", gpu=gpu, profile=profile)
     return locales.t(lang, key, count=o.gpus, gpu=gpu, machines=o.machines)
@@ -209,6 +211,7 @@ def _title(lang: str, plan: JobPlan, names: Names) -> str:
 
 
 def said(lang: str, f: Finding) -> str:
-    """The finding in words. Its model keeps the knowledge's name, which the JSON shows too; the
+    """The finding in words, its cards named as the card names them ("RTX 3090", not "NVIDIA
+    GeForce RTX 3090"). Its model keeps the knowledge's name, which the JSON shows too; the
     dialog says it in the user's spelling ("SDXL") over the whole reply (``bot.dialog.spelling``)."""
-    return locales.render_finding(lang, f.id, f.values)
+    return locales.render_finding(lang, f.id, finding_values(f))

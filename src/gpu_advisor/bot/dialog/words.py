@@ -143,8 +143,18 @@ def offer_words(offer_id: str) -> str:
 
 
 def _is_gpu_key(key: str) -> bool:
-    """``gpu``, ``pick_gpu``, ``other_gpu``, ``next_gpu``: the values that carry a card's full name."""
-    return key == "gpu" or key.endswith("_gpu")
+    """``gpu``, ``pick_gpu``, ``other_gpu``, ``next_gpu``, ``gpus`` (a list of cards): the values
+    that carry a card's full name."""
+    return key in ("gpu", "gpus") or key.endswith("_gpu")
+
+
+def _said_cards(value: Any) -> Any:
+    """A card's name, or each card's name in a list, as a sentence says it; anything else as is."""
+    if isinstance(value, str):
+        return said_gpu(value)
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [said_gpu(v) for v in value]
+    return value
 
 
 def finding_values(f: Finding) -> dict[str, Any]:
@@ -153,7 +163,7 @@ def finding_values(f: Finding) -> dict[str, Any]:
     The engine carries the catalog's full name (it is data, and the JSON keeps it); the
     sentence beside the card must name the card the way the card does.
     """
-    return {k: said_gpu(v) if _is_gpu_key(k) and isinstance(v, str) else v for k, v in f.values.items()}
+    return {k: _said_cards(v) if _is_gpu_key(k) else v for k, v in f.values.items()}
 
 
 def finding_text(lang: str, f: Finding, names: Mapping[str, str] | None = None) -> str:
