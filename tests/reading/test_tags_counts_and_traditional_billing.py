@@ -9,6 +9,9 @@ None of these phrasings is a corpus line.
 
 from __future__ import annotations
 
+import ast
+from pathlib import Path
+
 import pytest
 
 from gpu_advisor.bot.dialog import ConversationState, Dialog
@@ -106,7 +109,17 @@ def test_billing_words_in_traditional_read_as_their_simplified_twins(traditional
     assert simplified(traditional) == simple
 
 
-@pytest.mark.parametrize("text", ["月繳多少", "L4 季繳多少", "租賃一張 A100，年繳要多少"])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "月繳多少",
+        "L4 季繳多少",
+        "租賃一張 A100，年繳要多少",
+        "L40S 顯卡租賃怎麼計費",
+        "A100 年繳有折扣嗎",
+        "how is an L40S billed?",
+    ],
+)
 def test_a_traditional_payment_question_asks_a_price(dialog: Dialog, text: str) -> None:
     msg = read(dialog, text)
     assert (msg.intent, msg.form.price) == ("price", True)
@@ -158,3 +171,18 @@ def test_hearsay_inside_a_job_description_is_no_claim_asked(dialog: Dialog) -> N
 def test_a_verdict_asked_as_a_tag_is_answered_with_the_verdict(dialog: Dialog, text: str, lead: str) -> None:
     reply, _ = dialog.handle(ConversationState(lang="en"), text)
     assert reply.text.startswith(lead)
+
+
+DIALOG = Path(__file__).resolve().parents[2] / "src" / "gpu_advisor" / "bot" / "dialog"
+
+
+@pytest.mark.parametrize("module", ["verdicts.py", "faq.py", "cheapest.py", "merge.py"])
+def test_these_answerers_read_the_reading_not_the_text(module: str) -> None:
+    """No pattern is imported into them and none is run on the message's text."""
+    tree = ast.parse((DIALOG / module).read_text(encoding="utf-8"))
+    imported = {n.module for n in ast.walk(tree) if isinstance(n, ast.ImportFrom)}
+    assert not imported & {"gpu_advisor.text.lazy", "gpu_advisor.reading.dialog_words", "re"}
+    calls = [
+        n.func.attr for n in ast.walk(tree) if isinstance(n, ast.Call) and isinstance(n.func, ast.Attribute)
+    ]
+    assert not {"search", "match", "fullmatch", "finditer", "findall"} & set(calls)

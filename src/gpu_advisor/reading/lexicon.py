@@ -54,11 +54,15 @@ CURRENCIES: dict[str, tuple[str, ...]] = {
 MONEY = (
     r"多少钱|什么价|啥价|价格|价钱|价位|报价|租金|费用|收费|几块钱|多少美元|月租|月费|怎么收|省多少|贵多少|便宜多少|怎么卖|咋卖|售价",
     r"(?:包月|包年|包日|按年付?|按月付?|年付|月付|按量)\s*+(?:呢|怎么算|怎么收|咋算)",
+    r"(?:怎么|如何|怎样|咋)\s*+(?:计费|计价|收费|算钱|付费)|计费(?:方式|标准|规则)|有(?:没有)?(?:折扣|优惠)|打几折|几折",
     r"(?:每个?月|一个月|每年|总)?\s*+(?:合计|总计|一共|总共)(?:多少|要多少|几)?",
     r"how\s+much(?!\s+(?:vram|memory|显存))|what(?:'s| is| does)?[^.?!]{0,20}?(?:cost|price)",
     r"价差|差价|\bprices?\b|pricing|(?<![a-z])(?<!frame\s)(?<!error\s)rates?\s+(?:for|of|on)(?![a-z])|in\s+total|altogether|(?:总共|合计|total)\s*+[?？]",
     word(r"(?:monthly|total|the|our|my)\s+bill|(?:cost|price)\s+(?:difference|gap)"),
     word(r"what\s+(?:would|will|does|did|do|should)\s[^.?!]{0,40}?costs?|costs?\s+(?:me|us|them|you)"),
+    word(
+        r"any\s+discounts?|discounts?\s+(?:for|on|if)|how\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?:it|they|that|this|[\w-]+)\s+billed"
+    ),
     word(r"(?:do|would|does)\s+(?:you|they|it)\s+charge|charge\s+(?:for|per)|going\s+(?:for|rate)"),
     r"what(?:'s|\s+is|\s+does)\s+(?:a|an|the)?\s*+[\w\s-]{1,24}?\s+(?:per|an?|by\s+the)\s+(?:hour|day|week|month|year)",
     word(
