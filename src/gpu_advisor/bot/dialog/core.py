@@ -121,7 +121,7 @@ class Dialog(Tools):
         # One line confirms the whole request before the card; the question's own echo gives way to it.
         ack = " · ".join(
             [
-                ack_line(state.lang, self.named(loose(state.slots)), label_slot),
+                ack_line(state.lang, self.named(loose(state.slots), state.lang), label_slot),
                 *defaults_said(state.lang, state.slots),
                 *assumed_items(state.lang, plan),
             ]
@@ -141,7 +141,7 @@ class Dialog(Tools):
             return content
         own = plan.requested
         count = own.count * own.machines if own else int(state.slots.get("gpu_count") or 1)
-        gpus = locales.t(state.lang, "followup.gpus", count=count, gpu=self.gpu_names(gpu))
+        gpus = locales.t(state.lang, "followup.gpus", count=count, gpu=self.gpu_names(gpu, state.lang))
         if own is not None and own.headroom_gib >= 0 and own.meets_latency:
             # The card is about the user's own cards now: their fit and speed, no rent to show.
             return content.model_copy(

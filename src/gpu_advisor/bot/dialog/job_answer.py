@@ -451,7 +451,7 @@ def _read_line(flow: Tools, lang: str, job: HeldJob, plan: JobPlan | None) -> st
         if locales.has(lang, f"heard.slot.{slot}") and slot != "price_per"
     ]
     if job.gpu is not None:
-        items.append(str(flow.gpu_names(job.gpu)))
+        items.append(str(flow.gpu_names(job.gpu, lang)))
     separator = "，" if lang == "zh" else "; "
     if not items:
         return locales.t(lang, "jobchat.read", job=name, model=model)

@@ -45,7 +45,7 @@ def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> 
         new.lang = msg.lang
     notes = [locales.t(new.lang, "dialog.cut", limit=MAX_INPUT_CHARS)] if msg.cut else []
     if carried:
-        items = " · ".join(label_slot(new.lang, k, v) for k, v in flow.named(carried).items())
+        items = " · ".join(label_slot(new.lang, k, v) for k, v in flow.named(carried, new.lang).items())
         notes.append(locales.t(new.lang, "dialog.carried", items=items))
     hard = [i for i in ext.issues if i.id not in SOFT_ISSUES]
     held_model = new.slots.get("model")
@@ -70,7 +70,7 @@ def requirements_answer(flow: Tools, state: ConversationState, msg: Message) -> 
         new.skipped.extend(q for q in _PRICED_OVER if q not in new.skipped)
     new.turns += 1
     if understood:
-        notes.insert(0, ack_line(new.lang, flow.named(merged.said), label_slot))
+        notes.insert(0, ack_line(new.lang, flow.named(merged.said, new.lang), label_slot))
     return flow.advance(new, notes)
 
 
