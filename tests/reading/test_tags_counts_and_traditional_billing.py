@@ -44,6 +44,11 @@ def test_a_tag_without_hardware_or_job_is_no_verdict(dialog: Dialog) -> None:
     assert read(dialog, "what's up").intent == "small_talk"
 
 
+def test_a_month_written_with_ge_is_not_one_card(dialog: Dialog) -> None:
+    """ "A100 一个月": 一个 before 月 counts the months, not the cards."""
+    assert "gpu_count" not in read(dialog, "A100 一个月多少钱").slots
+
+
 # --- what a domain term is ------------------------------------------------------------------
 @pytest.mark.parametrize(
     "text",
@@ -60,6 +65,8 @@ def test_what_a_term_is_asks_a_concept(dialog: Dialog, text: str) -> None:
         "What would four L40S cost us over a quarter?",
         "what will a 2x A100 box cost me per month",
         "roughly what does an H100 node cost?",
+        "how much would 2x L40S set me back a month?",
+        "4-GPU A100 node for a year, what's the damage?",
     ],
 )
 def test_what_hardware_would_cost_asks_a_price(dialog: Dialog, text: str) -> None:
@@ -79,6 +86,8 @@ def test_a_full_year_is_a_year_of_rent() -> None:
         ("8-card H100 machine, monthly price?", 8),
         ("an 8-GPU box of A100s per month?", 8),
         ("4卡服务器 L40S 包月多少", 4),
+        ("八卡机 L40S 一个月多少钱", 8),
+        ("an 8-way A100 box, monthly price?", 8),
     ],
 )
 def test_a_count_written_with_the_machine_is_the_cards_count(dialog: Dialog, text: str, count: int) -> None:

@@ -27,8 +27,8 @@ MAX_GPUS = 64
 WINDOW = 24
 """How far before a name a count may stand ("8 张 NVIDIA A100")."""
 
-_MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs|-?\s*+(?:gpus?|cards?)(?![a-z]))"
-"""What a count is written with: "8x", "8 张", "8-GPU" ("an 8-GPU A100 server")."""
+_MEASURE = r"(?:x|\*|张卡|块卡|张|块|个|台|片|卡|pcs|-?\s*+(?:gpus?|cards?|way)(?![a-z]))"
+"""What a count is written with: "8x", "8 张", "8-GPU" ("an 8-GPU A100 server"), "8-way"."""
 _WORD = "|".join(sorted((w for w in COUNT_WORDS if w != "半"), key=lambda w: (-len(w), w)))
 BEFORE = lazy(
     rf"(?:(?P<num>{NUMBER})|(?<![a-z])(?P<word>{_WORD}))\s*+{_MEASURE}?\s*+"
@@ -37,7 +37,7 @@ BEFORE = lazy(
 _SPEC = r"(?:\s*+(?:\d{2,3}\s*+g(?:b|ib)?|sxm\d?|pcie|nvl|hbm\d?e?)(?![a-z0-9]))*+"
 """What a sheet writes between a name and its count ("A100 80GB SXM4 x 8")."""
 AFTER = lazy(
-    rf"{_SPEC}\s*+(?:[x*]\s*+(?P<num>\d+)(?![\d.a-z])|(?P<cn>{NUMBER})\s*+(?:张|块|个|台|片|卡)(?!时|\s*+/))"
+    rf"{_SPEC}\s*+(?:[x*]\s*+(?P<num>\d+)(?![\d.a-z])|(?P<cn>{NUMBER})\s*+(?:张|块|个(?!月|小时|星期|礼拜|钟)|台|片|卡)(?!时|\s*+/))"
 )
 _PRICE_SIGN = lazy(r"(?:[¥￥$€£]|(?<![a-z])(?:us|hk|nt|s)\$|(?<![a-z])(?:rmb|cny|usd|eur)(?![a-z]))\s*+$")
 _PRICE_UNIT = lazy(r"\s*+(?:元|块钱|美元|刀|/|(?<![a-z])(?:rmb|cny|usd)(?![a-z]))")

@@ -61,7 +61,7 @@ MONEY = (
     word(r"(?:monthly|total|the|our|my)\s+bill|(?:cost|price)\s+(?:difference|gap)"),
     word(r"what\s+(?:would|will|does|did|do|should)\s[^.?!]{0,40}?costs?|costs?\s+(?:me|us|them|you)"),
     word(
-        r"any\s+discounts?|discounts?\s+(?:for|on|if)|how\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?:it|they|that|this|[\w-]+)\s+billed"
+        r"any\s+discounts?|what'?s\s+the\s+damage|set\s+(?:me|us)\s+back|discounts?\s+(?:for|on|if)|how\s+(?:is|are)\s+(?:an?\s+|the\s+)?(?:it|they|that|this|[\w-]+)\s+billed"
     ),
     word(r"(?:do|would|does)\s+(?:you|they|it)\s+charge|charge\s+(?:for|per)|going\s+(?:for|rate)"),
     r"what(?:'s|\s+is|\s+does)\s+(?:a|an|the)?\s*+[\w\s-]{1,24}?\s+(?:per|an?|by\s+the)\s+(?:hour|day|week|month|year)",
@@ -195,7 +195,7 @@ CONCEPT = (
     r"什么是|是什么|是什么意思|什么意思|什么叫|啥叫|啥是|何谓|是啥|啥意思|为什么|为何|为啥|怎么省|是怎么|原理|有什么用|有啥用|干嘛用|做什么用|是干什么的|是做什么的|是干嘛的|是干啥的|有必要吗|有什么区别|有什么差别|有啥区别|啥区别|有啥不同|什么区别",
     r"(?:掉|损失|降)\s*+(?:多少|几个?点)\s*+(?:精度|准确率|效果)|精度(?:损失|下降)多少",
     word(
-        r"what\s+is|what\s+does|how\s+does|what'?s\s+(?!up\b|new\b|next\b|good\b|wrong\b|happening\b)(?:an?\s+|the\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*+[?？]?\s*+$|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+the\s+point\s+of|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
+        r"what\s+is|what\s+does|how\s+does|what'?s\s+(?!up\b|new\b|next\b|good\b|wrong\b|happening\b)(?:an?\s+)?[\w.-]+(?:\s+[\w.-]+)?\s*+[?？]?\s*+$|why\s+(?:does|is|do)|explain|what's\s+the\s+difference|what(?:'s|\s+is)\s+the\s+point\s+of|what(?:'s|\s+is)\s+[\w-]+\s+good\s+for"
     ),
 )
 MYTH = (
