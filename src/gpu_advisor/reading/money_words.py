@@ -49,7 +49,7 @@ PERIOD_BEFORE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("card_month", lazy(r"(?:包月每卡|包月每张|包月一张|每卡每月|每张每月|单卡包月|单卡月租)\s?$")),
     ("hour", lazy(r"(?:每小时|按小时|按时|小时价|时租|一小时|一个小时|hourly)\s?$")),
     ("day", lazy(r"(?:每天|按天|包天|daily)\s?$")),
-    ("month", lazy(r"(?:包月|每月|月租|月付|按月|monthly)\s?$")),
+    ("month", lazy(r"(?:包月|每月|月租|月付|按月|monthly|一个月(?:要|得|收|租金)?)\s?$")),
     ("year", lazy(r"(?:包年|每年|年租|annually|yearly)\s?$")),
 )
 # "… per H100", "/每张 A800": the amount is per card when a card word follows "per".

@@ -23,6 +23,12 @@ _YEARLY = lazy(
 )
 _AND_MONTH = lazy(r"包月|月租|每月|一个月|monthly|per\s+month|a\s+month")
 """A month asked beside the year ("包月和包年各多少", "monthly and yearly"): both are priced."""
+_MONTH_OF_YEARLY = lazy(
+    r"(?:按年付|年付|年缴|包年)的?(?:话|時|时)?\s?(?:一个月|每个?月|每月)"
+    r"|(?:a|per)\s+month\s+(?:if|when)\s+(?:i\s+)?(?:pay|paid|paying|billed)\s+(?:yearly|annually|by\s+the\s+year)"
+)
+"""The month is the unit of the yearly price ("按年付一个月多少", "per month if I pay yearly"), not a
+second question."""
 _A_YEAR = lazy(
     r"包年|年租|包一年|租一年|一年包|一年总共|一年下来|一年多少|全年|一整年"
     r"|一年[^，。,；;？?!！\s]{0,6}?(?:多少|几多|幾多|要花|得花)"
@@ -65,6 +71,8 @@ class Period:
 def asks_month_and_year(low: str) -> bool:
     """Both a month's and a year's price are asked ("包月跟包年各多少", "monthly and yearly", "月租多少？
     年繳呢": a month, then paying by the year)."""
+    if _MONTH_OF_YEARLY.search(low):
+        return False  # "按年付一个月多少": the month on a yearly plan, one figure
     return (_A_YEAR.search(low) or _YEARLY.search(low)) is not None and _AND_MONTH.search(low) is not None
 
 

@@ -263,17 +263,23 @@ def _offer_weighed(flow: Tools, state: ConversationState, msg: Message) -> Answe
 
 def _job_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """A card's price with the hours for a named non-LLM job ("报价 4090 每小时 2.5 元，跑 SDXL 出图
-    300 小时，多少钱"), or two ways of paying with the hours ("A100 每小时 8 元，包月 4000，每天 6
-    小时，怎么租"), asked rather than pasted as a quote: the quote's money first."""
+    300 小时，多少钱"), two ways of paying with the hours ("A100 每小时 8 元，包月 4000，每天 6
+    小时，怎么租"), or an hourly price with a daily schedule, asked rather than pasted as a
+    quote: the quote's money first."""
     if msg.intent == "quote" or "audio_hours" in msg.job_slots:  # audio hours are the work, not the rent's
         return None
     reading = msg.money(flow.kb)
     named_job = msg.job != "none" and not msg.job.startswith("llm")
     # "每小时 8 元，包月 4000": which is cheaper; "每月 2000 块 … 每小时 2.5" is a budget (``money_rate``)
     two_ways = len({p.per for p in reading.prices}) >= 2 and month_budget(msg.low, vendor=False) is None
-    if not (named_job or two_ways) or reading.quote() is None:
+    said = hours_said(read_use(msg.low), reading)
+    # "A100 按量每小时 6.5 元，我每天开 5 个小时，一个月多少钱": a card's own hourly price and a daily
+    # schedule are the month's bill (5 × 30 × 6.5), never the catalog's month for that card
+    hourly = any(p.per in ("hour", "card_hour") for p in reading.prices)
+    schedule = said is not None and said[2] is not None and hourly
+    if not (named_job or two_ways or schedule) or reading.quote() is None:
         return None
-    if hours_said(read_use(msg.low), reading) is None:
+    if said is None:
         return None
     return _answer(flow, state, msg, quote_answer)
 

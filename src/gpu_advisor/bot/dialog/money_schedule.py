@@ -14,7 +14,7 @@ from __future__ import annotations
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_lines import gpu_name
 from gpu_advisor.bot.dialog.reply import Content
-from gpu_advisor.engine.billing import ScheduleMonth, schedule_against_month
+from gpu_advisor.engine.billing import ScheduleMonth, schedule_against_month, schedule_hours
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.price_lookup import lookup
 from gpu_advisor.engine.specs import Knowledge
@@ -29,7 +29,8 @@ def schedule_money(
     kb: Knowledge, low: str, reading: MoneyReading, use: Use, lang: str, model: str | None = None
 ) -> Content | None:
     """The catalog's month against a daily schedule, or None when the message is not that
-    (no card, a price of its own said, no schedule, or no hourly-vs-monthly question);
+    (no card, a price of its own said, no schedule, or no hourly-vs-monthly question); a card
+    the catalog does not rent gets the rule with the schedule's hours;
     ``model`` (a name) when the conversation holds one: the fit check is offered for it."""
     if reading.gpu is None or reading.prices or reading.purchase is not None:
         return None
@@ -37,9 +38,10 @@ def schedule_money(
     if per_day is None or not asks_hourly_or_monthly(low):
         return None
     count = reading.count or 1
+    what = locales.t(lang, "followup.gpus", count=count, gpu=gpu_name(kb, reading.gpu))
     a = lookup(kb, reading.gpu, count, HOURS_PER_MONTH)
-    if not a.in_catalog or not a.lines:
-        return None
+    if not a.in_catalog or not a.lines:  # "4090 一天只用几个小时": the rule, with the user's prices
+        return _not_listed(lang, what, per_day, use, model)
     line = a.lines[0]
     offer = next(o for o in kb.catalog.offers if o.id == line.offer)
     hourly = offer.price_hour * line.machines if offer.price_hour is not None else None
@@ -47,16 +49,33 @@ def schedule_money(
         s = schedule_against_month(line.monthly, per_day, hourly)
     except ValueError:
         return None  # more than 24 hours a day: the ordinary flow says what was not understood
-    what = locales.t(lang, "followup.gpus", count=count, gpu=gpu_name(kb, reading.gpu))
     lines = _lines(lang, s, line.currency)
-    if use.few_hours_a_day and use.hours_per_day is None:
-        lines.insert(0, locales.t(lang, "money.stated.few_hours", per_day=FEW_HOURS_A_DAY))
-    then = ("money.schedule.then_fit_model", {"model": model}) if model else ("money.stated.then_fit", {})
-    lines.append(locales.t(lang, then[0], **then[1]))
+    lines = [*_few(lang, use), *lines, _then(lang, model)]
     title = locales.t(
         lang, "money.schedule.title", what=what, monthly=locales.money(lang, s.monthly, line.currency)
     )
     return Content(title=title, summary=lines)
+
+
+def _not_listed(lang: str, what: str, per_day: float, use: Use, model: str | None) -> Content:
+    """A card the catalog does not rent: the schedule's hours and the rule that decides, so the
+    user's two prices settle it (a month M beats an hourly P past M ÷ P ÷ 30 hours a day)."""
+    hours = schedule_hours(per_day)
+    formula = locales.t(lang, "money.schedule.formula", per_day=locales.number(lang, per_day), hours=hours)
+    title = locales.t(lang, "money.schedule.not_listed", what=what)
+    return Content(title=title, summary=[*_few(lang, use), formula, _then(lang, model)])
+
+
+def _few(lang: str, use: Use) -> list[str]:
+    if use.few_hours_a_day and use.hours_per_day is None:
+        return [locales.t(lang, "money.stated.few_hours", per_day=FEW_HOURS_A_DAY)]
+    return []
+
+
+def _then(lang: str, model: str | None) -> str:
+    if model:
+        return locales.t(lang, "money.schedule.then_fit_model", model=model)
+    return locales.t(lang, "money.stated.then_fit")
 
 
 def _lines(lang: str, s: ScheduleMonth, currency: str) -> list[str]:

@@ -16,13 +16,24 @@ MONTHS_IN_A_YEAR = 12
 
 
 def month_by_month_line(lang: str, a: PriceAnswer) -> str | None:
-    """The list-price total of a yearly-priced year (or more) and what paying yearly saves;
-    None for anything else (a month on a yearly plan, an offer with no yearly discount)."""
-    if not a.in_catalog or not a.lines or not a.yearly_discount:
+    """Beside a yearly price: the list-price total of a year (or more) and what paying yearly
+    saves, a month's list price and its saving for a month on a yearly plan, or that the
+    offer has no yearly discount; None for a price that is not yearly."""
+    if not a.in_catalog or not a.lines:
         return None
     line = a.lines[0]
-    if not line.yearly or line.unit != "month" or line.billed_units < MONTHS_IN_A_YEAR:
+    if not line.yearly or line.unit != "month":
         return None
+    if not a.yearly_discount:  # "T4 一年多少钱": no discount, so the year is twelve list months
+        return locales.t(lang, "prices.no_yearly_discount")
+    if line.billed_units < MONTHS_IN_A_YEAR:  # "A100 按年付呢", "how much do I save if I pay yearly"
+        return locales.t(
+            lang,
+            "prices.month_beside",
+            monthly=locales.money(lang, line.monthly, line.currency),
+            saving=locales.money(lang, line.monthly - line.unit_price * line.machines, line.currency),
+            percent=round(line.discount * 100),
+        )
     listed = line.monthly * line.billed_units
     return locales.t(
         lang,
