@@ -3,10 +3,9 @@ the user named in the user's own spelling.
 
 "NVIDIA GeForce RTX 3090" is "RTX 3090" on a phone screen, in a chart label and in a
 sentence alike; the engine and the JSON keep the catalogue's full name. A card is named one
-way in one conversation (issue 47): ``card_name`` for the card on its own (the plan's pick,
-the price line, the comparison's rows), a rebuilt board with its qualifier in the user's
-language ("RTX 4090 48GB（魔改）", never the catalogue's English "(rebuilt)"); ``said_gpu``
-for the same card inside a sentence that already says what it is ("RTX 4090 48GB 是魔改卡").
+way in one conversation (issue 47): ``card_name`` names it in the plan's pick, the findings,
+the price line and the comparison's rows alike, a rebuilt board with its qualifier in the
+user's language ("RTX 4090 48GB（魔改）", never the catalogue's English "(rebuilt)").
 
 A model the user wrote as "Llama-3.1-8B" is "Llama-3.1-8B" in the reply, not the catalog's
 "Llama 3.1 8B": the reader resolves every spelling to one id (which the JSON keeps), and
@@ -48,11 +47,6 @@ def card_name(lang: str, name: str) -> str:
     if short.endswith(_REBUILT):
         return locales.t(lang, "words.modified", gpu=short.removesuffix(_REBUILT))
     return short
-
-
-def said_gpu(name: str) -> str:
-    """The card inside a sentence that says what it is ("{gpu} 是魔改卡"): short, no qualifier."""
-    return short_gpu(name).removesuffix(_REBUILT)
 
 
 def spelled(raw: str, spans: Iterable[tuple[str, str]]) -> dict[str, str]:

@@ -72,7 +72,7 @@ def test_a_short_view_drops_other_lines_before_a_kept_caveat() -> None:
     ("asked", "said"),
     [
         ("910B 多少钱", "⚠ Ascend 910B 不走 CUDA：用 CANN + MindIE/vLLM-Ascend"),
-        ("4090 48G 包月多少钱", "⚠ RTX 4090 48GB 是魔改卡：无原厂保修、驱动未经验证、难转手"),
+        ("4090 48G 包月多少钱", "⚠ RTX 4090 48GB（魔改）：无原厂保修、驱动未经验证、难转手"),
         ("H20 多少钱", "⚠ H20 96GB 算力低，预填充约慢 6.7 倍：长提示词首 token 慢"),
         ("how much is an H20 a month", "⚠ H20 96GB has little compute: prefill about 6.7 times slower"),
     ],

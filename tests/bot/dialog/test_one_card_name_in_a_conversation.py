@@ -2,11 +2,11 @@
 
 The plan said "1 张 RTX 3090", the price answer "1 张 NVIDIA GeForce RTX 3090" and the
 comparison "NVIDIA GeForce RTX 3090"; a Chinese comparison named the rebuilt 4090 with the
-catalogue's English "RTX 4090 48GB (rebuilt)". Every reply now names a card through
-``locales.names.card_name``: the short name, a rebuilt board with its qualifier in the
-user's language ("RTX 4090 48GB（魔改）", "RTX 4090 48GB (modified board)"). The caveat
-sentence that says what the board is ("RTX 4090 48GB 是魔改卡：…") names it without the
-qualifier, so it is left out of the rebuilt card's count.
+catalogue's English "RTX 4090 48GB (rebuilt)", and the caveat beside it "RTX 4090 48GB 是魔改卡".
+Every reply now names a card through ``locales.names.card_name`` — the confirmation line,
+the pick, the findings, the caveat, the price line, the comparison's rows: the short name,
+a rebuilt board with its qualifier in the user's language ("RTX 4090 48GB（魔改）",
+"RTX 4090 48GB (modified board)").
 """
 
 from __future__ import annotations
@@ -23,17 +23,15 @@ _A_3090 = re.compile(r"(?:NVIDIA )?(?:GeForce )?(?:RTX )?3090(?: \(rebuilt\))?")
 _A_4090_48G = re.compile(
     r"(?:NVIDIA )?(?:GeForce )?(?:RTX )?4090 48GB?(?:（魔改）| \(modified board\)| \(rebuilt\))?"
 )
-_CAVEAT = ("是魔改卡", "is a modified card")
 
 
 def _names(dialog: Dialog, messages: list[str], pattern: re.Pattern[str]) -> set[str]:
-    """Every way the conversation's replies write the card, outside the caveat that says what it is."""
+    """Every way the conversation's replies write the card."""
     state = None
     seen: set[str] = set()
     for message in messages:
         reply, state = talk(dialog, message, state=state)
-        lines = [line for line in reply.text.splitlines() if not any(c in line for c in _CAVEAT)]
-        found = {m.group() for line in lines for m in pattern.finditer(line)}
+        found = {m.group() for m in pattern.finditer(reply.text)}
         assert found, f"{message!r} did not name the card: {reply.text}"
         seen |= found
     return seen
@@ -58,10 +56,19 @@ def test_plan_price_and_comparison_write_the_3090_one_way(dialog: Dialog, messag
 @pytest.mark.parametrize(
     ("lang", "messages"),
     [
-        ("zh", ["4090 48G 能跑 Qwen2.5-32B 吗", "4090 48G 包月多少钱", "4090 48G 和 3090 哪个好"]),
+        (
+            "zh",
+            [
+                "用 4090 48G 部署 Qwen2.5-7B，并发 4，7x24",
+                "4090 48G 能跑 Qwen2.5-32B 吗",
+                "4090 48G 包月多少钱",
+                "4090 48G 和 3090 哪个好",
+            ],
+        ),
         (
             "en",
             [
+                "serve Qwen2.5-7B on a 4090 48G for 4 users 24/7",
                 "can a 4090 48G run Qwen2.5-32B?",
                 "how much is a 4090 48G a month?",
                 "4090 48G vs RTX 3090, which is better?",
@@ -69,7 +76,7 @@ def test_plan_price_and_comparison_write_the_3090_one_way(dialog: Dialog, messag
         ),
     ],
 )
-def test_verdict_price_and_comparison_write_the_rebuilt_4090_one_way(
+def test_plan_verdict_price_and_comparison_write_the_rebuilt_4090_one_way(
     dialog: Dialog, lang: str, messages: list[str]
 ) -> None:
     named = card_name(lang, dialog.kb.gpus["rtx4090-48g"].name)

@@ -51,7 +51,7 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
 
 def _line(flow: Tools, lang: str, offer: Offer) -> str:
     monthly = cost.monthly(offer)
-    gpu = flow.gpu_names(offer.gpu)
+    gpu = flow.gpu_names(offer.gpu, lang)
     if offer.is_slice:
         what = locales.t(
             lang, "prices.slice_of", gpu=gpu, profile=offer.mig_profile, memory=offer.slice_memory_gib

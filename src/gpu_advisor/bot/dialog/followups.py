@@ -260,7 +260,7 @@ def _priced(plan: Plan) -> list[Option]:
 def why_not(dialog: Tools, state: ConversationState, pick: Option, said: dict[str, Any]) -> list[str]:
     """Card X (and its count, if said) evaluated for the same job: fit, speed, price, next to the pick."""
     gpu = str(said["gpu"])
-    lang, name = state.lang, dialog.gpu_names(gpu)
+    lang, name = state.lang, dialog.gpu_names(gpu, state.lang)
     trial = state.model_copy(deep=True)
     trial.slots.pop("gpu_count", None)
     loose(trial.slots).update({k: said[k] for k in ("gpu", "gpu_count") if k in said})

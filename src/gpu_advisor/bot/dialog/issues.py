@@ -28,7 +28,7 @@ def _worded(flow: Tools, lang: str, issue: Issue) -> dict[str, Any]:
     kind = _NAMED_FIELDS.get(issue.field or "")
     for key in ("kept", "ignored", "closest", "model"):
         if key in values and kind is not None:
-            values[key] = _name(flow, kind, str(values[key]))
+            values[key] = _name(flow, lang, kind, str(values[key]))
     for side in ("kept", "ignored"):
         if f"{side}_amount" in values:
             money = {"amount": values[f"{side}_amount"], "currency": values.get(f"{side}_currency", "CNY")}
@@ -39,8 +39,8 @@ def _worded(flow: Tools, lang: str, issue: Issue) -> dict[str, Any]:
     return values
 
 
-def _name(flow: Tools, kind: str, ident: str) -> str:
+def _name(flow: Tools, lang: str, kind: str, ident: str) -> str:
     if kind == "gpu":
-        return str(flow.gpu_names(ident))
+        return str(flow.gpu_names(ident, lang))
     model = flow.kb.models.get(ident)
     return model.name if model is not None else ident

@@ -214,4 +214,4 @@ def said(lang: str, f: Finding) -> str:
     """The finding in words, its cards named as the card names them ("RTX 3090", not "NVIDIA
     GeForce RTX 3090"). Its model keeps the knowledge's name, which the JSON shows too; the
     dialog says it in the user's spelling ("SDXL") over the whole reply (``bot.dialog.spelling``)."""
-    return locales.render_finding(lang, f.id, finding_values(f))
+    return locales.render_finding(lang, f.id, finding_values(lang, f))

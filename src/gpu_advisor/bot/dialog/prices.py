@@ -29,7 +29,6 @@ from gpu_advisor.engine.price_lookup import (
     with_addons,
     yearly_discounts,
 )
-from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.dialog_words import SLICE as _SLICE
 from gpu_advisor.reading.dialog_words import SWAP as _SWAP
 from gpu_advisor.reading.message import Message
@@ -213,8 +212,7 @@ def _gpus(flow: Tools, lang: str, gpu: str | None, count: int) -> str:
 
 def _card(flow: Tools, lang: str, gpu: str | None) -> str:
     """The card as the plan and the comparison name it ("RTX 3090", "RTX 4090 48GB（魔改）")."""
-    spec = flow.kb.gpus.get(gpu or "")
-    return card_name(lang, spec.name) if spec is not None else str(gpu)
+    return str(flow.gpu_names(gpu, lang))
 
 
 def _period(lang: str, period: Period) -> str:

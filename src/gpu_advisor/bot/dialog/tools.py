@@ -25,7 +25,7 @@ from gpu_advisor.engine.errors import EngineError
 from gpu_advisor.engine.recommend import recommend
 from gpu_advisor.engine.results import Plan
 from gpu_advisor.engine.specs import Knowledge
-from gpu_advisor.locales.names import card_name, said_gpu
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.requirements import Vocabulary
 
 log = logging.getLogger(__name__)
@@ -88,21 +88,20 @@ class Tools:
                 named[key] = self.gpu_names(named[key], lang)
         return named
 
-    def gpu_names(self, ids: Any, lang: str | None = None) -> Any:
+    def gpu_names(self, ids: Any, lang: str) -> Any:
         """Card ids ("rtx3090", or a list of them) as a reply names them ("RTX 3090").
 
         The same short name the card, the findings and the charts use (``locales.names``):
         "1 张 RTX 3090" on the card and "1 张 NVIDIA GeForce RTX 3090" in the price answer
-        were two names for one card in one conversation (issue 47). With ``lang`` the card
-        stands on its own and a rebuilt board carries its qualifier (``card_name``); without,
-        it sits in a sentence that says what it is (``said_gpu``).
+        were two names for one card in one conversation (issue 47); a rebuilt board with its
+        qualifier in ``lang`` ("RTX 4090 48GB（魔改）"), never the catalogue's "(rebuilt)".
         """
         if isinstance(ids, list):
             return [self.gpu_names(i, lang) for i in ids]
         spec = self.kb.gpus.get(str(ids))
         if spec is None:
             return ids
-        return card_name(lang, spec.name) if lang is not None else said_gpu(spec.name)
+        return card_name(lang, spec.name)
 
     # --- the conversation steps, which the dialog core (``core.Dialog``) provides ------------
     def advance(self, state: ConversationState, notes: list[str]) -> Answer:

@@ -14,7 +14,7 @@ from typing import Any
 from gpu_advisor import locales
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.results import Cost, Option
-from gpu_advisor.locales.names import card_name, said_gpu
+from gpu_advisor.locales.names import card_name
 from gpu_advisor.locales.numbers import plural_form
 from gpu_advisor.reading.dialog_words import OFFER_ID as _OFFER_ID
 
@@ -148,27 +148,27 @@ def _is_gpu_key(key: str) -> bool:
     return key in ("gpu", "gpus") or key.endswith("_gpu")
 
 
-def _said_cards(value: Any) -> Any:
-    """A card's name, or each card's name in a list, as a sentence says it; anything else as is."""
+def _said_cards(lang: str, value: Any) -> Any:
+    """A card's name, or each card's name in a list, as every reply says it; anything else as is."""
     if isinstance(value, str):
-        return said_gpu(value)
+        return card_name(lang, value)
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
-        return [said_gpu(v) for v in value]
+        return [card_name(lang, v) for v in value]
     return value
 
 
-def finding_values(f: Finding) -> dict[str, Any]:
+def finding_values(lang: str, f: Finding) -> dict[str, Any]:
     """A finding's values as the card shows them: 'RTX 3090', not 'NVIDIA GeForce RTX 3090'.
 
     The engine carries the catalog's full name (it is data, and the JSON keeps it); the
     sentence beside the card must name the card the way the card does.
     """
-    return {k: _said_cards(v) if _is_gpu_key(k) else v for k, v in f.values.items()}
+    return {k: _said_cards(lang, v) if _is_gpu_key(k) else v for k, v in f.values.items()}
 
 
 def finding_text(lang: str, f: Finding, names: Mapping[str, str] | None = None) -> str:
     """A finding's sentence, with any offer id it carries replaced by the option's name."""
-    values = finding_values(f)
+    values = finding_values(lang, f)
     for key in _OFFER_KEYS & values.keys():
         offer = values[key]
         if isinstance(offer, str):
@@ -183,7 +183,7 @@ def caveat(lang: str, f: Finding) -> str:
     if not complete and locales.has(lang, f"{key}_none"):
         key, complete = f"{key}_none", True  # its wording for the values it lacks
     if locales.has(lang, key) and complete:
-        return locales.t(lang, key, **finding_values(f))
+        return locales.t(lang, key, **finding_values(lang, f))
     text = finding_text(lang, f)
     for stop in ("。", "；", ". ", "; "):
         text = text.split(stop, 1)[0]
