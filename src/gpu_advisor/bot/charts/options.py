@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from gpu_advisor import locales
 from gpu_advisor.engine.results import Option, Plan
-from gpu_advisor.locales.names import short_gpu
+from gpu_advisor.locales.names import card_name
 
 
 @dataclass(frozen=True, slots=True)
@@ -52,7 +52,7 @@ def setup_label(option: Option, lang: str) -> str:
         fmt = f"{fmt}, {locales.t(lang, f'chart.method.{option.method}')}"
     key = "chart.option_machines" if option.machines > 1 else "chart.option"
     return locales.t(
-        lang, key, machines=option.machines, count=option.count, gpu=short_gpu(option.gpu_name), fmt=fmt
+        lang, key, machines=option.machines, count=option.count, gpu=card_name(lang, option.gpu_name), fmt=fmt
     )
 
 

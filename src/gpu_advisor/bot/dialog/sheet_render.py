@@ -14,7 +14,7 @@ from typing import Any
 from gpu_advisor import knowledge, locales
 from gpu_advisor.bot.dialog.reply import Content, Section
 from gpu_advisor.engine.sheet import SheetAnalysis
-from gpu_advisor.locales.names import short_gpu
+from gpu_advisor.locales.names import card_name
 
 SHOWN_FIELDS = (
     "gpu_model",
@@ -56,7 +56,7 @@ def _shown(lang: str, name: str, value: Any) -> str:
     "A100 80GB SXM"); a fabric or cooling by its label; a number grouped."""
     if name == "gpu_model":
         card = knowledge.load().gpus.get(value)
-        return short_gpu(card.name) if card is not None else str(value)
+        return card_name(lang, card.name) if card is not None else str(value)
     if name == "interconnect":
         return locales.t(lang, f"label.{value}")
     if name == "cooling":
