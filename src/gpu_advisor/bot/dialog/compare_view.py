@@ -24,7 +24,6 @@ from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.price_lookup import lookup
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.locales.names import card_name
-from gpu_advisor.reading.compare_words import compare_asks_money
 from gpu_advisor.reading.message import Message
 
 MODEL_SLOTS = ("model", "params_b", "hf_config")
@@ -40,7 +39,7 @@ def comparison_answer(flow: Tools, state: ConversationState, msg: Message) -> An
     slots = {k: v for k, v in new.slots.items() if k not in ("gpu", "gpu_count")}
     has_model = any(k in slots for k in MODEL_SLOTS)
     content = compare_cards(flow, new.lang, msg.ext.gpus, slots if has_model else {})
-    asks_money = msg.form.price or compare_asks_money(msg.low)  # "价差多少", "compare … prices"
+    asks_money = "price" in msg.asked or "compare_money" in msg.heard  # "价差多少", "compare … prices"
     priced = price_lines(flow.kb, new.lang, msg.ext.gpu_mentions) if asks_money else []
     said = [
         line for gpu in msg.ext.gpus for line in caveat_lines(flow.kb, new.lang, gpu)

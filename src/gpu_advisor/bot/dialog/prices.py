@@ -29,8 +29,6 @@ from gpu_advisor.engine.price_lookup import (
     with_addons,
     yearly_discounts,
 )
-from gpu_advisor.reading.dialog_words import SLICE as _SLICE
-from gpu_advisor.reading.dialog_words import SWAP as _SWAP
 from gpu_advisor.reading.message import Message
 from gpu_advisor.reading.money_words import one_machine_asked, upgrades_asked
 from gpu_advisor.reading.period import HOURS, Period, asks_month_and_year, read_period
@@ -44,14 +42,14 @@ def answer(flow: Tools, state: ConversationState, msg: Message) -> Answer | None
         return cheapest  # "whats the cheapest thing you rent?" (read as small talk: reported to reading)
     if msg.intent != "price":  # decided once, in reading.intent
         return None
-    if state.answered and msg.ext.gpus and _SWAP.search(msg.low) is not None:
+    if state.answered and msg.ext.gpus and "swap" in msg.heard:
         return None  # "换成 A100 多少钱" after a plan: the plan on that card, priced (a follow-up)
-    if msg.form.speed and "train_tokens" in msg.ext.slots:
+    if "speed" in msg.asked and "train_tokens" in msg.ext.slots:
         return None  # "8 张 A100 训 10B token，多久、多少钱": the verdict's time, priced there
     mentions = [(gpu, int(count or 1)) for gpu, count in msg.ext.gpu_mentions]
-    if _SLICE.search(msg.low) is not None:
+    if "slice" in msg.heard:
         mentions = []  # "A100 MIG 切片多少钱": the catalog's slice, not the whole card named beside it
-    if not mentions and _SLICE.search(msg.low) is None:
+    if not mentions and "slice" not in msg.heard:
         return _yearly_overview(flow, state, msg)
     duration = msg.ext.slots.get("duration_hours")
     period = read_period(msg.low, float(duration) if isinstance(duration, int | float) else None)
