@@ -74,15 +74,23 @@ def gpu_job(flow: Tools, state: ConversationState, msg: Message) -> Answer | Non
 
 
 def price_lookup(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    if _verdict_priced(msg):
+        return None  # the verdict answers first and prices the hardware beside it
     return prices.answer(flow, state, msg)
 
 
 def fit_verdict(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
     """Whether named hardware runs a job, how fast or for how many: a fit, speed or capacity
     question, or a claim about one ("听说 405B Q4 单卡 H100 能跑 50 token/s") checked the same way."""
-    if msg.intent not in VERDICT_INTENTS:
+    if msg.intent not in VERDICT_INTENTS and not _verdict_priced(msg):
         return None
     return verdicts.answer(flow, state, msg)
+
+
+def _verdict_priced(msg: Message) -> bool:
+    """ "一张 L40S 能跑 Qwen2.5-32B 吗，包月多少": a price asked beside whether a named model runs
+    on named hardware; the price alone would leave the first question unanswered."""
+    return msg.intent == "price" and "fit" in msg.asked and "model" in msg.slots and bool(msg.ext.gpus)
 
 
 VERDICT_INTENTS = frozenset({"fit", "speed", "capacity", "myth"})

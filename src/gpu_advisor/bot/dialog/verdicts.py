@@ -78,8 +78,10 @@ def answer(dialog: Tools, state: ConversationState, msg: Message) -> Answer | No
     lines = _lines(lang, result, kb, "model" not in ext.slots and "params_b" not in ext.slots)
     lines[-1:-1] = _takes(lang, result, workload) + _fix_lines(lang, result, workload, kb)
     lines[-1:-1] = [finding_text(lang, f) for f in result.caveats]  # as a plan on the card says them
-    if "price" in msg.asked and (timed := _timed(result, workload)) is not None:
-        lines[-1:-1] = prices.job_lines(dialog, lang, result.gpu, result.count, timed[1])
+    if "price" in msg.asked:  # the job's time priced, else a month of the hardware asked about
+        timed = _timed(result, workload)
+        hours = timed[1] if timed is not None else HOURS_PER_MONTH
+        lines[-1:-1] = prices.job_lines(dialog, lang, result.gpu, result.count, hours)
     said = [i for i in ext.issues if i.id in SAID_BACK]  # how an amount was read ("5 万条" → tokens)
     lines[-1:-1] = issue_lines(dialog, lang, said)
     if "capacity" in msg.asked and workload.task == "infer":
