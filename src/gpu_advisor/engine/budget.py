@@ -133,6 +133,23 @@ def cut(base: Money, kept: float, kb: Knowledge, top: int = 3) -> BudgetCut:
     if not 0 < kept < 1 or base.amount <= 0:
         raise ValueError("a cut keeps between 0 and 100 % of a positive budget")
     budget = Money(amount=round(base.amount * kept, 2), currency=base.currency)
+    within, fx_date = _within(budget, kb, top)
+    return BudgetCut(base=base, kept=kept, budget=budget, within=within, fx_date=fx_date)
+
+
+def afford(budget: Money, kb: Knowledge, top: int = 3) -> BudgetCut:
+    """What a month's ``budget`` rents with no job known ("预算每月 3000 能租什么卡", "my budget
+    is $300 a month"): the catalog's biggest machines within it, one per card, as for a cut
+    that keeps all of it (``kept`` 1)."""
+    if budget.amount <= 0:
+        raise ValueError("a budget is a positive amount")
+    within, fx_date = _within(budget, kb, top)
+    return BudgetCut(base=budget, kept=1.0, budget=budget, within=within, fx_date=fx_date)
+
+
+def _within(budget: Money, kb: Knowledge, top: int) -> tuple[list[CatalogMachine], dt.date | None]:
+    """The catalog's biggest machines whose month fits ``budget``, one per card, and the fx
+    date when a price was converted."""
     rates = kb.catalog.fx_to_cny
     fits: list[CatalogMachine] = []
     converted = False
@@ -140,17 +157,17 @@ def cut(base: Money, kept: float, kb: Knowledge, top: int = 3) -> BudgetCut:
         if offer.owned or offer.mig_profile or offer.gpu not in kb.gpus:
             continue
         own = monthly(offer)
-        month = to_currency(own, offer.currency, base.currency, rates)
+        month = to_currency(own, offer.currency, budget.currency, rates)
         if month is None or month > budget.amount * 1.000001:
             continue
-        converted = converted or offer.currency != base.currency
+        converted = converted or offer.currency != budget.currency
         fits.append(
             CatalogMachine(
                 offer=offer.id,
                 gpu=offer.gpu,
                 count=offer.count,
                 memory_gib=kb.gpus[offer.gpu].usable_gib * offer.count,
-                month=Money(amount=round(month, 2), currency=base.currency),
+                month=Money(amount=round(month, 2), currency=budget.currency),
                 own=Money(amount=own, currency=offer.currency),
             )
         )
@@ -158,13 +175,7 @@ def cut(base: Money, kept: float, kb: Knowledge, top: int = 3) -> BudgetCut:
     best: dict[str, CatalogMachine] = {}
     for m in fits:  # each card's biggest machine within the money, so the list shows a choice
         best.setdefault(m.gpu, m)
-    return BudgetCut(
-        base=base,
-        kept=kept,
-        budget=budget,
-        within=list(best.values())[:top],
-        fx_date=kb.catalog.fx_date if converted else None,
-    )
+    return list(best.values())[:top], kb.catalog.fx_date if converted else None
 
 
 CutWay = Literal["fits", "cheaper", "yearly", "none"]

@@ -213,3 +213,16 @@ def asks_hourly_or_monthly(text: str) -> bool:
     """The message weighs paying by the hour against a month's rent ("按小时还是包月划算",
     "cheaper by the hour or monthly?"), whether or not it says either price."""
     return _BY_THE_HOUR.search(text) is not None and _BY_THE_MONTH.search(text) is not None
+
+
+_WHAT_IT_RENTS = lazy(
+    r"能租什么|能租啥|租什么|租啥|租哪|什么卡|啥卡|哪些卡|哪张卡|哪款|够吗|够不够|够用吗|租得起|租的起|买得起"
+    r"|(?<![a-z])(?:what|which)\s+(?:gpus?|cards?|machines?|servers?)|can\s+i\s+(?:rent|get|afford)"
+    r"|(?<![a-z])(?:enough|afford)(?![a-z])"
+)
+
+
+def asks_what_it_rents(text: str) -> bool:
+    """A budget asked about ("预算每月 3000 能租什么卡", "A100 够吗", "what GPU can I rent?"): what
+    the money rents, answerable from the catalog before any model is named."""
+    return _WHAT_IT_RENTS.search(text) is not None

@@ -72,6 +72,12 @@ SWEEP: list[tuple[str, tuple[str, ...]]] = [
         "deepseek API vs renting an A100 for 2 million tokens a day, which is cheaper?",
         ("CN¥2,800", "deepseek"),
     ),
+    # a month's budget and no job yet: what the catalog rents (US$ at 7.1884, NT$ at 0.219286 per ¥)
+    ("预算每月 3000 能租什么卡", ("¥2,800", "¥1,750", "¥900")),
+    ("my budget is $300 a month, what GPU can I rent?", ("US$243", "US$125")),  # 1,750 and 900 ÷ 7.1884
+    ("預算每月一萬台幣，能租什麼卡", ("NT$7,980", "NT$4,104")),  # 1,750 and 900 ÷ 0.219286
+    ("预算 5000 一个月，A100 够吗", ("在预算内", "¥2,200")),  # 5,000 − 2,800
+    ("预算 2000 一个月，A100 够吗", ("超出", "¥800")),  # 2,800 − 2,000
     # second-hand FAQ wording
     ("按秒计费的话 A100 跑 10 分钟多少钱", ("¥2,800", "不足一个月按一个月算")),
     ("包年的话单卡 A100 一年总共多少钱", ("¥26,880", "¥6,720")),

@@ -28,6 +28,7 @@ from dataclasses import replace
 from typing import Any
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.money_afford import afford_answerer
 from gpu_advisor.bot.dialog.money_budget import budget_cut_answerer
 from gpu_advisor.bot.dialog.money_cut import cut_money
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
@@ -225,6 +226,7 @@ def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> A
     API's per-minute price against renting for the same audio."""
     return (
         budget_cut_answerer(flow, state, msg)
+        or afford_answerer(flow, state, msg)
         or _speech_api(flow, state, msg)
         or _job_quote(flow, state, msg)
         or _offer_weighed(flow, state, msg)

@@ -26,7 +26,7 @@ def cut_money(kb: Knowledge, low: str, lang: str) -> Content | None:
         c = cut(base, kept, kb)
     except ValueError:
         return None
-    return Content(title=_title(lang, c), summary=_lines(lang, c, kb))
+    return Content(title=_title(lang, c), summary=within_lines(lang, c, kb))
 
 
 def _title(lang: str, c: BudgetCut) -> str:
@@ -40,7 +40,8 @@ def _title(lang: str, c: BudgetCut) -> str:
     )
 
 
-def _lines(lang: str, c: BudgetCut, kb: Knowledge) -> list[str]:
+def within_lines(lang: str, c: BudgetCut, kb: Knowledge) -> list[str]:
+    """The machines within ``c.budget``, the rates' date when converted, and the ask for the job."""
     cur = c.base.currency
     if not c.within:
         return [locales.t(lang, "money.cut.none", budget=c.budget.amount, currency=cur)]
