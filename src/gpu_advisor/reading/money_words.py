@@ -104,7 +104,7 @@ def _period_first(text: str, start: int, end: int) -> bool:
 
 
 _RENT_WORD = lazy(
-    r"租|报价?|報價?|供应商|供應商|机房|機房|商家|厂商|廠商|云|雲"
+    r"租|报价?|報價?|供应商|供應商|机房|機房|商家|厂商|廠商|云|雲|整机|整台|整機"
     r"|(?<![a-z])(?:rent(?:ing|al)?|cloud|quoted?|offer(?:ed|s)?|vendor|supplier|provider|host)(?![a-z])"
 )
 _AMOUNT_NEXT = lazy(r"\s?(?:[¥$]|nt\$|us\$|台币|新台币)?\s?\d")

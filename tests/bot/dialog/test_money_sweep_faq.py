@@ -65,6 +65,11 @@ SWEEP: list[tuple[str, tuple[str, ...]]] = [
     ("a supplier quotes an L40S at ¥4,000 a month, is that fair?", ("CN¥4,000",)),
     ("有人给我报 A100 一个月 3500，贵不贵", ("¥3,500", "¥2,800", "1.25 倍")),
     ("有人報 A100 一個月要 3500，貴不貴", ("¥3,500", "1.25 倍")),
+    ("A800 八卡整机 5 万一个月，年付 85 折，贵不贵", ("¥42,500", "¥7,500")),  # 50,000 × 0.85
+    # a quoted month asked for a year: 12 × yearly rate and 12 × list
+    ("A800 八卡整机 5 万一个月，年付 85 折，一年多少钱", ("¥510,000", "¥600,000", "¥90,000")),
+    ("A800 8-card node at ¥50,000 a month, 15% off if paid yearly, what is that per year?", ("CN¥510,000",)),
+    ("4090 月租 1200，一年多少钱", ("¥14,400",)),
     # buy vs rent, rent vs API
     ("buying an RTX 4090 for $1,800 vs renting one, which is cheaper over 18 months?", ("US$1,599",)),
     ("每天 500 万 token，用 API 还是自己租卡便宜", ("每天 500万 token",)),

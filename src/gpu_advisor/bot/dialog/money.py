@@ -44,6 +44,7 @@ from gpu_advisor.bot.dialog.money_stated import (
     hours_said,
     quote_money,
 )
+from gpu_advisor.bot.dialog.money_year import year_line
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button, Content
 from gpu_advisor.bot.dialog.state import ConversationState
@@ -62,6 +63,7 @@ from gpu_advisor.reading.dialog_words import BUDGET as _BUDGET
 from gpu_advisor.reading.intent import intent_of
 from gpu_advisor.reading.message import Message, read_message
 from gpu_advisor.reading.money_words import OFFER_WEIGHED, providers_named
+from gpu_advisor.reading.period import HOURS, read_period
 from gpu_advisor.reading.quote import MoneyReading, read, read_normalized
 from gpu_advisor.reading.rate_words import month_budget
 from gpu_advisor.reading.use_words import Use, mentions_api, read_use
@@ -231,8 +233,34 @@ def ownership_answerer(flow: Tools, state: ConversationState, msg: Message) -> A
         or _job_quote(flow, state, msg)
         or _offer_weighed(flow, state, msg)
         or _schedule(flow, state, msg)
+        or _quoted_year(flow, state, msg)
         or _answer(flow, state, msg, ownership_answer)
     )
+
+
+def _quoted_year(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:
+    """A card's own monthly price asked for a year ("A800 八卡整机 5 万一个月，年付 85 折，一年多少钱"):
+    the quote's billing, then the year itself at the yearly rate and month by month
+    (¥42,500 × 12 = ¥510,000 against ¥50,000 × 12 = ¥600,000), never the catalog's nearest card."""
+    if msg.intent == "quote" or _BUDGET.search(msg.low):  # a budget word: a budget, not a quote
+        return None
+    reading = msg.money(flow.kb)
+    q = reading.quote()
+    if q is None or reading.purchase is not None or q.monthly() is None:
+        return None
+    if not (period := read_period(msg.low)).yearly or period.hours < HOURS["year"] - 1e-6:
+        return None
+
+    def answer(
+        kb: Knowledge, low: str, lang: str, slots: Mapping[str, Any], reading: MoneyReading | None
+    ) -> Content | None:
+        content = quote_answer(kb, low, lang, slots, reading)
+        year = year_line(lang, q)
+        if content is None or year is None:
+            return content
+        return content.model_copy(update={"summary": [year, *content.summary]})
+
+    return _answer(flow, state, msg, answer)
 
 
 def _schedule(flow: Tools, state: ConversationState, msg: Message) -> Answer | None:

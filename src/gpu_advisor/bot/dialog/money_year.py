@@ -10,6 +10,7 @@ come from ``engine.price_lookup``'s line; nothing is computed twice.
 from __future__ import annotations
 
 from gpu_advisor import locales
+from gpu_advisor.engine.billing import VendorQuote
 from gpu_advisor.engine.price_lookup import PriceAnswer
 
 MONTHS_IN_A_YEAR = 12
@@ -43,4 +44,29 @@ def month_by_month_line(lang: str, a: PriceAnswer) -> str | None:
         listed=locales.money(lang, listed, line.currency),
         saving=locales.money(lang, listed - line.total, line.currency),
         percent=round(line.discount * 100),
+    )
+
+
+def year_line(lang: str, q: VendorQuote) -> str | None:
+    """A quoted month for a year: twelve months at the quote's yearly rate and month by month
+    ("A800 八卡整机 5 万一个月，年付 85 折": ¥42,500 × 12 = ¥510,000; ¥600,000; saves ¥90,000)."""
+    month = q.monthly()
+    if month is None:
+        return None
+    yearly = q.yearly()
+    if yearly is None or yearly >= month:
+        return locales.t(
+            lang,
+            "prices.quote_year_flat",
+            monthly=locales.money(lang, month, q.currency),
+            total=locales.money(lang, month * MONTHS_IN_A_YEAR, q.currency),
+        )
+    return locales.t(
+        lang,
+        "prices.quote_year",
+        yearly=locales.money(lang, yearly, q.currency),
+        total=locales.money(lang, yearly * MONTHS_IN_A_YEAR, q.currency),
+        monthly=locales.money(lang, month, q.currency),
+        listed=locales.money(lang, month * MONTHS_IN_A_YEAR, q.currency),
+        saving=locales.money(lang, (month - yearly) * MONTHS_IN_A_YEAR, q.currency),
     )
