@@ -224,12 +224,27 @@ _BARE_ELECTRICITY = re.compile(
     rf"(?:电费|电价|工业电|商业电|electricity)[^,;，。\n\d]{{0,6}}?(?P<num>{NUMBER})"
 )
 _BARE_PURCHASE = re.compile(r"(?<![a-z0-9.])(?P<num>\d+(?:\.\d+)?) ?(?:万|w)(?![a-z])")
+# "买一张 4090 一万三": spoken ten-thousands with the thousands after them (一万三 = 13,000,
+# 两万五 = 25,000); a digit before 万 counts too (1万3).
+_ZH_DIGITS = {"一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
+_SPOKEN_WAN = re.compile(
+    r"(?<![\d一二两三四五六七八九十百千])(?P<w>[一二两三四五六七八九]|\d)万(?P<k>[一二三四五六七八九\d])?(?![千百十万\d])"
+)
 # "买一张4090大概15000", "a 4090 costs 15000": a bare price after a price word (the card's own
 # number has none before it), in the buying clause.
 _BARE_PRICE = re.compile(
     r"(?:大概|大约|约|要|花了?|只要|才|价格|价钱|售价|for|at|costs?|about|around|~)\s?"
     r"(?P<num>\d{3,7}(?:,\d{3})*)(?![\d.a-z]| ?(?:万|w|k|%|卡|张|台|个|小时|天|年|月|度))"
 )
+
+
+def _spoken_wan(m: re.Match[str]) -> float:
+    """一万三 → 13,000; 两万 → 20,000; 1万3 → 13,000."""
+
+    def digit(c: str) -> int:
+        return int(c) if c.isdigit() else _ZH_DIGITS[c]
+
+    return digit(m["w"]) * 1e4 + (digit(m["k"]) * 1e3 if m["k"] else 0.0)
 
 
 def _ownership_words(t: str, out: MoneyReading) -> None:
@@ -249,8 +264,11 @@ def _ownership_words(t: str, out: MoneyReading) -> None:
         out.hours_per_month = hours if 0 < hours <= 720 else None
     if out.purchase is None and (buy := _BUY.search(t)):
         m = _BARE_PURCHASE.search(t, buy.end())
+        spoken = _SPOKEN_WAN.search(t, buy.end())
         if m and m.start() - buy.end() < 40:
             out.purchase = Money(amount=float(m["num"]) * 1e4, currency="CNY")
+        elif spoken and spoken.start() - buy.end() < 40:
+            out.purchase = Money(amount=_spoken_wan(spoken), currency="CNY")
         elif (p := _BARE_PRICE.search(t, buy.end())) and p.start() - buy.end() < 30:
             value = float(p["num"].replace(",", ""))
             if value >= 1000 and not re.search(r"[,;，。；]", t[buy.end() : p.start()]):

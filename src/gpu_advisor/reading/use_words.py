@@ -38,7 +38,7 @@ _PER_MONTH = lazy(
 _HOURS = lazy(rf"(?P<n>{NUMBER})\s?{_HOUR}")
 _MONTHS_OF_USE = lazy(
     rf"(?:用|使用|跑|折旧|for|over|use it for)\s?(?:了|上)?\s?"
-    rf"(?P<n>{NUMBER})\s?(?P<u>年|个月|years?|months?)(?![a-z])"
+    rf"(?P<n>{NUMBER})\s?(?P<u>年|个月|years?|months?)(?P<half>半)?(?![a-z])"
 )
 _TOKENS_A_DAY = lazy(
     rf"{_DAY_BEFORE}[^,;，。\n\d]{{0,6}}?(?P<n>{NUMBER})\s?(?P<s>[kmb]|million|billion)?\s?(?:个)?tokens?"
@@ -143,6 +143,8 @@ def _months(low: str) -> int | None:
     if m is None or value is None:
         return None
     months = value * 12 if m["u"].startswith(("年", "year")) else value
+    if m["half"]:  # "用一年半": a year and a half is 18 months
+        months += 6 if m["u"] == "年" else 0.5
     return int(months) if 1 <= months <= 120 else None
 
 

@@ -72,6 +72,9 @@ SWEEP: list[tuple[str, tuple[str, ...]]] = [
     ("4090 月租 1200，一年多少钱", ("¥14,400",)),
     # buy vs rent, rent vs API
     ("buying an RTX 4090 for $1,800 vs renting one, which is cheaper over 18 months?", ("US$1,599",)),
+    ("买一张 4090 一万三，电费一块钱一度，用两年，和租比哪个划算", ("¥13,000", "¥12,999")),  # 一万三 = 13,000
+    # 两万五 = 25,000 bought; 1,750 a month rented; 18 months (一年半) of each
+    ("買一張 3090 兩萬五，電費 0.6 一度，用一年半，跟租比哪個划算", ("¥25,000", "用 18 个月", "¥31,500")),
     ("每天 500 万 token，用 API 还是自己租卡便宜", ("每天 500万 token",)),
     (
         "deepseek API vs renting an A100 for 2 million tokens a day, which is cheaper?",
