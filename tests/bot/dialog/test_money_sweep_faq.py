@@ -75,6 +75,10 @@ SWEEP: list[tuple[str, tuple[str, ...]]] = [
     ("买一张 4090 一万三，电费一块钱一度，用两年，和租比哪个划算", ("¥13,000", "¥12,999")),  # 一万三 = 13,000
     # 两万五 = 25,000 bought; 1,750 a month rented; 18 months (一年半) of each
     ("買一張 3090 兩萬五，電費 0.6 一度，用一年半，跟租比哪個划算", ("¥25,000", "用 18 个月", "¥31,500")),
+    # buy or rent with no purchase price: the renting half, and the price buying must beat
+    ("自己买 A100 还是租 A100 划算，用一年", ("¥33,600", "¥26,880")),  # 2,800 × 12; 2,240 × 12
+    ("should I buy or rent a T4 for 6 months?", ("CN¥5,400",)),  # 900 × 6
+    ("買還是租 3090 比較划算", ("¥21,000", "12 个月")),  # a year when no period is said
     ("每天 500 万 token，用 API 还是自己租卡便宜", ("每天 500万 token",)),
     (
         "deepseek API vs renting an A100 for 2 million tokens a day, which is cheaper?",

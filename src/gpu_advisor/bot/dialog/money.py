@@ -30,6 +30,7 @@ from typing import Any
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_afford import afford_answerer
 from gpu_advisor.bot.dialog.money_budget import budget_cut_answerer
+from gpu_advisor.bot.dialog.money_buy_ask import rent_side_money
 from gpu_advisor.bot.dialog.money_cut import cut_money
 from gpu_advisor.bot.dialog.money_lines import ownership_lines, ownership_title, quote_lines, quote_title
 from gpu_advisor.bot.dialog.money_rate import rate_money
@@ -127,7 +128,7 @@ def ownership_answer(
         if stated is not None:
             return stated
     if w is None:  # no model: buy vs rent from the stated price, else the model question
-        said = buy_rent_money(kb, reading, use, lang)
+        said = buy_rent_money(kb, reading, use, lang) or rent_side_money(kb, reading, use, lang)
         return said or Content(summary=[locales.t(lang, "money.own.need_model")])
     try:
         result = compare(kb, w, reading, ref)
