@@ -60,14 +60,14 @@ def afford_money(kb: Knowledge, budget: Money, lang: str, gpu: str | None = None
 def _card_line(kb: Knowledge, budget: Money, gpu: str, lang: str) -> str | None:
     a = lookup(kb, gpu, 1, HOURS_PER_MONTH)
     if not a.in_catalog or not a.lines:
-        return locales.t(lang, "money.afford.not_listed", gpu=gpu_name(kb, gpu))
+        return locales.t(lang, "money.afford.not_listed", gpu=gpu_name(lang, kb, gpu))
     line = a.lines[0]
     month = to_currency(line.total, line.currency, budget.currency, kb.catalog.fx_to_cny)
     if month is None:
         return None
     values = {
         "count": line.count * line.machines,
-        "gpu": gpu_name(kb, gpu),
+        "gpu": gpu_name(lang, kb, gpu),
         "month": month,
         "budget": budget.amount,
         "gap": abs(budget.amount - month),

@@ -34,7 +34,7 @@ def rent_side_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -
     if not listed.in_catalog or not listed.lines or listed.lines[0].unit != "month":
         return None
     line = listed.lines[0]
-    what = locales.t(lang, "followup.gpus", count=count, gpu=gpu_name(kb, reading.gpu))
+    what = locales.t(lang, "followup.gpus", count=count, gpu=gpu_name(lang, kb, reading.gpu))
     rent = line.total
     lines = [
         locales.t(

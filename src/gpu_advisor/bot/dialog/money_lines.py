@@ -15,12 +15,15 @@ from gpu_advisor.engine.ownership import Ownership
 from gpu_advisor.engine.quote import QuoteVerdict
 from gpu_advisor.engine.results import Option
 from gpu_advisor.engine.specs import Knowledge
-from gpu_advisor.locales.names import short_gpu
+from gpu_advisor.locales.names import card_name
 
 
-def gpu_name(kb: Knowledge, gpu: str) -> str:
+def gpu_name(lang: str, kb: Knowledge, gpu: str) -> str:
+    """The card as every other reply names it (issue 47): 'RTX 3090', and a rebuilt board with
+    its qualifier in the user's language ('RTX 4090 48GB（魔改）'), never the catalogue's
+    '(rebuilt)'; an id the catalog does not hold is said as given."""
     spec = kb.gpus.get(gpu)
-    return short_gpu(spec.name) if spec else gpu
+    return card_name(lang, spec.name) if spec else gpu
 
 
 def price_words(lang: str, q: VendorQuote) -> str:
@@ -33,7 +36,12 @@ def price_words(lang: str, q: VendorQuote) -> str:
 def quote_title(lang: str, v: QuoteVerdict, kb: Knowledge, model: str) -> str:
     key = "money.quote.title_fits" if v.fits else "money.quote.title_no_fit"
     return locales.t(
-        lang, key, count=v.quote.count, gpu=gpu_name(kb, v.gpu), price=price_words(lang, v.quote), model=model
+        lang,
+        key,
+        count=v.quote.count,
+        gpu=gpu_name(lang, kb, v.gpu),
+        price=price_words(lang, v.quote),
+        model=model,
     )
 
 
@@ -137,7 +145,7 @@ def _range(lang: str, v: QuoteVerdict, kb: Knowledge) -> str:
     values = {
         "per_card": v.per_card_month.amount,
         "per_card_currency": v.per_card_month.currency,
-        "gpu": gpu_name(kb, v.gpu),
+        "gpu": gpu_name(lang, kb, v.gpu),
         "above": v.above_catalog_by,
     }
     if low is None or high is None:
@@ -162,7 +170,7 @@ def _catalog(lang: str, v: QuoteVerdict, kb: Knowledge) -> list[str]:
                 lang,
                 "money.quote.same_card",
                 count=same.count * same.machines,
-                gpu=gpu_name(kb, same.gpu),
+                gpu=gpu_name(lang, kb, same.gpu),
                 monthly=m.amount,
                 currency=m.currency,
             )
@@ -175,7 +183,7 @@ def _catalog(lang: str, v: QuoteVerdict, kb: Knowledge) -> list[str]:
                 lang,
                 "money.quote.cheapest_option",
                 count=best.count,
-                gpu=gpu_name(kb, best.gpu),
+                gpu=gpu_name(lang, kb, best.gpu),
                 machines=best.machines,
                 monthly=m.amount,
                 currency=m.currency,
@@ -191,20 +199,20 @@ def ownership_title(lang: str, o: Ownership, kb: Knowledge) -> str:
         return locales.t(
             lang,
             "money.own.title_rent_only",
-            gpu=gpu_name(kb, o.gpu),
+            gpu=gpu_name(lang, kb, o.gpu),
             monthly=o.rent_monthly,
             currency=o.currency,
         )
     cheapest = locales.t(lang, f"money.own.choice_{o.cheapest}")
     bought = o.buy.gpu if o.buy is not None else o.gpu
-    return locales.t(lang, "money.own.title", gpu=gpu_name(kb, bought), cheapest=cheapest)
+    return locales.t(lang, "money.own.title", gpu=gpu_name(lang, kb, bought), cheapest=cheapest)
 
 
 def ownership_lines(lang: str, o: Ownership, kb: Knowledge) -> list[str]:
     """Rent, buy (with its arithmetic), API, then the break-even figures and what was assumed."""
     cur = o.currency
     rent = {"monthly": o.rent_monthly, "count": o.count, "machines": o.machines, "hours": o.hours_per_month}
-    lines = [locales.t(lang, "money.own.rent", gpu=gpu_name(kb, o.gpu), currency=cur, **rent)]
+    lines = [locales.t(lang, "money.own.rent", gpu=gpu_name(lang, kb, o.gpu), currency=cur, **rent)]
     if o.buy is not None:
         lines += _buy_lines(lang, o)
     if o.api is not None:
@@ -255,5 +263,5 @@ def _buy_lines(lang: str, o: Ownership) -> list[str]:
 def _finding(lang: str, f: Finding, kb: Knowledge) -> str:
     values = dict(f.values)
     if isinstance(values.get("gpu"), str):
-        values["gpu"] = gpu_name(kb, str(values["gpu"]))
+        values["gpu"] = gpu_name(lang, kb, str(values["gpu"]))
     return locales.t(lang, f"money.own.{f.id}", **values)

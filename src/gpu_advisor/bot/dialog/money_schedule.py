@@ -38,7 +38,7 @@ def schedule_money(
     if per_day is None or not asks_hourly_or_monthly(low):
         return None
     count = reading.count or 1
-    what = locales.t(lang, "followup.gpus", count=count, gpu=gpu_name(kb, reading.gpu))
+    what = locales.t(lang, "followup.gpus", count=count, gpu=gpu_name(lang, kb, reading.gpu))
     a = lookup(kb, reading.gpu, count, HOURS_PER_MONTH)
     if not a.in_catalog or not a.lines:  # "4090 一天只用几个小时": the rule, with the user's prices
         return _not_listed(lang, what, per_day, use, model)

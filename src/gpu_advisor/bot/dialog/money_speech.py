@@ -39,7 +39,10 @@ def speech_api_money(kb: Knowledge, msg: Message, lang: str) -> Content | None:
     lines = _lines(lang, c, kb)
     if card is not None and card != c.gpu:  # the named card is not rented: the plan's nearest is priced
         lines.insert(
-            1, locales.t(lang, "money.speech.other_card", asked=gpu_name(kb, card), gpu=gpu_name(kb, c.gpu))
+            1,
+            locales.t(
+                lang, "money.speech.other_card", asked=gpu_name(lang, kb, card), gpu=gpu_name(lang, kb, c.gpu)
+            ),
         )
     return Content(title=_title(lang, c), summary=lines)
 
@@ -72,7 +75,7 @@ def _lines(lang: str, c: SpeechApiVsRent, kb: Knowledge) -> list[str]:
             lang,
             "money.speech.rent",
             gpus=c.gpus,
-            gpu=gpu_name(kb, c.gpu),
+            gpu=gpu_name(lang, kb, c.gpu),
             model=c.model,
             hours=c.audio_hours,
             gpu_hours=c.gpu_hours,

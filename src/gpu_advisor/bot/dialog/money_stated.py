@@ -76,7 +76,7 @@ def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Co
         lines.insert(0, locales.t(lang, "money.stated.few_hours", per_day=FEW_HOURS_A_DAY))
     beside = beside_catalog(m, kb)
     if beside is not None:  # is the quote fair: the catalog's same cards for the same hours
-        lines += beside_lines(lang, beside, m.quote.count, gpu_name(kb, m.gpu or ""))
+        lines += beside_lines(lang, beside, m.quote.count, gpu_name(lang, kb, m.gpu or ""))
     if (said is None or per_day is not None) and m.billing.break_even_hours_month is not None:
         # a schedule (said or "a few hours"), or no hours: where the month starts to win, a day
         even = m.billing.break_even_hours_month
@@ -152,7 +152,7 @@ def _no_rent(kb: Knowledge, reading: MoneyReading, count: int, lang: str) -> Con
     purchase price where one is listed, and the one number still needed — what renting them costs."""
     assert reading.purchase is not None
     assert reading.gpu is not None
-    price, gpu = reading.purchase, gpu_name(kb, reading.gpu)
+    price, gpu = reading.purchase, gpu_name(lang, kb, reading.gpu)
     title = locales.t(
         lang, "money.own.bought", count=count, gpu=gpu, price=price.amount, currency=price.currency
     )
@@ -245,7 +245,7 @@ def api_money(
         return None
     title, lines = api_lines(lang, result)
     if reading.gpu is not None and lines:  # "would renting a T4 be cheaper": the rent names its cards
-        gpus = locales.t(lang, "followup.gpus", count=reading.count or 1, gpu=gpu_name(kb, reading.gpu))
+        gpus = locales.t(lang, "followup.gpus", count=reading.count or 1, gpu=gpu_name(lang, kb, reading.gpu))
         rent_line = locales.t(
             lang, "money.api_cmp.rent_card", gpus=gpus, rent=result.rent_monthly, currency=result.currency
         )

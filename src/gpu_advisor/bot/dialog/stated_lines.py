@@ -23,7 +23,7 @@ from gpu_advisor.engine.specs import Knowledge
 def money_title(lang: str, m: QuoteMoney, kb: Knowledge) -> str:
     """ "8× H100 · ¥180/小时 或 ¥90,000/月" — the quote as the vendor wrote it, no fit claimed
     (just the prices when no card was named)."""
-    gpu = gpu_name(kb, m.gpu) if m.gpu else m.quote.gpu
+    gpu = gpu_name(lang, kb, m.gpu) if m.gpu else m.quote.gpu
     prices = price_words(lang, m.quote)
     return f"{m.quote.count}× {gpu} · {prices}" if gpu else prices
 
@@ -59,7 +59,7 @@ def buy_rent_lines(lang: str, r: BuyVsRent, kb: Knowledge) -> tuple[str, list[st
         lang,
         "money.buy_rent.title",
         count=r.count,
-        gpu=gpu_name(kb, r.gpu),
+        gpu=gpu_name(lang, kb, r.gpu),
         hours=r.hours_per_month,
         verdict=verdict,
     )
@@ -186,7 +186,7 @@ def tradeoff_line(lang: str, t: Tradeoff | None, kb: Knowledge) -> str:
         return locales.t(lang, "money.budget.cut_none")
     values = {
         "cards": t.cards[1],
-        "gpu": gpu_name(kb, t.cheaper.gpu),
+        "gpu": gpu_name(lang, kb, t.cheaper.gpu),
         "saves": t.saves_monthly.amount,
         "currency": t.saves_monthly.currency,
         "cap_from": t.capacity_gib[0],
