@@ -132,9 +132,14 @@ def render_finding(lang: str, finding_id: str, values: Mapping[str, Any]) -> str
     """A finding's sentence; unknown ids fall back to a generic line that still shows the numbers.
 
     Where some values are None (nothing to compare against, no target given) and a
-    ``<id>_none`` template exists, that wording is used instead of printing "?".
+    ``<id>_none`` template exists, that wording is used instead of printing "?". A runtime is
+    said by its name in ``lang`` (``names.runtime_name``): the engine passes the catalogue's.
     """
     key = f"finding.{finding_id}"
+    if isinstance(values.get("runtime"), str):
+        from gpu_advisor.locales.names import runtime_name  # names reads this module's t
+
+        values = {**values, "runtime": runtime_name(lang, values["runtime"])}
     if any(v is None for v in values.values()) and has(lang, f"{key}_none"):
         return t(lang, f"{key}_none", **values)
     if has(lang, key):

@@ -49,6 +49,18 @@ def card_name(lang: str, name: str) -> str:
     return short
 
 
+def runtime_name(lang: str, name: str) -> str:
+    """A runtime's display name as the reply's language says it (issue 47).
+
+    The engine's findings carry ``knowledge/runtimes.yaml``'s display name; a name made of
+    English words ("Hugging Face transformers (generate, eager)") has its wording in
+    ``runtime_name`` of each language ("Hugging Face transformers（逐条生成，PyTorch 即时执行）"),
+    a product's own name (vLLM, SGLang) is said as it is.
+    """
+    key = f"runtime_name.{name}"
+    return locales.t(lang, key) if locales.has(lang, key) else name
+
+
 def spelled(raw: str, spans: Iterable[tuple[str, str]]) -> dict[str, str]:
     """Display name → the user's spelling, for each (display name, normalised span) matched.
 
