@@ -363,3 +363,54 @@ def test_open_one_for_me_is_an_order(dialog: Dialog) -> None:
 
 def test_another_question_wanted_starts_over(dialog: Dialog) -> None:
     assert intent(dialog, "我想换个问题问") == "start_over"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "有个供应商给我报 3090 的机器，2500一个月，贵不贵",
+        "a supplier quoted 1200 a month for a T4, is that expensive?",
+        "RunPod charges 0.34 an hour for an A100, too much?",
+        "一个朋友收我 4090 每天 35，算不算贵",
+        "有家机房开价 L40S 一个月 6 千，划算吗",
+    ],
+)
+def test_an_offered_amount_without_a_currency_sign_judged_is_a_quote(dialog: Dialog, text: str) -> None:
+    """An offer word (报/开价/收我/quoted/charges), an amount billed over a period and a judging
+    word: the writer weighs a price put to them, though no ¥ or $ marks the number."""
+    assert intent(dialog, text) == "quote"
+
+
+def test_a_card_and_a_period_without_an_offer_word_is_not_a_quote(dialog: Dialog) -> None:
+    """ "3090 一天" names a card beside a period: with no offer word nothing was quoted."""
+    assert intent(dialog, "3090 一天能训多少 token") != "quote"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "你们最便宜的是什么",
+        "whats the cheapest thing you rent?",
+        "你們最便宜的 GPU 是哪一款",
+        "which is your lowest priced GPU",
+    ],
+)
+def test_the_catalogs_cheapest_asked_is_a_price_lookup(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "price"
+
+
+def test_the_cheapest_card_for_a_named_job_is_a_pick_to_size(dialog: Dialog) -> None:
+    assert intent(dialog, "最便宜能跑 70B 的卡是哪张") == "sizing"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "訓練 LoRA 用 T4 還是 3090 比較划算？",
+        "L4 和 A10 哪个性价比高",
+        "is an L40S worth it over a 4090 for SDXL?",
+        "A10 跟 T4 哪個 CP 值高",
+    ],
+)
+def test_two_cards_weighed_for_value_are_compared(dialog: Dialog, text: str) -> None:
+    assert intent(dialog, text) == "compare"

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from gpu_advisor.reading import lexicon
 from gpu_advisor.text.lazy import lazy
 
 # --- bot/dialog/faq.py ---------------------------------------------------------
@@ -21,11 +22,8 @@ HEARSAY = lazy(
 CONFIRM = lazy(r"对吧|对吗|对不对|是吧|真的|不是吗|没错|\bright\b|\btrue\b|correct|isn'?t it|\byes\b|\?")
 
 # --- bot/dialog/cheapest.py ----------------------------------------------------
-CHEAPEST = lazy(
-    r"最便宜|最低价|最省钱|价格最低|入门价|起步价"
-    r"|(?<![a-z])(?:cheapest|lowest[- ]priced?|least\s+expensive|entry[- ]level\s+price)(?![a-z])"
-)
-"""The catalog's cheapest asked for (the normalised text is Simplified: 最低價 reads 最低价)."""
+CHEAPEST = lexicon.pattern(*lexicon.CHEAPEST)
+"""The catalog's cheapest asked for: the lexicon's words, which ``reading.intent`` reads too."""
 
 # --- bot/dialog/limits.py ------------------------------------------------------
 SHEET_COMMAND_WORD = lazy(r"/analyze(?:@\w{1,64})?(?:\s|$)", re.IGNORECASE)

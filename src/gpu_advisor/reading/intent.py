@@ -87,6 +87,10 @@ _P: dict[str, re.Pattern[str]] = {
         "ABSOLUTE",
         "SPEED_COMPLAINT",
         "QUOTE_HELD",
+        "OFFER",
+        "BARE_AMOUNT",
+        "PRICE_JUDGED",
+        "CHEAPEST",
     )
 }
 _BILLING = {mode: lx.pattern(*words) for mode, words in lx.BILLING.items()}
@@ -169,6 +173,7 @@ def _quote(r: Reading) -> bool:
     held = r.has("QUOTE_HELD") and (r.has("PRICE_NUMBER") or weighed)
     return (
         offered
+        or _offer_judged(r, weighed)
         or applied
         or two_ways
         or one_way_judged
@@ -176,6 +181,20 @@ def _quote(r: Reading) -> bool:
         or r.has("BILLING_CHOICE")
         or (r.has("QUOTE_VERDICT") and "报价" in r.low)
     )
+
+
+def _offer_judged(r: Reading, weighed: bool) -> bool:
+    """An offer word, an amount and a judging word ("供应商开价 H100 一个月 18 万，划算吗",
+    "a supplier quoted 1200 a month for a T4, is that expensive?"): a price put to the writer and
+    weighed, though the amount carries no currency sign."""
+    amount = r.has("PRICE_NUMBER") or r.has("BARE_AMOUNT")
+    return r.has("OFFER") and amount and (weighed or r.has("PRICE_JUDGED"))
+
+
+def _cheapest(r: Reading) -> bool:
+    """ "你们最便宜的是什么", "what's your cheapest GPU": the catalog's cheapest offer looked up.
+    With a job named ("最便宜能跑 70B 的卡") it is a pick to size, not a lookup."""
+    return r.has("CHEAPEST") and r.job == "none" and r.models == 0
 
 
 _RATE = lazy(r"\d[\d.]*\s*(?:元|块|美元)?\s*/\s*(?:分钟|小时|卡时|h|hr|min)")
@@ -241,6 +260,7 @@ TABLE: tuple[Rule, ...] = (
     ("compare", _compare),
     ("faster", lambda r: r.has("FASTER")),
     ("speed", lambda r: r.has("SPEED_COMPLAINT")),
+    ("price", _cheapest),
     ("concept", lambda r: r.has("CONCEPT_FIRST") and not r.has("MONEY") and not r.has("CAPACITY")),
     ("sizing", _sizing_asked),
     ("capacity", lambda r: r.has("CAPACITY")),

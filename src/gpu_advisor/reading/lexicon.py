@@ -72,7 +72,7 @@ MONEY = (
 """Words that ask what something costs: the one price vocabulary (``question_form`` and
 ``intent`` both read it; the follow-ups read ``msg.intent``)."""
 COMPARE_MONEY = (
-    r"价差|差价|价格|价钱|价位|租金|多少钱|贵多少|便宜多少|贵几倍|费用|成本|划算|合算|性价比|省钱|更省|值得",
+    r"价差|差价|价格|价钱|价位|租金|多少钱|贵多少|便宜多少|贵几倍|费用|成本|划算|合算|性价比|cp\s*+值|省钱|更省|值得",
     word(
         r"prices?|pricing|costs?|cheaper|pricier|more\s+expensive|rent(?:al)?\s+(?:fee|price)s?"
         r"|cost[- ]effective|value\s+for\s+money|bang\s+for\s+(?:the|my)\s+buck"
@@ -259,6 +259,34 @@ BILLING: dict[str, tuple[str, ...]] = {
 }
 """Ways to be billed (not periods of use: "每天用 4 小时" is usage). Two of them side by
 side with a choice word ask which billing is cheaper: a quote."""
+OFFER = (
+    r"报价|开价|要价|喊价|出价|报(?:了|给我们?|我们?)|给(?:我|我们)报|收(?:我|我们)",
+    word(r"quot(?:e|es|ed|ing)|offer(?:s|ed|ing)?|charg(?:e|es|ed|ing)|asking|asks\s+(?:for\s+)?[$¥]?\d"),
+)
+"""Words of a price put to the writer by someone else (报价, 开价, 要价, "quoted", "offered",
+"charges"): with an amount and a judging word the message weighs an offer (``intent._quote``)."""
+BARE_AMOUNT = (
+    r"(?<![\d.])\d[\d,.]*\s*+(?:万|千|k|w)?\s*+(?:元|块|刀)?\s*+(?:/\s*+|每个?|一个?)(?:月|小时|天|年|周|卡时)",
+    r"(?:每|一)个?(?:月|小时|天|年|周|卡时)\s*+(?:要|收)?\s*+\d",
+    word(r"\d[\d,.]*\s*k?\s*(?:/\s*|per\s+|an?\s+)(?:month|mo|hour|hr|h|day|year|week)"),
+)
+"""An amount billed over a period without a currency sign ("2500一个月", "一天 40", "1200 a
+month", "0.45 an hour"): a price only beside an offer word, since "3090 一天" names a card."""
+PRICE_JUDGED = (
+    r"是不是(?:太|有点)?贵|算不算贵|偏贵|贵了点?(?:吗|么|吧)|高不高|便宜不便宜|(?:这样|这个价|这价)(?:贵|高)吗",
+    word(
+        r"(?:is\s+(?:that|it|this)|that'?s|it'?s|this\s+is)\s+(?:too\s+|very\s+|kind\s+of\s+|kinda\s+|a\s+bit\s+|really\s+)?"
+        r"(?:expensive|pricey|steep|high|a\s+lot|much|overpriced|cheap)|expensive\s*\?|too\s+much\s*\?"
+    ),
+)
+"""Judging words an offered price is asked with beyond :data:`QUOTE_VERDICT` ("is that
+expensive?", "算不算贵"): the price is weighed, not looked up."""
+CHEAPEST = (
+    r"最便宜|最低价|最省钱|价格最低|入门价|起步价",
+    word(r"cheapest|lowest[- ]priced?|least\s+expensive|entry[- ]level\s+price|most\s+affordable"),
+)
+"""The catalog's cheapest asked for ("你们最便宜的是什么", "what's your cheapest GPU"): a price
+lookup when no job is named (the normalised text is Simplified: 最低價 reads 最低价)."""
 QUOTE_VALUE = (
     r"划算|合算|亏了|亏不亏|亏吗|值不值|值得|省钱|能省多少|哪(?:个|种|样|個|種)?(?:更|比较)?(?:便宜|省|划算)|(?:比较|更|真的)省",
     word(
