@@ -1,6 +1,6 @@
 """A named model the family cannot size is said to be so; no other model stands in (issue 43).
 
-"Mochi 1" is not Wan2.1, "Playground v2.5" not SDXL, CosyVoice's speech synthesis not
+"Mochi 1" is not Wan2.1, "Playground v2.5" not SDXL, XTTS's speech synthesis not
 Whisper's transcription: sizing the family's default in their place answers a question
 nobody asked. The reply says the model cannot be sized and lists the ones that can, and it
 never names a language model.
@@ -22,8 +22,8 @@ from gpu_advisor.reading.job_names import UNSIZED, unsized_in
         ("用 SD 2.1 每天出 2000 张", "image_gen", "SD 2.1"),
         ("Mochi 1 生成 5 秒视频要多少显存", "video_gen", "Mochi"),
         ("AnimateDiff 生成视频用什么卡", "video_gen", "AnimateDiff"),
-        ("CosyVoice 语音合成 每天 1000 小时", "speech", "CosyVoice"),
-        ("I want to run TTS for my app", "speech", "TTS"),
+        ("XTTS 语音合成 每天 1000 小时", "speech", "XTTS"),
+        ("I want to run XTTS text-to-speech for my app", "speech", "XTTS"),
     ],
 )
 def test_a_model_the_family_cannot_size_is_named_and_not_replaced(

@@ -54,25 +54,48 @@ UNSIZED: dict[str, tuple[str, ...]] = {
         "skyreels",
     ),
     "speech": (
-        "cosyvoice",
         "xtts",
         "chattts",
         "gpt-sovits",
-        "f5-tts",
         "fish-speech",
         "fish speech",
         "bark",
         "musicgen",
-        "tts",
-        "语音合成",
         "声音克隆",
         "语音克隆",
-        "text-to-speech",
     ),
 }
 """Non-LLM models (and jobs) people name that a family has no specs for: named, the job is
 answered "cannot size X" with the models it can, never sized as the family's default model
-(Mochi is not Wan2.1, CosyVoice's speech synthesis is not Whisper's transcription)."""
+(Mochi is not Wan2.1, XTTS's speech synthesis is not Whisper's transcription). CosyVoice 2
+and F5-TTS are sized (``speech.yaml``); synthesis said without a model is :data:`SYNTHESIS`."""
+
+SYNTHESIS: tuple[str, ...] = (
+    "tts",
+    "text-to-speech",
+    "text to speech",
+    "语音合成",
+    "語音合成",
+    "合成语音",
+    "合成語音",
+    "文字转语音",
+    "文字轉語音",
+    "文本转语音",
+    "有声书",
+    "有聲書",
+    "配音",
+    "speech synthesis",
+    "voice synthesis",
+)
+"""Words that ask for speech synthesis without naming a model: sized as the default synthesis
+model (CosyVoice 2), never as Whisper's transcription."""
+
+
+def synthesis_in(low: str) -> str | None:
+    """The synthesis word ``low`` says ("语音合成", "TTS"), as matched, or None."""
+    found = named_in([(word, [word]) for word in SYNTHESIS], low)
+    return found[1] if found else None
+
 
 _VIDEO_SIZES = {"480p": (832, 480), "540p": (960, 544), "720p": (1280, 720), "1080p": (1920, 1080)}
 """A video's height as people say it → the 16:9 width × height video models are run at."""

@@ -103,6 +103,10 @@ def cmd_card(lang: str, plan: JobPlan, names: Names) -> Content:
     """/cmd: the launch command for the tool people use for this job."""
     tool = plan.tool or ""
     lines = [plan.command] if plan.command else []
+    if not lines and plan.family == "speech" and plan.sized:  # synthesis: no flags pinned, none given
+        return Content(
+            title=_title(lang, plan, names), lead=[locales.t(lang, "jobchat.no_command", tool=tool)]
+        )
     section = Section(
         id="commands",
         heading=locales.t(lang, "jobchat.heading.cmd", tool=tool),

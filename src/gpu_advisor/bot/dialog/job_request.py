@@ -61,9 +61,22 @@ def model_in(family: JobFamily, low: str, books: JobBooks) -> str | None:
     return job_names.model_in(_names(family, books), low)
 
 
+SYNTHESIS_DEFAULT = "cosyvoice2-0.5b"
+"""The synthesis model a speech job asks for by the task alone ("语音合成", "TTS")."""
+
+
 def model_named(family: JobFamily, low: str, books: JobBooks) -> tuple[str, str] | None:
-    """(model id, the span of ``low`` naming it) of the family's model the message names."""
-    return job_names.named_in(_names(family, books), low)
+    """(model id, the span of ``low`` naming it) of the family's model the message names; a
+    speech job that asks for synthesis by its name alone ("TTS 部署") is CosyVoice 2's."""
+    found = job_names.named_in(_names(family, books), low)
+    if (
+        found is None
+        and family == "speech"
+        and job_names.unsized_in(family, low) is None  # "XTTS 语音合成": XTTS, said unsized
+        and job_names.synthesis_in(low) is not None
+    ):
+        return SYNTHESIS_DEFAULT, SYNTHESIS_DEFAULT  # the reply names the model sized, not "TTS"
+    return found
 
 
 def knows(family: JobFamily, model_id: str | None, books: JobBooks) -> bool:
@@ -136,6 +149,10 @@ def _video_gen(out: dict[str, Any], s: Slots) -> None:
 
 def _speech(out: dict[str, Any], s: Slots) -> None:
     _put(out, "audio_hours", s.get("audio_hours"), float)
+    _put(out, "audio_hours_per_day", s.get("audio_hours_day"), float)
+    window = _number(s.get("audio_window_hours"))
+    if "audio_hours_per_day" in out and window is not None and 0 < window <= 24:
+        out["hours_per_day"] = window  # "每天 500 小时录音，8 小时内转完": a day's audio in 8 hours
     _put(out, "live_streams", s.get("streams"), int)
 
 

@@ -17,6 +17,21 @@ A backlog is audio, not a rental period: 1,000 hours of audio at 24 × real time
 41.7 hours of one card. Live streams each need one audio second per second, so a card holds
 ⌊x_realtime⌋ of them with the sequential runtime (a live stream cannot wait for a batch).
 Memory is small (openai's table: 1–10 GB), so throughput per yuan picks the card.
+
+A daily load ("每天 500 小时录音", "500 hours of calls a day") is a rate, not a backlog: the
+cards must get through a day's audio within the day (``hours_per_day``, 24 unless said), so
+they are sized for ``audio_hours_per_day ÷ hours_per_day`` audio hours an hour, and no
+"the whole job takes 20.7 hours" is said of it.
+
+Synthesis (text to speech: CosyVoice 2, F5-TTS) is the same arithmetic the other way round:
+``x_realtime`` is audio seconds *made* per second, fitted per model and runtime on its own
+``fit`` rows (one table each, both on an L20) and scaled to other cards by bandwidth as
+Whisper is (CosyVoice 2's LLM writes speech tokens one by one). The published rows are
+aggregate speeds at a concurrency (1 / RTF over all requests at once); a card is sized at its
+highest measured concurrency, and a held-out concurrency is predicted log-linearly between
+the fitted ones. A live stream needs one audio second a second, so a card holds
+⌊x_realtime⌋ streams: an assumption past the measured concurrency (4 for CosyVoice 2), said
+in the plan.
 """
 
 from __future__ import annotations
@@ -26,6 +41,7 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from gpu_advisor.engine.findings import Finding, finding
 from gpu_advisor.engine.jobs import offers
 from gpu_advisor.engine.jobs.offers import Fit, Priced
 from gpu_advisor.engine.jobs.plan import JobMetric, JobPlan
@@ -41,7 +57,16 @@ from gpu_advisor.engine.rules.jobs import JobContext
 from gpu_advisor.engine.specs import GpuSpec, Knowledge, Offer
 from gpu_advisor.engine.units import GiB
 
-Runtime = Literal["faster-whisper-batched", "faster-whisper", "whisper.cpp", "openai-whisper", "funasr"]
+Runtime = Literal[
+    "faster-whisper-batched",
+    "faster-whisper",
+    "whisper.cpp",
+    "openai-whisper",
+    "funasr",
+    "cosyvoice-trtllm",
+    "f5-tts-trtllm",
+    "f5-tts",
+]
 SECONDS_PER_HOUR = 3600.0
 MAX_AUDIO_HOURS = 100_000_000.0  # contract bound: ~150x Whisper's 680,000-hour training set
 MAX_LIVE_STREAMS = 1_000_000  # contract bound: a national call centre is a few tens of thousands
@@ -60,14 +85,23 @@ class SpeechRequest(BaseModel):
     audio_hours: float | None = Field(
         None, gt=0, le=MAX_AUDIO_HOURS, description="a backlog of audio to transcribe once, in hours"
     )
+    audio_hours_per_day: float | None = Field(
+        None, gt=0, le=MAX_AUDIO_HOURS, description="audio arriving every day, done within hours_per_day"
+    )
+    hours_per_day: float = Field(
+        24.0, gt=0, le=24, description="hours a day the cards may work on a daily load"
+    )
     live_streams: int | None = Field(
-        None, ge=1, le=MAX_LIVE_STREAMS, description="real-time streams transcribed at once"
+        None, ge=1, le=MAX_LIVE_STREAMS, description="real-time streams transcribed or synthesised at once"
     )
     gpu: str | None = Field(None, max_length=40, description="a card id to size the job on")
 
 
-def default_runtime(model: SpeechModel, live: bool) -> Runtime:
-    """FunASR for its own models; faster-whisper for Whisper (batched for a backlog)."""
+def default_runtime(model: SpeechModel, live: bool) -> str:
+    """A synthesis model's own measured runtime; FunASR for its own models; faster-whisper for
+    Whisper (batched for a backlog)."""
+    if model.runtime is not None:
+        return model.runtime
     if model.relative_speed is None:
         return "funasr"
     return "faster-whisper" if live else "faster-whisper-batched"
@@ -123,8 +157,48 @@ def relative_speed(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtim
     return model.relative_speed or 1.0
 
 
+def synthesis_runtimes(jobs: JobKnowledge, model: SpeechModel) -> list[str]:
+    """The runtimes a synthesis model has fit rows on (the ones it can be sized on)."""
+    return sorted({r.runtime for r in jobs.speech.measurements if r.split == "fit" and r.model == model.id})
+
+
+def synthesis_x(
+    jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtime: str, gpu: str, batch: int | None = None
+) -> float:
+    """Audio seconds one card synthesises per second, all concurrent requests together.
+
+    Each fitted concurrency keeps its own constant (audio s/s per TB/s); ``batch`` None is the
+    highest fitted one (what a card sized for throughput runs at). A concurrency between two
+    fitted ones is interpolated log-linearly in the concurrency (CosyVoice 2: 1 and 4 fitted,
+    2 predicted); outside them, the nearest."""
+    rows = [
+        r
+        for r in jobs.speech.measurements
+        if r.split == "fit" and r.model == model.id and r.runtime == runtime
+    ]
+    per_tb: dict[int, float] = {}
+    for b in sorted({r.batch for r in rows}):
+        per_tb[b] = median_ratio(
+            [r for r in rows if r.batch == b], lambda r: bandwidth_gbs(jobs, kb, r.gpu) / 1000
+        )
+    fitted = sorted(per_tb)
+    at = fitted[-1] if batch is None else batch
+    below, above = [b for b in fitted if b <= at], [b for b in fitted if b >= at]
+    if not below or not above:
+        k = per_tb[(below or above)[-1 if below else 0]]
+    elif below[-1] == above[0]:
+        k = per_tb[at]
+    else:
+        lo, hi = below[-1], above[0]
+        share = (math.log(at) - math.log(lo)) / (math.log(hi) - math.log(lo))
+        k = math.exp(math.log(per_tb[lo]) + share * (math.log(per_tb[hi]) - math.log(per_tb[lo])))
+    return k * bandwidth_gbs(jobs, kb, gpu) / 1000
+
+
 def x_realtime(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtime: str, gpu: str) -> float:
-    """Audio seconds one card transcribes per second."""
+    """Audio seconds one card transcribes (or, for a synthesis model, synthesises) per second."""
+    if model.task == "synthesis":
+        return synthesis_x(jobs, kb, model, runtime, gpu)
     k = runtime_constant(jobs, kb, runtime, model.id)
     return k * relative_speed(jobs, kb, model, runtime) * bandwidth_gbs(jobs, kb, gpu) / 1000
 
@@ -132,51 +206,156 @@ def x_realtime(jobs: JobKnowledge, kb: Knowledge, model: SpeechModel, runtime: s
 def predict_row(jobs: JobKnowledge, kb: Knowledge, row: Measurement) -> float:
     """The estimate for a published row's own setting (the holdout check)."""
     model = next(m for m in jobs.speech.models if m.id == row.model)
+    if model.task == "synthesis":
+        return synthesis_x(jobs, kb, model, row.runtime, row.gpu, row.batch)
     return x_realtime(jobs, kb, model, row.runtime, row.gpu)
 
 
 def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
-    """The cheapest card for the backlog or the live streams, with RTF, hours and cost per audio hour."""
+    """The cheapest card for the backlog, the daily load or the live streams, with RTF, hours
+    and cost per audio hour."""
     model = find_model(jobs.speech.models, req.model)
     if model is None:
         return job_rules.unsized("speech", req, kb, jobs)
     if (no := job_rules.refused("speech", req, kb, jobs, model.name)) is not None:
         return no
+    synth = model.task == "synthesis"
+    if synth and req.runtime is not None and req.runtime not in synthesis_runtimes(jobs, model):
+        said = finding(
+            "synthesis_runtime_mismatch",
+            "high",
+            model=model.name,
+            runtime=req.runtime,
+            runtimes=", ".join(synthesis_runtimes(jobs, model)),
+        )
+        return JobPlan(family="speech", model=model.id, sized=False, findings=[said])
     runtime = req.runtime or default_runtime(model, live=req.live_streams is not None)
+    live = req.live_streams is not None
+    daily = None if live or req.audio_hours_per_day is None else req.audio_hours_per_day / req.hours_per_day
 
     def rate(offer: Offer, card: GpuSpec, memory_gib: float) -> Fit | None:
         need = model.vram_gb * 1e9 / GiB
         if need > memory_gib:
             return None
         per_card = x_realtime(jobs, kb, model, runtime, card.id) * offers.compute_share(offer)
-        if req.live_streams is not None:  # a live stream is whole: a card holds ⌊x_realtime⌋ of them
+        if live:  # a live stream is whole: a card holds ⌊x_realtime⌋ of them
             per_card = math.floor(per_card)
         return Fit(units_per_hour=per_card * offer.count, memory_gib=need, cards=offer.count)
 
+    backlog = None if live or daily is not None else req.audio_hours
     ranked, not_rented = offers.rank_for(
-        kb, rate, units=req.audio_hours, per_hour=req.live_streams, gpu=req.gpu
+        kb, rate, units=backlog, per_hour=req.live_streams if live else daily, gpu=req.gpu
     )
-    live = req.live_streams is not None
+    window = req.hours_per_day if daily is not None else None
     options = [
-        offers.option(p, _metrics(p, live), [offers.unit_cost(p, 1.0, "per_audio_hour")]) for p in ranked
+        offers.option(p, _metrics(p, live, synth, window), [offers.unit_cost(p, 1.0, "per_audio_hour")])
+        for p in ranked
     ]
-    ctx = JobContext("speech", req, kb, jobs, ranked, model.name)
+    # The transcription rules (backlog_is_audio, speech_arithmetic, runtime names) speak of
+    # transcribing: a synthesis plan and a daily load say their own arithmetic instead.
+    own = synth or daily is not None
+    seen = req.model_copy(update={"audio_hours": None, "runtime": None}) if own else req
+    ctx = JobContext("speech", seen, kb, jobs, ranked, model.name)
+    extra = _own_findings(req, model, runtime, ranked, kb, jobs, daily) if own else []
     return job_rules.light_plan(
-        ctx, model.id, options, not_rented, command=command(model, runtime), tool=_tool(runtime)
+        ctx,
+        model.id,
+        options,
+        not_rented,
+        command=command(model, runtime),
+        tool=_tool(runtime),
+        extra=extra,
+        explained=not own,
     )
 
 
-def _metrics(p: Priced, live: bool = False) -> list[JobMetric]:
+def _own_findings(
+    req: SpeechRequest,
+    model: SpeechModel,
+    runtime: str,
+    ranked: list[Priced],
+    kb: Knowledge,
+    jobs: JobKnowledge,
+    daily: float | None,
+) -> list[Finding]:
+    """A synthesis plan's arithmetic (measured row, bandwidth, streams per card and the
+    assumption behind them) and a daily load's (a day's audio within the hours allowed)."""
+    if not ranked:
+        return []
+    pick = ranked[0]
+    per_card = x_realtime(jobs, kb, model, runtime, pick.gpu.id) * offers.compute_share(pick.offer)
+    out: list[Finding] = []
+    if model.task == "synthesis":
+        rows = [
+            r
+            for r in jobs.speech.measurements
+            if r.model == model.id and r.runtime == runtime and r.split == "fit"
+        ]
+        top = max(rows, key=lambda r: r.batch)
+        out.append(
+            finding(
+                "synthesis_arithmetic",
+                model=model.name,
+                runtime=runtime,
+                measured_gpu=_card_name(kb, jobs, top.gpu),
+                measured_x=top.value,
+                measured_rtf=f"{1 / top.value:.4f}",  # as the README prints it (0.0610)
+                concurrency=top.batch,
+                measured_bandwidth_gbs=bandwidth_gbs(jobs, kb, top.gpu),
+                gpu=pick.gpu.name,
+                bandwidth_gbs=pick.gpu.bandwidth_gbs,
+                x_realtime=per_card,
+                streams_per_card=math.floor(per_card),
+                audio_hours=req.audio_hours,
+                card_hours=pick.job_hours,
+                cards=pick.fit.cards * pick.machines,
+            )
+        )
+    if daily is not None and req.audio_hours_per_day is not None:
+        capacity = pick.units_per_hour * req.hours_per_day
+        out.append(
+            finding(
+                "daily_audio_load",
+                audio_hours_per_day=req.audio_hours_per_day,
+                hours_per_day=req.hours_per_day,
+                audio_per_hour=daily,
+                gpu=pick.gpu.name,
+                cards=pick.fit.cards * pick.machines,
+                x_realtime=per_card,
+                capacity_per_day=capacity,
+                synthesis=model.task == "synthesis",
+            )
+        )
+    return out
+
+
+def _card_name(kb: Knowledge, jobs: JobKnowledge, gpu: str) -> str:
+    if gpu in kb.gpus:
+        return kb.gpus[gpu].name
+    return next(c.name for c in jobs.speech.cards if c.id == gpu)
+
+
+def _metrics(
+    p: Priced, live: bool = False, synth: bool = False, window: float | None = None
+) -> list[JobMetric]:
     """Speed, RTF, audio an hour and the live streams held; live streams asked ("50 concurrent
     calls", "并发 20 路") put the streams one card holds and the streams of the whole pick first,
-    since that is the question (each stream needs one audio second a second on its own)."""
+    since that is the question (each stream needs one audio second a second on its own). A
+    synthesis model's audio an hour is audio made (``synth_hours_per_hour``), never transcribed;
+    a daily load adds the audio the pick gets through in the day's working hours."""
     per_card = p.fit.units_per_hour / p.fit.cards
     streams = float(math.floor(per_card) * p.fit.cards * p.machines)
+    hourly_id = "synth_hours_per_hour" if synth else "audio_hours_per_hour"
     speed = [
         JobMetric(id="x_realtime", value=round(per_card, 2), unit="audio_s_per_s"),
         JobMetric(id="rtf", value=round(1 / per_card, 4), unit="compute_s_per_audio_s"),
-        JobMetric(id="audio_hours_per_hour", value=round(p.units_per_hour, 2), unit="audio_h_per_h"),
+        JobMetric(id=hourly_id, value=round(p.units_per_hour, 2), unit="audio_h_per_h"),
     ]
+    if window is not None:
+        day = JobMetric(
+            id="audio_hours_per_day", value=round(p.units_per_hour * window, 1), unit="audio_h_per_day"
+        )
+        speed = [day, *speed]
     if live:
         per = JobMetric(id="streams_per_card", value=float(math.floor(per_card)), unit="streams")
         return [per, JobMetric(id="live_streams", value=streams, unit="streams"), *speed]
@@ -192,7 +371,10 @@ _FUNASR_NAMES = {"sensevoice-small": "iic/SenseVoiceSmall", "paraformer-large": 
 
 
 def command(model: SpeechModel, runtime: str) -> str:
-    """The launch line people run for this model and runtime."""
+    """The launch line people run for this model and runtime; none ("") for a synthesis model,
+    whose servers (CosyVoice's Triton stages, F5-TTS's) are not pinned in ``job_flags.yaml``."""
+    if model.task == "synthesis":
+        return ""
     name = model.id.removeprefix("whisper-")
     if runtime == "funasr":
         funasr_name = _FUNASR_NAMES.get(model.id, "iic/SenseVoiceSmall")

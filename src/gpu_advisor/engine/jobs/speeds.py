@@ -31,7 +31,9 @@ class _Row(BaseModel):
 
 
 class SpeechModel(_Row):
-    """A speech model: ``relative_speed`` is openai/whisper's (large = 1) where it applies."""
+    """A speech model: ``relative_speed`` is openai/whisper's (large = 1) where it applies;
+    ``task`` tells recognition (audio in, text out) from synthesis (text in, audio out), whose
+    speeds are audio seconds made per second and whose replies never say "transcribe"."""
 
     id: str
     name: str
@@ -39,6 +41,8 @@ class SpeechModel(_Row):
     params_m: PositiveFloat
     vram_gb: PositiveFloat
     relative_speed: PositiveFloat | None = None
+    task: Literal["recognition", "synthesis"] = "recognition"
+    runtime: str | None = Field(None, description="the runtime sized when none is asked (synthesis)")
     source: str = Field(min_length=8)
 
 

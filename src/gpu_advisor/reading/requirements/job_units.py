@@ -5,9 +5,9 @@ hours of audio, not a 500-hour rental; "AV1 转码 4K" names a codec and a resol
 not a 4,096-token context; "30 步" is diffusion steps. Each unit here (``reading.lexicon``
 keeps the words) claims its number and writes it to ``Scan.job_slots`` under the name
 the engine's job families read (``images_per_day``, ``clips_per_day``, ``resolution``, ``steps``, ``frames``,
-``clip_seconds``, ``audio_hours``, ``documents``, ``streams``, ``dataset_images``,
-``epochs``, ``repeats``, ``batch``, ``its``, ``codec``, ``fps``), so no later reader can
-take it for something it is not.
+``clip_seconds``, ``audio_hours``, ``audio_hours_day``, ``audio_window_hours``, ``documents``,
+``streams``, ``dataset_images``, ``epochs``, ``repeats``, ``batch``, ``its``, ``codec``,
+``fps``), so no later reader can take it for something it is not.
 A rate's unit ("按分钟计费", "per minute price") is claimed as the price's unit
 (``price_per``), never a job of 0.02 hours.
 """
@@ -178,6 +178,24 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "audio_hours_day",  # a daily load, not a backlog: "每天500小时录音", "500 hours of calls a day"
+        lazy(
+            rf"(?:每天|每日|一天|日均|天天)\s*+(?:都)?\s*+(?:要|需要|大概|约|有|新增|产生)?\s*+"
+            rf"(?:转写|转录|识别|处理|合成|生成)?\s*+(?:约|大概)?\s*+{_number()}\s*+(?:个)?\s*+小[时時]"
+            r"(?:的)?\s*+(?:[\u4e00-\u9fff]{0,4}?(?:音频|录音|錄音|语音|語音|音讯|音訊)|播客|访谈|采访|通话|通話|会议|會議"
+            r"|课程|讲座|电话|電話)"
+            rf"|{_number()}\s*+(?:hours?|hrs?)\s+of\s+(?:[a-z]+\s+){{0,2}}?{_AUDIO}"
+            r"(?=[^?!,;.]{0,24}?(?:\s(?:a|per|each|every|/)\s*+day(?![a-z])|\sdaily(?![a-z])))"
+        ),
+    ),
+    (
+        "audio_window_hours",  # the hours a day's audio must be done in: "8 小时内转完", "within 8 hours"
+        lazy(
+            rf"(?:在|要在|得在|需要在)?\s*+{_number()}\s*+(?:个)?\s*+小[时時]\s*+(?:之)?内"
+            rf"|(?<![a-z])within\s+{_number()}\s*+(?:hours?|hrs?)(?![a-z])"
+        ),
+    ),
+    (
         "audio_hours",  # what was recorded, not a rental: "2,000 hours of podcasts", "3000小时会议录音"
         lazy(
             rf"{_number()}\s*+(?:个)?\s*+小时(?:的)?\s*+(?:[\u4e00-\u9fff]{{0,4}}?(?:音频|录音|语音|音讯)"
@@ -213,6 +231,8 @@ _ONLY: dict[str, frozenset[Job]] = {
     "minutes_per_clip": frozenset({"video_gen"}),
     "clips_per_day": frozenset({"video_gen"}),
     "rtf": frozenset({"speech"}),
+    "audio_hours_day": frozenset({"speech"}),
+    "audio_window_hours": frozenset({"speech"}),
     "epoch_minutes": frozenset({"image_train", "vision_train"}),
     "video_hours_month": frozenset({"video_encode"}),
     "video_hours_day": frozenset({"video_encode"}),
