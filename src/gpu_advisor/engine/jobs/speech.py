@@ -37,7 +37,7 @@ in the plan.
 from __future__ import annotations
 
 import math
-from typing import Literal
+from typing import Literal, get_args
 
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -67,6 +67,8 @@ Runtime = Literal[
     "f5-tts-trtllm",
     "f5-tts",
 ]
+SYNTHESIS_RUNTIMES = frozenset({"cosyvoice-trtllm", "f5-tts-trtllm", "f5-tts"})
+"""Runtimes that synthesise speech; a recognition model never runs on them, nor the reverse."""
 SECONDS_PER_HOUR = 3600.0
 MAX_AUDIO_HOURS = 100_000_000.0  # contract bound: ~150x Whisper's 680,000-hour training set
 MAX_LIVE_STREAMS = 1_000_000  # contract bound: a national call centre is a few tens of thousands
@@ -217,18 +219,26 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     model = find_model(jobs.speech.models, req.model)
     if model is None:
         return job_rules.unsized("speech", req, kb, jobs)
-    if (no := job_rules.refused("speech", req, kb, jobs, model.name)) is not None:
-        return no
     synth = model.task == "synthesis"
-    if synth and req.runtime is not None and req.runtime not in synthesis_runtimes(jobs, model):
+    runs = (
+        synthesis_runtimes(jobs, model)
+        if synth
+        else [r for r in get_args(Runtime) if r not in SYNTHESIS_RUNTIMES]
+    )
+    if req.runtime is not None and req.runtime not in runs:  # CosyVoice on faster-whisper, Whisper on F5-TTS
         said = finding(
             "synthesis_runtime_mismatch",
             "high",
             model=model.name,
             runtime=req.runtime,
-            runtimes=", ".join(synthesis_runtimes(jobs, model)),
+            runtimes=", ".join(runs),
         )
         return JobPlan(family="speech", model=model.id, sized=False, findings=[said])
+    # the transcription rules judge a runtime by Whisper's and FunASR's names: a synthesis
+    # model's own runtime, checked above, is not theirs to refuse
+    checked = req.model_copy(update={"runtime": None}) if synth else req
+    if (no := job_rules.refused("speech", checked, kb, jobs, model.name)) is not None:
+        return no
     runtime = req.runtime or default_runtime(model, live=req.live_streams is not None)
     live = req.live_streams is not None
     daily = None if live or req.audio_hours_per_day is None else req.audio_hours_per_day / req.hours_per_day
