@@ -41,8 +41,8 @@ PERIOD_AFTER: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("card_month", lazy(rf"^\s?{_PER}\s?{_CARD}\s?(?:/|每|per|a)?\s?(?:个)?(?:月|month|mo)(?![a-z])")),
     ("hour", lazy(rf"^\s?{_PER}\s?(?:个)?(?:小时|时|hours?|hrs?|h)(?![a-z])")),
     ("day", lazy(rf"^\s?{_PER}\s?(?:天|日|days?)(?![a-z])")),
-    ("month", lazy(rf"^\s?{_PER}\s?(?:个)?(?:月|month|mo)(?![a-z])")),
-    ("year", lazy(rf"^\s?{_PER}\s?(?:年|years?|yr)(?![a-z])")),
+    ("month", lazy(rf"^\s?(?:{_PER}\s?(?:个)?(?:月|month|mo)|monthly)(?![a-z])")),
+    ("year", lazy(rf"^\s?(?:{_PER}\s?(?:年|years?|yr)|yearly|annually)(?![a-z])")),
 )
 PERIOD_BEFORE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("card_hour", lazy(r"(?:每卡每小时|每卡时|一卡时|单卡每小时|每张卡每小时)\s?$")),
@@ -91,7 +91,7 @@ def amounts(text: str) -> list[Amount]:
 
 
 _NOT_A_PRICE = lazy(
-    r"\s?(?:个)?(?:小时|hours?|hrs?|h|卡|张|台|天|days?|gpus?|cards?|tokens?|gb?|%|度|kwh)(?![a-z])"
+    r"\s?(?:个)?(?:小时|hours?|hrs?|h|卡|张|台|天|days?|gpus?|cards?|tokens?|gb?|%|度|kwh|个月|[月年周季](?![付租缴费])|季度)(?![a-z])"
 )
 
 
@@ -218,7 +218,7 @@ def asks_hourly_or_monthly(text: str) -> bool:
 _WHAT_IT_RENTS = lazy(
     r"能租什么|能租啥|租什么|租啥|租哪|什么卡|啥卡|哪些卡|哪张卡|哪款|够吗|够不够|够用吗|租得起|租的起|买得起"
     r"|(?<![a-z])(?:what|which)\s+(?:gpus?|cards?|machines?|servers?)|can\s+i\s+(?:rent|get|afford)"
-    r"|(?<![a-z])(?:enough|afford)(?![a-z])"
+    r"|(?<![a-z])(?:enough|afford|within\s+(?:it|that|the\s+budget|budget))(?![a-z])|预算内|预算之内|在预算"
 )
 
 

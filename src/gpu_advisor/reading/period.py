@@ -16,7 +16,14 @@ from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.text.lazy import lazy
 from gpu_advisor.text.numbers import NUMBER, parse_number
 
-HOURS = {"hour": 1.0, "day": 24.0, "week": 168.0, "month": HOURS_PER_MONTH, "year": 12 * HOURS_PER_MONTH}
+HOURS = {
+    "hour": 1.0,
+    "day": 24.0,
+    "week": 168.0,
+    "month": HOURS_PER_MONTH,
+    "quarter": 3 * HOURS_PER_MONTH,
+    "year": 12 * HOURS_PER_MONTH,
+}
 _YEARLY = lazy(
     r"包年|按年|年付|年缴|年繳|年租|租一年|包一年|一年包|一年总共|一年下来|全年|一整年|yearly|annual(?:ly)?|per\s+year|pay\s+by\s+the\s+year"
     r"|a\s+(?:whole|full)\s+year|for\s+(?:a|one)\s+(?:full\s+|whole\s+)?year"
@@ -43,6 +50,7 @@ year", "一年要多少錢", "how much is an A100 a year?") is the same: whoever
 given the yearly-billing figure, with the month-by-month total beside it."""
 _UNITS: tuple[tuple[str, str], ...] = (
     ("year", r"年(?!付)|years?"),
+    ("quarter", r"个?季度|quarters?"),
     ("month", r"个?月|months?"),
     ("week", r"周|星期|礼拜|weeks?"),
     ("day", r"天|日|days?"),
@@ -59,6 +67,7 @@ _SINGLE: tuple[tuple[str, re.Pattern[str]], ...] = (
     ("day", lazy(r"每天|按天|包日|包天|一天|per\s+day|daily|a\s+day")),
     ("week", lazy(r"每周|按周|一周|一个?星期|per\s+week|weekly|a\s+week")),
     ("month", lazy(r"包月|按月|月付|每月|一个?月|per\s+month|monthly|a\s+month")),
+    ("quarter", lazy(r"一个季度|一季度|包季|按季|per\s+quarter|quarterly|a\s+quarter")),
 )
 
 

@@ -55,6 +55,8 @@ SWEEP: list[tuple[str, tuple[str, ...]]] = [
         ("US$600", "18.7 hours a day"),
     ),
     ("8卡H100 每小时 ¥180，包月 ¥9万，训练 300 小时，哪种划算", ("¥54,000", "¥90,000")),
+    # 2,000 ÷ 2.5 = 800 h a month: more than a month has, so the hour wins at any schedule
+    ("3090 每小时 2.5，包月 2000，每天开 10 小时，哪个划算", ("¥750", "每天用满 24 小时也是按时更省")),
     # a daily schedule and no price: the catalog's month per hour used, or the rule
     ("A100 包月和按小时，我每天大概用两三个小时，哪个好", ("¥31.11",)),  # 2,800 ÷ 90
     ("RTX 3090 hourly or monthly if I use it 10 hours a day?", ("CN¥5.83",)),  # 1,750 ÷ 300

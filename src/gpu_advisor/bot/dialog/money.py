@@ -40,6 +40,7 @@ from gpu_advisor.bot.dialog.money_stated import (
     FEW_HOURS_A_DAY,
     api_money,
     billing_choice,
+    break_even_day_line,
     buy_rent_money,
     card_price_said,
     hours_said,
@@ -194,7 +195,7 @@ def _judged(
     if (
         schedule is not None and schedule[2] is not None and even is not None
     ):  # a daily schedule: the hours a day
-        lines.append(locales.t(lang, "money.stated.break_even_day", per_day=even / 30, hours=even))
+        lines.append(break_even_day_line(lang, even))
     if use.few_hours_a_day and use.hours_per_day is None:  # "每天跑几个小时": the schedule priced, said
         lines.insert(0, locales.t(lang, "money.stated.few_hours", per_day=FEW_HOURS_A_DAY))
     return Content(title=quote_title(lang, v, kb, model), summary=lines)
@@ -307,7 +308,8 @@ def _job_quote(flow: Tools, state: ConversationState, msg: Message) -> Answer | 
     # "A100 按量每小时 6.5 元，我每天开 5 个小时，一个月多少钱": a card's own hourly price and a daily
     # schedule are the month's bill (5 × 30 × 6.5), never the catalog's month for that card
     hourly = any(p.per in ("hour", "card_hour") for p in reading.prices)
-    schedule = said is not None and said[2] is not None and hourly
+    no_budget = month_budget(msg.low, vendor=False) is None  # "每月 2000 块 … 够吗" is a budget (money_rate)
+    schedule = said is not None and said[2] is not None and hourly and no_budget
     if not (named_job or two_ways or schedule) or reading.quote() is None:
         return None
     if said is None:

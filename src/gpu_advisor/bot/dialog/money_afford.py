@@ -23,7 +23,7 @@ from gpu_advisor.engine.price_lookup import lookup
 from gpu_advisor.engine.results import Money
 from gpu_advisor.engine.specs import Knowledge
 from gpu_advisor.reading.message import Message
-from gpu_advisor.reading.money_words import asks_what_it_rents
+from gpu_advisor.reading.money_words import asks_what_it_rents, one_machine_asked
 
 _JOB_SLOTS = ("model", "params_b", "hf_config", "task")
 
@@ -36,29 +36,41 @@ def afford_answerer(flow: Tools, state: ConversationState, msg: Message) -> Answ
     new = remember(state, msg)
     if any(k in new.slots for k in _JOB_SLOTS) or msg.job != "none":
         return None  # a job is known: the plan keeps to the budget
+    if any(p.amount != budget.amount for p in msg.money(flow.kb).prices):
+        return None  # "每月预算 2000，3090 每小时 2.5，每天开 10 小时够吗": a rate against it (money_rate)
     gpus = msg.ext.gpus
-    content = afford_money(flow.kb, budget, new.lang, gpus[0] if len(gpus) == 1 else None)
+    count = msg.slots.get("gpu_count")
+    asked = (
+        (gpus[0], int(count) if isinstance(count, int) else 1, one_machine_asked(msg.low))
+        if len(gpus) == 1
+        else None
+    )
+    content = afford_money(flow.kb, budget, new.lang, asked)
     if content is None:
         return None
     button = Button(label=locales.t(new.lang, "verdict.button"), payload="/plan")
     return flow.reply(new, "answer", content, [button]), new
 
 
-def afford_money(kb: Knowledge, budget: Money, lang: str, gpu: str | None = None) -> Content | None:
-    """What ``budget`` a month rents, the named ``gpu``'s month against it first."""
+def afford_money(
+    kb: Knowledge, budget: Money, lang: str, asked: tuple[str, int, bool] | None = None
+) -> Content | None:
+    """What ``budget`` a month rents, the cards asked about (card, count, as one machine)
+    against it first ("is an 8x A100 node within it": a100-40g-8x ¥24,510 against ¥20,000)."""
     try:
         c = afford(budget, kb)
     except ValueError:
         return None
     lines = within_lines(lang, c, kb)
-    if gpu is not None and (card := _card_line(kb, budget, gpu, lang)) is not None:
+    if asked is not None and (card := _card_line(kb, budget, asked, lang)) is not None:
         lines.insert(0, card)
     title = locales.t(lang, "money.afford.title", budget=budget.amount, currency=budget.currency)
     return Content(title=title, summary=lines)
 
 
-def _card_line(kb: Knowledge, budget: Money, gpu: str, lang: str) -> str | None:
-    a = lookup(kb, gpu, 1, HOURS_PER_MONTH)
+def _card_line(kb: Knowledge, budget: Money, asked: tuple[str, int, bool], lang: str) -> str | None:
+    gpu, count, whole = asked
+    a = lookup(kb, gpu, count, HOURS_PER_MONTH, one_machine=whole)
     if not a.in_catalog or not a.lines:
         return locales.t(lang, "money.afford.not_listed", gpu=gpu_name(lang, kb, gpu))
     line = a.lines[0]

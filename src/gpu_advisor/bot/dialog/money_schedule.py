@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_lines import gpu_name
+from gpu_advisor.bot.dialog.money_stated import break_even_day_line
 from gpu_advisor.bot.dialog.reply import Content
 from gpu_advisor.engine.billing import ScheduleMonth, schedule_against_month, schedule_hours
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
@@ -108,12 +109,5 @@ def _lines(lang: str, s: ScheduleMonth, currency: str) -> list[str]:
             monthly=m(s.monthly),
         )
     )
-    out.append(
-        locales.t(
-            lang,
-            "money.stated.break_even_day",
-            per_day=s.break_even_hours_day,
-            hours=s.break_even_hours_day * 30,
-        )
-    )
+    out.append(break_even_day_line(lang, s.break_even_hours_day * 30))
     return out

@@ -60,6 +60,14 @@ def hours_said(use: Use, reading: MoneyReading) -> tuple[float, Period, float | 
     return None
 
 
+def break_even_day_line(lang: str, hours_month: float) -> str:
+    """The hours a day past which the month wins (break-even ÷ 30), or, past 24 h a day, that
+    the hour wins however long the card runs ("每天用不到 26.7 小时" is no day)."""
+    if hours_month / 30 > 24:
+        return locales.t(lang, "money.stated.break_even_never", hours=hours_month)
+    return locales.t(lang, "money.stated.break_even_day", per_day=hours_month / 30, hours=hours_month)
+
+
 def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Content | None:
     """A quote's billing for the hours said (a month of 720 h when none), with no model."""
     q = reading.quote() or billing_choice(reading)
@@ -80,7 +88,7 @@ def quote_money(kb: Knowledge, reading: MoneyReading, use: Use, lang: str) -> Co
     if (said is None or per_day is not None) and m.billing.break_even_hours_month is not None:
         # a schedule (said or "a few hours"), or no hours: where the month starts to win, a day
         even = m.billing.break_even_hours_month
-        lines.append(locales.t(lang, "money.stated.break_even_day", per_day=even / 30, hours=even))
+        lines.append(break_even_day_line(lang, even))
     lines.append(locales.t(lang, "money.stated.then_fit"))
     return Content(title=money_title(lang, m, kb), summary=lines)
 
