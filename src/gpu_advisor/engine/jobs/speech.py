@@ -267,7 +267,7 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     seen = req.model_copy(update={"audio_hours": None, "runtime": None}) if own else req
     ctx = JobContext("speech", seen, kb, jobs, ranked, model.name)
     extra = _own_findings(req, model, runtime, ranked, kb, jobs, daily) if own else []
-    return job_rules.light_plan(
+    planned = job_rules.light_plan(
         ctx,
         model.id,
         options,
@@ -277,6 +277,8 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
         extra=extra,
         explained=not own,
     )
+    # a synthesis server's flags are not pinned (knowledge/job_flags.yaml): no command, not ""
+    return planned if planned.command else planned.model_copy(update={"command": None})
 
 
 def _own_findings(
