@@ -288,6 +288,10 @@ def report(rows: list[Row], pinning: str, runs: int, naive_runs: int) -> bool:
         "p99-target plans: plan = cold (shared break points emptied first); warm = after the same"
         f" workload at {SIBLING_QPS} QPS; hot = the same plan again"
     )
+    print(
+        "cold keeps the replicas the process already built (engine.replica.speed, hold): a process"
+        " builds each once; only the break points are emptied"
+    )
     print()
     for text in table(rows):
         print(text)

@@ -75,15 +75,31 @@ def model_identity(model: object) -> Hashable | None:
 
     All fields, not the ones ``step_s`` reads today, so a field added later is keyed too.
     None for no model, or when a field cannot be frozen into something hashable: that
-    shape is not shared.
+    shape is not shared. Worked out once per model object (a step-time model is never
+    changed once built, and ``replica.speed`` hands the same one to every plan that builds
+    that replica), not once per layout sized.
     """
     if model is None:
         return None
+    got = _identities.get(id(model))
+    if got is not None and got[0] is model:
+        return got[1]
     names: tuple[str, ...] = getattr(type(model), "__slots__", ())
     try:
-        return (type(model).__qualname__, *(_frozen(getattr(model, n, None)) for n in names))
+        identity: Hashable | None = (
+            type(model).__qualname__,
+            *(_frozen(getattr(model, n, None)) for n in names),
+        )
     except TypeError:
-        return None
+        identity = None
+    if len(_identities) >= IDENTITIES_KEPT:
+        _identities.clear()
+    _identities[id(model)] = (model, identity)
+    return identity
+
+
+IDENTITIES_KEPT = 1024  # as many as ``replica.SPEEDS_KEPT``: the models a process keeps built
+_identities: dict[int, tuple[object, Hashable | None]] = {}  # id -> (the model, kept alive; its identity)
 
 
 _PLAIN = (float, int, str, bool, type(None))

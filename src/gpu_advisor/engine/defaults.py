@@ -60,7 +60,15 @@ class ServeSetup:
         limits, from one place: the copy has no card tiers left to override them. A memory
         share the user set (``gpu_memory_utilization``) is the share of every card, as
         vLLM's flag is, in place of the runtime's own rule (SGLang's card-sized reserve).
+
+        One copy per (runtime, card, the user's limits) for the process (``_CONFIGURED``,
+        bounded): every plan then hands the same record to ``replica.speed``, whose kept
+        step-time models are found by the records' identity (issue 41).
         """
+        key = (id(rt), id(gpu), self.max_num_seqs, self.max_num_batched_tokens, self.memory_share)
+        got = _CONFIGURED.get(key)
+        if got is not None and got[0] is rt and got[1] is gpu:
+            return got[2]
         seqs, card_default = self.max_num_seqs or rt.max_batch, rt.token_budget(gpu)
         tokens = self.max_num_batched_tokens or card_default
         update: dict[str, object] = {}
@@ -68,7 +76,17 @@ class ServeSetup:
             update |= {"max_batch": seqs, "max_num_batched_tokens": tokens, "card_token_budgets": []}
         if self.memory_share is not None:  # the share the user set replaces the runtime's rule
             update |= {"memory_utilization": self.memory_share, "static_reserve": None}
-        return rt.model_copy(update=update) if update else rt
+        out = rt.model_copy(update=update) if update else rt
+        if len(_CONFIGURED) >= CONFIGURED_KEPT:
+            _CONFIGURED.clear()
+        _CONFIGURED[key] = (rt, gpu, out)  # rt and gpu kept alive: their ids name no other record
+        return out
+
+
+CONFIGURED_KEPT = 512  # runtimes × cards × the few limits users set: ~4 runtimes × ~40 cards
+_CONFIGURED: dict[
+    tuple[int, int, int | None, int | None, float | None], tuple[RuntimeProfile, GpuSpec, RuntimeProfile]
+] = {}
 
 
 def serve_setup(w: Workload, arch: ModelArch) -> tuple[ServeSetup, list[Finding]]:

@@ -10,8 +10,9 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import TypeVar
 
-from gpu_advisor.engine import serving_capacity
+from gpu_advisor.engine import break_points, serving_capacity
 from gpu_advisor.engine.defaults import ServeSetup
 from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.interconnect import hop_latency_s, link_gbs, tp_decode_comm
@@ -27,6 +28,9 @@ from gpu_advisor.engine.queueing import ReplicaShape
 from gpu_advisor.engine.specs import GpuSpec, Interconnect, ModelArch, RuntimeProfile
 from gpu_advisor.engine.throughput import ReplicaModel, max_batch_for_memory
 from gpu_advisor.engine.units import GiB
+
+K = TypeVar("K")
+V = TypeVar("V")
 
 
 @dataclass(frozen=True, slots=True)
@@ -208,12 +212,53 @@ def hold(
     stages: int = 1,
 ) -> tuple[PerGpu, float, int] | None:
     """What ``place`` settles from memory alone: per-GPU holdings, the runtime's room, the users
-    at once; None when not even one full window fits. Cheap: no step-time model is built."""
+    at once; None when not even one full window fits. Cheap: no step-time model is built, and
+    kept per process (``_HELD``) beside the built replicas, for the same reason (issue 41)."""
     gpu, rt, fmt, tp = where
+    shared = break_points.SHARED
+    key = _hold_key(arch, s, where, capacity, stages)
+    got = _HELD.get(key) if shared else None
+    if got is not None:
+        return got[1]
     held = per_gpu(arch, s, fmt, tp, rt, stages)
     room = kv_room(rt, capacity, held, (gpu, tp, s.attention_dp))
     slots = held.users(room, budget_slots(rt, s, tp))
-    return None if slots < 1 else (held, room, slots)
+    out = None if slots < 1 else (held, room, slots)
+    if shared:
+        _keep(_HELD, key, ((arch, gpu, rt), out))
+    return out
+
+
+_HoldKey = tuple[int, int, int, str, int, float, int, bool, str, int, int, int, int, int]
+_HELD: dict[_HoldKey, tuple[tuple[ModelArch, GpuSpec, RuntimeProfile], tuple[PerGpu, float, int] | None]] = {}
+
+
+def _hold_key(
+    arch: ModelArch,
+    s: ServeSetup,
+    where: tuple[GpuSpec, RuntimeProfile, str, int],
+    capacity: float,
+    stages: int,
+) -> _HoldKey:
+    """Everything ``per_gpu``, ``kv_room`` and ``budget_slots`` read (records by identity, as
+    ``_speed_key``): the window, the users and the lengths, not the rate nor the targets."""
+    gpu, rt, fmt, tp = where
+    return (
+        id(arch),
+        id(gpu),
+        id(rt),
+        fmt,
+        tp,
+        capacity,
+        stages,
+        s.attention_dp,
+        s.kv_dtype,
+        s.concurrency,
+        s.resident_tokens,
+        s.prompt_tokens,
+        s.output_tokens,
+        s.context_len,
+    )
 
 
 def speed(
@@ -224,7 +269,78 @@ def speed(
     joined: tuple[Interconnect, tuple[int, float]],
 ) -> tuple[ReplicaModel, ReplicaShape]:
     """The rest of ``place``: the replica's step-time model and the queue it makes with ``slots``;
-    ``joined`` is the link between its GPUs and its (machines, seconds per stage boundary)."""
+    ``joined`` is the link between its GPUs and its (machines, seconds per stage boundary).
+
+    Built once per process for each distinct replica (``_BUILT``), while the shared
+    break points are on (``break_points.SHARED``): a plan, its what-ifs and the next plan of
+    the same model build the same models again otherwise (issue 41). The shape's break
+    points are keyed by the model's fields, so a kept model finds the ones already searched.
+    """
     gpu, rt, fmt, tp = where
+    shared = break_points.SHARED  # off: the benches' reference run builds every replica afresh
+    key = _speed_key(arch, s, where, slots, joined)
+    got = _BUILT.get(key) if shared else None
+    if got is not None:  # the queue's break-point searches are the plan's own: a fresh memo
+        return got[1][0], got[1][1].fresh()
     model = replica_model(arch, s, where, joined[0], joined[1])
-    return model, serving_capacity.replica_shape(model, s, slots, (arch, gpu, rt, fmt, tp))
+    built = model, serving_capacity.replica_shape(model, s, slots, (arch, gpu, rt, fmt, tp))
+    if shared:
+        _keep(_BUILT, key, ((arch, gpu, rt), built))
+    return built
+
+
+SPEEDS_KEPT = 1024  # ~4 plans of 10,000 offers (~230 layouts each, and their what-ifs); a few kB each
+"""How many built replicas ``speed`` keeps (and holdings ``hold`` keeps), oldest out first."""
+
+_SpeedKey = tuple[int, int, int, str, int, str, int, int, bool, int, int, str, tuple[int, float]]
+_BUILT: dict[
+    _SpeedKey, tuple[tuple[ModelArch, GpuSpec, RuntimeProfile], tuple[ReplicaModel, ReplicaShape]]
+] = {}
+
+
+def _speed_key(
+    arch: ModelArch,
+    s: ServeSetup,
+    where: tuple[GpuSpec, RuntimeProfile, str, int],
+    slots: int,
+    joined: tuple[Interconnect, tuple[int, float]],
+) -> _SpeedKey:
+    """Everything ``replica_model`` and ``serving_capacity.replica_shape`` read.
+
+    The records (model, card, runtime) are frozen and kept alive beside the entry, so
+    their ``id`` names them while the entry lives; of the setup, only the fields the two
+    read: the traffic (QPS, concurrency, targets) and the window do not change a replica's
+    speed, so a what-if on traffic and the same model at another rate share the entry.
+    """
+    gpu, rt, fmt, tp = where
+    return (
+        id(arch),
+        id(gpu),
+        id(rt),
+        fmt,
+        tp,
+        s.kv_dtype,
+        s.prompt_tokens,
+        s.output_tokens,
+        s.attention_dp,
+        s.shared_prefix,
+        slots,
+        joined[0],
+        joined[1],
+    )
+
+
+def _keep(table: dict[K, V], key: K, entry: V) -> None:
+    """Store ``entry``, dropping the oldest entries while ``table`` holds ``SPEEDS_KEPT``."""
+    while len(table) >= SPEEDS_KEPT:
+        try:
+            del table[next(iter(table))]
+        except (KeyError, StopIteration, RuntimeError):  # another thread emptied or changed it first
+            break
+    table[key] = entry
+
+
+def clear_caches() -> None:
+    """Forget every built replica and every holding (a cold start, for the benches and tests)."""
+    _BUILT.clear()
+    _HELD.clear()
