@@ -139,3 +139,35 @@ def test_a_synthesis_model_on_its_own_measured_runtime_is_sized(kb: Knowledge) -
     plan = speech.plan(SpeechRequest(model="f5-tts", runtime="f5-tts", audio_hours=10), kb, load_jobs())
     # the PyTorch row (RTF 0.1467, 6.82 s/s on an L20) is F5-TTS's own runtime, not Whisper's
     assert plan.sized and plan.tool == "f5-tts"
+
+
+def test_a_chinese_text_backlog_is_read_aloud_at_240_characters_a_minute(kb: Knowledge) -> None:
+    # speech.yaml: 240 字/分钟, CCTV news pace: 1,000,000 字 ÷ 240 ÷ 60 = 69.44 h of audio, which one
+    # L20 at 16.39 × real time makes in 69.44 ÷ 16.39 = 4.24 h
+    only_l20 = catalog_of(kb, offer("l20", 3000))
+    plan = speech.plan(SpeechRequest(model="cosyvoice", text_chars=1_000_000), only_l20, load_jobs())
+    said = next(f for f in plan.findings if f.id == "text_chars_to_audio")
+    assert said.values["audio_hours"] == pytest.approx(69.444, abs=0.001)
+    assert plan.pick is not None and plan.pick.job_hours == pytest.approx(69.444 / 16.39, rel=0.005)
+
+
+def test_an_english_text_backlog_is_read_aloud_at_150_words_a_minute(kb: Knowledge) -> None:
+    # speech.yaml: 150 words a minute, the audiobook pace: 90,000 words ÷ 150 ÷ 60 = 10 h of audio
+    plan = speech.plan(SpeechRequest(model="f5-tts", text_words=90_000), kb, load_jobs())
+    said = next(f for f in plan.findings if f.id == "text_words_to_audio")
+    assert said.values["audio_hours"] == pytest.approx(10.0)
+
+
+@pytest.mark.parametrize(
+    ("text", "slot", "amount"),
+    [
+        ("用 CosyVoice 把一部 100 万字的小说合成有声书，租什么卡", "text_chars", 1_000_000),
+        ("有聲書字數 30 萬，用 F5-TTS 合成要什麼卡", "text_chars", 300_000),
+        ("TTS for a 90,000-word book, which GPU?", "text_words", 90_000),
+    ],
+)
+def test_a_text_backlog_to_synthesise_is_read_as_characters_or_words(
+    dialog: Dialog, text: str, slot: str, amount: int
+) -> None:
+    msg = read_message(text, dialog.vocab)
+    assert msg.job == "speech" and msg.job_slots.get(slot) == amount

@@ -154,6 +154,8 @@ def _speech(out: dict[str, Any], s: Slots) -> None:
     if "audio_hours_per_day" in out and window is not None and 0 < window <= 24:
         out["hours_per_day"] = window  # "每天 500 小时录音，8 小时内转完": a day's audio in 8 hours
     _put(out, "live_streams", s.get("streams"), int)
+    _put(out, "text_chars", s.get("text_chars"), int)  # a text backlog: the engine reads it aloud
+    _put(out, "text_words", s.get("text_words"), int)
 
 
 def _embedding(out: dict[str, Any], s: Slots) -> None:

@@ -71,6 +71,7 @@ SYNTHESIS_RUNTIMES = frozenset({"cosyvoice-trtllm", "f5-tts-trtllm", "f5-tts"})
 """Runtimes that synthesise speech; a recognition model never runs on them, nor the reverse."""
 SECONDS_PER_HOUR = 3600.0
 MAX_AUDIO_HOURS = 100_000_000.0  # contract bound: ~150x Whisper's 680,000-hour training set
+MAX_TEXT = 100_000_000_000  # contract bound: a national library's books, about 10^11 characters
 MAX_LIVE_STREAMS = 1_000_000  # contract bound: a national call centre is a few tens of thousands
 
 
@@ -90,6 +91,10 @@ class SpeechRequest(BaseModel):
     audio_hours_per_day: float | None = Field(
         None, gt=0, le=MAX_AUDIO_HOURS, description="audio arriving every day, done within hours_per_day"
     )
+    text_chars: int | None = Field(
+        None, ge=1, le=MAX_TEXT, description="Chinese characters to synthesise (a backlog of text)"
+    )
+    text_words: int | None = Field(None, ge=1, le=MAX_TEXT, description="English words to synthesise")
     hours_per_day: float = Field(
         24.0, gt=0, le=24, description="hours a day the cards may work on a daily load"
     )
@@ -252,7 +257,9 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
             per_card = math.floor(per_card)
         return Fit(units_per_hour=per_card * offer.count, memory_gib=need, cards=offer.count)
 
-    backlog = None if live or daily is not None else req.audio_hours
+    backlog = (
+        None if live or daily is not None else req.audio_hours or (text_hours(req, jobs) if synth else None)
+    )
     ranked, not_rented = offers.rank_for(
         kb, rate, units=backlog, per_hour=req.live_streams if live else daily, gpu=req.gpu
     )
@@ -266,7 +273,7 @@ def plan(req: SpeechRequest, kb: Knowledge, jobs: JobKnowledge) -> JobPlan:
     own = synth or daily is not None
     seen = req.model_copy(update={"audio_hours": None, "runtime": None}) if own else req
     ctx = JobContext("speech", seen, kb, jobs, ranked, model.name)
-    extra = _own_findings(req, model, runtime, ranked, kb, jobs, daily) if own else []
+    extra = _own_findings(req, model, runtime, ranked, kb, jobs, daily, backlog) if own else []
     planned = job_rules.light_plan(
         ctx,
         model.id,
@@ -289,6 +296,7 @@ def _own_findings(
     kb: Knowledge,
     jobs: JobKnowledge,
     daily: float | None,
+    backlog: float | None,
 ) -> list[Finding]:
     """A synthesis plan's arithmetic (measured row, bandwidth, streams per card and the
     assumption behind them) and a daily load's (a day's audio within the hours allowed)."""
@@ -297,6 +305,16 @@ def _own_findings(
     pick = ranked[0]
     per_card = x_realtime(jobs, kb, model, runtime, pick.gpu.id) * offers.compute_share(pick.offer)
     out: list[Finding] = []
+    if backlog is not None and req.audio_hours is None:  # the text said, read aloud
+        unit = "chars" if req.text_chars is not None else "words"
+        out.append(
+            finding(
+                f"text_{unit}_to_audio",
+                amount=req.text_chars if req.text_chars is not None else req.text_words,
+                per_minute=jobs.speech.per_minute(unit),
+                audio_hours=backlog,
+            )
+        )
     if model.task == "synthesis":
         rows = [
             r
@@ -318,7 +336,7 @@ def _own_findings(
                 bandwidth_gbs=pick.gpu.bandwidth_gbs,
                 x_realtime=per_card,
                 streams_per_card=math.floor(per_card),
-                audio_hours=req.audio_hours,
+                audio_hours=backlog,
                 card_hours=pick.job_hours,
                 cards=pick.fit.cards * pick.machines,
             )
@@ -339,6 +357,16 @@ def _own_findings(
             )
         )
     return out
+
+
+def text_hours(req: SpeechRequest, jobs: JobKnowledge) -> float | None:
+    """Hours of audio a text backlog makes when read at ``speech.yaml``'s pace (240 Chinese
+    characters or 150 English words a minute): 1,000,000 字 ÷ 240 ÷ 60 = 69.4 h."""
+    for amount, unit in ((req.text_chars, "chars"), (req.text_words, "words")):
+        rate = jobs.speech.per_minute(unit)
+        if amount is not None and rate is not None:
+            return amount / rate / 60
+    return None
 
 
 def _card_name(kb: Knowledge, jobs: JobKnowledge, gpu: str) -> str:

@@ -72,10 +72,24 @@ class Measurement(_Row):
     seq_len: PositiveInt | None = None
 
 
+class SpeakingRate(_Row):
+    """How fast text is read aloud: a backlog of text to synthesise becomes hours of audio."""
+
+    unit: Literal["chars", "words"]
+    per_minute: PositiveFloat
+    language: str
+    source: str = Field(min_length=8)
+
+
 class SpeechKnowledge(_Row):
     models: list[SpeechModel]
     cards: list[MeasuredCard] = Field(default_factory=list)
+    speaking_rates: list[SpeakingRate] = Field(default_factory=list)
     measurements: list[Measurement]
+
+    def per_minute(self, unit: str) -> float | None:
+        """Characters (Chinese) or words (English) read aloud a minute; None where not known."""
+        return next((r.per_minute for r in self.speaking_rates if r.unit == unit), None)
 
     @model_validator(mode="after")
     def _check(self) -> SpeechKnowledge:

@@ -5,9 +5,9 @@ hours of audio, not a 500-hour rental; "AV1 转码 4K" names a codec and a resol
 not a 4,096-token context; "30 步" is diffusion steps. Each unit here (``reading.lexicon``
 keeps the words) claims its number and writes it to ``Scan.job_slots`` under the name
 the engine's job families read (``images_per_day``, ``clips_per_day``, ``resolution``, ``steps``, ``frames``,
-``clip_seconds``, ``audio_hours``, ``audio_hours_day``, ``audio_window_hours``, ``documents``,
-``streams``, ``dataset_images``, ``epochs``, ``repeats``, ``batch``, ``its``, ``codec``,
-``fps``), so no later reader can take it for something it is not.
+``clip_seconds``, ``audio_hours``, ``audio_hours_day``, ``audio_window_hours``, ``text_chars``,
+``text_words``, ``documents``, ``streams``, ``dataset_images``, ``epochs``, ``repeats``, ``batch``,
+``its``, ``codec``, ``fps``), so no later reader can take it for something it is not.
 A rate's unit ("按分钟计费", "per minute price") is claimed as the price's unit
 (``price_per``), never a job of 0.02 hours.
 """
@@ -207,6 +207,14 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
         ),
     ),
     (
+        "text_chars",  # text to read aloud: "100 万字的小说", "字数 30 万"
+        lazy(
+            rf"{_number()}\s*+(?:个)?\s*+(?:汉)?字(?!节|幕|体|符|号|段|母)"
+            rf"|(?:字数|文字量|文本量)\s*+(?:有|约|是|大概|共)?\s*+{_number()}"
+        ),
+    ),
+    ("text_words", lazy(rf"{_number()}\s*+-?\s*+words?(?![a-z])")),  # "a 90,000-word book"
+    (
         "documents",
         lazy(
             rf"{_number()}\s*+(?:亿)?\s*+(?:篇|份)(?:文档|文件|文章)?"
@@ -233,6 +241,8 @@ _ONLY: dict[str, frozenset[Job]] = {
     "rtf": frozenset({"speech"}),
     "audio_hours_day": frozenset({"speech"}),
     "audio_window_hours": frozenset({"speech"}),
+    "text_chars": frozenset({"speech"}),
+    "text_words": frozenset({"speech"}),
     "epoch_minutes": frozenset({"image_train", "vision_train"}),
     "video_hours_month": frozenset({"video_encode"}),
     "video_hours_day": frozenset({"video_encode"}),
