@@ -130,6 +130,7 @@ def test_every_chinese_locale_sentence_is_chinese_but_for_names_and_units() -> N
 PLANS = [
     ("部署 Qwen2.5-14B，并发 16，预算每月 3000", "常驻", "/why all", "/alt"),
     ("部署 Qwen2.5-72B，并发 30，常驻，用 4 张 A100", "/why all"),
+    ("部署 Qwen2.5-14B，并发 16", "换成 AWQ", "/why all"),
     ("用 8 张 H100 部署 Llama 3 70B，50 个用户同时用", "/why all", "/alt"),
     ("H20 部署 Qwen2.5-72B，提示 20000 token，20 个用户同时用，常驻", "/why all"),
     ("用 8 张 910B 部署 Qwen2.5-72B，10 个用户同时用，常驻", "/why all"),

@@ -85,3 +85,8 @@ def test_an_image_loras_optimizer_is_said_by_its_label(dialog: Dialog) -> None:
     _, state = talk(dialog, "SDXL LoRA 训练 30张图 用3090 大概要多久")
     why, _ = talk(dialog, "/why all", state=state)
     assert "优化器 8-bit AdamW" in why.text
+
+
+def test_the_confirmation_line_writes_a_weight_format_as_people_write_it(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "部署 Qwen2.5-14B，并发 16", "换成 AWQ")
+    assert "精度 AWQ" in reply.text
