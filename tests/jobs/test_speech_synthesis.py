@@ -171,3 +171,8 @@ def test_a_text_backlog_to_synthesise_is_read_as_characters_or_words(
 ) -> None:
     msg = read_message(text, dialog.vocab)
     assert msg.job == "speech" and msg.job_slots.get(slot) == amount
+
+
+def test_concurrent_tts_streams_said_in_english_are_live_streams(dialog: Dialog) -> None:
+    msg = read_message("we need 50 concurrent TTS streams with F5-TTS, what GPU?", dialog.vocab)
+    assert msg.job == "speech" and msg.job_slots.get("streams") == 50

@@ -47,8 +47,8 @@ _UNITS: tuple[tuple[str, re.Pattern[str]], ...] = (
             rf"{_number()}\s*+路|{_number()}(?=\s*+(?:live\s+)?(?:\d{{3,4}}p\s+)?(?:rtsp\s+)?"
             r"(?:streams?|cameras?|channels)(?![a-z]))"
             # live calls at once: "50 concurrent calls", "并发 20 个通话", "同时 30 通电话"
-            rf"|{_number()}\s*+(?:concurrent|simultaneous|parallel|live)\s++(?:phone\s++|voice\s++)?"
-            r"(?:calls|callers|sessions|conversations|channels)(?![a-z])"
+            rf"|{_number()}\s*+(?:concurrent|simultaneous|parallel|live)\s++(?:phone\s++|voice\s++|tts\s++|synthesis\s++)?"
+            r"(?:calls|callers|sessions|conversations|channels|streams)(?![a-z])"
             rf"|(?:并发|同时)\s*+{_number()}\s*+(?:个|通)?\s*+(?:通话|电话|会话|呼叫)"
             rf"|{_number()}\s*+(?:个|通)\s*+(?:并发|同时(?:进行的)?)?\s*+(?:通话|电话|会话|呼叫)"
         ),
