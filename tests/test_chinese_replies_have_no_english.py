@@ -86,7 +86,7 @@ def _model_names() -> re.Pattern[str]:
     def walk(node: Any) -> None:
         if isinstance(node, dict):
             if "id" in node and isinstance(node.get("name"), str):
-                names.add(node["name"])
+                names.add(re.sub(r"\s*\([^()]*\)$", "", node["name"]))  # a qualifier is words
                 aliases = node.get("aliases") or ()
                 names.update(
                     a for a in aliases if isinstance(a, str) and len(a) > 2 and a not in _PLAIN_WORDS
@@ -237,4 +237,14 @@ def test_a_model_known_by_its_size_alone_cites_its_reference_shape_in_chinese(di
 )
 def test_a_buy_or_rent_answer_names_the_catalog_offer_in_words(dialog: Dialog) -> None:
     reply, _ = talk(dialog, "3090 ¥5000 值不值")
+    assert english_words(_prose(reply)) == set()
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="a model's display name carries an English qualifier (knowledge/models.yaml: "
+    "'Qwen2.5-VL 7B (language model)'), said as is, as '(rebuilt)' was for a card",
+)
+def test_a_vision_language_model_is_named_without_an_english_qualifier(dialog: Dialog) -> None:
+    reply, _ = talk(dialog, "部署 Qwen2-VL-7B，并发 10")  # the nearest known model is named
     assert english_words(_prose(reply)) == set()
