@@ -332,7 +332,7 @@ def _own_findings(
                 measured_rtf=f"{1 / top.value:.4f}",  # as the README prints it (0.0610)
                 concurrency=top.batch,
                 measured_bandwidth_gbs=bandwidth_gbs(jobs, kb, top.gpu),
-                gpu=pick.gpu.name,
+                gpu=_pick_name(pick),
                 bandwidth_gbs=pick.gpu.bandwidth_gbs,
                 x_realtime=per_card,
                 streams_per_card=math.floor(per_card),
@@ -349,7 +349,7 @@ def _own_findings(
                 audio_hours_per_day=req.audio_hours_per_day,
                 hours_per_day=req.hours_per_day,
                 audio_per_hour=daily,
-                gpu=pick.gpu.name,
+                gpu=_pick_name(pick),
                 cards=pick.fit.cards * pick.machines,
                 x_realtime=per_card,
                 capacity_per_day=capacity,
@@ -367,6 +367,12 @@ def text_hours(req: SpeechRequest, jobs: JobKnowledge) -> float | None:
         if amount is not None and rate is not None:
             return amount / rate / 60
     return None
+
+
+def _pick_name(pick: Priced) -> str:
+    """The pick's card, with its MIG slice where it is one (its speed is the slice's share)."""
+    profile = pick.offer.mig_profile
+    return f"{pick.gpu.name} MIG {profile}" if profile else pick.gpu.name
 
 
 def _card_name(kb: Knowledge, jobs: JobKnowledge, gpu: str) -> str:
