@@ -90,3 +90,9 @@ def test_an_image_loras_optimizer_is_said_by_its_label(dialog: Dialog) -> None:
 def test_the_confirmation_line_writes_a_weight_format_as_people_write_it(dialog: Dialog) -> None:
     reply, _ = talk(dialog, "部署 Qwen2.5-14B，并发 16", "换成 AWQ")
     assert "精度 AWQ" in reply.text
+
+
+def test_a_speech_jobs_runtime_id_is_said_by_what_it_runs_on(dialog: Dialog) -> None:
+    _, state = talk(dialog, "CosyVoice 语音合成 每天 1000 小时")
+    why, _ = talk(dialog, "/why all", state=state)
+    assert "CosyVoice（Triton + TensorRT-LLM）公开实测" in why.text

@@ -52,10 +52,11 @@ def card_name(lang: str, name: str) -> str:
 def runtime_name(lang: str, name: str) -> str:
     """A runtime's display name as the reply's language says it (issue 47).
 
-    The engine's findings carry ``knowledge/runtimes.yaml``'s display name; a name made of
-    English words ("Hugging Face transformers (generate, eager)") has its wording in
-    ``runtime_name`` of each language ("Hugging Face transformers（逐条生成，PyTorch 即时执行）"),
-    a product's own name (vLLM, SGLang) is said as it is.
+    The engine's findings carry ``knowledge/runtimes.yaml``'s display name, or a job runtime's
+    id (``knowledge/speech.yaml``: "cosyvoice-trtllm"); a name made of English words ("Hugging
+    Face transformers (generate, eager)") or an id has its wording in ``runtime_name`` of each
+    language ("Hugging Face transformers（逐条生成，PyTorch 即时执行）", "Triton + TensorRT-LLM"),
+    a product's own name (vLLM, faster-whisper) is said as it is.
     """
     key = f"runtime_name.{name}"
     return locales.t(lang, key) if locales.has(lang, key) else name
