@@ -289,8 +289,8 @@ def report(rows: list[Row], pinning: str, runs: int, naive_runs: int) -> bool:
         f" workload at {SIBLING_QPS} QPS; hot = the same plan again"
     )
     print(
-        "cold keeps the replicas the process already built (engine.replica.speed, hold): a process"
-        " builds each once; only the break points are emptied"
+        "cold keeps the replicas the process already built (engine.replica.speed, hold, and their"
+        " points): a process builds each once; only the break points are emptied"
     )
     print()
     for text in table(rows):

@@ -135,3 +135,13 @@ def test_clearing_forgets_both_tables(kb: Knowledge) -> None:
     _built(kb, s)
     replica.clear_caches()
     assert (len(replica._BUILT), len(replica._HELD)) == (0, 0)
+
+
+def test_a_kept_model_works_out_each_point_once(kb: Knowledge) -> None:
+    model, _ = _built(kb, _setup(kb, qps=20))
+    first = model.point(8)
+    assert model.point(8) is first
+    replica.clear_caches()
+    again = model.point(8)
+    assert again is not first
+    assert again == first

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import TypeVar
 
-from gpu_advisor.engine import break_points, serving_capacity
+from gpu_advisor.engine import break_points, serving_capacity, throughput
 from gpu_advisor.engine.defaults import ServeSetup
 from gpu_advisor.engine.dtypes import FORMATS
 from gpu_advisor.engine.interconnect import hop_latency_s, link_gbs, tp_decode_comm
@@ -341,6 +341,7 @@ def _keep(table: dict[K, V], key: K, entry: V) -> None:
 
 
 def clear_caches() -> None:
-    """Forget every built replica and every holding (a cold start, for the benches and tests)."""
+    """Forget every built replica, holding and speed point (a cold start, for the benches and tests)."""
     _BUILT.clear()
     _HELD.clear()
+    throughput.clear_points()

@@ -353,12 +353,32 @@ class ReplicaModel:
 
     def point(self, batch: int) -> ServingPoint:
         """Figures at ``batch``: a stream's decode speed between prompts, the replica's output
-        tokens/s and requests/s with its prompts' work included."""
+        tokens/s and requests/s with its prompts' work included.
+
+        Kept per (model, batch) (``_POINTS``): a model kept by ``replica.speed`` is asked for
+        the same points by every plan that sizes it and draws its curve (issue 41)."""
+        key = (id(self), batch)
+        got = _POINTS.get(key)
+        if got is not None and got[0] is self:
+            return got[1]
         step, bound = self.step_s(batch)
         rps = self.rps(batch)
         # Under load a new prompt waits, on average, for half a decode step before its prefill.
         ttft = (self.prefill_s + (step / 2 if batch > 1 else 0.0)) * 1e3
-        return ServingPoint(batch, step * 1e3, 1.0 / step, rps * self.output, ttft, rps, bound)
+        out = ServingPoint(batch, step * 1e3, 1.0 / step, rps * self.output, ttft, rps, bound)
+        if len(_POINTS) >= POINTS_KEPT:
+            _POINTS.clear()
+        _POINTS[key] = (self, out)  # the model kept alive: its id names no other while it is here
+        return out
+
+
+POINTS_KEPT = 4096  # ~100 points a plan (its layouts and the pick's curve); each keeps its model alive
+_POINTS: dict[tuple[int, int], tuple[ReplicaModel, ServingPoint]] = {}
+
+
+def clear_points() -> None:
+    """Forget every kept point (``ReplicaModel.point``): a cold start, for the benches and tests."""
+    _POINTS.clear()
 
 
 def prefill_s(arch: ModelArch, gpu: GpuSpec, rt: RuntimeProfile, fmt: str, prompt: int, tp: int) -> float:
