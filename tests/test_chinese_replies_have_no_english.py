@@ -231,11 +231,6 @@ def test_a_model_known_by_its_size_alone_cites_its_reference_shape_in_chinese(di
     assert english_words(_prose(why)) == set()
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the buy-vs-rent line says the catalog offer by its id ('rtx3090-1x'): "
-    "bot/dialog/stated_lines._rent passes r.rent_offer to money.buy_rent.rent_catalog",
-)
 def test_a_buy_or_rent_answer_names_the_catalog_offer_in_words(dialog: Dialog) -> None:
     reply, _ = talk(dialog, "3090 ¥5000 值不值")
     assert english_words(_prose(reply)) == set()

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.money_lines import billing_lines, gpu_name, price_words
+from gpu_advisor.bot.dialog.words import counted
 from gpu_advisor.engine.api_compare import ApiMonth, RentVsApi
 from gpu_advisor.engine.billing import Billing, VendorQuote
 from gpu_advisor.engine.budget import BudgetCheck, Tradeoff
@@ -79,7 +80,7 @@ def buy_rent_lines(lang: str, r: BuyVsRent, kb: Knowledge) -> tuple[str, list[st
                 lang, "money.buy_rent.power_tdp", count=r.count, tdp=r.card_tdp_w, host=r.host_w, **power
             )
         ]
-    lines.append(_rent(lang, r))
+    lines.append(_rent(lang, r, kb))
     hosting = locales.t(lang, "money.buy_rent.hosting_note") if r.hosting_counted else ""
     if r.payback_months is not None:
         values = {"saving": r.saving_monthly, "price": r.purchase_price, "months": r.payback_months}
@@ -96,14 +97,23 @@ def buy_rent_lines(lang: str, r: BuyVsRent, kb: Knowledge) -> tuple[str, list[st
     return title, lines
 
 
-def _rent(lang: str, r: BuyVsRent) -> str:
+def _rent(lang: str, r: BuyVsRent, kb: Knowledge) -> str:
     cur: dict[str, object] = {"currency": r.currency, "rent": r.rent_monthly}
     if r.rent_source == "stated_hour":
         rate = r.rent_monthly / r.hours_per_month
         return locales.t(lang, "money.buy_rent.rent_hour", rate=rate, hours=r.hours_per_month, **cur)
     if r.rent_source == "catalog":
-        return locales.t(lang, "money.buy_rent.rent_catalog", offer=r.rent_offer or "", **cur)
+        offer = _offer_words(lang, kb, r.rent_offer)
+        return locales.t(lang, "money.buy_rent.rent_catalog", offer=offer, **cur)
     return locales.t(lang, "money.buy_rent.rent_month", **cur)
+
+
+def _offer_words(lang: str, kb: Knowledge, offer_id: str | None) -> str:
+    """The catalog offer as the other replies say a machine ("1 张 RTX 3090"), not its id."""
+    offer = next((o for o in kb.catalog.offers if o.id == offer_id), None)
+    if offer is None:
+        return offer_id or ""
+    return counted(lang, "words.gpus", offer.count, gpu=gpu_name(lang, kb, offer.gpu))
 
 
 def api_rows_lines(
