@@ -145,3 +145,26 @@ def test_a_kept_model_works_out_each_point_once(kb: Knowledge) -> None:
     again = model.point(8)
     assert again is not first
     assert again == first
+
+
+def test_a_model_sized_from_a_count_is_built_once_though_each_plan_makes_a_new_record(
+    kb: Knowledge,
+) -> None:
+    """'13B' is a model record made afresh by every plan: equal fields find the kept replica."""
+    arch = kb.models["llama-3.1-8b"]
+    twin = arch.model_copy()
+    assert twin is not arch
+    gpu = kb.gpus["l4"]
+    s = _setup(kb, qps=20)
+    where = (gpu, s.configured(kb.runtimes["vllm"], gpu), "bf16", 1)
+    first = replica.place(arch, s, where, gpu.usable_gib * GiB, "none")
+    again = replica.place(twin, s, where, gpu.usable_gib * GiB, "none")
+    assert first is not None and again is not None
+    assert again.model is first.model
+
+
+def test_a_model_with_other_fields_is_another_model(kb: Knowledge) -> None:
+    arch = kb.models["llama-3.1-8b"]
+    deeper = arch.model_copy(update={"layers": arch.layers * 2})
+    assert replica.same_model(deeper) is deeper
+    assert replica.same_model(arch) is not deeper

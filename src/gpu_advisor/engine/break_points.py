@@ -122,6 +122,11 @@ def _frozen(value: object) -> Hashable:
     raise TypeError(f"cannot key a {type(value).__name__}")
 
 
+def frozen_record(value: BaseModel) -> Hashable:
+    """A record's fields, frozen (lists and dicts as tuples): equal records give equal keys."""
+    return _record(value)
+
+
 RECORDS_KEPT = 64
 _records: dict[
     int, tuple[BaseModel, Hashable]

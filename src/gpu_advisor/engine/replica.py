@@ -9,6 +9,7 @@ figures the JSON contract returns are the figures that were checked against sili
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -244,7 +245,7 @@ def _hold_key(
     ``_speed_key``): the window, the users and the lengths, not the rate nor the targets."""
     gpu, rt, fmt, tp = where
     return (
-        id(arch),
+        id(same_model(arch)),
         id(gpu),
         id(rt),
         fmt,
@@ -314,7 +315,7 @@ def _speed_key(
     """
     gpu, rt, fmt, tp = where
     return (
-        id(arch),
+        id(same_model(arch)),
         id(gpu),
         id(rt),
         fmt,
@@ -338,6 +339,25 @@ def _keep(table: dict[K, V], key: K, entry: V) -> None:
         except (KeyError, StopIteration, RuntimeError):  # another thread emptied or changed it first
             break
     table[key] = entry
+
+
+ARCHES_KEPT = 256  # models a process plans for at once: the catalog's and those sized from a count
+_arch_ids: dict[int, tuple[ModelArch, ModelArch]] = {}  # id -> (the model, its first equal one)
+_arch_by_fields: dict[Hashable, ModelArch] = {}
+
+
+def same_model(arch: ModelArch) -> ModelArch:
+    """The first model with ``arch``'s fields this process saw: the records' identity keys the
+    kept replicas, and a model sized from a parameter count ("13B") is a new record every plan."""
+    got = _arch_ids.get(id(arch))
+    if got is not None and got[0] is arch:
+        return got[1]
+    if len(_arch_by_fields) >= ARCHES_KEPT or len(_arch_ids) >= ARCHES_KEPT:
+        _arch_ids.clear()
+        _arch_by_fields.clear()
+    first = _arch_by_fields.setdefault(break_points.frozen_record(arch), arch)
+    _arch_ids[id(arch)] = (arch, first)  # kept alive: its id names no other model while here
+    return first
 
 
 def clear_caches() -> None:
