@@ -140,6 +140,18 @@ STATEMENTS: tuple[Statements, ...] = (
     ),
     Statements(("engine/jobs/encoding.py",), "compute_jobs", "finding.", ("encode_streams",)),
     Statements(
+        ("engine/jobs/speech.py",),
+        "compute_jobs",
+        "finding.",
+        (
+            "synthesis_runtime_mismatch",
+            "synthesis_arithmetic",
+            "text_chars_to_audio",
+            "text_words_to_audio",
+            "daily_audio_load",
+        ),
+    ),
+    Statements(
         ("engine/smallest_change.py",),
         "serving",
         "finding.",
