@@ -19,6 +19,8 @@ from gpu_advisor.locales.numbers import number
 
 SECONDS_A_DAY = 86_400
 MINUTES_A_DAY = 1_440
+# A time per unit stated ("6 秒一张", "3 分钟一段"): its template argument and the units of time in a day.
+_PER_DAY = {"s_per_image": ("s", SECONDS_A_DAY), "minutes_per_clip": ("m", MINUTES_A_DAY)}
 
 
 def rate_lines(lang: str, job: HeldJob, request: JobRequest, option: JobOption | None, gpu: str) -> list[str]:
@@ -45,32 +47,19 @@ def _line(
     metrics: dict[str, float],
     gpu: str,
 ) -> str | None:
-    if slot == "s_per_image":
+    if slot in _PER_DAY:  # a time per unit said back, with the units a day it makes
+        name, a_day = _PER_DAY[slot]
         said = locales.t(
-            lang, "jobchat.rate.s_per_image", s=_n(lang, value), per_day=_n(lang, SECONDS_A_DAY / value)
+            lang, f"jobchat.rate.{slot}", **{name: _n(lang, value)}, per_day=_n(lang, a_day / value)
         )
-        est = metrics.get("s_per_image")
+        est = metrics.get(slot)
         if est:
             said += locales.t(
                 lang,
-                "jobchat.rate_est.s_per_image",
+                f"jobchat.rate_est.{slot}",
                 gpu=gpu,
-                s=_n(lang, est),
-                per_day=_n(lang, SECONDS_A_DAY / est),
-            )
-        return said
-    if slot == "minutes_per_clip":
-        said = locales.t(
-            lang, "jobchat.rate.minutes_per_clip", m=_n(lang, value), per_day=_n(lang, MINUTES_A_DAY / value)
-        )
-        est = metrics.get("minutes_per_clip")
-        if est:
-            said += locales.t(
-                lang,
-                "jobchat.rate_est.minutes_per_clip",
-                gpu=gpu,
-                m=_n(lang, est),
-                per_day=_n(lang, MINUTES_A_DAY / est),
+                **{name: _n(lang, est)},
+                per_day=_n(lang, a_day / est),
             )
         return said
     if slot == "rtf":
