@@ -14,16 +14,15 @@ from __future__ import annotations
 
 from gpu_advisor import locales
 from gpu_advisor.bot.dialog.cards import compare_cards
+from gpu_advisor.bot.dialog.money_lines import gpus_words
 from gpu_advisor.bot.dialog.named_cards import caveat_lines
 from gpu_advisor.bot.dialog.remember import remember
 from gpu_advisor.bot.dialog.reply import Button
 from gpu_advisor.bot.dialog.state import ConversationState
 from gpu_advisor.bot.dialog.tools import Answer, Tools
-from gpu_advisor.bot.dialog.words import counted
 from gpu_advisor.engine.cost import HOURS_PER_MONTH
 from gpu_advisor.engine.price_lookup import lookup
 from gpu_advisor.engine.specs import Knowledge
-from gpu_advisor.locales.names import card_name
 from gpu_advisor.reading.message import Message
 
 MODEL_SLOTS = ("model", "params_b", "hf_config")
@@ -61,13 +60,13 @@ def price_lines(kb: Knowledge, lang: str, mentions: list[tuple[str, float | None
     lines: list[str] = []
     priced: list[Priced] = []
     for gpu, count in _once(mentions)[:3]:
-        asked = _gpus(kb, lang, gpu, int(count or 1))
+        asked = gpus_words(lang, kb, gpu, int(count or 1))
         found = _monthly(kb, gpu, int(count or 1))
         if found is None:
             lines.append(locales.t(lang, "compare.price_none", gpus=asked))
             continue
         cards, low, high, currency = found
-        rented = _gpus(kb, lang, gpu, cards)
+        rented = gpus_words(lang, kb, gpu, cards)
         price = _range(lang, low, high, currency)
         if rented == asked:
             lines.append(locales.t(lang, "compare.price_row", gpus=asked, price=price))
@@ -89,10 +88,6 @@ def _once(mentions: list[tuple[str, float | None]]) -> list[tuple[str, float | N
     for gpu, count in mentions:
         counts[gpu] = counts.get(gpu) or count
     return list(counts.items())
-
-
-def _gpus(kb: Knowledge, lang: str, gpu: str, cards: int) -> str:
-    return counted(lang, "words.gpus", cards, gpu=card_name(lang, kb.gpus[gpu].name))
 
 
 def _monthly(kb: Knowledge, gpu: str, cards: int) -> tuple[int, float, float, str] | None:

@@ -9,6 +9,7 @@ verdict, then the figures and the multiplication that gives each.
 from __future__ import annotations
 
 from gpu_advisor import locales
+from gpu_advisor.bot.dialog.words import counted
 from gpu_advisor.engine.billing import Billing, VendorQuote
 from gpu_advisor.engine.findings import Finding
 from gpu_advisor.engine.ownership import Ownership
@@ -24,6 +25,11 @@ def gpu_name(lang: str, kb: Knowledge, gpu: str) -> str:
     '(rebuilt)'; an id the catalog does not hold is said as given."""
     spec = kb.gpus.get(gpu)
     return card_name(lang, spec.name) if spec else gpu
+
+
+def gpus_words(lang: str, kb: Knowledge, gpu: str, count: int) -> str:
+    """A count of one card as a price line says it ("2 张 A100 40GB SXM4", "2× A100 40GB SXM4")."""
+    return counted(lang, "words.gpus", count, gpu=gpu_name(lang, kb, gpu))
 
 
 def price_words(lang: str, q: VendorQuote) -> str:

@@ -10,8 +10,7 @@ engine did not compute is left out, never printed with "?" (issue 44).
 from __future__ import annotations
 
 from gpu_advisor import locales
-from gpu_advisor.bot.dialog.money_lines import billing_lines, gpu_name, price_words
-from gpu_advisor.bot.dialog.words import counted
+from gpu_advisor.bot.dialog.money_lines import billing_lines, gpu_name, gpus_words, price_words
 from gpu_advisor.engine.api_compare import ApiMonth, RentVsApi
 from gpu_advisor.engine.billing import Billing, VendorQuote
 from gpu_advisor.engine.budget import BudgetCheck, Tradeoff
@@ -113,7 +112,7 @@ def _offer_words(lang: str, kb: Knowledge, offer_id: str | None) -> str:
     offer = next((o for o in kb.catalog.offers if o.id == offer_id), None)
     if offer is None:
         return offer_id or ""
-    return counted(lang, "words.gpus", offer.count, gpu=gpu_name(lang, kb, offer.gpu))
+    return gpus_words(lang, kb, offer.gpu, offer.count)
 
 
 def api_rows_lines(
